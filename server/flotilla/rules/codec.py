@@ -1,0 +1,148 @@
+"""Lossless conversion between rules values and plain JSON-able data.
+
+States, actions, events and views are frozen dataclasses, enums, tuples, frozensets and
+scalars. `Codec` turns them into nested lists/dicts of scalars and back, with a type tag per
+dataclass or enum. Only the types reachable from the roots it was built with can be
+decoded (a whitelist), so stored data can never instantiate anything else.
+
+Encoding: tuple -> list; frozenset -> {"~fs": [...]}; dataclass -> {"Tag": [fields...]};
+enum -> {"Tag": value}; an int outside 64 bits -> {"~big": "digits"} (so any JSON or
+MessagePack library can carry it); None/bool/int/str/float as they are.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import types
+import typing
+from collections.abc import Callable, Iterable
+from typing import Any, Union
+
+_FROZENSET = "~fs"
+_BIGINT = "~big"
+_SCALARS = (str, float, bool, type(None))
+_INT64 = 1 << 63
+
+
+def _walk_hint(hint: Any, found: list[type]) -> None:
+    if hint is None or hint is type(None):
+        return
+    supertype = getattr(hint, "__supertype__", None)  # typing.NewType
+    if supertype is not None:
+        _walk_hint(supertype, found)
+        return
+    origin = typing.get_origin(hint)
+    if origin is not None or isinstance(hint, types.UnionType):
+        for arg in typing.get_args(hint):
+            if arg is not Ellipsis:
+                _walk_hint(arg, found)
+        return
+    if isinstance(hint, type) and (dataclasses.is_dataclass(hint) or issubclass(hint, enum.Enum)):
+        if hint in found:
+            return
+        found.append(hint)
+        if dataclasses.is_dataclass(hint):
+            for sub in typing.get_type_hints(hint).values():
+                _walk_hint(sub, found)
+
+
+def reachable_types(*roots: Any) -> tuple[type, ...]:
+    """Every dataclass and enum type reachable from `roots` through type hints."""
+    found: list[type] = []
+    for root in roots:
+        _walk_hint(root, found)
+    return tuple(found)
+
+
+def union_members(union: Any) -> tuple[type, ...]:
+    """The member types of a union type alias (`A | B | C`), or the type itself."""
+    if typing.get_origin(union) is Union or isinstance(union, types.UnionType):
+        return tuple(typing.get_args(union))
+    return (union,)
+
+
+class Codec:
+    """Encode and decode values of a closed set of dataclass and enum types."""
+
+    def __init__(self, *roots: Any) -> None:
+        self._by_tag: dict[str, type] = {}
+        self._fields: dict[type, tuple[str, ...]] = {}
+        self._tags: dict[type, str] = {}
+        for cls in reachable_types(*roots):
+            tag = cls.__qualname__
+            if tag in self._by_tag and self._by_tag[tag] is not cls:
+                msg = f"two types share the codec tag {tag!r}: {self._by_tag[tag]} and {cls}"
+                raise TypeError(msg)
+            self._by_tag[tag] = cls
+            self._tags[cls] = tag
+            if dataclasses.is_dataclass(cls):
+                self._fields[cls] = tuple(f.name for f in dataclasses.fields(cls))
+        self._encoders: dict[type, Callable[[Any], Any]] = {
+            tuple: self._encode_tuple,
+            list: self._encode_tuple,
+            frozenset: self._encode_frozenset,
+        }
+
+    @property
+    def types(self) -> tuple[type, ...]:
+        """The types this codec knows."""
+        return tuple(self._tags)
+
+    def _encode_tuple(self, value: Iterable[Any]) -> list[Any]:
+        return [self.to_plain(v) for v in value]
+
+    def _encode_frozenset(self, value: frozenset[Any]) -> dict[str, Any]:
+        items = [self.to_plain(v) for v in value]
+        try:
+            items.sort()
+        except TypeError:
+            items.sort(key=repr)
+        return {_FROZENSET: items}
+
+    def to_plain(self, value: Any) -> Any:
+        """`value` as nested lists, dicts and scalars."""
+        cls = type(value)
+        if cls is int:
+            return value if -_INT64 <= value < _INT64 else {_BIGINT: str(value)}
+        if cls in _SCALARS:
+            return value
+        fields = self._fields.get(cls)
+        if fields is not None:
+            return {self._tags[cls]: [self.to_plain(getattr(value, f)) for f in fields]}
+        encoder = self._encoders.get(cls)
+        if encoder is not None:
+            return encoder(value)
+        tag = self._tags.get(cls)
+        if tag is not None:  # an enum
+            return {tag: value.value}
+        if isinstance(value, int):  # IntEnum-free int subclasses (NewType is plain int)
+            return int(value)
+        msg = f"cannot encode a {cls.__qualname__}; is it reachable from the codec's roots?"
+        raise TypeError(msg)
+
+    def from_plain(self, data: Any) -> Any:
+        """The value `to_plain` was given."""
+        if isinstance(data, list):
+            return tuple(self.from_plain(v) for v in data)
+        if isinstance(data, dict):
+            ((tag, body),) = data.items()
+            if tag == _FROZENSET:
+                return frozenset(self.from_plain(v) for v in body)
+            if tag == _BIGINT:
+                return int(body)
+            cls = self._by_tag.get(tag)
+            if cls is None:
+                msg = f"unknown type tag {tag!r}"
+                raise ValueError(msg)
+            fields = self._fields.get(cls)
+            if fields is None:
+                return cls(body)
+            if len(body) != len(fields):
+                msg = f"{tag} has {len(fields)} fields, got {len(body)}"
+                raise ValueError(msg)
+            obj = object.__new__(cls)
+            for name, raw in zip(fields, body, strict=True):
+                object.__setattr__(obj, name, self.from_plain(raw))
+            return obj
+        return data

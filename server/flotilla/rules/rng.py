@@ -1,0 +1,76 @@
+"""Counter-based PRNG kept inside the game state (STYLE.md section 4).
+
+Output i is BLAKE2b(key=seed, msg=i). Two integers of state, pure, portable across Python
+versions, so a game replays bit-exactly from its seed and action log.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TypeVar
+
+T = TypeVar("T")
+
+_SEED_BYTES = 16
+_MASK = (1 << 128) - 1
+
+
+@dataclass(frozen=True, slots=True)
+class Rng:
+    """A seed (up to 128 bits) and a counter; every call returns the advanced generator."""
+
+    seed: int
+    counter: int = 0
+
+    def _word(self, counter: int) -> int:
+        digest = hashlib.blake2b(
+            counter.to_bytes(8, "big"), key=(self.seed & _MASK).to_bytes(_SEED_BYTES, "big"), digest_size=8
+        ).digest()
+        return int.from_bytes(digest, "big")
+
+    def below(self, n: int) -> tuple[int, Rng]:
+        """A uniform int in [0, n) and the advanced generator (rejection sampling: no modulo bias)."""
+        if n <= 0:
+            msg = f"below() needs n >= 1, got {n}"
+            raise ValueError(msg)
+        limit = (1 << 64) - (1 << 64) % n
+        counter = self.counter
+        while True:
+            x = self._word(counter)
+            counter += 1
+            if x < limit:
+                return x % n, Rng(self.seed, counter)
+
+    def fork(self, salt: int) -> Rng:
+        """An independent generator derived from this one (for determinization and tests)."""
+        derived = hashlib.blake2b(
+            salt.to_bytes(16, "big", signed=False), key=(self.seed & _MASK).to_bytes(_SEED_BYTES, "big"),
+            digest_size=16,
+        ).digest()
+        return Rng(int.from_bytes(derived, "big"), 0)
+
+
+def draw(pile: tuple[T, ...], rng: Rng) -> tuple[T, tuple[T, ...], Rng]:
+    """Remove one uniformly chosen item from a pile kept as a sorted multiset."""
+    i, rng = rng.below(len(pile))
+    return pile[i], pile[:i] + pile[i + 1 :], rng
+
+
+def draw_many(pile: tuple[T, ...], k: int, rng: Rng) -> tuple[tuple[T, ...], tuple[T, ...], Rng]:
+    """Draw `k` items one after the other (draw order kept) from a sorted multiset."""
+    drawn: list[T] = []
+    for _ in range(k):
+        item, pile, rng = draw(pile, rng)
+        drawn.append(item)
+    return tuple(drawn), pile, rng
+
+
+def shuffled(items: Sequence[T], rng: Rng) -> tuple[tuple[T, ...], Rng]:
+    """A uniformly shuffled copy of `items` (Fisher-Yates driven by `rng`)."""
+    out = list(items)
+    for i in range(len(out) - 1, 0, -1):
+        j, rng = rng.below(i + 1)
+        out[i], out[j] = out[j], out[i]
+    return tuple(out), rng
