@@ -9,6 +9,7 @@ import argparse
 import sys
 from pathlib import Path
 
+import google.rpc.status_pb2
 import grpc_tools
 from grpc_tools import protoc
 
@@ -20,8 +21,9 @@ def generate(out: Path) -> None:
     """Compile every .proto under proto/ into `out` (the import root, e.g. server/)."""
     files = sorted(str(p.relative_to(PROTO)) for p in PROTO.rglob("*.proto"))
     include = str(Path(grpc_tools.__file__).parent / "_proto")
+    googleapis = str(Path(google.rpc.status_pb2.__file__).parent.parent.parent)  # google/rpc/*.proto
     args = [
-        "grpc_tools.protoc", f"-I{PROTO}", f"-I{include}",
+        "grpc_tools.protoc", f"-I{PROTO}", f"-I{include}", f"-I{googleapis}",
         f"--python_out={out}", f"--pyi_out={out}", f"--grpc_python_out={out}", *files,
     ]
     if protoc.main(args) != 0:

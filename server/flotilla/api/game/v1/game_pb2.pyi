@@ -1,0 +1,166 @@
+import datetime
+
+from flotilla.api.counter.v1 import counter_pb2 as _counter_pb2
+from google.protobuf import timestamp_pb2 as _timestamp_pb2
+from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class GameState(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    GAME_STATE_UNSPECIFIED: _ClassVar[GameState]
+    GAME_STATE_WAITING: _ClassVar[GameState]
+    GAME_STATE_ACTIVE: _ClassVar[GameState]
+    GAME_STATE_FINISHED: _ClassVar[GameState]
+    GAME_STATE_ABANDONED: _ClassVar[GameState]
+GAME_STATE_UNSPECIFIED: GameState
+GAME_STATE_WAITING: GameState
+GAME_STATE_ACTIVE: GameState
+GAME_STATE_FINISHED: GameState
+GAME_STATE_ABANDONED: GameState
+
+class Game(_message.Message):
+    __slots__ = ("name", "kind", "seat_count", "options", "state", "seats", "etag", "rules_version", "create_time", "last_event_id", "result", "to_act")
+    class OptionsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    SEAT_COUNT_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
+    RULES_VERSION_FIELD_NUMBER: _ClassVar[int]
+    CREATE_TIME_FIELD_NUMBER: _ClassVar[int]
+    LAST_EVENT_ID_FIELD_NUMBER: _ClassVar[int]
+    RESULT_FIELD_NUMBER: _ClassVar[int]
+    TO_ACT_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    kind: str
+    seat_count: int
+    options: _containers.ScalarMap[str, str]
+    state: GameState
+    seats: _containers.RepeatedCompositeFieldContainer[SeatInfo]
+    etag: str
+    rules_version: str
+    create_time: _timestamp_pb2.Timestamp
+    last_event_id: int
+    result: Result
+    to_act: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, name: _Optional[str] = ..., kind: _Optional[str] = ..., seat_count: _Optional[int] = ..., options: _Optional[_Mapping[str, str]] = ..., state: _Optional[_Union[GameState, str]] = ..., seats: _Optional[_Iterable[_Union[SeatInfo, _Mapping]]] = ..., etag: _Optional[str] = ..., rules_version: _Optional[str] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., last_event_id: _Optional[int] = ..., result: _Optional[_Union[Result, _Mapping]] = ..., to_act: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class SeatInfo(_message.Message):
+    __slots__ = ("seat", "taken", "display_name", "user")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    TAKEN_FIELD_NUMBER: _ClassVar[int]
+    DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
+    USER_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    taken: bool
+    display_name: str
+    user: str
+    def __init__(self, seat: _Optional[int] = ..., taken: _Optional[bool] = ..., display_name: _Optional[str] = ..., user: _Optional[str] = ...) -> None: ...
+
+class Result(_message.Message):
+    __slots__ = ("scores", "winners", "ranks", "detail")
+    class DetailEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    SCORES_FIELD_NUMBER: _ClassVar[int]
+    WINNERS_FIELD_NUMBER: _ClassVar[int]
+    RANKS_FIELD_NUMBER: _ClassVar[int]
+    DETAIL_FIELD_NUMBER: _ClassVar[int]
+    scores: _containers.RepeatedScalarFieldContainer[int]
+    winners: _containers.RepeatedScalarFieldContainer[int]
+    ranks: _containers.RepeatedScalarFieldContainer[int]
+    detail: _containers.ScalarMap[str, str]
+    def __init__(self, scores: _Optional[_Iterable[int]] = ..., winners: _Optional[_Iterable[int]] = ..., ranks: _Optional[_Iterable[int]] = ..., detail: _Optional[_Mapping[str, str]] = ...) -> None: ...
+
+class Action(_message.Message):
+    __slots__ = ("counter",)
+    COUNTER_FIELD_NUMBER: _ClassVar[int]
+    counter: _counter_pb2.Action
+    def __init__(self, counter: _Optional[_Union[_counter_pb2.Action, _Mapping]] = ...) -> None: ...
+
+class GameEvent(_message.Message):
+    __slots__ = ("event_id", "event_time", "summary", "game_started", "game_finished", "counter")
+    EVENT_ID_FIELD_NUMBER: _ClassVar[int]
+    EVENT_TIME_FIELD_NUMBER: _ClassVar[int]
+    SUMMARY_FIELD_NUMBER: _ClassVar[int]
+    GAME_STARTED_FIELD_NUMBER: _ClassVar[int]
+    GAME_FINISHED_FIELD_NUMBER: _ClassVar[int]
+    COUNTER_FIELD_NUMBER: _ClassVar[int]
+    event_id: int
+    event_time: _timestamp_pb2.Timestamp
+    summary: str
+    game_started: GameStarted
+    game_finished: GameFinished
+    counter: _counter_pb2.Event
+    def __init__(self, event_id: _Optional[int] = ..., event_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., summary: _Optional[str] = ..., game_started: _Optional[_Union[GameStarted, _Mapping]] = ..., game_finished: _Optional[_Union[GameFinished, _Mapping]] = ..., counter: _Optional[_Union[_counter_pb2.Event, _Mapping]] = ...) -> None: ...
+
+class GameStarted(_message.Message):
+    __slots__ = ("rules_version", "seed_sha256", "seat_count", "options")
+    class OptionsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    RULES_VERSION_FIELD_NUMBER: _ClassVar[int]
+    SEED_SHA256_FIELD_NUMBER: _ClassVar[int]
+    SEAT_COUNT_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    rules_version: str
+    seed_sha256: str
+    seat_count: int
+    options: _containers.ScalarMap[str, str]
+    def __init__(self, rules_version: _Optional[str] = ..., seed_sha256: _Optional[str] = ..., seat_count: _Optional[int] = ..., options: _Optional[_Mapping[str, str]] = ...) -> None: ...
+
+class GameFinished(_message.Message):
+    __slots__ = ("result", "seed")
+    RESULT_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    result: Result
+    seed: str
+    def __init__(self, result: _Optional[_Union[Result, _Mapping]] = ..., seed: _Optional[str] = ...) -> None: ...
+
+class GameView(_message.Message):
+    __slots__ = ("game", "etag", "through_event_id", "viewer_seat", "to_act", "counter")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
+    THROUGH_EVENT_ID_FIELD_NUMBER: _ClassVar[int]
+    VIEWER_SEAT_FIELD_NUMBER: _ClassVar[int]
+    TO_ACT_FIELD_NUMBER: _ClassVar[int]
+    COUNTER_FIELD_NUMBER: _ClassVar[int]
+    game: str
+    etag: str
+    through_event_id: int
+    viewer_seat: int
+    to_act: _containers.RepeatedScalarFieldContainer[int]
+    counter: _counter_pb2.View
+    def __init__(self, game: _Optional[str] = ..., etag: _Optional[str] = ..., through_event_id: _Optional[int] = ..., viewer_seat: _Optional[int] = ..., to_act: _Optional[_Iterable[int]] = ..., counter: _Optional[_Union[_counter_pb2.View, _Mapping]] = ...) -> None: ...
+
+class Prompt(_message.Message):
+    __slots__ = ("seat", "legal_actions", "etag")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    LEGAL_ACTIONS_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    legal_actions: _containers.RepeatedCompositeFieldContainer[Action]
+    etag: str
+    def __init__(self, seat: _Optional[int] = ..., legal_actions: _Optional[_Iterable[_Union[Action, _Mapping]]] = ..., etag: _Optional[str] = ...) -> None: ...

@@ -1,0 +1,1 @@
+"""The grpc.aio edge: converts and delegates; no rules here."""
