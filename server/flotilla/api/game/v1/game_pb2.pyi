@@ -25,7 +25,7 @@ GAME_STATE_FINISHED: GameState
 GAME_STATE_ABANDONED: GameState
 
 class Game(_message.Message):
-    __slots__ = ("name", "kind", "seat_count", "options", "state", "seats", "etag", "rules_version", "create_time", "last_event_id", "result", "to_act")
+    __slots__ = ("name", "kind", "seat_count", "options", "state", "seats", "etag", "rules_version", "create_time", "last_event_id", "result", "to_act", "seed_sha256")
     class OptionsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -45,6 +45,7 @@ class Game(_message.Message):
     LAST_EVENT_ID_FIELD_NUMBER: _ClassVar[int]
     RESULT_FIELD_NUMBER: _ClassVar[int]
     TO_ACT_FIELD_NUMBER: _ClassVar[int]
+    SEED_SHA256_FIELD_NUMBER: _ClassVar[int]
     name: str
     kind: str
     seat_count: int
@@ -57,7 +58,8 @@ class Game(_message.Message):
     last_event_id: int
     result: Result
     to_act: _containers.RepeatedScalarFieldContainer[int]
-    def __init__(self, name: _Optional[str] = ..., kind: _Optional[str] = ..., seat_count: _Optional[int] = ..., options: _Optional[_Mapping[str, str]] = ..., state: _Optional[_Union[GameState, str]] = ..., seats: _Optional[_Iterable[_Union[SeatInfo, _Mapping]]] = ..., etag: _Optional[str] = ..., rules_version: _Optional[str] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., last_event_id: _Optional[int] = ..., result: _Optional[_Union[Result, _Mapping]] = ..., to_act: _Optional[_Iterable[int]] = ...) -> None: ...
+    seed_sha256: str
+    def __init__(self, name: _Optional[str] = ..., kind: _Optional[str] = ..., seat_count: _Optional[int] = ..., options: _Optional[_Mapping[str, str]] = ..., state: _Optional[_Union[GameState, str]] = ..., seats: _Optional[_Iterable[_Union[SeatInfo, _Mapping]]] = ..., etag: _Optional[str] = ..., rules_version: _Optional[str] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., last_event_id: _Optional[int] = ..., result: _Optional[_Union[Result, _Mapping]] = ..., to_act: _Optional[_Iterable[int]] = ..., seed_sha256: _Optional[str] = ...) -> None: ...
 
 class SeatInfo(_message.Message):
     __slots__ = ("seat", "taken", "display_name", "user")

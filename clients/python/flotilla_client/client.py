@@ -1,0 +1,247 @@
+"""Async client for Flotilla's gRPC API (grpc.aio).
+
+    client = FlotillaClient("127.0.0.1:50051")
+    await client.sign_in("ada")
+    game = await client.create_game("sail_away", seats=3)
+    seat = await client.join(game.name)
+    async for update in client.watch(game.name, seat):   # resumes by itself after a disconnect
+        if update.HasField("prompt"):
+            await client.submit(game.name, seat, update.prompt.legal_actions[0])
+"""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import AsyncIterator, Mapping, Sequence
+from dataclasses import dataclass
+
+import grpc
+from google.rpc import error_details_pb2, status_pb2
+from grpc_status import rpc_status
+
+from flotilla.api.game.v1 import game_pb2, game_service_pb2, game_service_pb2_grpc
+
+RETRYABLE = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED)
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """A seat taken in a game: its index and the token that acts for it."""
+
+    game: str
+    seat: int
+    token: str
+
+
+class FlotillaError(Exception):
+    """An RPC failed: the gRPC code, the server's message and its ErrorInfo reason."""
+
+    def __init__(self, code: grpc.StatusCode, message: str, reason: str = "", metadata: Mapping[str, str] = {}) -> None:
+        super().__init__(f"{code.name}: {message}" + (f" [{reason}]" if reason else ""))
+        self.code = code
+        self.message = message
+        self.reason = reason
+        self.metadata = dict(metadata)
+
+    @classmethod
+    def from_rpc(cls, error: grpc.aio.AioRpcError) -> FlotillaError:
+        reason = ""
+        metadata: dict[str, str] = {}
+        status = rpc_status.from_call(error)  # type: ignore[arg-type]
+        if status is not None:
+            reason, metadata = _error_info(status)
+        return cls(error.code(), error.details() or "", reason, metadata)
+
+    @classmethod
+    def from_status(cls, status: status_pb2.Status) -> FlotillaError:
+        reason, metadata = _error_info(status)
+        code = next((c for c in grpc.StatusCode if c.value[0] == status.code), grpc.StatusCode.UNKNOWN)
+        return cls(code, status.message, reason, metadata)
+
+
+def _error_info(status: status_pb2.Status) -> tuple[str, dict[str, str]]:
+    for detail in status.details:
+        info = error_details_pb2.ErrorInfo()
+        if detail.Unpack(info):
+            return info.reason, dict(info.metadata)
+    return "", {}
+
+
+class FlotillaClient:
+    """One connection to a Flotilla gateway (or several targets to fail over between)."""
+
+    def __init__(self, *targets: str, retries: int = 8, backoff_s: float = 0.2) -> None:
+        if not targets:
+            msg = "give at least one target, e.g. 127.0.0.1:50051"
+            raise ValueError(msg)
+        self.targets = list(targets)
+        self.retries = retries
+        self.backoff_s = backoff_s
+        self.session_token = ""
+        self.user = ""
+        self._index = 0
+        self._connect()
+
+    def _connect(self) -> None:
+        self.channel = grpc.aio.insecure_channel(self.targets[self._index % len(self.targets)])
+        self.games = game_service_pb2_grpc.GameServiceStub(self.channel)
+        self.auth = game_service_pb2_grpc.AuthServiceStub(self.channel)
+
+    async def _failover(self) -> None:
+        """Move to the next target (a no-op with one target: the channel reconnects by itself)."""
+        if len(self.targets) > 1:
+            await self.channel.close()
+            self._index += 1
+            self._connect()
+
+    async def close(self) -> None:
+        await self.channel.close()
+
+    async def __aenter__(self) -> FlotillaClient:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    @staticmethod
+    def _auth(token: str) -> tuple[tuple[str, str], ...]:
+        return (("authorization", f"Bearer {token}"),) if token else ()
+
+    async def _unary(self, name: str, request: object, token: str = "", *, retry: bool = True) -> object:
+        for attempt in range(self.retries + 1):
+            stub = self.auth if name == "SignInAsGuest" else self.games
+            try:
+                return await getattr(stub, name)(request, metadata=self._auth(token), timeout=30)
+            except grpc.aio.AioRpcError as error:
+                if not retry or error.code() not in RETRYABLE or attempt == self.retries:
+                    raise FlotillaError.from_rpc(error) from None
+                await self._failover()
+                await asyncio.sleep(self.backoff_s * (2 ** min(attempt, 5)))
+        raise AssertionError("unreachable")
+
+    # --- the API -----------------------------------------------------------------------
+    async def sign_in(self, display_name: str) -> str:
+        """Sign in as a guest; later calls use the session token."""
+        reply = await self._unary("SignInAsGuest", game_service_pb2.SignInAsGuestRequest(display_name=display_name))
+        assert isinstance(reply, game_service_pb2.SignInAsGuestResponse)
+        self.session_token, self.user = reply.session_token, reply.user
+        return reply.session_token
+
+    async def create_game(self, kind: str, seats: int, options: Mapping[str, str] | None = None) -> game_pb2.Game:
+        request = game_service_pb2.CreateGameRequest(
+            kind=kind, seat_count=seats, options=dict(options or {}), request_id=uuid.uuid4().hex
+        )
+        reply = await self._unary("CreateGame", request, self.session_token)
+        assert isinstance(reply, game_service_pb2.CreateGameResponse)
+        return reply.game
+
+    async def join(self, game: str, seat: int | None = None) -> Seat:
+        request = game_service_pb2.JoinGameRequest(game=game)
+        if seat is not None:
+            request.seat = seat
+        reply = await self._unary("JoinGame", request, self.session_token)
+        assert isinstance(reply, game_service_pb2.JoinGameResponse)
+        return Seat(game, reply.seat, reply.seat_token)
+
+    async def get_game(self, game: str) -> game_pb2.Game:
+        reply = await self._unary("GetGame", game_service_pb2.GetGameRequest(game=game), self.session_token)
+        assert isinstance(reply, game_service_pb2.GetGameResponse)
+        return reply.game
+
+    async def list_games(self, kind: str = "", page_size: int = 50, page_token: str = "") -> game_service_pb2.ListGamesResponse:
+        request = game_service_pb2.ListGamesRequest(kind=kind, page_size=page_size, page_token=page_token)
+        reply = await self._unary("ListGames", request, self.session_token)
+        assert isinstance(reply, game_service_pb2.ListGamesResponse)
+        return reply
+
+    async def view(self, game: str, seat: Seat | None = None) -> game_service_pb2.GetViewResponse:
+        token = seat.token if seat else self.session_token
+        reply = await self._unary("GetView", game_service_pb2.GetViewRequest(game=game), token)
+        assert isinstance(reply, game_service_pb2.GetViewResponse)
+        return reply
+
+    async def submit(
+        self, game: str, seat: Seat, action: game_pb2.Action, *, etag: str = "", request_id: str = ""
+    ) -> game_service_pb2.SubmitActionResponse:
+        """Submit an action; retries on UNAVAILABLE with the same request id (applied once)."""
+        request = game_service_pb2.SubmitActionRequest(
+            game=game, action=action, etag=etag, request_id=request_id or uuid.uuid4().hex
+        )
+        reply = await self._unary("SubmitAction", request, seat.token)
+        assert isinstance(reply, game_service_pb2.SubmitActionResponse)
+        return reply
+
+    async def record(self, game: str) -> game_service_pb2.GetGameRecordResponse:
+        reply = await self._unary("GetGameRecord", game_service_pb2.GetGameRecordRequest(game=game), self.session_token)
+        assert isinstance(reply, game_service_pb2.GetGameRecordResponse)
+        return reply
+
+    async def watch(
+        self, game: str, seat: Seat | None = None, after_event_id: int = 0
+    ) -> AsyncIterator[game_service_pb2.WatchGameResponse]:
+        """Updates from `after_event_id`; reconnects (and fails over) and resumes where it stopped.
+
+        Ends when the game is over. Each event arrives exactly once, in order.
+        """
+        cursor = after_event_id
+        token = seat.token if seat else self.session_token
+        attempt = 0
+        while True:
+            call = self.games.WatchGame(
+                game_service_pb2.WatchGameRequest(game=game, after_event_id=cursor), metadata=self._auth(token)
+            )
+            try:
+                async for update in call:
+                    attempt = 0
+                    cursor = max(cursor, update.through_event_id)
+                    yield update
+                return
+            except grpc.aio.AioRpcError as error:
+                if error.code() not in RETRYABLE or attempt >= self.retries:
+                    raise FlotillaError.from_rpc(error) from None
+                attempt += 1
+                await self._failover()
+                await asyncio.sleep(self.backoff_s * (2 ** min(attempt, 5)))
+
+    def play(self, seat: Seat, after_event_id: int = 0) -> PlayStream:
+        """A bidirectional Play stream for `seat` (actions in, outcomes and updates out)."""
+        return PlayStream(self, seat, after_event_id)
+
+
+class PlayStream:
+    """Wraps GameService.Play: `send` actions, iterate `PlayResponse`s."""
+
+    def __init__(self, client: FlotillaClient, seat: Seat, after_event_id: int) -> None:
+        self._outgoing: asyncio.Queue[game_service_pb2.PlayRequest | None] = asyncio.Queue()
+        self.seat = seat
+        self._outgoing.put_nowait(game_service_pb2.PlayRequest(
+            open=game_service_pb2.WatchGameRequest(game=seat.game, after_event_id=after_event_id)
+        ))
+        self.call = client.games.Play(self._requests(), metadata=client._auth(seat.token))
+
+    async def _requests(self) -> AsyncIterator[game_service_pb2.PlayRequest]:
+        while (item := await self._outgoing.get()) is not None:
+            yield item
+
+    def send(self, action: game_pb2.Action, *, etag: str = "", request_id: str = "") -> str:
+        request_id = request_id or uuid.uuid4().hex
+        submit = game_service_pb2.SubmitActionRequest(game=self.seat.game, action=action, etag=etag, request_id=request_id)
+        self._outgoing.put_nowait(game_service_pb2.PlayRequest(submit=submit))
+        return request_id
+
+    def close(self) -> None:
+        """Half-close: no more actions (updates keep coming until the game ends)."""
+        self._outgoing.put_nowait(None)
+
+    def __aiter__(self) -> AsyncIterator[game_service_pb2.PlayResponse]:
+        return self._responses()
+
+    async def _responses(self) -> AsyncIterator[game_service_pb2.PlayResponse]:
+        try:
+            async for response in self.call:
+                yield response
+        except grpc.aio.AioRpcError as error:
+            raise FlotillaError.from_rpc(error) from None
+
+

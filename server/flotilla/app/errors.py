@@ -1,0 +1,58 @@
+"""Application errors (rules errors live in flotilla.rules.errors). Each has a wire `reason`."""
+
+from __future__ import annotations
+
+
+class AppError(Exception):
+    """Base of application errors; `reason` becomes ErrorInfo.reason."""
+
+    reason = "APP_ERROR"
+
+    def __init__(self, message: str, /, **metadata: str) -> None:
+        super().__init__(message)
+        self.message = message
+        self.metadata = {k: str(v) for k, v in metadata.items()}
+
+
+class GameNotFound(AppError):
+    reason = "GAME_NOT_FOUND"
+
+
+class NotSeated(AppError):
+    reason = "NOT_SEATED"
+
+
+class Unauthenticated(AppError):
+    reason = "UNAUTHENTICATED"
+
+
+class StaleVersion(AppError):
+    reason = "STALE_GAME_VERSION"
+
+
+class StoreUnavailable(AppError):
+    reason = "STORE_UNAVAILABLE"
+
+
+class InvalidRequest(AppError):
+    reason = "INVALID_REQUEST"
+
+
+class UnknownGameKind(AppError):
+    reason = "UNKNOWN_GAME_KIND"
+
+
+class GameFull(AppError):
+    reason = "GAME_FULL"
+
+
+class NoWorkerAnswer(AppError):
+    reason = "NO_WORKER_ANSWER"
+
+
+class GameNotFinished(AppError):
+    reason = "GAME_NOT_FINISHED"
+
+
+class RulesVersionUnavailable(AppError):
+    reason = "RULES_VERSION_UNAVAILABLE"

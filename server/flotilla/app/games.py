@@ -1,0 +1,200 @@
+"""Game use cases for the gateway: create, join, read, submit, watch. No grpc here."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import secrets
+import time
+import uuid
+import zlib
+from collections.abc import AsyncIterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+
+from flotilla.app.errors import GameFull, GameNotFinished, GameNotFound, InvalidRequest, NotSeated
+from flotilla.app.host import GameHost, host_for, seed_commitment
+from flotilla.app.inbox import Inbox
+from flotilla.app.outcome import Outcome
+from flotilla.rules import Seat
+from flotilla.store import keys
+from flotilla.store.feeds import Feeds
+from flotilla.store.redis_store import Entry, GameMeta, RedisStore
+
+_GAME_NAME = re.compile(r"^games/([A-Za-z0-9_-]{1,64})$")
+_REQUEST_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,128}$")
+MAX_SEATS = 16
+
+
+def game_id_of(name: str) -> str:
+    """The id in `games/{id}`; InvalidRequest otherwise."""
+    match = _GAME_NAME.match(name)
+    if match is None:
+        raise InvalidRequest(f"game must look like games/<id>, got {name!r}", field="game")
+    return match.group(1)
+
+
+def check_request_id(request_id: str) -> str:
+    if not request_id:
+        return uuid.uuid4().hex
+    if not _REQUEST_ID.match(request_id):
+        raise InvalidRequest("request_id must be 1-128 of [A-Za-z0-9_.:-] (a UUID is best)", field="request_id")
+    return request_id
+
+
+@dataclass(frozen=True, slots=True)
+class Batch:
+    """What one watcher receives at once: maybe a full view, events, maybe a prompt."""
+
+    host: GameHost
+    version: int
+    view: Any | None = None
+    events: tuple[list[Any], ...] = ()
+    prompt: tuple[Any, ...] | None = None
+    to_act: tuple[int, ...] = ()
+    finished: bool = False
+
+
+class Games:
+    """The game use cases over one store; shared by every RPC of a gateway process."""
+
+    def __init__(self, store: RedisStore, inbox: Inbox, feeds: Feeds, *, shards: int, submit_timeout_s: float,
+                 heartbeat_s: float) -> None:
+        self.store = store
+        self.inbox = inbox
+        self.feeds = feeds
+        self.shards = shards
+        self.submit_timeout_s = submit_timeout_s
+        self.heartbeat_s = heartbeat_s
+
+    async def meta(self, game_id: str) -> GameMeta:
+        meta = await self.store.game_meta(game_id)
+        if meta is None:
+            raise GameNotFound(f"no game games/{game_id}", game=f"games/{game_id}")
+        return meta
+
+    async def create(self, kind: str, seats: int, options: Mapping[str, str], request_id: str) -> GameMeta:
+        """Create a game with open seats. The same request id returns the same game."""
+        host = host_for(kind)
+        if not 1 <= seats <= MAX_SEATS:
+            raise InvalidRequest(f"seat_count must be 1..{MAX_SEATS}, got {seats}", field="seat_count")
+        config = host.config(seats, options)
+        game_id = uuid.uuid5(uuid.NAMESPACE_URL, f"flotilla:create:{request_id}").hex if request_id else uuid.uuid4().hex
+        seed = secrets.randbits(128)
+        now_ms = int(time.time() * 1000)
+        step = host.start(config, seed, options, now_ms)
+        await self.store.create_game(
+            game_id, kind=kind, rules_version=host.rules.version, seat_count=seats, options=options,
+            created_ms=now_ms, version=step.version, state=host.dumps(step.state),
+            events=orjson.dumps(step.events), prompts=orjson.dumps(step.prompts), to_act=orjson.dumps(step.to_act),
+            seed_sha256=seed_commitment(seed),
+        )
+        return await self.meta(game_id)
+
+    async def join(self, game_id: str, user: str, name: str, seat: int | None) -> tuple[int, GameMeta]:
+        taken = await self.store.join(game_id, user, name, seat)
+        if taken == -1:
+            raise GameNotFound(f"no game games/{game_id}", game=f"games/{game_id}")
+        if taken == -2:
+            raise GameFull("that seat is taken" if seat is not None else "every seat is taken", game=game_id)
+        if taken == -3:
+            raise InvalidRequest(f"no seat {seat} in this game", field="seat")
+        return taken, await self.meta(game_id)
+
+    async def state(self, game_id: str) -> tuple[GameMeta, GameHost, Any]:
+        row = await self.store.load(game_id)
+        if row is None:
+            raise GameNotFound(f"no game games/{game_id}", game=f"games/{game_id}")
+        meta, raw = row
+        host = host_for(meta.kind, meta.rules_version)
+        return meta, host, host.loads(raw)
+
+    async def view(self, game_id: str, viewer: Seat | None) -> Batch:
+        meta, host, state = await self.state(game_id)
+        prompt = None
+        if viewer is not None and viewer in host.rules.to_act(state):
+            prompt = host.rules.legal_actions(state, viewer)
+        return Batch(host, meta.version, view=host.rules.view(state, viewer), prompt=prompt,
+                     to_act=tuple(meta.to_act), finished=meta.status == "finished")
+
+    async def seat_of(self, game_id: str, user: str) -> Seat | None:
+        for seat, holder in (await self.store.seats(game_id)).items():
+            if holder.get("user") == user:
+                return Seat(seat)
+        return None
+
+    async def submit(
+        self, game_id: str, kind: str, rules_version: str, seat: Seat, action_plain: bytes, *, etag: str,
+        request_id: str, timeout_s: float | None = None,
+    ) -> Outcome:
+        """Queue an action for the workers and wait for its outcome."""
+        if etag and not etag.strip('"').isdigit():
+            raise InvalidRequest("etag must be a game version as returned by the server", field="etag")
+        shard = zlib.crc32(game_id.encode()) % self.shards
+        waiter = self.inbox.expect(request_id)
+        try:
+            await self.store.enqueue(keys.work(kind, rules_version, shard), {
+                "g": game_id, "s": int(seat), "a": action_plain, "r": request_id, "e": etag.strip('"'),
+                "i": self.inbox.key,
+            })
+            return await asyncio.wait_for(waiter, timeout_s or self.submit_timeout_s)
+        finally:
+            self.inbox.forget(request_id, waiter)
+
+    async def record(self, game_id: str) -> tuple[GameMeta, GameHost, int, list[list[Any]]]:
+        meta, host, state = await self.state(game_id)
+        if meta.status != "finished":
+            raise GameNotFinished("the seed and action log are given out once the game is over", game=game_id)
+        return meta, host, state.rng.seed, await self.store.actions_log(game_id)
+
+    async def watch(self, game_id: str, viewer: Seat | None, after: int) -> AsyncIterator[Batch]:
+        """The viewer's batches from `after` (0: a full view first), live until the game ends."""
+        if after < 0:
+            raise InvalidRequest("after_event_id must be >= 0", field="after_event_id")
+        meta = await self.meta(game_id)
+        host = host_for(meta.kind, meta.rules_version)
+        async with self.feeds.subscribe(game_id, meta.version) as live:
+            if after == 0 or after > meta.version:
+                first = await self.view(game_id, viewer)
+                cursor = first.version
+                yield first
+                if first.finished:
+                    return
+            else:
+                cursor = after
+                for batch in self._batches(host, viewer, await self.store.entries_after(game_id, after), after):
+                    cursor = batch.version
+                    yield batch
+                    if batch.finished:
+                        return
+            while True:
+                try:
+                    entries = await asyncio.wait_for(live.get(), self.heartbeat_s)
+                except TimeoutError:
+                    yield Batch(host, cursor)
+                    continue
+                if entries is None:  # this watcher fell behind the feed: read the gap from the store
+                    entries = await self.store.entries_after(game_id, cursor)
+                for batch in self._batches(host, viewer, entries, cursor):
+                    cursor = batch.version
+                    yield batch
+                    if batch.finished:
+                        return
+
+    @staticmethod
+    def _batches(host: GameHost, viewer: Seat | None, entries: list[Entry], after: int) -> list[Batch]:
+        out = []
+        for entry in entries:
+            if entry.version <= after:
+                continue
+            rows = tuple(row for row in entry.events if row[0] > after)
+            prompt = None
+            if viewer is not None and str(viewer) in entry.prompts:
+                prompt = tuple(host.codec.from_plain(a) for a in entry.prompts[str(viewer)])
+            finished = any(row[2] == "f" for row in rows)
+            out.append(Batch(host, entry.version, events=rows, prompt=prompt, to_act=tuple(entry.to_act),
+                             finished=finished))
+        return out
+

@@ -1,0 +1,134 @@
+"""Runs one game's rules for the server: creation, one step, and the stored forms of both.
+
+This is where rules values become stored bytes. A stream entry holds the events of one
+commit as `[event_id, time_ms, tag, payload]` rows, where tag is "r" (a rules event in codec
+plain form), "s" (the game started: seed commitment) or "f" (the game finished: result and
+the revealed seed), plus the prompts (legal actions by seat) of the seats that must act.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+import orjson
+
+from flotilla.games import REGISTRY
+from flotilla.rules import GameRules, Result, Rng, Seat
+from flotilla.rules.codec import Codec
+from flotilla.rules.options import config_from_options
+
+from .errors import RulesVersionUnavailable, UnknownGameKind
+
+STARTED = "s"
+FINISHED = "f"
+RULES_EVENT = "r"
+
+AnyRules = GameRules[Any, Any, Any, Any, Any]
+
+
+def seed_hex(seed: int) -> str:
+    """The 32-hex-digit form of a 128-bit seed."""
+    return f"{seed:032x}"
+
+
+def seed_commitment(seed: int) -> str:
+    """SHA-256 of the 16-byte big-endian seed, published before any card is dealt."""
+    return hashlib.sha256(seed.to_bytes(16, "big")).hexdigest()
+
+
+def result_plain(result: Result) -> dict[str, Any]:
+    return {
+        "scores": list(result.scores),
+        "winners": sorted(int(s) for s in result.winners),
+        "ranks": list(result.ranks),
+        "detail": dict(result.detail),
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """The stored form of one applied action."""
+
+    state: Any
+    version: int
+    events: list[list[Any]]
+    prompts: dict[str, list[Any]]
+    to_act: list[int]
+    result: Result | None
+
+
+class GameHost:
+    """One game kind at one rules version, as the server runs it."""
+
+    def __init__(self, rules: AnyRules) -> None:
+        self.rules = rules
+        self.codec = Codec(rules.state_type, *rules.action_types, *rules.event_types, rules.config_type)
+
+    # --- bytes -------------------------------------------------------------------------
+    def dumps(self, value: Any) -> bytes:
+        return orjson.dumps(self.codec.to_plain(value))
+
+    def loads(self, data: bytes | str) -> Any:
+        return self.codec.from_plain(orjson.loads(data))
+
+    # --- creation and steps ------------------------------------------------------------
+    def config(self, seats: int, options: Mapping[str, str]) -> Any:
+        return config_from_options(self.rules.config_type, seats, options)
+
+    def prompts(self, state: Any) -> tuple[dict[str, list[Any]], list[int]]:
+        acting = sorted(self.rules.to_act(state))
+        prompts = {
+            str(seat): [self.codec.to_plain(a) for a in self.rules.legal_actions(state, seat)] for seat in acting
+        }
+        return prompts, [int(s) for s in acting]
+
+    def start(self, config: Any, seed: int, options: Mapping[str, str], now_ms: int) -> Step:
+        state = self.rules.new_game(config, seed)
+        started = {
+            "rules_version": self.rules.version,
+            "seed_sha256": seed_commitment(seed),
+            "seat_count": self.rules.seats_of(config),
+            "options": dict(options),
+        }
+        prompts, to_act = self.prompts(state)
+        return Step(state, 1, [[1, now_ms, STARTED, started]], prompts, to_act, None)
+
+    def step(self, state: Any, seat: Seat, action: Any, version: int, now_ms: int) -> Step:
+        """Apply `action` (raises RulesError) and number its events after `version`."""
+        after, events = self.rules.apply(state, seat, action)
+        rows: list[list[Any]] = []
+        event_id = version
+        for event in events:
+            event_id += 1
+            rows.append([event_id, now_ms, RULES_EVENT, self.codec.to_plain(event)])
+        result = self.rules.result(after)
+        if result is not None:
+            event_id += 1
+            seed = after.rng.seed if isinstance(getattr(after, "rng", None), Rng) else 0
+            rows.append([event_id, now_ms, FINISHED, {"result": result_plain(result), "seed": seed_hex(seed)}])
+        prompts, to_act = self.prompts(after)
+        return Step(after, event_id, rows, prompts, to_act, result)
+
+
+@cache
+def _host(kind: str) -> GameHost:
+    rules = REGISTRY.get(kind)
+    if rules is None:
+        raise UnknownGameKind(f"no game kind {kind!r}; known: {sorted(REGISTRY)}", kind=kind)
+    return GameHost(rules)
+
+
+def host_for(kind: str, rules_version: str | None = None) -> GameHost:
+    """The host for a game kind; RulesVersionUnavailable if this process runs other rules."""
+    host = _host(kind)
+    rules = host.rules
+    if rules_version is not None and rules_version != rules.version:
+        raise RulesVersionUnavailable(
+            f"this process runs {kind} rules {rules.version}, the game needs {rules_version}",
+            kind=kind, rules_version=rules_version,
+        )
+    return host

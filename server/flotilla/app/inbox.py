@@ -1,0 +1,70 @@
+"""A gateway's inbox: one Redis stream where workers put the outcomes of its submitted actions.
+
+One reader task per gateway process resolves the waiting futures by request id, so waiting
+costs no Redis connection per request.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import uuid
+
+import structlog
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from flotilla.app.outcome import Outcome
+from flotilla.store import keys
+from flotilla.store.redis_store import RedisStore
+
+log = structlog.get_logger("flotilla.inbox")
+
+
+class Inbox:
+    """Futures of outcomes by request id, fed by one XREAD loop."""
+
+    def __init__(self, store: RedisStore, gateway_id: str | None = None, block_ms: int = 5000) -> None:
+        self.store = store
+        self.key = keys.inbox(gateway_id or uuid.uuid4().hex)
+        self.block_ms = block_ms
+        self._waiters: dict[str, asyncio.Future[Outcome]] = {}
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._run(), name="inbox")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        with contextlib.suppress(RedisConnectionError, RedisTimeoutError, OSError):
+            await self.store.drop_inbox(self.key)
+
+    def expect(self, request_id: str) -> asyncio.Future[Outcome]:
+        """The future that the outcome of `request_id` resolves (shared by concurrent duplicates)."""
+        waiter = self._waiters.get(request_id)
+        if waiter is None or waiter.done():
+            waiter = asyncio.get_running_loop().create_future()
+            self._waiters[request_id] = waiter
+        return waiter
+
+    def forget(self, request_id: str, waiter: asyncio.Future[Outcome]) -> None:
+        if self._waiters.get(request_id) is waiter:
+            del self._waiters[request_id]
+
+    async def _run(self) -> None:
+        cursor = "0-0"
+        while True:
+            try:
+                rows = await self.store.read_inbox(self.key, cursor, self.block_ms)
+            except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
+                log.warning("inbox.redis_unavailable", error=str(exc))
+                await asyncio.sleep(0.5)
+                continue
+            for msg_id, fields in rows:
+                cursor = msg_id.decode()
+                waiter = self._waiters.get(fields[b"r"].decode())
+                if waiter is not None and not waiter.done():
+                    waiter.set_result(Outcome.loads(fields[b"o"]))

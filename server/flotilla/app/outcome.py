@@ -1,0 +1,61 @@
+"""The outcome of a submitted action, as workers send it to gateways and cache it per request id."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+
+from flotilla.rules import errors as rules_errors
+
+from . import errors as app_errors
+
+
+def _error_classes() -> dict[str, type[Exception]]:
+    found: dict[str, type[Exception]] = {}
+    for module, base in ((rules_errors, rules_errors.RulesError), (app_errors, app_errors.AppError)):
+        for value in vars(module).values():
+            if isinstance(value, type) and issubclass(value, base):
+                found[value.reason] = value
+    return found
+
+
+ERROR_CLASSES = _error_classes()
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """Accepted (version and event rows) or rejected (reason, message, metadata)."""
+
+    ok: bool
+    version: int = 0
+    events: list[list[Any]] = field(default_factory=list)
+    reason: str = ""
+    message: str = ""
+    metadata: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def accepted(cls, version: int, events: list[list[Any]]) -> Outcome:
+        return cls(True, version, events)
+
+    @classmethod
+    def rejected(cls, error: rules_errors.RulesError | app_errors.AppError) -> Outcome:
+        return cls(False, reason=error.reason, message=error.message, metadata=error.metadata)
+
+    def dumps(self) -> bytes:
+        if self.ok:
+            return orjson.dumps({"ok": True, "v": self.version, "e": self.events})
+        return orjson.dumps({"ok": False, "r": self.reason, "m": self.message, "d": self.metadata})
+
+    @classmethod
+    def loads(cls, data: bytes) -> Outcome:
+        raw = orjson.loads(data)
+        if raw["ok"]:
+            return cls(True, raw["v"], raw["e"])
+        return cls(False, reason=raw["r"], message=raw["m"], metadata=raw["d"])
+
+    def error(self) -> Exception:
+        """The exception this rejection stands for (same class as where it was raised)."""
+        cls = ERROR_CLASSES.get(self.reason, rules_errors.RulesError)
+        return cls(self.message, **self.metadata)  # type: ignore[call-arg]

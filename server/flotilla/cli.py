@@ -1,0 +1,184 @@
+"""The `flotilla` command: up | gateway | worker | bot."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from flotilla.logs import configure
+from flotilla.settings import Settings
+
+
+def _wait_for_gateway(target: str, timeout_s: float = 30.0) -> None:
+    import grpc  # noqa: PLC0415
+    from grpc_health.v1 import health_pb2, health_pb2_grpc  # noqa: PLC0415
+
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        try:
+            with grpc.insecure_channel(target) as channel:
+                reply = health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(), timeout=1)
+                if reply.status == health_pb2.HealthCheckResponse.SERVING:
+                    return
+        except grpc.RpcError:
+            time.sleep(0.2)
+    msg = f"the gateway at {target} did not become healthy"
+    raise TimeoutError(msg)
+
+
+def cmd_up(args: argparse.Namespace) -> int:
+    """Embedded Redis (unless REDIS_URL) + one gateway + N workers, as separate processes."""
+    from flotilla.redis_server import RedisServer  # noqa: PLC0415
+
+    state_dir = Path(args.state_dir).resolve()
+    redis_server = None
+    env = dict(os.environ)
+    if not env.get("REDIS_URL"):
+        redis_server = RedisServer(state_dir / "redis", args.redis_port, aof=True).start()
+        env["REDIS_URL"] = redis_server.url
+    env["FLOTILLA_BIND"] = f"{args.host}:{args.port}"
+    children: list[subprocess.Popen[bytes]] = []
+    exe = [sys.executable, "-m", "flotilla.cli"]
+    try:
+        children.append(subprocess.Popen([*exe, "gateway"], env=env))  # noqa: S603
+        children.extend(subprocess.Popen([*exe, "worker"], env=env) for _ in range(args.workers))  # noqa: S603
+        target = f"{args.host}:{args.port}"
+        _wait_for_gateway(target)
+        print(f"Flotilla is up: gRPC on {target}, Redis at {env['REDIS_URL']}, {args.workers} workers.", flush=True)
+        print(f"  try: grpcurl -plaintext {target} list", flush=True)
+        if args.demo:
+            return asyncio.run(_demo(target, args.game, args.seats))
+        stop = False
+
+        def _stop(*_: object) -> None:
+            nonlocal stop
+            stop = True
+
+        signal.signal(signal.SIGTERM, _stop)
+        signal.signal(signal.SIGINT, _stop)
+        while not stop and all(c.poll() is None for c in children):
+            time.sleep(0.2)
+        return 0
+    finally:
+        for child in children:
+            if child.poll() is None:
+                child.send_signal(signal.SIGTERM)
+        for child in children:
+            try:
+                child.wait(15)
+            except subprocess.TimeoutExpired:
+                child.kill()
+        if redis_server is not None:
+            redis_server.stop()
+        print("Flotilla stopped.", flush=True)
+
+
+async def _demo(target: str, kind: str, seats: int) -> int:
+    """Bots play one game through the gateway; print its events and the final scores."""
+    from flotilla_client import FlotillaClient, play_random  # noqa: PLC0415
+    from flotilla_client.verify import verify_game  # noqa: PLC0415
+
+    from flotilla.games import REGISTRY  # noqa: PLC0415
+
+    if kind not in REGISTRY:
+        kind = "counter"
+    async with FlotillaClient(target) as host:
+        await host.sign_in("demo-host")
+        game = await host.create_game(kind, seats=seats if kind != "counter" else 2)
+        print(f"demo: {game.name} ({kind}, {game.seat_count} seats), seed commitment {game.seed_sha256[:16]}...")
+        bots = []
+        for i in range(game.seat_count):
+            client = FlotillaClient(target)
+            await client.sign_in(f"bot-{i}")
+            bots.append((client, await client.join(game.name)))
+        tasks = [asyncio.create_task(play_random(c, s, random.Random(i))) for i, (c, s) in enumerate(bots)]
+        async for update in host.watch(game.name):
+            for event in update.events:
+                print(f"  #{event.event_id:<4} {event.summary}")
+        await asyncio.gather(*tasks)
+        final = await host.get_game(game.name)
+        await verify_game(host, game.name, game.seed_sha256)
+        scores = ", ".join(f"seat {i} ({s.display_name}): {final.result.scores[i]}" for i, s in enumerate(final.seats))
+        winners = ", ".join(str(w) for w in final.result.winners)
+        print(f"demo: finished after {final.last_event_id} events. Scores: {scores}. Winner seat(s): {winners}.")
+        print("demo: replayed the action log from the revealed seed: dealing verified.")
+        for client, _seat in bots:
+            await client.close()
+    return 0
+
+
+def cmd_gateway(_args: argparse.Namespace) -> int:
+    from flotilla.gateway.server import serve  # noqa: PLC0415
+
+    settings = Settings.from_env()
+    configure("gateway", settings.log_format)
+    asyncio.run(serve(settings))
+    return 0
+
+
+def cmd_worker(_args: argparse.Namespace) -> int:
+    from flotilla.worker.main import run_worker  # noqa: PLC0415
+
+    settings = Settings.from_env()
+    configure("worker", settings.log_format)
+    asyncio.run(run_worker(settings))
+    return 0
+
+
+def cmd_bot(args: argparse.Namespace) -> int:
+    """Seat a random bot in an existing game and play it to the end."""
+    from flotilla_client import FlotillaClient, play_random  # noqa: PLC0415
+
+    async def run() -> int:
+        async with FlotillaClient(args.target) as client:
+            await client.sign_in(args.name)
+            game = args.game_id if args.game_id.startswith("games/") else f"games/{args.game_id}"
+            seat = await client.join(game, args.seat)
+            print(f"{args.name} sits at seat {seat.seat} of {game}", flush=True)
+            last = await play_random(client, seat, random.Random(args.seed))
+            print(f"{args.name}: game over at event {last.through_event_id if last else 0}", flush=True)
+        return 0
+
+    return asyncio.run(run())
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="flotilla", description="Flotilla game server")
+    sub = parser.add_subparsers(dest="command", required=True)
+    up = sub.add_parser("up", help="run Redis (embedded unless REDIS_URL), a gateway and workers locally")
+    up.add_argument("--host", default="127.0.0.1")
+    up.add_argument("--port", type=int, default=50051)
+    up.add_argument("--workers", type=int, default=2)
+    up.add_argument("--redis-port", type=int, default=None, help="embedded Redis port (default: a free one)")
+    up.add_argument("--state-dir", default=".state", help="where the embedded Redis keeps its AOF")
+    up.add_argument("--demo", action="store_true", help="bots play one game, print it, then exit")
+    up.add_argument("--game", default="sail_away", help="game kind for --demo")
+    up.add_argument("--seats", type=int, default=3, help="seats for --demo")
+    up.set_defaults(func=cmd_up)
+    sub.add_parser("gateway", help="run a gRPC gateway (env: REDIS_URL, FLOTILLA_BIND, ...)").set_defaults(
+        func=cmd_gateway)
+    sub.add_parser("worker", help="run a rules worker (env: REDIS_URL, ...)").set_defaults(func=cmd_worker)
+    bot = sub.add_parser("bot", help="seat a random bot in a game")
+    bot.add_argument("--game-id", required=True)
+    bot.add_argument("--target", default="127.0.0.1:50051")
+    bot.add_argument("--name", default="random-bot")
+    bot.add_argument("--seat", type=int, default=None)
+    bot.add_argument("--seed", type=int, default=None)
+    bot.set_defaults(func=cmd_bot)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return int(args.func(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,97 @@
+"""Exceptions -> gRPC status with a google.rpc.ErrorInfo detail (one table, one decorator)."""
+
+from __future__ import annotations
+
+import functools
+import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any, ParamSpec, TypeVar
+
+import grpc
+import structlog
+from google.protobuf import any_pb2
+from google.rpc import code_pb2, error_details_pb2, status_pb2
+from grpc_status import rpc_status
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from flotilla.app import errors as app
+from flotilla.rules import errors as rules
+
+log = structlog.get_logger("flotilla.gateway")
+
+DOMAIN = "flotilla.dev"
+
+# Most specific first: the first matching class decides.
+STATUS_OF: tuple[tuple[type[Exception], grpc.StatusCode], ...] = (
+    (rules.InvalidAction, grpc.StatusCode.INVALID_ARGUMENT),
+    (rules.InvalidConfig, grpc.StatusCode.INVALID_ARGUMENT),
+    (rules.RulesError, grpc.StatusCode.FAILED_PRECONDITION),
+    (app.InvalidRequest, grpc.StatusCode.INVALID_ARGUMENT),
+    (app.UnknownGameKind, grpc.StatusCode.INVALID_ARGUMENT),
+    (app.GameNotFound, grpc.StatusCode.NOT_FOUND),
+    (app.NotSeated, grpc.StatusCode.PERMISSION_DENIED),
+    (app.Unauthenticated, grpc.StatusCode.UNAUTHENTICATED),
+    (app.StaleVersion, grpc.StatusCode.ABORTED),
+    (app.GameFull, grpc.StatusCode.FAILED_PRECONDITION),
+    (app.GameNotFinished, grpc.StatusCode.FAILED_PRECONDITION),
+    (app.StoreUnavailable, grpc.StatusCode.UNAVAILABLE),
+    (app.RulesVersionUnavailable, grpc.StatusCode.UNAVAILABLE),
+    (app.NoWorkerAnswer, grpc.StatusCode.DEADLINE_EXCEEDED),
+)
+
+
+def to_status(exc: Exception) -> status_pb2.Status:
+    """The google.rpc.Status for an exception (INTERNAL without details for bugs)."""
+    if isinstance(exc, RedisConnectionError | RedisTimeoutError):
+        exc = app.StoreUnavailable("the game store is unreachable; retry with the same request_id")
+    if isinstance(exc, TimeoutError):
+        exc = app.NoWorkerAnswer("no worker answered in time; retry with the same request_id")
+    for cls, code in STATUS_OF:
+        if isinstance(exc, cls):
+            error: rules.RulesError | app.AppError = exc  # type: ignore[assignment]
+            info = error_details_pb2.ErrorInfo(
+                reason=f"ERROR_REASON_{error.reason}", domain=DOMAIN, metadata=error.metadata
+            )
+            detail = any_pb2.Any()
+            detail.Pack(info)
+            return status_pb2.Status(code=code.value[0], message=error.message, details=[detail])
+    incident = uuid.uuid4().hex[:12]
+    log.exception("gateway.internal_error", incident=incident)
+    return status_pb2.Status(code=code_pb2.INTERNAL, message=f"internal error (incident {incident})")
+
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def maps_errors(method: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R]]:
+    """Unary handlers: turn exceptions into rich gRPC statuses."""
+
+    @functools.wraps(method)
+    async def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return await method(*args, **kwargs)
+        except (rules.RulesError, app.AppError, RedisConnectionError, RedisTimeoutError, TimeoutError) as exc:
+            context: grpc.aio.ServicerContext[Any, Any] = args[-1]  # type: ignore[assignment]
+            await context.abort_with_status(rpc_status.to_status(to_status(exc)))
+            raise  # unreachable: abort raises
+
+    return wrapper
+
+
+def maps_stream_errors(
+    method: Callable[P, AsyncIterator[R]],
+) -> Callable[P, AsyncIterator[R]]:
+    """Streaming handlers: the same, for async generators."""
+
+    @functools.wraps(method)
+    async def wrapper(*args: P.args, **kwargs: P.kwargs) -> AsyncIterator[R]:
+        try:
+            async for item in method(*args, **kwargs):
+                yield item
+        except (rules.RulesError, app.AppError, RedisConnectionError, RedisTimeoutError) as exc:
+            context: grpc.aio.ServicerContext[Any, Any] = args[-1]  # type: ignore[assignment]
+            await context.abort_with_status(rpc_status.to_status(to_status(exc)))
+
+    return wrapper

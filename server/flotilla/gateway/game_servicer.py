@@ -1,0 +1,320 @@
+"""GameService and AuthService: authenticate, convert, delegate to `app.games`; no rules here."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+import time
+import uuid
+from collections import OrderedDict
+from collections.abc import AsyncIterator
+from typing import Any
+
+import grpc
+import structlog
+from google.rpc import code_pb2, status_pb2
+
+from flotilla.api.game.v1 import game_pb2, game_service_pb2, game_service_pb2_grpc
+from flotilla.app.errors import InvalidRequest, NotSeated, Unauthenticated
+from flotilla.app.games import Games, check_request_id, game_id_of
+from flotilla.app.host import GameHost, host_for
+from flotilla.gateway.auth import Principal, Tokens
+from flotilla.gateway.errors import maps_errors, maps_stream_errors, to_status
+from flotilla.gateway.render import STATE_NAMES, Renderer
+from flotilla.rules import RulesError, Seat
+from flotilla.store.redis_store import RedisStore
+
+log = structlog.get_logger("flotilla.gateway")
+
+Context = grpc.aio.ServicerContext[Any, Any]
+_NAME = re.compile(r"^[^\x00-\x1f\x7f]{1,40}$")
+MAX_PAGE = 500
+
+
+def _bearer(context: Context) -> str | None:
+    for key, value in context.invocation_metadata() or ():
+        if key == "authorization":
+            text = value if isinstance(value, str) else value.decode()
+            scheme, _, token = text.partition(" ")
+            if scheme.lower() != "bearer" or not token:
+                raise Unauthenticated("authorization must be 'Bearer <token>'")
+            return token.strip()
+    return None
+
+
+class AuthServicer(game_service_pb2_grpc.AuthServiceServicer):
+    """Guest sign-in."""
+
+    def __init__(self, store: RedisStore, tokens: Tokens) -> None:
+        self.store = store
+        self.tokens = tokens
+
+    @maps_errors
+    async def SignInAsGuest(
+        self, request: game_service_pb2.SignInAsGuestRequest, context: Context
+    ) -> game_service_pb2.SignInAsGuestResponse:
+        name = request.display_name.strip()
+        if not _NAME.match(name):
+            raise InvalidRequest("display_name must be 1-40 printable characters", field="display_name")
+        user = uuid.uuid4().hex
+        await self.store.create_user(user, name, int(time.time() * 1000))
+        log.info("auth.guest_signed_in", user=user)
+        return game_service_pb2.SignInAsGuestResponse(
+            user=f"users/{user}", session_token=self.tokens.session(user, name), expires_in=self.tokens.session_ttl_s
+        )
+
+
+class GameServicer(game_service_pb2_grpc.GameServiceServicer):
+    """The game API of one gateway process."""
+
+    def __init__(self, games: Games, tokens: Tokens, renderer: Renderer) -> None:
+        self.games = games
+        self.tokens = tokens
+        self.render = renderer
+        self._kinds: OrderedDict[str, tuple[str, str]] = OrderedDict()  # game id -> (kind, rules version)
+
+    # --- helpers -----------------------------------------------------------------------
+    def principal(self, context: Context, *, required: bool = True) -> Principal | None:
+        token = _bearer(context)
+        if token is None:
+            if required:
+                raise Unauthenticated("send 'authorization: Bearer <token>' (sign in with AuthService)")
+            return None
+        return self.tokens.verify(token)
+
+    async def host(self, game_id: str) -> GameHost:
+        """The rules host of a game; its kind and rules version never change, so they are cached."""
+        known = self._kinds.get(game_id)
+        if known is None:
+            meta = await self.games.meta(game_id)
+            known = (meta.kind, meta.rules_version)
+            self._kinds[game_id] = known
+            if len(self._kinds) > 100_000:
+                self._kinds.popitem(last=False)
+        return host_for(*known)
+
+    async def seat(self, principal: Principal | None, game_id: str, *, required: bool) -> Seat | None:
+        """The seat the caller acts for in this game (None: spectator, when allowed)."""
+        if principal is None:
+            if required:
+                raise Unauthenticated("acting needs a seat token: 'authorization: Bearer <seat_token>'")
+            return None
+        if principal.game is not None:
+            if principal.game != game_id:
+                raise NotSeated(f"this seat token is for games/{principal.game}", game=f"games/{game_id}")
+            return Seat(principal.seat or 0)
+        seat = await self.games.seat_of(game_id, principal.user)
+        if seat is None and required:
+            raise NotSeated("you hold no seat in this game; JoinGame first", game=f"games/{game_id}")
+        return seat
+
+    # --- unary -------------------------------------------------------------------------
+    @maps_errors
+    async def CreateGame(
+        self, request: game_service_pb2.CreateGameRequest, context: Context
+    ) -> game_service_pb2.CreateGameResponse:
+        self.principal(context)
+        meta = await self.games.create(
+            request.kind, request.seat_count, dict(request.options), check_request_id(request.request_id)
+        )
+        log.info("game.created", game=meta.game_id, kind=meta.kind, seats=meta.seat_count)
+        return game_service_pb2.CreateGameResponse(game=self.render.game(meta, {}))
+
+    @maps_errors
+    async def JoinGame(
+        self, request: game_service_pb2.JoinGameRequest, context: Context
+    ) -> game_service_pb2.JoinGameResponse:
+        principal = self.principal(context)
+        assert principal is not None
+        game_id = game_id_of(request.game)
+        wanted = request.seat if request.HasField("seat") else None
+        seat, meta = await self.games.join(game_id, principal.user, principal.name, wanted)
+        seats = await self.games.store.seats(game_id)
+        log.info("game.joined", game=game_id, seat=seat, user=principal.user)
+        return game_service_pb2.JoinGameResponse(
+            seat=seat, seat_token=self.tokens.seat(game_id, seat, principal.user, principal.name),
+            game=self.render.game(meta, seats),
+        )
+
+    @maps_errors
+    async def GetGame(self, request: game_service_pb2.GetGameRequest, context: Context) -> game_service_pb2.GetGameResponse:
+        game_id = game_id_of(request.game)
+        meta = await self.games.meta(game_id)
+        return game_service_pb2.GetGameResponse(game=self.render.game(meta, await self.games.store.seats(game_id)))
+
+    @maps_errors
+    async def ListGames(
+        self, request: game_service_pb2.ListGamesRequest, context: Context
+    ) -> game_service_pb2.ListGamesResponse:
+        size = request.page_size or 50
+        if not 0 < size <= MAX_PAGE:
+            raise InvalidRequest(f"page_size must be 1..{MAX_PAGE}", field="page_size")
+        cursor: int | None = None
+        if request.page_token:
+            if not request.page_token.isdigit():
+                raise InvalidRequest("page_token is not one this server issued", field="page_token")
+            cursor = int(request.page_token)
+        wanted = STATE_NAMES.get(request.state) if request.state else None
+        games: list[game_pb2.Game] = []
+        for _ in range(20):  # bounded scan when a state filter skips many games
+            rows = await self.games.store.list_games(request.kind, cursor, size)
+            if not rows:
+                cursor = None
+                break
+            metas = await self.games.store.metas([g for g, _ in rows])
+            for (_game_id, score), meta in zip(rows, metas, strict=True):
+                cursor = score
+                if meta is not None and (wanted is None or meta.status == wanted):
+                    games.append(self.render.game(meta, {}))
+                    if len(games) == size:
+                        break
+            if len(games) == size or len(rows) < size:
+                if len(rows) < size and len(games) < size:
+                    cursor = None
+                break
+        return game_service_pb2.ListGamesResponse(games=games, next_page_token="" if cursor is None else str(cursor))
+
+    @maps_errors
+    async def GetView(self, request: game_service_pb2.GetViewRequest, context: Context) -> game_service_pb2.GetViewResponse:
+        game_id = game_id_of(request.game)
+        viewer = await self.seat(self.principal(context, required=False), game_id, required=False)
+        batch = await self.games.view(game_id, viewer)
+        response = game_service_pb2.GetViewResponse(view=self.render.view(game_id, batch, viewer))
+        if batch.prompt is not None and viewer is not None:
+            response.prompt.CopyFrom(self.render.prompt(batch.host, viewer, batch.prompt, batch.version))
+        return response
+
+    async def _submit(
+        self, game_id: str, seat: Seat, request: game_service_pb2.SubmitActionRequest
+    ) -> tuple[GameHost, int, list[Any]]:
+        host = await self.host(game_id)
+        action = self.render.action_from_pb(host, request.action)
+        request_id = check_request_id(request.request_id)
+        outcome = await self.games.submit(
+            game_id, host.rules.name, host.rules.version, seat, host.dumps(action), etag=request.etag,
+            request_id=request_id,
+        )
+        if not outcome.ok:
+            raise outcome.error()
+        return host, outcome.version, outcome.events
+
+    @maps_errors
+    async def SubmitAction(
+        self, request: game_service_pb2.SubmitActionRequest, context: Context
+    ) -> game_service_pb2.SubmitActionResponse:
+        game_id = game_id_of(request.game)
+        seat = await self.seat(self.principal(context), game_id, required=True)
+        assert seat is not None
+        host, version, rows = await self._submit(game_id, seat, request)
+        return game_service_pb2.SubmitActionResponse(
+            etag=str(version), through_event_id=version, events=self.render.events(game_id, host, rows, seat)
+        )
+
+    @maps_errors
+    async def GetGameRecord(
+        self, request: game_service_pb2.GetGameRecordRequest, context: Context
+    ) -> game_service_pb2.GetGameRecordResponse:
+        game_id = game_id_of(request.game)
+        meta, host, seed, log_rows = await self.games.record(game_id)
+        actions = []
+        for seat, plain, version in log_rows:
+            recorded = game_service_pb2.RecordedAction(
+                action=self.render.action_to_pb(host, host.codec.from_plain(plain)), through_event_id=version
+            )
+            if seat is not None:
+                recorded.seat = seat
+            actions.append(recorded)
+        return game_service_pb2.GetGameRecordResponse(
+            game=self.render.game(meta, await self.games.store.seats(game_id)), seed=f"{seed:032x}", actions=actions
+        )
+
+    # --- streams -----------------------------------------------------------------------
+    @maps_stream_errors
+    async def WatchGame(
+        self, request: game_service_pb2.WatchGameRequest, context: Context
+    ) -> AsyncIterator[game_service_pb2.WatchGameResponse]:
+        game_id = game_id_of(request.game)
+        viewer = await self.seat(self.principal(context, required=False), game_id, required=False)
+        async for batch in self.games.watch(game_id, viewer, request.after_event_id):
+            yield self.render.watch_response(game_id, batch, viewer)
+
+    @maps_stream_errors
+    async def Play(
+        self, request_iterator: AsyncIterator[game_service_pb2.PlayRequest], context: Context
+    ) -> AsyncIterator[game_service_pb2.PlayResponse]:
+        first = await anext(aiter(request_iterator), None)
+        if first is None or first.WhichOneof("kind") != "open":
+            raise InvalidRequest("the first Play message must be `open` (game and resume point)", field="open")
+        game_id = game_id_of(first.open.game)
+        seat = await self.seat(self.principal(context, required=False), game_id, required=False)
+        out: asyncio.Queue[game_service_pb2.PlayResponse | None] = asyncio.Queue()
+        idle = asyncio.Event()
+        idle.set()
+
+        async def watch() -> None:
+            try:
+                async for batch in self.games.watch(game_id, seat, first.open.after_event_id):
+                    await out.put(game_service_pb2.PlayResponse(update=self.render.watch_response(game_id, batch, seat)))
+            finally:
+                await out.put(None)
+
+        async def submits() -> None:
+            async for message in request_iterator:
+                if message.WhichOneof("kind") != "submit":
+                    error = InvalidRequest("after `open`, Play messages must be `submit`", field="submit")
+                    await out.put(game_service_pb2.PlayResponse(
+                        outcome=game_service_pb2.ActionOutcome(status=to_status(error))
+                    ))
+                    continue
+                idle.clear()
+                try:
+                    await out.put(game_service_pb2.PlayResponse(outcome=await self._outcome(game_id, seat, message.submit)))
+                finally:
+                    idle.set()
+
+        watcher = asyncio.create_task(watch())
+        submitter = asyncio.create_task(submits())
+        try:
+            while True:
+                item = await out.get()
+                if item is not None:
+                    yield item
+                    continue
+                watcher.result()  # re-raises what ended the watch
+                # The game is over: answer a submission still in flight, then close.
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(idle.wait(), self.games.submit_timeout_s)
+                while not out.empty():
+                    rest = out.get_nowait()
+                    if rest is not None:
+                        yield rest
+                return
+        finally:
+            for task in (watcher, submitter):
+                task.cancel()
+            for task in (watcher, submitter):
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+
+    async def _outcome(
+        self, game_id: str, seat: Seat | None, request: game_service_pb2.SubmitActionRequest
+    ) -> game_service_pb2.ActionOutcome:
+        """One Play submission; errors become the outcome's status, the stream goes on."""
+        outcome = game_service_pb2.ActionOutcome(request_id=request.request_id)
+        try:
+            if request.game and request.game != f"games/{game_id}":
+                raise InvalidRequest("a Play stream acts on the game it was opened for", field="game")
+            if seat is None:
+                raise NotSeated("you hold no seat in this game; open Play with a seat token")
+            _host, version, _rows = await self._submit(game_id, seat, request)
+        except (RulesError, InvalidRequest, NotSeated, Unauthenticated, TimeoutError) as exc:
+            outcome.status.CopyFrom(to_status(exc))
+            return outcome
+        except Exception as exc:  # noqa: BLE001 - every failure of one submit is reported on the stream
+            outcome.status.CopyFrom(to_status(exc))
+            return outcome
+        outcome.status.CopyFrom(status_pb2.Status(code=code_pb2.OK))
+        outcome.etag = str(version)
+        outcome.through_event_id = version
+        return outcome

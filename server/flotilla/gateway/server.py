@@ -1,0 +1,101 @@
+"""The gateway process: one grpc.aio server with the game, auth, health and reflection services."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import signal
+from dataclasses import dataclass
+
+import grpc
+import structlog
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+
+from flotilla.api.game.v1 import game_service_pb2, game_service_pb2_grpc
+from flotilla.app.games import Games
+from flotilla.app.inbox import Inbox
+from flotilla.gateway.auth import Tokens
+from flotilla.gateway.game_servicer import AuthServicer, GameServicer
+from flotilla.gateway.render import Renderer
+from flotilla.settings import Settings
+from flotilla.store.feeds import Feeds
+from flotilla.store.redis_store import RedisStore
+
+log = structlog.get_logger("flotilla.gateway")
+
+SERVICES = (
+    game_service_pb2.DESCRIPTOR.services_by_name["GameService"].full_name,
+    game_service_pb2.DESCRIPTOR.services_by_name["AuthService"].full_name,
+)
+
+# Keepalive: ping idle connections so dead clients and proxies are noticed; allow client pings
+# every 10 s so long-lived WatchGame/Play streams survive NATs.
+SERVER_OPTIONS = [
+    ("grpc.keepalive_time_ms", 30_000),
+    ("grpc.keepalive_timeout_ms", 10_000),
+    ("grpc.http2.min_ping_interval_without_data_ms", 10_000),
+    ("grpc.keepalive_permit_without_calls", 1),
+    ("grpc.max_receive_message_length", 4 * 1024 * 1024),
+]
+
+
+@dataclass
+class Gateway:
+    """A started gateway: the server, its port and the pieces to stop."""
+
+    server: grpc.aio.Server
+    port: int
+    store: RedisStore
+    inbox: Inbox
+    feeds: Feeds
+    health: health.aio.HealthServicer
+
+    async def stop(self, grace: float = 5.0) -> None:
+        """Stop taking calls, let running ones finish for `grace` seconds, release Redis."""
+        for service in ("", *SERVICES):
+            await self.health.set(service, health_pb2.HealthCheckResponse.NOT_SERVING)
+        await self.server.stop(grace)
+        await self.feeds.close()
+        await self.inbox.stop()
+        await self.store.close()
+
+
+async def start_gateway(settings: Settings, store: RedisStore | None = None) -> Gateway:
+    """Build and start a gateway bound to `settings.bind` (port 0 picks a free one)."""
+    store = store or RedisStore.from_url(settings.redis_url)
+    key = settings.secret.encode() if settings.secret else await store.shared_secret()
+    tokens = Tokens(key, settings.session_ttl_s)
+    inbox = Inbox(store)
+    inbox.start()
+    feeds = Feeds(store, block_ms=int(settings.heartbeat_s * 1000))
+    games = Games(store, inbox, feeds, shards=settings.shards, submit_timeout_s=settings.submit_timeout_s,
+                  heartbeat_s=settings.heartbeat_s)
+    server = grpc.aio.server(options=SERVER_OPTIONS)
+    game_service_pb2_grpc.add_GameServiceServicer_to_server(GameServicer(games, tokens, Renderer()), server)
+    game_service_pb2_grpc.add_AuthServiceServicer_to_server(AuthServicer(store, tokens), server)
+    health_servicer = health.aio.HealthServicer()
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    reflection.enable_server_reflection((*SERVICES, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
+    port = server.add_insecure_port(settings.bind)
+    if port == 0:
+        msg = f"cannot bind {settings.bind}"
+        raise OSError(msg)
+    await server.start()
+    for service in ("", *SERVICES):
+        await health_servicer.set(service, health_pb2.HealthCheckResponse.SERVING)
+    log.info("gateway.started", bind=settings.bind, port=port)
+    return Gateway(server, port, store, inbox, feeds, health_servicer)
+
+
+async def serve(settings: Settings) -> None:
+    """Run a gateway until SIGTERM/SIGINT, then drain gracefully."""
+    gateway = await start_gateway(settings)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        with contextlib.suppress(NotImplementedError):
+            loop.add_signal_handler(sig, stop.set)
+    await stop.wait()
+    log.info("gateway.stopping")
+    await gateway.stop()

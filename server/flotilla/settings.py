@@ -1,0 +1,39 @@
+"""One frozen Settings object read from the environment (every knob has a default)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+
+def _int(name: str, default: int) -> int:
+    raw = os.environ.get(name)
+    return int(raw) if raw else default
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Process settings. Environment variables in brackets."""
+
+    redis_url: str = "redis://127.0.0.1:6379/0"  # [REDIS_URL] redis://, rediss:// (TLS), user:password@
+    secret: str = ""                               # [FLOTILLA_SECRET] token key; empty: a key kept in Redis
+    bind: str = "127.0.0.1:50051"                  # [FLOTILLA_BIND] gateway listen address
+    shards: int = 4                                # [FLOTILLA_SHARDS] work streams per game kind
+    submit_timeout_s: float = 10.0                 # [FLOTILLA_SUBMIT_TIMEOUT] wait for a worker's outcome
+    heartbeat_s: float = 10.0                      # [FLOTILLA_HEARTBEAT] idle WatchGame/Play checkpoint
+    session_ttl_s: int = 7 * 24 * 3600             # [FLOTILLA_SESSION_TTL] guest session lifetime
+    log_format: str = "auto"                       # [FLOTILLA_LOG_FORMAT] auto | json | console
+
+    @classmethod
+    def from_env(cls) -> Settings:
+        d = cls()
+        return cls(
+            redis_url=os.environ.get("REDIS_URL", d.redis_url),
+            secret=os.environ.get("FLOTILLA_SECRET", ""),
+            bind=os.environ.get("FLOTILLA_BIND", d.bind),
+            shards=_int("FLOTILLA_SHARDS", d.shards),
+            submit_timeout_s=float(os.environ.get("FLOTILLA_SUBMIT_TIMEOUT", d.submit_timeout_s)),
+            heartbeat_s=float(os.environ.get("FLOTILLA_HEARTBEAT", d.heartbeat_s)),
+            session_ttl_s=_int("FLOTILLA_SESSION_TTL", d.session_ttl_s),
+            log_format=os.environ.get("FLOTILLA_LOG_FORMAT", d.log_format),
+        )

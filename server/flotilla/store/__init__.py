@@ -1,0 +1,1 @@
+"""Everything Redis-shaped: keys, Lua scripts, the store used by gateways and workers."""

@@ -1,0 +1,297 @@
+"""The Redis store: the only code that runs Redis commands for games, work and users."""
+
+from __future__ import annotations
+
+import contextlib
+import secrets
+from collections.abc import AsyncIterator, Mapping, Sequence
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+import orjson
+import redis.asyncio as aioredis
+from redis.exceptions import ResponseError
+
+from flotilla.store import keys
+
+OUTCOME_TTL_S = 24 * 3600
+
+
+def _script(name: str) -> str:
+    return resources.files("flotilla.store.scripts").joinpath(name).read_text()
+
+
+@dataclass(frozen=True, slots=True)
+class GameMeta:
+    """A game's description as stored (no state)."""
+
+    game_id: str
+    kind: str
+    rules_version: str
+    seat_count: int
+    options: dict[str, str]
+    status: str
+    version: int
+    created_ms: int
+    to_act: list[int]
+    result: dict[str, Any] | None
+    seed_sha256: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One commit as read from a game's event stream."""
+
+    version: int
+    events: list[list[Any]]
+    prompts: dict[str, list[Any]]
+    to_act: list[int]
+
+
+@dataclass(frozen=True, slots=True)
+class Committed:
+    """What the commit script did: 1 committed, 0 already applied (outcome given), -1 version moved."""
+
+    code: int
+    outcome: bytes | None = None
+    current_version: int | None = None
+
+
+_META_FIELDS = (b"kind", b"rules_version", b"seat_count", b"options", b"status", b"version", b"created_ms",
+                b"to_act", b"result", b"seed_sha256")
+
+
+def _meta(game_id: str, values: Sequence[bytes | None]) -> GameMeta | None:
+    if values[0] is None:
+        return None
+    kind, rules_version, seat_count, options, status, version, created_ms, to_act, result, commitment = values
+    return GameMeta(
+        game_id=game_id,
+        kind=kind.decode() if kind else "",
+        rules_version=rules_version.decode() if rules_version else "",
+        seat_count=int(seat_count or 0),
+        options=orjson.loads(options) if options else {},
+        status=status.decode() if status else "",
+        version=int(version or 0),
+        created_ms=int(created_ms or 0),
+        to_act=orjson.loads(to_act) if to_act else [],
+        result=orjson.loads(result) if result else None,
+        seed_sha256=commitment.decode() if commitment else "",
+    )
+
+
+def parse_entry(fields: Mapping[bytes, bytes]) -> Entry:
+    """Decode one event-stream entry's fields."""
+    return Entry(
+        version=int(fields[b"v"]),
+        events=orjson.loads(fields[b"e"]),
+        prompts=orjson.loads(fields[b"p"]),
+        to_act=orjson.loads(fields[b"a"]),
+    )
+
+
+class RedisStore:
+    """Games, event streams, action streams, inboxes and users in Redis (redis.asyncio)."""
+
+    def __init__(self, client: aioredis.Redis) -> None:
+        self.redis = client
+        self._commit = client.register_script(_script("commit_transition.lua"))
+        self._create = client.register_script(_script("create_game.lua"))
+        self._join = client.register_script(_script("join_seat.lua"))
+
+    @classmethod
+    def from_url(cls, url: str, **kwargs: Any) -> RedisStore:
+        """A store on the Redis at `url` (redis://, rediss:// for TLS, with user/password)."""
+        # Blocking reads (XREAD/XREADGROUP BLOCK) last at most ~10 s; the socket timeout sits above them.
+        kwargs.setdefault("socket_timeout", 30)
+        kwargs.setdefault("socket_connect_timeout", 5)
+        kwargs.setdefault("health_check_interval", 15)
+        return cls(aioredis.Redis.from_url(url, **kwargs))
+
+    async def close(self) -> None:
+        await self.redis.aclose()
+
+    # --- games -------------------------------------------------------------------------
+    async def create_game(
+        self, game_id: str, *, kind: str, rules_version: str, seat_count: int, options: Mapping[str, str],
+        created_ms: int, version: int, state: bytes, events: bytes, prompts: bytes, to_act: bytes,
+        seed_sha256: str,
+    ) -> bool:
+        """Store a new game and its first stream entry; False if the id exists already."""
+        created_us = created_ms * 1000 + secrets.randbelow(1000)  # listing order; unique in practice
+        created = await self._create(
+            keys=[keys.game(game_id), keys.game_events(game_id)],
+            args=[version, state, events, prompts, to_act, kind, rules_version, seat_count,
+                  orjson.dumps(dict(options)), created_ms, seed_sha256],
+        )
+        if created:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                pipe.zadd(keys.GAMES, {game_id: created_us})
+                pipe.zadd(keys.games_of_kind(kind), {game_id: created_us})
+                await pipe.execute()
+        return bool(created)
+
+    async def game_meta(self, game_id: str) -> GameMeta | None:
+        return _meta(game_id, await self.redis.hmget(keys.game(game_id), _META_FIELDS))
+
+    async def load(self, game_id: str) -> tuple[GameMeta, bytes] | None:
+        """The game's description and state snapshot, read together."""
+        values = await self.redis.hmget(keys.game(game_id), (*_META_FIELDS, b"state"))
+        meta = _meta(game_id, values[:-1])
+        if meta is None:
+            return None
+        return meta, values[-1]
+
+    async def load_many(self, game_ids: Sequence[str]) -> list[tuple[GameMeta, bytes] | None]:
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for game_id in game_ids:
+                pipe.hmget(keys.game(game_id), (*_META_FIELDS, b"state"))
+            rows = await pipe.execute()
+        out: list[tuple[GameMeta, bytes] | None] = []
+        for game_id, values in zip(game_ids, rows, strict=True):
+            meta = _meta(game_id, values[:-1])
+            out.append(None if meta is None else (meta, values[-1]))
+        return out
+
+    def commit_args(
+        self, game_id: str, request_id: str, *, expected: int, version: int, state: bytes, events: bytes,
+        prompts: bytes, to_act: bytes, status: str, result: bytes, record: bytes, outcome: bytes,
+    ) -> tuple[list[str], list[Any]]:
+        return (
+            [keys.game(game_id), keys.game_events(game_id), keys.game_actions(game_id),
+             keys.game_reply(game_id, request_id)],
+            [expected, version, state, events, prompts, to_act, status, result, record, outcome, OUTCOME_TTL_S],
+        )
+
+    async def commit_many(self, commits: Sequence[tuple[list[str], list[Any]]]) -> list[Committed]:
+        """Run several commit scripts in one round trip (each is atomic on its own)."""
+        if not commits:
+            return []
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for key_list, args in commits:
+                await self._commit(keys=key_list, args=args, client=pipe)
+            replies = await pipe.execute()
+        out = []
+        for reply in replies:
+            code = int(reply[0])
+            if code == 1:
+                out.append(Committed(1))
+            elif code == 0:
+                out.append(Committed(0, outcome=reply[1]))
+            else:
+                out.append(Committed(-1, current_version=int(reply[1] or 0)))
+        return out
+
+    async def join(self, game_id: str, user: str, name: str, seat: int | None) -> int:
+        """Take a seat; returns it, or -1 no game, -2 taken/full, -3 no such seat."""
+        holder = orjson.dumps({"user": user, "name": name})
+        reply = await self._join(
+            keys=[keys.game(game_id), keys.game_seats(game_id)], args=[user, holder, "" if seat is None else seat]
+        )
+        return int(reply[0])
+
+    async def seats(self, game_id: str) -> dict[int, dict[str, str]]:
+        raw = await self.redis.hgetall(keys.game_seats(game_id))
+        return {int(k): orjson.loads(v) for k, v in raw.items()}
+
+    async def actions_log(self, game_id: str) -> list[list[Any]]:
+        rows = await self.redis.lrange(keys.game_actions(game_id), 0, -1)
+        return [orjson.loads(r) for r in rows]
+
+    async def list_games(self, kind: str, before: int | None, count: int) -> list[tuple[str, int]]:
+        """(game id, listing score) newest first, scores strictly below the cursor `before`."""
+        key = keys.games_of_kind(kind) if kind else keys.GAMES
+        top = "+inf" if before is None else f"({before}"
+        rows = await self.redis.zrevrangebyscore(key, top, "-inf", start=0, num=count, withscores=True)
+        return [(game_id.decode(), int(score)) for game_id, score in rows]
+
+    async def metas(self, game_ids: Sequence[str]) -> list[GameMeta | None]:
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for game_id in game_ids:
+                pipe.hmget(keys.game(game_id), _META_FIELDS)
+            rows = await pipe.execute()
+        return [_meta(g, r) for g, r in zip(game_ids, rows, strict=True)]
+
+    # --- event streams -----------------------------------------------------------------
+    async def entries_after(self, game_id: str, after_version: int, count: int | None = None) -> list[Entry]:
+        """Commits whose last event id is greater than `after_version`, oldest first."""
+        rows = await self.redis.xrange(keys.game_events(game_id), f"(0-{after_version}", "+", count=count)
+        return [parse_entry(fields) for _id, fields in rows]
+
+    async def wait_entries(self, game_id: str, after_version: int, block_ms: int) -> list[Entry]:
+        """Block until commits after `after_version` exist (or `block_ms` passes)."""
+        reply = await self.redis.xread({keys.game_events(game_id): f"0-{after_version}"}, block=block_ms)
+        if not reply:
+            return []
+        return [parse_entry(fields) for _id, fields in reply[0][1]]
+
+    # --- work and inboxes --------------------------------------------------------------
+    async def ensure_group(self, stream: str) -> None:
+        with contextlib.suppress(ResponseError):  # BUSYGROUP: it exists already
+            await self.redis.xgroup_create(stream, keys.WORKER_GROUP, id="0", mkstream=True)
+
+    async def enqueue(self, stream: str, fields: Mapping[str, bytes | str | int]) -> None:
+        await self.redis.xadd(stream, dict(fields))  # type: ignore[arg-type]
+
+    async def read_work(
+        self, streams: Sequence[str], consumer: str, count: int, block_ms: int
+    ) -> list[tuple[str, bytes, dict[bytes, bytes]]]:
+        reply = await self.redis.xreadgroup(
+            keys.WORKER_GROUP, consumer, dict.fromkeys(streams, ">"), count=count, block=block_ms
+        )
+        return [(stream.decode(), msg_id, fields) for stream, messages in reply or [] for msg_id, fields in messages]
+
+    async def reclaim_work(
+        self, stream: str, consumer: str, min_idle_ms: int, count: int
+    ) -> list[tuple[str, bytes, dict[bytes, bytes]]]:
+        """Messages another worker left pending for `min_idle_ms` (it died): XAUTOCLAIM them."""
+        reply = await self.redis.xautoclaim(stream, keys.WORKER_GROUP, consumer, min_idle_ms, "0-0", count=count)
+        return [(stream, msg_id, fields) for msg_id, fields in reply[1] if fields]
+
+    async def earlier_outcomes(self, requests: Sequence[tuple[str, str]]) -> list[bytes | None]:
+        """The cached outcome of each (game id, request id), None where there is none."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for game_id, request_id in requests:
+                pipe.get(keys.game_reply(game_id, request_id))
+            return list(await pipe.execute())
+
+    async def finish_work(
+        self, *, rejections: Sequence[tuple[str, str, bytes]], replies: Sequence[tuple[str, dict[str, bytes | str]]],
+        acks: Sequence[tuple[str, bytes]],
+    ) -> None:
+        """Cache rejections (first outcome wins), send outcomes to gateway inboxes, acknowledge; one round trip."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for game_id, request_id, outcome in rejections:
+                pipe.set(keys.game_reply(game_id, request_id), outcome, nx=True, ex=OUTCOME_TTL_S)
+            for inbox, fields in replies:
+                pipe.xadd(inbox, fields, maxlen=100_000, approximate=True)  # type: ignore[arg-type]
+            for stream, msg_id in acks:
+                pipe.xack(stream, keys.WORKER_GROUP, msg_id)
+            await pipe.execute()
+
+    async def read_inbox(self, inbox: str, after: str, block_ms: int) -> list[tuple[bytes, dict[bytes, bytes]]]:
+        reply = await self.redis.xread({inbox: after}, block=block_ms, count=1000)
+        return list(reply[0][1]) if reply else []
+
+    async def drop_inbox(self, inbox: str) -> None:
+        await self.redis.delete(inbox)
+
+    # --- users and secrets -------------------------------------------------------------
+    async def create_user(self, user_id: str, name: str, created_ms: int) -> None:
+        await self.redis.hset(keys.user(user_id), mapping={"name": name, "created_ms": created_ms})
+
+    async def shared_secret(self) -> bytes:
+        """The token-signing key shared by every gateway (made once, kept in Redis)."""
+        await self.redis.set(keys.SECRET, secrets.token_bytes(32), nx=True)
+        value: bytes = await self.redis.get(keys.SECRET)
+        return value
+
+    async def iter_events(self, game_id: str, after_version: int, block_ms: int) -> AsyncIterator[list[Entry]]:
+        """Entries after `after_version` as they arrive: batches, empty on a quiet `block_ms`."""
+        cursor = after_version
+        while True:
+            batch = await self.wait_entries(game_id, cursor, block_ms)
+            if batch:
+                cursor = batch[-1].version
+            yield batch

@@ -1,0 +1,30 @@
+-- Commit one transition if the game is still at the expected version.
+-- KEYS[1] = flotilla:game:{g}            (hash: version, state, status, to_act, result)
+-- KEYS[2] = flotilla:game:{g}:events     (stream; entry id 0-<new version>)
+-- KEYS[3] = flotilla:game:{g}:actions    (list: the replay log)
+-- KEYS[4] = flotilla:game:{g}:req:{r}    (cached outcome of this request id)
+-- ARGV[1] = expected version   ARGV[2] = new version (last event id)   ARGV[3] = new state
+-- ARGV[4] = encoded events     ARGV[5] = encoded prompts   ARGV[6] = to_act (JSON)
+-- ARGV[7] = new status or ""   ARGV[8] = result (JSON or "")   ARGV[9] = action record
+-- ARGV[10] = encoded outcome   ARGV[11] = outcome TTL (s)
+-- Returns {1} when committed, {0, outcome} when this request id was already applied,
+-- {-1, current version} when the version moved (the caller reloads and retries).
+local cached = redis.call('GET', KEYS[4])
+if cached then
+  return {0, cached}
+end
+local version = redis.call('HGET', KEYS[1], 'version')
+if version ~= ARGV[1] then
+  return {-1, version or ''}
+end
+redis.call('HSET', KEYS[1], 'version', ARGV[2], 'state', ARGV[3], 'to_act', ARGV[6])
+if ARGV[7] ~= '' then
+  redis.call('HSET', KEYS[1], 'status', ARGV[7])
+end
+if ARGV[8] ~= '' then
+  redis.call('HSET', KEYS[1], 'result', ARGV[8])
+end
+redis.call('XADD', KEYS[2], '0-' .. ARGV[2], 'v', ARGV[2], 'e', ARGV[4], 'p', ARGV[5], 'a', ARGV[6])
+redis.call('RPUSH', KEYS[3], ARGV[9])
+redis.call('SET', KEYS[4], ARGV[10], 'EX', tonumber(ARGV[11]))
+return {1}

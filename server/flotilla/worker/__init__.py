@@ -1,0 +1,1 @@
+"""Stateless rules workers."""
