@@ -61,8 +61,8 @@ class RedisServer:
             "--appendonly", "yes" if self.aof else "no", "--save", "", "--protected-mode", "yes",
             "--loglevel", "warning", *self.extra,
         ]
-        log = (self.data_dir / "redis.log").open("ab")
-        self.process = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT)  # noqa: S603
+        with (self.data_dir / "redis.log").open("ab") as log:
+            self.process = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT)  # noqa: S603
         deadline = time.monotonic() + timeout_s
         while time.monotonic() < deadline:
             if self.process.poll() is not None:

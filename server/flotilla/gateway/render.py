@@ -45,7 +45,7 @@ class Renderer:
 
     def __init__(self) -> None:
         self._converters: dict[str, GameConverter] = {}
-        self._events: OrderedDict[tuple[str, int, int], game_pb2.GameEvent | None] = OrderedDict()
+        self._events: OrderedDict[tuple[str, int, int], game_pb2.GameEvent] = OrderedDict()
 
     def converter(self, host: GameHost) -> GameConverter:
         conv = self._converters.get(host.rules.name)
@@ -74,13 +74,13 @@ class Renderer:
         )
 
     # --- events ------------------------------------------------------------------------
-    def event(self, game_id: str, host: GameHost, row: list[Any], viewer: Seat | None) -> game_pb2.GameEvent | None:
-        """One stored event row as `viewer` may see it (None: not shown to this viewer)."""
+    def event(self, game_id: str, host: GameHost, row: list[Any], viewer: Seat | None) -> game_pb2.GameEvent:
+        """One stored event row as `viewer` may see it (a bare placeholder when hidden from them)."""
         event_id, time_ms, tag, payload = row
         key = (game_id, event_id, -1 if viewer is None else viewer)
         if key in self._events:
             return self._events[key]
-        msg: game_pb2.GameEvent | None
+        msg: game_pb2.GameEvent
         if tag == STARTED:
             msg = game_pb2.GameEvent(
                 event_id=event_id, event_time=_timestamp(time_ms), summary="game started",
@@ -93,8 +93,8 @@ class Renderer:
             )
         else:
             shown = host.rules.redact(host.codec.from_plain(payload), viewer)
-            if shown is None:
-                msg = None
+            if shown is None:  # hidden from this viewer: an empty placeholder keeps the ids gapless
+                msg = game_pb2.GameEvent(event_id=event_id, event_time=_timestamp(time_ms), summary="hidden event")
             else:
                 msg = game_pb2.GameEvent(event_id=event_id, event_time=_timestamp(time_ms), summary=summarize(shown))
                 getattr(msg, host.rules.name).CopyFrom(self.converter(host).event_to_pb(shown))
@@ -104,12 +104,7 @@ class Renderer:
         return msg
 
     def events(self, game_id: str, host: GameHost, rows: Sequence[list[Any]], viewer: Seat | None) -> list[Any]:
-        out = []
-        for row in rows:
-            msg = self.event(game_id, host, row, viewer)
-            if msg is not None:
-                out.append(msg)
-        return out
+        return [self.event(game_id, host, row, viewer) for row in rows]
 
     # --- views and batches -------------------------------------------------------------
     def view(self, game_id: str, batch: Batch, viewer: Seat | None) -> game_pb2.GameView:

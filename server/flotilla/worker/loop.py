@@ -23,6 +23,7 @@ from typing import Any
 import orjson
 import structlog
 from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from flotilla.app.errors import AppError, GameNotFound, StaleVersion
@@ -101,6 +102,8 @@ class Worker:
         self._stopping.set()
 
     async def run(self) -> None:
+        """Serve the work streams until `stop()`."""
+        self._stopping.clear()
         for stream in self.streams:
             await self.store.ensure_group(stream)
         log.info("worker.started", consumer=self.consumer, streams=len(self.streams))
@@ -118,6 +121,13 @@ class Worker:
                 log.warning("worker.redis_unavailable", error=str(exc))
                 self.cache.clear()
                 await asyncio.sleep(0.5)
+            except ResponseError as exc:
+                if "NOGROUP" not in str(exc):
+                    raise
+                log.warning("worker.group_missing", error=str(exc))  # Redis lost its data: start over
+                self.cache.clear()
+                for stream in self.streams:
+                    await self.store.ensure_group(stream)
         log.info("worker.stopped", consumer=self.consumer, applied=self.applied, rejected=self.rejected)
 
     # --- one batch ---------------------------------------------------------------------

@@ -1,0 +1,215 @@
+"""GameService against real processes: bad input, idempotency, resume on another gateway."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+
+import grpc
+import pytest
+import redis.asyncio as aioredis
+from flotilla_client import FlotillaClient, FlotillaError
+from support import Stack
+
+from flotilla.api.counter.v1 import counter_pb2
+from flotilla.api.game.v1 import game_pb2, game_service_pb2, game_service_pb2_grpc
+from flotilla.store import keys
+
+pytestmark = [pytest.mark.redis, pytest.mark.timeout(120)]
+
+
+def add(n: int) -> game_pb2.Action:
+    return game_pb2.Action(counter=counter_pb2.Action(add=counter_pb2.Add(n=n)))
+
+
+async def two_seats(stack: Stack) -> tuple[FlotillaClient, str, list]:  # type: ignore[type-arg]
+    client = FlotillaClient(stack.gateways[0])
+    await client.sign_in("tester")
+    game = await client.create_game("counter", 2)
+    other = FlotillaClient(stack.gateways[0])
+    await other.sign_in("other")
+    seats = [await client.join(game.name), await other.join(game.name)]
+    await other.close()
+    return client, game.name, seats
+
+
+async def stored(redis_url: str, game: str) -> tuple[bytes, bytes]:
+    client = aioredis.Redis.from_url(redis_url)
+    try:
+        version, state = await client.hmget(keys.game(game.removeprefix("games/")), ["version", "state"])
+        return version, state
+    finally:
+        await client.aclose()
+
+
+class TestBadInput:
+    """Each bad request gets its status code and reason, and changes nothing."""
+
+    async def expect(self, stack: Stack, game: str, call, code: grpc.StatusCode, reason: str) -> None:  # type: ignore[no-untyped-def]
+        before = await stored(stack.redis_url, game)
+        with pytest.raises(FlotillaError) as caught:
+            await call
+        assert caught.value.code == code, caught.value
+        assert caught.value.reason == f"ERROR_REASON_{reason}", caught.value
+        assert caught.value.message
+        assert await stored(stack.redis_url, game) == before
+
+    async def test_every_bad_request_is_refused_and_changes_nothing(self, stack: Stack) -> None:
+        client, game, seats = await two_seats(stack)
+        first, second = seats
+        await self.expect(stack, game, client.submit(game, first, game_pb2.Action()),
+                          grpc.StatusCode.INVALID_ARGUMENT, "INVALID_ACTION")
+        await self.expect(stack, game, client.submit(game, first, add(10**9)),
+                          grpc.StatusCode.INVALID_ARGUMENT, "INVALID_ACTION")
+        await self.expect(stack, game, client.submit(game, second, add(1)),
+                          grpc.StatusCode.FAILED_PRECONDITION, "NOT_YOUR_TURN")
+        await self.expect(stack, game, client.submit(game, first, add(1), etag="0"),
+                          grpc.StatusCode.ABORTED, "STALE_GAME_VERSION")
+        other_client, other_game, other_seats = await two_seats(stack)
+        await self.expect(stack, game, client.submit(game, other_seats[0], add(1)),
+                          grpc.StatusCode.PERMISSION_DENIED, "NOT_SEATED")
+        await self.expect(stack, game, client.submit(game, type(first)(game, 0, ""), add(1)),
+                          grpc.StatusCode.UNAUTHENTICATED, "UNAUTHENTICATED")
+        await self.expect(stack, game, client.submit(game, type(first)(game, 0, first.token[:-4] + "AAAA"), add(1)),
+                          grpc.StatusCode.UNAUTHENTICATED, "UNAUTHENTICATED")
+        await self.expect(stack, game, client.submit("games/nope", first, add(1)),
+                          grpc.StatusCode.PERMISSION_DENIED, "NOT_SEATED")
+        await self.expect(stack, game, client.get_game("games/" + uuid.uuid4().hex),
+                          grpc.StatusCode.NOT_FOUND, "GAME_NOT_FOUND")
+        await self.expect(stack, game, client.get_game("not-a-name"),
+                          grpc.StatusCode.INVALID_ARGUMENT, "INVALID_REQUEST")
+        await self.expect(stack, game, client.create_game("chess", 2),
+                          grpc.StatusCode.INVALID_ARGUMENT, "UNKNOWN_GAME_KIND")
+        await self.expect(stack, game, client.create_game("counter", 3),
+                          grpc.StatusCode.INVALID_ARGUMENT, "INVALID_CONFIG")
+        await self.expect(stack, game, client.create_game("counter", 2, {"colour": "red"}),
+                          grpc.StatusCode.INVALID_ARGUMENT, "INVALID_CONFIG")
+        # The server still serves: the right move works.
+        reply = await client.submit(game, first, add(3))
+        assert reply.etag == "2"
+        assert reply.events[0].counter.added.total == 3
+        await client.close()
+        await other_client.close()
+
+    async def test_a_session_token_of_a_seated_user_may_act_and_a_stranger_may_not(self, stack: Stack) -> None:
+        client, game, seats = await two_seats(stack)
+        as_session = type(seats[0])(game, 0, client.session_token)
+        assert (await client.submit(game, as_session, add(1))).etag == "2"
+        stranger = FlotillaClient(stack.gateways[1])
+        await stranger.sign_in("stranger")
+        with pytest.raises(FlotillaError) as caught:
+            await stranger.submit(game, type(seats[0])(game, 1, stranger.session_token), add(1))
+        assert caught.value.code == grpc.StatusCode.PERMISSION_DENIED
+        await client.close()
+        await stranger.close()
+
+
+async def test_a_resent_request_id_is_applied_once(stack: Stack) -> None:
+    client, game, seats = await two_seats(stack)
+    first = await client.submit(game, seats[0], add(5), request_id="same-request")
+    again = await client.submit(game, seats[0], add(5), request_id="same-request")
+    other_gateway = FlotillaClient(stack.gateways[1])
+    third = await other_gateway.submit(game, seats[0], add(5), request_id="same-request")
+    assert first.etag == again.etag == third.etag == "2"
+    view = await client.view(game)
+    assert view.view.counter.total == 5
+    assert view.view.counter.count == 1
+    await client.close()
+    await other_gateway.close()
+
+
+async def test_a_client_that_reconnects_to_another_gateway_gets_every_missed_event_once(stack: Stack) -> None:
+    client, game, seats = await two_seats(stack)
+    watcher = FlotillaClient(stack.gateways[0])
+    received: list[int] = []
+    async for update in watcher.watch(game):
+        assert update.HasField("view")
+        cursor = update.through_event_id
+        break
+    for i in range(6):  # moves while the watcher is away
+        await client.submit(game, seats[i % 2], add(i))
+    await watcher.close()
+    elsewhere = FlotillaClient(stack.gateways[1])
+    async for update in elsewhere.watch(game, after_event_id=cursor):
+        received.extend(e.event_id for e in update.events)
+        if len(received) >= 6:
+            break
+    assert received == list(range(cursor + 1, cursor + 7))
+    await elsewhere.close()
+    await client.close()
+
+
+async def test_play_stream_carries_actions_outcomes_and_updates(stack: Stack) -> None:
+    client, game, seats = await two_seats(stack)
+    stream = client.play(seats[0])
+    outcomes = []
+    async for response in stream:
+        if response.HasField("outcome"):
+            outcomes.append(response.outcome)
+            break
+        if response.update.HasField("prompt"):
+            stream.send(game_pb2.Action(), request_id="bad")  # malformed: an outcome with an error, stream lives
+            stream.send(add(2), request_id="good")
+    async for response in stream:
+        if response.HasField("outcome"):
+            outcomes.append(response.outcome)
+            break
+    assert [o.request_id for o in outcomes] == ["bad", "good"]
+    assert outcomes[0].status.code == grpc.StatusCode.INVALID_ARGUMENT.value[0]
+    assert outcomes[1].status.code == 0
+    assert outcomes[1].etag == "2"
+    stream.close()
+    stream.call.cancel()
+    await client.close()
+
+
+async def test_health_and_reflection_are_served(stack: Stack) -> None:
+    from grpc_health.v1 import health_pb2, health_pb2_grpc
+    from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
+
+    async with grpc.aio.insecure_channel(stack.gateways[0]) as channel:
+        health = await health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(service=""))
+        assert health.status == health_pb2.HealthCheckResponse.SERVING
+        stub = reflection_pb2_grpc.ServerReflectionStub(channel)
+
+        async def one() -> reflection_pb2.ServerReflectionRequest:  # type: ignore[misc]
+            yield reflection_pb2.ServerReflectionRequest(list_services="")
+
+        async for reply in stub.ServerReflectionInfo(one()):
+            names = {s.name for s in reply.list_services_response.service}
+            assert "flotilla.api.game.v1.GameService" in names
+            break
+
+
+async def test_list_games_pages_newest_first(stack: Stack) -> None:
+    client = FlotillaClient(stack.gateways[0])
+    await client.sign_in("lister")
+    made = [(await client.create_game("counter", 2)).name for _ in range(5)]
+    seen: list[str] = []
+    token = ""
+    for _ in range(50):
+        page = await client.list_games("counter", page_size=2, page_token=token)
+        seen.extend(g.name for g in page.games)
+        token = page.next_page_token
+        if not token:
+            break
+    assert [g for g in seen if g in made] == list(reversed(made))
+    await client.close()
+
+
+async def test_unreachable_redis_is_unavailable_and_the_gateway_keeps_serving() -> None:
+    from flotilla.gateway.server import start_gateway
+    from flotilla.redis_server import free_port
+    from flotilla.settings import Settings
+
+    settings = Settings(redis_url=f"redis://127.0.0.1:{free_port()}/0", secret="test-secret", bind="127.0.0.1:0")
+    gateway = await start_gateway(settings)
+    try:
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{gateway.port}") as channel:
+            stub = game_service_pb2_grpc.AuthServiceStub(channel)
+            for _ in range(2):
+                with pytest.raises(grpc.aio.AioRpcError) as caught:
+                    await stub.SignInAsGuest(game_service_pb2.SignInAsGuestRequest(display_name="x"), timeout=20)
+                assert caught.value.code() == grpc.StatusCode.UNAVAILABLE
+    finally:
+        await asyncio.wait_for(gateway.stop(0), 30)

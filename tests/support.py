@@ -1,0 +1,148 @@
+"""Test support importable from any test module (`from support import ...`; pytest adds tests/ to sys.path)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from flotilla_client import FlotillaClient, FlotillaError
+
+from flotilla.cli import _wait_for_gateway
+from flotilla.redis_server import free_port
+
+
+@dataclass
+class Stack:
+    """Gateways and workers running as separate processes against one Redis."""
+
+    redis_url: str
+    gateways: list[str]
+    gateway_procs: list[subprocess.Popen[bytes]]
+    worker_procs: list[subprocess.Popen[bytes]]
+    env: dict[str, str]
+    log_dir: Path
+
+    def start_worker(self) -> subprocess.Popen[bytes]:
+        with (self.log_dir / f"worker-{len(self.worker_procs)}.log").open("ab") as log:
+            proc = subprocess.Popen(  # noqa: S603
+                [sys.executable, "-m", "flotilla.cli", "worker"], env=self.env, stdout=log, stderr=subprocess.STDOUT
+            )
+        self.worker_procs.append(proc)
+        return proc
+
+    def stop(self) -> None:
+        for proc in [*self.gateway_procs, *self.worker_procs]:
+            if proc.poll() is None:
+                proc.terminate()
+        for proc in [*self.gateway_procs, *self.worker_procs]:
+            try:
+                proc.wait(15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+
+
+def start_stack(redis_url: str, log_dir: Path, *, gateways: int = 2, workers: int = 2) -> Stack:
+    env = dict(os.environ)
+    env.update(REDIS_URL=redis_url, FLOTILLA_LOG_FORMAT="json", FLOTILLA_HEARTBEAT="2", FLOTILLA_SUBMIT_TIMEOUT="10")
+    stack = Stack(redis_url, [], [], [], env, log_dir)
+    for i in range(gateways):
+        port = free_port()
+        genv = dict(env, FLOTILLA_BIND=f"127.0.0.1:{port}")
+        with (log_dir / f"gateway-{i}.log").open("ab") as log:
+            stack.gateway_procs.append(subprocess.Popen(  # noqa: S603
+                [sys.executable, "-m", "flotilla.cli", "gateway"], env=genv, stdout=log, stderr=subprocess.STDOUT
+            ))
+        stack.gateways.append(f"127.0.0.1:{port}")
+    for _ in range(workers):
+        stack.start_worker()
+    for target in stack.gateways:
+        _wait_for_gateway(target)
+    return stack
+
+
+@dataclass
+class PlayedGame:
+    game: str
+    kind: str
+    seats: int
+    seed_sha256: str
+    event_ids_by_watcher: list[list[int]]
+    final_version: int
+
+
+async def play_full_game(stack: Stack, kind: str, seats: int, options: dict[str, str] | None = None,
+                         *, seed: int = 0) -> PlayedGame:
+    """Random bots (each on its own gateway, round robin) play one game to the end; a spectator
+    and every bot record the event ids they received."""
+    targets = stack.gateways
+    host = FlotillaClient(targets[0])
+    await host.sign_in("host")
+    game = await host.create_game(kind, seats, options)
+    clients = [FlotillaClient(targets[i % len(targets)]) for i in range(seats)]
+    seen: list[list[int]] = [[] for _ in range(seats + 1)]
+
+    async def bot(i: int) -> None:
+        client = clients[i]
+        await client.sign_in(f"bot{i}")
+        seat = await client.join(game.name)
+        rng = random.Random(seed * 100 + i)
+        async for update in client.watch(game.name, seat):
+            seen[i].extend(e.event_id for e in update.events)
+            if update.HasField("view"):
+                seen[i].append(-update.view.through_event_id)  # a full view: the ids up to here are covered
+            if update.HasField("prompt"):
+                action = rng.choice(list(update.prompt.legal_actions))
+                try:
+                    await client.submit(game.name, seat, action, etag=update.prompt.etag)
+                except FlotillaError as error:  # simultaneous seats: another seat moved first
+                    if error.reason not in ("ERROR_REASON_STALE_GAME_VERSION", "ERROR_REASON_NOT_YOUR_TURN"):
+                        raise
+
+    async def spectator() -> None:
+        async for update in host.watch(game.name):
+            seen[seats].extend(e.event_id for e in update.events)
+            if update.HasField("view"):
+                seen[seats].append(-update.view.through_event_id)
+
+    await asyncio.wait_for(asyncio.gather(*(bot(i) for i in range(seats)), spectator()), 300)
+    final = await host.get_game(game.name)
+    for client in [host, *clients]:
+        await client.close()
+    return PlayedGame(game.name, kind, seats, game.seed_sha256, seen, final.last_event_id)
+
+
+def assert_gapless(ids: list[int], final_version: int) -> None:
+    """A watcher's ids: one full view (negative marker: covers ids up to it), then every later
+    event id exactly once, consecutive, up to the game's last."""
+    assert ids, "the watcher received nothing"
+    assert ids[0] < 0, "a watch from 0 starts with a full view"
+    events = ids[1:]
+    assert all(i > 0 for i in events), "only one full view was expected"
+    assert events == list(range(-ids[0] + 1, final_version + 1)), f"not gapless: {events[:10]}..."
+
+
+async def assert_stored_state_replays(redis_url: str, game: str) -> None:
+    """The state stored in Redis equals a replay of the stored action log from the game's seed."""
+    from flotilla.app.host import host_for
+    from flotilla.rules import Seat
+    from flotilla.store.redis_store import RedisStore
+
+    store = RedisStore.from_url(redis_url)
+    try:
+        game_id = game.removeprefix("games/")
+        row = await store.load(game_id)
+        assert row is not None
+        meta, raw = row
+        host = host_for(meta.kind, meta.rules_version)
+        stored = host.loads(raw)
+        state = host.rules.new_game(host.config(meta.seat_count, meta.options), stored.rng.seed)
+        for seat, plain, _version in await store.actions_log(game_id):
+            state = host.rules.apply(state, Seat(seat), host.codec.from_plain(plain)).state
+        assert state == stored, "the stored state is not the replay of the action log"
+    finally:
+        await store.close()

@@ -1,0 +1,89 @@
+"""The worker against a real Redis: reclaiming a dead worker's messages, applying at most once."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import orjson
+import pytest
+
+from flotilla.app.host import host_for
+from flotilla.app.outcome import Outcome
+from flotilla.games.counter import Add
+from flotilla.store import keys
+from flotilla.store.redis_store import RedisStore
+from flotilla.worker.loop import Worker, work_streams
+
+pytestmark = [pytest.mark.redis, pytest.mark.timeout(60)]
+
+
+async def new_counter_game(store: RedisStore, game_id: str) -> None:
+    host = host_for("counter")
+    step = host.start(host.config(2, {}), 12345, {}, int(time.time() * 1000))
+    await store.create_game(
+        game_id, kind="counter", rules_version=host.rules.version, seat_count=2, options={}, created_ms=1,
+        version=step.version, state=host.dumps(step.state), events=orjson.dumps(step.events),
+        prompts=orjson.dumps(step.prompts), to_act=orjson.dumps(step.to_act), seed_sha256="",
+    )
+
+
+def work(game_id: str, seat: int, n: int, request_id: str, inbox: str) -> dict[str, bytes | str | int]:
+    return {"g": game_id, "s": seat, "a": host_for("counter").dumps(Add(n)), "r": request_id, "e": "", "i": inbox}
+
+
+async def run_for(worker: Worker, seconds: float) -> None:
+    task = asyncio.create_task(worker.run())
+    await asyncio.sleep(seconds)
+    worker.stop()
+    await asyncio.wait_for(task, 10)
+
+
+async def test_a_message_left_pending_by_a_dead_worker_is_reclaimed_and_applied_once(redis_url: str) -> None:
+    store = RedisStore.from_url(redis_url)
+    game_id = "reclaim-" + str(time.time_ns())
+    inbox = keys.inbox("test-" + game_id)
+    await new_counter_game(store, game_id)
+    stream = work_streams(1, ["counter"])[0]
+    await store.ensure_group(stream)
+    await store.enqueue(stream, work(game_id, 0, 7, "r1", inbox))
+    # A worker reads the message and dies before applying or acknowledging it.
+    taken = await store.read_work([stream], "dead-worker", 10, 100)
+    assert [w[2][b"r"] for w in taken] == [b"r1"]
+    # The same request is also re-sent by an impatient client.
+    await store.enqueue(stream, work(game_id, 0, 7, "r1", inbox))
+    alive = Worker(store, shards=1, kinds=["counter"], consumer="alive", claim_idle_ms=300, block_ms=100)
+    await run_for(alive, 1.5)
+    meta = await store.game_meta(game_id)
+    assert meta is not None
+    assert meta.version == 2  # applied once
+    outcomes = [Outcome.loads(fields[b"o"]) for _id, fields in await store.read_inbox(inbox, "0-0", 10)]
+    assert len(outcomes) == 2
+    assert all(o.ok and o.version == 2 for o in outcomes)
+    pending = await store.redis.xpending(stream, keys.WORKER_GROUP)
+    assert pending["pending"] == 0
+    await store.close()
+
+
+async def test_a_rejected_request_id_answers_the_same_when_resent(redis_url: str) -> None:
+    store = RedisStore.from_url(redis_url)
+    game_id = "reject-" + str(time.time_ns())
+    inbox = keys.inbox("test-" + game_id)
+    await new_counter_game(store, game_id)
+    stream = work_streams(1, ["counter"])[0]
+    await store.ensure_group(stream)
+    await store.enqueue(stream, work(game_id, 1, 1, "out-of-turn", inbox))
+    worker = Worker(store, shards=1, kinds=["counter"], consumer="w", block_ms=100)
+    await run_for(worker, 0.5)
+    await store.enqueue(stream, work(game_id, 0, 1, "ok", inbox))
+    await store.enqueue(stream, work(game_id, 1, 1, "out-of-turn", inbox))  # now it would be legal
+    await run_for(worker, 0.5)
+    outcomes = {fields[b"r"].decode() + str(i): Outcome.loads(fields[b"o"])
+                for i, (_id, fields) in enumerate(await store.read_inbox(inbox, "0-0", 10))}
+    assert [o.reason for k, o in sorted(outcomes.items()) if k.startswith("out-of-turn")] == [
+        "NOT_YOUR_TURN", "NOT_YOUR_TURN"
+    ]
+    meta = await store.game_meta(game_id)
+    assert meta is not None
+    assert meta.version == 2
+    await store.close()
