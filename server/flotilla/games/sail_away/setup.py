@@ -1,0 +1,117 @@
+"""Setting up a game (§3) and the simultaneous ship choice SD1."""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+
+from flotilla.rules import IllegalAction, Rng, Seat, draw
+
+from . import tables
+from .actions import Action, KeepShips
+from .board import EventList, new_island, refill_market, seats_from, set_player
+from .cards import ISLAND_IDS, OBJECTIVE_IDS, PIRATE_IDS, SHIP_IDS, SHIPS
+from .config import Config
+from .events import ShipsKept, ShipsRevealed
+from .state import Phase, PirateCard, PlayerState, Ship, State
+
+
+def new_game(config: Config, seed: int) -> State:
+    """A game waiting for every seat's SD1 answer; RNG use follows §6.2."""
+    n = config.seats
+    rng = Rng(seed)
+    start, rng = rng.below(n)
+    order = [Seat((start + k) % n) for k in range(n)]
+    objectives = OBJECTIVE_IDS
+    public, objectives, rng = draw(objectives, rng)
+    secret: dict[int, str] = {}
+    for seat in order:
+        secret[seat], objectives, rng = draw(objectives, rng)
+    islands_deck = ISLAND_IDS
+    row = []
+    for _ in range(n + 1):
+        card, islands_deck, rng = draw(islands_deck, rng)
+        row.append(new_island(card))
+    pirate_box = PIRATE_IDS
+    cards = []
+    for _ in range(tables.PIRATE_CARDS_IN_PLAY):
+        card, pirate_box, rng = draw(pirate_box, rng)
+        cards.append(PirateCard(card, (None,) * tables.PIRATE_CARD_SPACES))
+    ship_deck = SHIP_IDS
+    dealt: dict[int, list[str]] = {seat: [] for seat in order}
+    for seat in order:
+        for _ in range(tables.SHIPS_DEALT):
+            card, ship_deck, rng = draw(ship_deck, rng)
+            dealt[seat].append(card)
+    players = tuple(
+        PlayerState(
+            standard=tables.STANDARD_CRATES - tables.RESERVE_STANDARD,
+            pirate=tables.PIRATE_CRATES - tables.RESERVE_PIRATE,
+            reserve_standard=tables.RESERVE_STANDARD,
+            reserve_pirate=tables.RESERVE_PIRATE,
+            posts=tables.CLAIM_POSTS,
+            coins=tables.START_COINS,
+            objective=secret[seat],
+            dealt=tuple(dealt[seat]),
+        )
+        for seat in range(n)
+    )
+    return State(
+        config=config,
+        rng=rng,
+        phase=Phase.CHOOSE_SHIPS,
+        start_player=Seat(start),
+        active=Seat(start),
+        turn=0,
+        players=players,
+        islands=tuple(row),
+        island_deck=islands_deck,
+        island_discard=(),
+        pirate_cards=tuple(cards),
+        pirate_box=pirate_box,
+        market=(None,) * tables.MARKET_SIZE,
+        ship_deck=ship_deck,
+        public_objective=public,
+        objective_box=objectives,
+    )
+
+
+def choosers(s: State) -> frozenset[Seat]:
+    """Seats that have not answered SD1 yet."""
+    return frozenset(Seat(i) for i, p in enumerate(s.players) if not p.kept)
+
+
+def options(s: State, seat: Seat) -> list[Action]:
+    """Every ordered choice of 3 of the 6 dealt ships (the first is the SD1 default)."""
+    return [KeepShips(c) for c in itertools.permutations(s.players[seat].dealt, tables.SHIPS_KEPT)]
+
+
+def keep(s: State, seat: Seat, action: KeepShips, ev: EventList) -> State:
+    """Record a secret SD1 answer; once all are in, reveal, rebuild the deck, draw the market."""
+    ships = action.ships
+    p = s.players[seat]
+    if len(ships) != tables.SHIPS_KEPT or len(set(ships)) != len(ships):
+        raise IllegalAction(f"keep exactly {tables.SHIPS_KEPT} different ships")
+    if not set(ships) <= set(p.dealt):
+        raise IllegalAction("you can only keep ships you were dealt", ships=",".join(ships))
+    s = set_player(s, seat, dataclasses.replace(p, kept=ships))
+    ev.append(ShipsKept(seat, ships))
+    if choosers(s):
+        return s
+    deck = list(s.ship_deck)
+    players = list(s.players)
+    for i, q in enumerate(players):
+        returned = tuple(c for c in q.dealt if c not in q.kept)
+        deck.extend(returned)
+        players[i] = dataclasses.replace(
+            q,
+            ships=tuple(Ship(c, (None,) * len(SHIPS[c].spaces)) for c in q.kept),
+            dealt=(),
+            returned=returned,
+        )
+    for seat_ in seats_from(s, s.start_player):
+        ev.append(ShipsRevealed(seat_, players[seat_].kept))
+    s = dataclasses.replace(s, players=tuple(players), ship_deck=tuple(sorted(deck)))
+    for position in range(tables.MARKET_SIZE):
+        s = refill_market(s, position, ev)
+    return s
