@@ -23,8 +23,14 @@ def generate(out: Path) -> None:
     include = str(Path(grpc_tools.__file__).parent / "_proto")
     googleapis = str(Path(google.rpc.status_pb2.__file__).parent.parent.parent)  # google/rpc/*.proto
     args = [
-        "grpc_tools.protoc", f"-I{PROTO}", f"-I{include}", f"-I{googleapis}",
-        f"--python_out={out}", f"--pyi_out={out}", f"--grpc_python_out={out}", *files,
+        "grpc_tools.protoc",
+        f"-I{PROTO}",
+        f"-I{include}",
+        f"-I{googleapis}",
+        f"--python_out={out}",
+        f"--pyi_out={out}",
+        f"--grpc_python_out={out}",
+        *files,
     ]
     if protoc.main(args) != 0:
         sys.exit("protoc failed")

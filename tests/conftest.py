@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from support import Stack, start_stack
 
 from flotilla.redis_server import RedisServer
+from support import Stack, start_stack
 
 
 @pytest.fixture(scope="session")

@@ -10,10 +10,9 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from flotilla_client import FlotillaClient, FlotillaError
-
 from flotilla.cli import _wait_for_gateway
 from flotilla.redis_server import free_port
+from flotilla_client import FlotillaClient, FlotillaError
 
 
 @dataclass
@@ -29,7 +28,7 @@ class Stack:
 
     def start_worker(self) -> subprocess.Popen[bytes]:
         with (self.log_dir / f"worker-{len(self.worker_procs)}.log").open("ab") as log:
-            proc = subprocess.Popen(  # noqa: S603
+            proc = subprocess.Popen(
                 [sys.executable, "-m", "flotilla.cli", "worker"], env=self.env, stdout=log, stderr=subprocess.STDOUT
             )
         self.worker_procs.append(proc)
@@ -54,9 +53,11 @@ def start_stack(redis_url: str, log_dir: Path, *, gateways: int = 2, workers: in
         port = free_port()
         genv = dict(env, FLOTILLA_BIND=f"127.0.0.1:{port}")
         with (log_dir / f"gateway-{i}.log").open("ab") as log:
-            stack.gateway_procs.append(subprocess.Popen(  # noqa: S603
-                [sys.executable, "-m", "flotilla.cli", "gateway"], env=genv, stdout=log, stderr=subprocess.STDOUT
-            ))
+            stack.gateway_procs.append(
+                subprocess.Popen(
+                    [sys.executable, "-m", "flotilla.cli", "gateway"], env=genv, stdout=log, stderr=subprocess.STDOUT
+                )
+            )
         stack.gateways.append(f"127.0.0.1:{port}")
     for _ in range(workers):
         stack.start_worker()
@@ -75,8 +76,9 @@ class PlayedGame:
     final_version: int
 
 
-async def play_full_game(stack: Stack, kind: str, seats: int, options: dict[str, str] | None = None,
-                         *, seed: int = 0) -> PlayedGame:
+async def play_full_game(
+    stack: Stack, kind: str, seats: int, options: dict[str, str] | None = None, *, seed: int = 0
+) -> PlayedGame:
     """Random bots (each on its own gateway, round robin) play one game to the end; a spectator
     and every bot record the event ids they received."""
     targets = stack.gateways

@@ -47,8 +47,8 @@ def cmd_up(args: argparse.Namespace) -> int:
     children: list[subprocess.Popen[bytes]] = []
     exe = [sys.executable, "-m", "flotilla.cli"]
     try:
-        children.append(subprocess.Popen([*exe, "gateway"], env=env))  # noqa: S603
-        children.extend(subprocess.Popen([*exe, "worker"], env=env) for _ in range(args.workers))  # noqa: S603
+        children.append(subprocess.Popen([*exe, "gateway"], env=env))
+        children.extend(subprocess.Popen([*exe, "worker"], env=env) for _ in range(args.workers))
         target = f"{args.host}:{args.port}"
         _wait_for_gateway(target)
         print(f"Flotilla is up: gRPC on {target}, Redis at {env['REDIS_URL']}, {args.workers} workers.", flush=True)
@@ -82,10 +82,9 @@ def cmd_up(args: argparse.Namespace) -> int:
 
 async def _demo(target: str, kind: str, seats: int) -> int:
     """Bots play one game through the gateway; print its events and the final scores."""
+    from flotilla.games import REGISTRY  # noqa: PLC0415
     from flotilla_client import FlotillaClient, play_random  # noqa: PLC0415
     from flotilla_client.verify import verify_game  # noqa: PLC0415
-
-    from flotilla.games import REGISTRY  # noqa: PLC0415
 
     if kind not in REGISTRY:
         kind = "counter"
@@ -163,7 +162,8 @@ def build_parser() -> argparse.ArgumentParser:
     up.add_argument("--seats", type=int, default=3, help="seats for --demo")
     up.set_defaults(func=cmd_up)
     sub.add_parser("gateway", help="run a gRPC gateway (env: REDIS_URL, FLOTILLA_BIND, ...)").set_defaults(
-        func=cmd_gateway)
+        func=cmd_gateway
+    )
     sub.add_parser("worker", help="run a rules worker (env: REDIS_URL, ...)").set_defaults(func=cmd_worker)
     bot = sub.add_parser("bot", help="seat a random bot in a game")
     bot.add_argument("--game-id", required=True)

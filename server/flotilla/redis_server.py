@@ -42,8 +42,9 @@ def free_port() -> int:
 class RedisServer:
     """One redis-server process on 127.0.0.1."""
 
-    def __init__(self, data_dir: Path, port: int | None = None, *, aof: bool = True,
-                 extra: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self, data_dir: Path, port: int | None = None, *, aof: bool = True, extra: tuple[str, ...] = ()
+    ) -> None:
         self.data_dir = data_dir
         self.port = port or free_port()
         self.aof = aof
@@ -57,12 +58,25 @@ class RedisServer:
     def start(self, timeout_s: float = 10.0) -> RedisServer:
         self.data_dir.mkdir(parents=True, exist_ok=True)
         args = [
-            redis_server_binary(), "--bind", "127.0.0.1", "--port", str(self.port), "--dir", str(self.data_dir),
-            "--appendonly", "yes" if self.aof else "no", "--save", "", "--protected-mode", "yes",
-            "--loglevel", "warning", *self.extra,
+            redis_server_binary(),
+            "--bind",
+            "127.0.0.1",
+            "--port",
+            str(self.port),
+            "--dir",
+            str(self.data_dir),
+            "--appendonly",
+            "yes" if self.aof else "no",
+            "--save",
+            "",
+            "--protected-mode",
+            "yes",
+            "--loglevel",
+            "warning",
+            *self.extra,
         ]
         with (self.data_dir / "redis.log").open("ab") as log:
-            self.process = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT)  # noqa: S603
+            self.process = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + timeout_s
         while time.monotonic() < deadline:
             if self.process.poll() is not None:

@@ -16,13 +16,13 @@ class Settings:
     """Process settings. Environment variables in brackets."""
 
     redis_url: str = "redis://127.0.0.1:6379/0"  # [REDIS_URL] redis://, rediss:// (TLS), user:password@
-    secret: str = ""                               # [FLOTILLA_SECRET] token key; empty: a key kept in Redis
-    bind: str = "127.0.0.1:50051"                  # [FLOTILLA_BIND] gateway listen address
-    shards: int = 4                                # [FLOTILLA_SHARDS] work streams per game kind
-    submit_timeout_s: float = 10.0                 # [FLOTILLA_SUBMIT_TIMEOUT] wait for a worker's outcome
-    heartbeat_s: float = 10.0                      # [FLOTILLA_HEARTBEAT] idle WatchGame/Play checkpoint
-    session_ttl_s: int = 7 * 24 * 3600             # [FLOTILLA_SESSION_TTL] guest session lifetime
-    log_format: str = "auto"                       # [FLOTILLA_LOG_FORMAT] auto | json | console
+    secret: str = ""  # [FLOTILLA_SECRET] token key; empty: a key kept in Redis
+    bind: str = "127.0.0.1:50051"  # [FLOTILLA_BIND] gateway listen address
+    shards: int = 4  # [FLOTILLA_SHARDS] work streams per game kind
+    submit_timeout_s: float = 10.0  # [FLOTILLA_SUBMIT_TIMEOUT] wait for a worker's outcome
+    heartbeat_s: float = 10.0  # [FLOTILLA_HEARTBEAT] idle WatchGame/Play checkpoint
+    session_ttl_s: int = 7 * 24 * 3600  # [FLOTILLA_SESSION_TTL] guest session lifetime
+    log_format: str = "auto"  # [FLOTILLA_LOG_FORMAT] auto | json | console
 
     @classmethod
     def from_env(cls) -> Settings:

@@ -16,9 +16,16 @@ def test_session_and_seat_tokens_round_trip() -> None:
     assert (seat.user, seat.game, seat.seat) == ("u1", "g1", 2)
 
 
-@pytest.mark.parametrize("mangle", [
-    lambda t: t + "x", lambda t: t.replace("t1.", "s1.", 1), lambda t: "garbage", lambda t: "", lambda t: "a.b.c",
-])
+@pytest.mark.parametrize(
+    "mangle",
+    [
+        lambda t: t + "x",
+        lambda t: t.replace("t1.", "s1.", 1),
+        lambda t: "garbage",
+        lambda t: "",
+        lambda t: "a.b.c",
+    ],
+)
 def test_forged_or_malformed_tokens_are_refused(mangle) -> None:  # type: ignore[no-untyped-def]
     tokens = Tokens(b"k" * 32)
     with pytest.raises(Unauthenticated):

@@ -8,12 +8,12 @@ import uuid
 import grpc
 import pytest
 import redis.asyncio as aioredis
-from flotilla_client import FlotillaClient, FlotillaError
-from support import Stack
 
 from flotilla.api.counter.v1 import counter_pb2
 from flotilla.api.game.v1 import game_pb2, game_service_pb2, game_service_pb2_grpc
 from flotilla.store import keys
+from flotilla_client import FlotillaClient, FlotillaError
+from support import Stack
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(120)]
 
@@ -57,33 +57,62 @@ class TestBadInput:
     async def test_every_bad_request_is_refused_and_changes_nothing(self, stack: Stack) -> None:
         client, game, seats = await two_seats(stack)
         first, second = seats
-        await self.expect(stack, game, client.submit(game, first, game_pb2.Action()),
-                          grpc.StatusCode.INVALID_ARGUMENT, "INVALID_ACTION")
-        await self.expect(stack, game, client.submit(game, first, add(10**9)),
-                          grpc.StatusCode.INVALID_ARGUMENT, "INVALID_ACTION")
-        await self.expect(stack, game, client.submit(game, second, add(1)),
-                          grpc.StatusCode.FAILED_PRECONDITION, "NOT_YOUR_TURN")
-        await self.expect(stack, game, client.submit(game, first, add(1), etag="0"),
-                          grpc.StatusCode.ABORTED, "STALE_GAME_VERSION")
-        other_client, other_game, other_seats = await two_seats(stack)
-        await self.expect(stack, game, client.submit(game, other_seats[0], add(1)),
-                          grpc.StatusCode.PERMISSION_DENIED, "NOT_SEATED")
-        await self.expect(stack, game, client.submit(game, type(first)(game, 0, ""), add(1)),
-                          grpc.StatusCode.UNAUTHENTICATED, "UNAUTHENTICATED")
-        await self.expect(stack, game, client.submit(game, type(first)(game, 0, first.token[:-4] + "AAAA"), add(1)),
-                          grpc.StatusCode.UNAUTHENTICATED, "UNAUTHENTICATED")
-        await self.expect(stack, game, client.submit("games/nope", first, add(1)),
-                          grpc.StatusCode.PERMISSION_DENIED, "NOT_SEATED")
-        await self.expect(stack, game, client.get_game("games/" + uuid.uuid4().hex),
-                          grpc.StatusCode.NOT_FOUND, "GAME_NOT_FOUND")
-        await self.expect(stack, game, client.get_game("not-a-name"),
-                          grpc.StatusCode.INVALID_ARGUMENT, "INVALID_REQUEST")
-        await self.expect(stack, game, client.create_game("chess", 2),
-                          grpc.StatusCode.INVALID_ARGUMENT, "UNKNOWN_GAME_KIND")
-        await self.expect(stack, game, client.create_game("counter", 3),
-                          grpc.StatusCode.INVALID_ARGUMENT, "INVALID_CONFIG")
-        await self.expect(stack, game, client.create_game("counter", 2, {"colour": "red"}),
-                          grpc.StatusCode.INVALID_ARGUMENT, "INVALID_CONFIG")
+        await self.expect(
+            stack,
+            game,
+            client.submit(game, first, game_pb2.Action()),
+            grpc.StatusCode.INVALID_ARGUMENT,
+            "INVALID_ACTION",
+        )
+        await self.expect(
+            stack, game, client.submit(game, first, add(10**9)), grpc.StatusCode.INVALID_ARGUMENT, "INVALID_ACTION"
+        )
+        await self.expect(
+            stack, game, client.submit(game, second, add(1)), grpc.StatusCode.FAILED_PRECONDITION, "NOT_YOUR_TURN"
+        )
+        await self.expect(
+            stack, game, client.submit(game, first, add(1), etag="0"), grpc.StatusCode.ABORTED, "STALE_GAME_VERSION"
+        )
+        other_client, _other_game, other_seats = await two_seats(stack)
+        await self.expect(
+            stack, game, client.submit(game, other_seats[0], add(1)), grpc.StatusCode.PERMISSION_DENIED, "NOT_SEATED"
+        )
+        await self.expect(
+            stack,
+            game,
+            client.submit(game, type(first)(game, 0, ""), add(1)),
+            grpc.StatusCode.UNAUTHENTICATED,
+            "UNAUTHENTICATED",
+        )
+        await self.expect(
+            stack,
+            game,
+            client.submit(game, type(first)(game, 0, first.token[:-4] + "AAAA"), add(1)),
+            grpc.StatusCode.UNAUTHENTICATED,
+            "UNAUTHENTICATED",
+        )
+        await self.expect(
+            stack, game, client.submit("games/nope", first, add(1)), grpc.StatusCode.PERMISSION_DENIED, "NOT_SEATED"
+        )
+        await self.expect(
+            stack, game, client.get_game("games/" + uuid.uuid4().hex), grpc.StatusCode.NOT_FOUND, "GAME_NOT_FOUND"
+        )
+        await self.expect(
+            stack, game, client.get_game("not-a-name"), grpc.StatusCode.INVALID_ARGUMENT, "INVALID_REQUEST"
+        )
+        await self.expect(
+            stack, game, client.create_game("chess", 2), grpc.StatusCode.INVALID_ARGUMENT, "UNKNOWN_GAME_KIND"
+        )
+        await self.expect(
+            stack, game, client.create_game("counter", 3), grpc.StatusCode.INVALID_ARGUMENT, "INVALID_CONFIG"
+        )
+        await self.expect(
+            stack,
+            game,
+            client.create_game("counter", 2, {"colour": "red"}),
+            grpc.StatusCode.INVALID_ARGUMENT,
+            "INVALID_CONFIG",
+        )
         # The server still serves: the right move works.
         reply = await client.submit(game, first, add(3))
         assert reply.etag == "2"
@@ -140,7 +169,7 @@ async def test_a_client_that_reconnects_to_another_gateway_gets_every_missed_eve
 
 
 async def test_play_stream_carries_actions_outcomes_and_updates(stack: Stack) -> None:
-    client, game, seats = await two_seats(stack)
+    client, _game, seats = await two_seats(stack)
     stream = client.play(seats[0])
     outcomes = []
     async for response in stream:

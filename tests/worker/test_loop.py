@@ -22,9 +22,18 @@ async def new_counter_game(store: RedisStore, game_id: str) -> None:
     host = host_for("counter")
     step = host.start(host.config(2, {}), 12345, {}, int(time.time() * 1000))
     await store.create_game(
-        game_id, kind="counter", rules_version=host.rules.version, seat_count=2, options={}, created_ms=1,
-        version=step.version, state=host.dumps(step.state), events=orjson.dumps(step.events),
-        prompts=orjson.dumps(step.prompts), to_act=orjson.dumps(step.to_act), seed_sha256="",
+        game_id,
+        kind="counter",
+        rules_version=host.rules.version,
+        seat_count=2,
+        options={},
+        created_ms=1,
+        version=step.version,
+        state=host.dumps(step.state),
+        events=orjson.dumps(step.events),
+        prompts=orjson.dumps(step.prompts),
+        to_act=orjson.dumps(step.to_act),
+        seed_sha256="",
     )
 
 
@@ -78,10 +87,13 @@ async def test_a_rejected_request_id_answers_the_same_when_resent(redis_url: str
     await store.enqueue(stream, work(game_id, 0, 1, "ok", inbox))
     await store.enqueue(stream, work(game_id, 1, 1, "out-of-turn", inbox))  # now it would be legal
     await run_for(worker, 0.5)
-    outcomes = {fields[b"r"].decode() + str(i): Outcome.loads(fields[b"o"])
-                for i, (_id, fields) in enumerate(await store.read_inbox(inbox, "0-0", 10))}
+    outcomes = {
+        fields[b"r"].decode() + str(i): Outcome.loads(fields[b"o"])
+        for i, (_id, fields) in enumerate(await store.read_inbox(inbox, "0-0", 10))
+    }
     assert [o.reason for k, o in sorted(outcomes.items()) if k.startswith("out-of-turn")] == [
-        "NOT_YOUR_TURN", "NOT_YOUR_TURN"
+        "NOT_YOUR_TURN",
+        "NOT_YOUR_TURN",
     ]
     meta = await store.game_meta(game_id)
     assert meta is not None

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import random
 
+from flotilla.api.game.v1 import game_service_pb2
 from flotilla_client.client import FlotillaClient, FlotillaError, Seat
 
-from flotilla.api.game.v1 import game_service_pb2
 
-
-async def play_random(client: FlotillaClient, seat: Seat, rng: random.Random | None = None) -> game_service_pb2.WatchGameResponse | None:
+async def play_random(
+    client: FlotillaClient, seat: Seat, rng: random.Random | None = None
+) -> game_service_pb2.WatchGameResponse | None:
     """Play uniformly random legal actions for `seat` until the game ends; returns the last update."""
     rng = rng or random.Random()
     last = None

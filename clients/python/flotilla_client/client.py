@@ -1,19 +1,19 @@
 """Async client for Flotilla's gRPC API (grpc.aio).
 
-    client = FlotillaClient("127.0.0.1:50051")
-    await client.sign_in("ada")
-    game = await client.create_game("sail_away", seats=3)
-    seat = await client.join(game.name)
-    async for update in client.watch(game.name, seat):   # resumes by itself after a disconnect
-        if update.HasField("prompt"):
-            await client.submit(game.name, seat, update.prompt.legal_actions[0])
+client = FlotillaClient("127.0.0.1:50051")
+await client.sign_in("ada")
+game = await client.create_game("sail_away", seats=3)
+seat = await client.join(game.name)
+async for update in client.watch(game.name, seat):   # resumes by itself after a disconnect
+    if update.HasField("prompt"):
+        await client.submit(game.name, seat, update.prompt.legal_actions[0])
 """
 
 from __future__ import annotations
 
 import asyncio
 import uuid
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass
 
 import grpc
@@ -48,7 +48,7 @@ class FlotillaError(Exception):
     def from_rpc(cls, error: grpc.aio.AioRpcError) -> FlotillaError:
         reason = ""
         metadata: dict[str, str] = {}
-        status = rpc_status.from_call(error)  # type: ignore[arg-type]
+        status = rpc_status.from_call(error)
         if status is not None:
             reason, metadata = _error_info(status)
         return cls(error.code(), error.details() or "", reason, metadata)
@@ -85,8 +85,8 @@ class FlotillaClient:
 
     def _connect(self) -> None:
         self.channel = grpc.aio.insecure_channel(self.targets[self._index % len(self.targets)])
-        self.games = game_service_pb2_grpc.GameServiceStub(self.channel)
-        self.auth = game_service_pb2_grpc.AuthServiceStub(self.channel)
+        self.games = game_service_pb2_grpc.GameServiceStub(self.channel)  # type: ignore[no-untyped-call]
+        self.auth = game_service_pb2_grpc.AuthServiceStub(self.channel)  # type: ignore[no-untyped-call]
 
     async def _failover(self) -> None:
         """Move to the next target (a no-op with one target: the channel reconnects by itself)."""
@@ -149,7 +149,9 @@ class FlotillaClient:
         assert isinstance(reply, game_service_pb2.GetGameResponse)
         return reply.game
 
-    async def list_games(self, kind: str = "", page_size: int = 50, page_token: str = "") -> game_service_pb2.ListGamesResponse:
+    async def list_games(
+        self, kind: str = "", page_size: int = 50, page_token: str = ""
+    ) -> game_service_pb2.ListGamesResponse:
         request = game_service_pb2.ListGamesRequest(kind=kind, page_size=page_size, page_token=page_token)
         reply = await self._unary("ListGames", request, self.session_token)
         assert isinstance(reply, game_service_pb2.ListGamesResponse)
@@ -215,9 +217,11 @@ class PlayStream:
     def __init__(self, client: FlotillaClient, seat: Seat, after_event_id: int) -> None:
         self._outgoing: asyncio.Queue[game_service_pb2.PlayRequest | None] = asyncio.Queue()
         self.seat = seat
-        self._outgoing.put_nowait(game_service_pb2.PlayRequest(
-            open=game_service_pb2.WatchGameRequest(game=seat.game, after_event_id=after_event_id)
-        ))
+        self._outgoing.put_nowait(
+            game_service_pb2.PlayRequest(
+                open=game_service_pb2.WatchGameRequest(game=seat.game, after_event_id=after_event_id)
+            )
+        )
         self.call = client.games.Play(self._requests(), metadata=client._auth(seat.token))
 
     async def _requests(self) -> AsyncIterator[game_service_pb2.PlayRequest]:
@@ -226,7 +230,9 @@ class PlayStream:
 
     def send(self, action: game_pb2.Action, *, etag: str = "", request_id: str = "") -> str:
         request_id = request_id or uuid.uuid4().hex
-        submit = game_service_pb2.SubmitActionRequest(game=self.seat.game, action=action, etag=etag, request_id=request_id)
+        submit = game_service_pb2.SubmitActionRequest(
+            game=self.seat.game, action=action, etag=etag, request_id=request_id
+        )
         self._outgoing.put_nowait(game_service_pb2.PlayRequest(submit=submit))
         return request_id
 
@@ -243,5 +249,3 @@ class PlayStream:
                 yield response
         except grpc.aio.AioRpcError as error:
             raise FlotillaError.from_rpc(error) from None
-
-

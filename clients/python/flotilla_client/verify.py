@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import hashlib
 
-from flotilla.gateway.convert import GameConverter
 from flotilla.games import REGISTRY
+from flotilla.gateway.convert import GameConverter
 from flotilla.rules import Seat
 from flotilla.rules.options import config_from_options
 from flotilla_client.client import FlotillaClient
@@ -39,4 +39,6 @@ async def verify_game(client: FlotillaClient, game: str, seed_sha256: str = "") 
     if result is None:
         raise VerificationFailed("the replayed game did not end")
     if list(result.scores) != list(record.game.result.scores):
-        raise VerificationFailed(f"replayed scores {list(result.scores)} != announced {list(record.game.result.scores)}")
+        raise VerificationFailed(
+            f"replayed scores {list(result.scores)} != announced {list(record.game.result.scores)}"
+        )

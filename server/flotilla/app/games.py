@@ -14,7 +14,7 @@ from typing import Any
 
 import orjson
 
-from flotilla.app.errors import GameFull, GameNotFinished, GameNotFound, InvalidRequest, NotSeated
+from flotilla.app.errors import GameFull, GameNotFinished, GameNotFound, InvalidRequest
 from flotilla.app.host import GameHost, host_for, seed_commitment
 from flotilla.app.inbox import Inbox
 from flotilla.app.outcome import Outcome
@@ -60,8 +60,9 @@ class Batch:
 class Games:
     """The game use cases over one store; shared by every RPC of a gateway process."""
 
-    def __init__(self, store: RedisStore, inbox: Inbox, feeds: Feeds, *, shards: int, submit_timeout_s: float,
-                 heartbeat_s: float) -> None:
+    def __init__(
+        self, store: RedisStore, inbox: Inbox, feeds: Feeds, *, shards: int, submit_timeout_s: float, heartbeat_s: float
+    ) -> None:
         self.store = store
         self.inbox = inbox
         self.feeds = feeds
@@ -81,14 +82,24 @@ class Games:
         if not 1 <= seats <= MAX_SEATS:
             raise InvalidRequest(f"seat_count must be 1..{MAX_SEATS}, got {seats}", field="seat_count")
         config = host.config(seats, options)
-        game_id = uuid.uuid5(uuid.NAMESPACE_URL, f"flotilla:create:{request_id}").hex if request_id else uuid.uuid4().hex
+        game_id = (
+            uuid.uuid5(uuid.NAMESPACE_URL, f"flotilla:create:{request_id}").hex if request_id else uuid.uuid4().hex
+        )
         seed = secrets.randbits(128)
         now_ms = int(time.time() * 1000)
         step = host.start(config, seed, options, now_ms)
         await self.store.create_game(
-            game_id, kind=kind, rules_version=host.rules.version, seat_count=seats, options=options,
-            created_ms=now_ms, version=step.version, state=host.dumps(step.state),
-            events=orjson.dumps(step.events), prompts=orjson.dumps(step.prompts), to_act=orjson.dumps(step.to_act),
+            game_id,
+            kind=kind,
+            rules_version=host.rules.version,
+            seat_count=seats,
+            options=options,
+            created_ms=now_ms,
+            version=step.version,
+            state=host.dumps(step.state),
+            events=orjson.dumps(step.events),
+            prompts=orjson.dumps(step.prompts),
+            to_act=orjson.dumps(step.to_act),
             seed_sha256=seed_commitment(seed),
         )
         return await self.meta(game_id)
@@ -116,8 +127,14 @@ class Games:
         prompt = None
         if viewer is not None and viewer in host.rules.to_act(state):
             prompt = host.rules.legal_actions(state, viewer)
-        return Batch(host, meta.version, view=host.rules.view(state, viewer), prompt=prompt,
-                     to_act=tuple(meta.to_act), finished=meta.status == "finished")
+        return Batch(
+            host,
+            meta.version,
+            view=host.rules.view(state, viewer),
+            prompt=prompt,
+            to_act=tuple(meta.to_act),
+            finished=meta.status == "finished",
+        )
 
     async def seat_of(self, game_id: str, user: str) -> Seat | None:
         for seat, holder in (await self.store.seats(game_id)).items():
@@ -126,8 +143,16 @@ class Games:
         return None
 
     async def submit(
-        self, game_id: str, kind: str, rules_version: str, seat: Seat, action_plain: bytes, *, etag: str,
-        request_id: str, timeout_s: float | None = None,
+        self,
+        game_id: str,
+        kind: str,
+        rules_version: str,
+        seat: Seat,
+        action_plain: bytes,
+        *,
+        etag: str,
+        request_id: str,
+        timeout_s: float | None = None,
     ) -> Outcome:
         """Queue an action for the workers and wait for its outcome."""
         if etag and not etag.strip('"').isdigit():
@@ -135,10 +160,17 @@ class Games:
         shard = zlib.crc32(game_id.encode()) % self.shards
         waiter = self.inbox.expect(request_id)
         try:
-            await self.store.enqueue(keys.work(kind, rules_version, shard), {
-                "g": game_id, "s": int(seat), "a": action_plain, "r": request_id, "e": etag.strip('"'),
-                "i": self.inbox.key,
-            })
+            await self.store.enqueue(
+                keys.work(kind, rules_version, shard),
+                {
+                    "g": game_id,
+                    "s": int(seat),
+                    "a": action_plain,
+                    "r": request_id,
+                    "e": etag.strip('"'),
+                    "i": self.inbox.key,
+                },
+            )
             return await asyncio.wait_for(waiter, timeout_s or self.submit_timeout_s)
         finally:
             self.inbox.forget(request_id, waiter)
@@ -194,7 +226,7 @@ class Games:
             if viewer is not None and str(viewer) in entry.prompts:
                 prompt = tuple(host.codec.from_plain(a) for a in entry.prompts[str(viewer)])
             finished = any(row[2] == "f" for row in rows)
-            out.append(Batch(host, entry.version, events=rows, prompt=prompt, to_act=tuple(entry.to_act),
-                             finished=finished))
+            out.append(
+                Batch(host, entry.version, events=rows, prompt=prompt, to_act=tuple(entry.to_act), finished=finished)
+            )
         return out
-

@@ -129,6 +129,7 @@ def host_for(kind: str, rules_version: str | None = None) -> GameHost:
     if rules_version is not None and rules_version != rules.version:
         raise RulesVersionUnavailable(
             f"this process runs {kind} rules {rules.version}, the game needs {rules_version}",
-            kind=kind, rules_version=rules_version,
+            kind=kind,
+            rules_version=rules_version,
         )
     return host

@@ -58,4 +58,4 @@ class Outcome:
     def error(self) -> Exception:
         """The exception this rejection stands for (same class as where it was raised)."""
         cls = ERROR_CLASSES.get(self.reason, rules_errors.RulesError)
-        return cls(self.message, **self.metadata)  # type: ignore[call-arg]
+        return cls(self.message, **self.metadata)

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any, Union
 
-from google.protobuf.descriptor import Descriptor, FieldDescriptor
+from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 
 from flotilla.rules import GameRules, InvalidAction
@@ -35,12 +35,12 @@ def enum_prefix(cls: type) -> str:
     return snake(cls.__name__).upper() + "_"
 
 
-def _is_repeated(fd: FieldDescriptor) -> bool:
+def _is_repeated(fd: Any) -> bool:
     return bool(fd.is_repeated) if hasattr(fd, "is_repeated") else fd.label == FieldDescriptor.LABEL_REPEATED
 
 
 @cache
-def _union_cases(descriptor: Descriptor) -> frozenset[str] | None:
+def _union_cases(descriptor: Any) -> frozenset[str] | None:
     """The case names if `descriptor` is a union wrapper (one oneof `kind` holding every field)."""
     oneof = descriptor.oneofs_by_name.get("kind")
     if oneof is None or len(oneof.fields) != len(descriptor.fields):
@@ -65,12 +65,12 @@ def _base(hint: Any) -> Any:
 
 
 @cache
-def _hints(cls: type) -> dict[str, Any]:
+def _hints(cls: Any) -> dict[str, Any]:
     return typing.get_type_hints(cls)
 
 
 @cache
-def _field_names(cls: type) -> tuple[str, ...]:
+def _field_names(cls: Any) -> tuple[str, ...]:
     return tuple(f.name for f in dataclasses.fields(cls))
 
 
@@ -78,9 +78,9 @@ class _Encoder:
     """Python value -> message, with plans cached per (class, descriptor)."""
 
     def __init__(self) -> None:
-        self._plans: dict[tuple[type, Descriptor], list[tuple[str, FieldDescriptor]]] = {}
+        self._plans: dict[tuple[type, Any], list[tuple[str, Any]]] = {}
 
-    def plan(self, cls: type, descriptor: Descriptor) -> list[tuple[str, FieldDescriptor]]:
+    def plan(self, cls: type, descriptor: Any) -> list[tuple[str, Any]]:
         key = (cls, descriptor)
         plan = self._plans.get(key)
         if plan is None:
@@ -127,7 +127,7 @@ class _Encoder:
                 setattr(msg, name, self.scalar(fd, item))
 
     @staticmethod
-    def scalar(fd: FieldDescriptor, value: Any) -> Any:
+    def scalar(fd: Any, value: Any) -> Any:
         if isinstance(value, enum.Enum):
             return fd.enum_type.values_by_name[enum_prefix(type(value)) + value.name].number
         return value
@@ -149,7 +149,7 @@ class _Decoder:
         except (TypeError, ValueError) as exc:
             raise InvalidAction(f"{path}: {exc}", field=path) from None
 
-    def value(self, msg: Message, fd: FieldDescriptor, hint: Any, path: str) -> Any:
+    def value(self, msg: Message, fd: Any, hint: Any, path: str) -> Any:
         hint, optional = _strip_optional(hint)
         if optional and not _is_repeated(fd) and fd.has_presence and not msg.HasField(fd.name):
             return None
@@ -159,16 +159,16 @@ class _Decoder:
             args = [a for a in typing.get_args(hint) if a is not Ellipsis]
             element = args[0] if args else Any
             items = [self.element(x, fd, element, f"{path}[{i}]") for i, x in enumerate(raw)]
-            if origin is tuple and len(typing.get_args(hint)) > 1 and Ellipsis not in typing.get_args(hint):
-                if len(items) != len(typing.get_args(hint)):
-                    msg_text = f"{path} needs {len(typing.get_args(hint))} values, got {len(items)}"
-                    raise InvalidAction(msg_text, field=path)
+            fixed = origin is tuple and Ellipsis not in typing.get_args(hint)
+            if fixed and len(items) != len(typing.get_args(hint)):
+                msg_text = f"{path} needs {len(typing.get_args(hint))} values, got {len(items)}"
+                raise InvalidAction(msg_text, field=path)
             return frozenset(items) if origin is frozenset else tuple(items)
         if fd.message_type is not None and not msg.HasField(fd.name):
             raise InvalidAction(f"{path} is required", field=path)
         return self.element(raw, fd, hint, path)
 
-    def element(self, raw: Any, fd: FieldDescriptor, hint: Any, path: str) -> Any:
+    def element(self, raw: Any, fd: Any, hint: Any, path: str) -> Any:
         hint = _base(hint)
         if fd.message_type is not None:
             members = typing.get_args(hint) if typing.get_origin(hint) is Union else (hint,)
@@ -182,7 +182,7 @@ class _Decoder:
         if isinstance(hint, type) and issubclass(hint, enum.Enum):
             value_descriptor = fd.enum_type.values_by_number.get(raw)
             prefix = enum_prefix(hint)
-            name = value_descriptor.name[len(prefix):] if value_descriptor is not None else ""
+            name = value_descriptor.name[len(prefix) :] if value_descriptor is not None else ""
             member = hint.__members__.get(name)
             if member is None:
                 raise InvalidAction(f"{path}: {raw} is not a valid {hint.__name__}", field=path)
@@ -240,7 +240,7 @@ def summarize(event: Any) -> str:
     """A one-line English summary of a rules event (for clients that cannot decode it)."""
     name = _CAMEL.sub(" ", type(event).__name__).lower()
     parts = []
-    for field in _field_names(type(event)):
+    for field in _field_names(event.__class__):
         value = getattr(event, field)
         if value is None:
             continue

@@ -133,12 +133,15 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         seats = await self.games.store.seats(game_id)
         log.info("game.joined", game=game_id, seat=seat, user=principal.user)
         return game_service_pb2.JoinGameResponse(
-            seat=seat, seat_token=self.tokens.seat(game_id, seat, principal.user, principal.name),
+            seat=seat,
+            seat_token=self.tokens.seat(game_id, seat, principal.user, principal.name),
             game=self.render.game(meta, seats),
         )
 
     @maps_errors
-    async def GetGame(self, request: game_service_pb2.GetGameRequest, context: Context) -> game_service_pb2.GetGameResponse:
+    async def GetGame(
+        self, request: game_service_pb2.GetGameRequest, context: Context
+    ) -> game_service_pb2.GetGameResponse:
         game_id = game_id_of(request.game)
         meta = await self.games.meta(game_id)
         return game_service_pb2.GetGameResponse(game=self.render.game(meta, await self.games.store.seats(game_id)))
@@ -176,7 +179,9 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         return game_service_pb2.ListGamesResponse(games=games, next_page_token="" if cursor is None else str(cursor))
 
     @maps_errors
-    async def GetView(self, request: game_service_pb2.GetViewRequest, context: Context) -> game_service_pb2.GetViewResponse:
+    async def GetView(
+        self, request: game_service_pb2.GetViewRequest, context: Context
+    ) -> game_service_pb2.GetViewResponse:
         game_id = game_id_of(request.game)
         viewer = await self.seat(self.principal(context, required=False), game_id, required=False)
         batch = await self.games.view(game_id, viewer)
@@ -192,7 +197,12 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         action = self.render.action_from_pb(host, request.action)
         request_id = check_request_id(request.request_id)
         outcome = await self.games.submit(
-            game_id, host.rules.name, host.rules.version, seat, host.dumps(action), etag=request.etag,
+            game_id,
+            host.rules.name,
+            host.rules.version,
+            seat,
+            host.dumps(action),
+            etag=request.etag,
             request_id=request_id,
         )
         if not outcome.ok:
@@ -255,7 +265,9 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         async def watch() -> None:
             try:
                 async for batch in self.games.watch(game_id, seat, first.open.after_event_id):
-                    await out.put(game_service_pb2.PlayResponse(update=self.render.watch_response(game_id, batch, seat)))
+                    await out.put(
+                        game_service_pb2.PlayResponse(update=self.render.watch_response(game_id, batch, seat))
+                    )
             finally:
                 await out.put(None)
 
@@ -263,13 +275,15 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
             async for message in request_iterator:
                 if message.WhichOneof("kind") != "submit":
                     error = InvalidRequest("after `open`, Play messages must be `submit`", field="submit")
-                    await out.put(game_service_pb2.PlayResponse(
-                        outcome=game_service_pb2.ActionOutcome(status=to_status(error))
-                    ))
+                    await out.put(
+                        game_service_pb2.PlayResponse(outcome=game_service_pb2.ActionOutcome(status=to_status(error)))
+                    )
                     continue
                 idle.clear()
                 try:
-                    await out.put(game_service_pb2.PlayResponse(outcome=await self._outcome(game_id, seat, message.submit)))
+                    await out.put(
+                        game_service_pb2.PlayResponse(outcome=await self._outcome(game_id, seat, message.submit))
+                    )
                 finally:
                     idle.set()
 
@@ -311,7 +325,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         except (RulesError, InvalidRequest, NotSeated, Unauthenticated, TimeoutError) as exc:
             outcome.status.CopyFrom(to_status(exc))
             return outcome
-        except Exception as exc:  # noqa: BLE001 - every failure of one submit is reported on the stream
+        except Exception as exc:
             outcome.status.CopyFrom(to_status(exc))
             return outcome
         outcome.status.CopyFrom(status_pb2.Status(code=code_pb2.OK))

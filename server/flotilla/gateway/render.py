@@ -36,8 +36,9 @@ def _timestamp(ms: int) -> Timestamp:
 
 
 def result_pb(raw: Mapping[str, Any]) -> game_pb2.Result:
-    return game_pb2.Result(scores=raw["scores"], winners=raw["winners"], ranks=raw["ranks"],
-                           detail=raw.get("detail", {}))
+    return game_pb2.Result(
+        scores=raw["scores"], winners=raw["winners"], ranks=raw["ranks"], detail=raw.get("detail", {})
+    )
 
 
 class Renderer:
@@ -83,12 +84,16 @@ class Renderer:
         msg: game_pb2.GameEvent
         if tag == STARTED:
             msg = game_pb2.GameEvent(
-                event_id=event_id, event_time=_timestamp(time_ms), summary="game started",
+                event_id=event_id,
+                event_time=_timestamp(time_ms),
+                summary="game started",
                 game_started=game_pb2.GameStarted(**payload),
             )
         elif tag == FINISHED:
             msg = game_pb2.GameEvent(
-                event_id=event_id, event_time=_timestamp(time_ms), summary="game finished",
+                event_id=event_id,
+                event_time=_timestamp(time_ms),
+                summary="game finished",
                 game_finished=game_pb2.GameFinished(result=result_pb(payload["result"]), seed=payload["seed"]),
             )
         else:
@@ -131,17 +136,28 @@ class Renderer:
     # --- games -------------------------------------------------------------------------
     def game(self, meta: GameMeta, seats: Mapping[int, Mapping[str, str]]) -> game_pb2.Game:
         msg = game_pb2.Game(
-            name=f"games/{meta.game_id}", kind=meta.kind, seat_count=meta.seat_count, options=meta.options,
-            state=_STATE.get(meta.status, game_pb2.GAME_STATE_UNSPECIFIED), etag=str(meta.version),
-            rules_version=meta.rules_version, create_time=_timestamp(meta.created_ms),
-            last_event_id=meta.version, to_act=meta.to_act, seed_sha256=meta.seed_sha256,
+            name=f"games/{meta.game_id}",
+            kind=meta.kind,
+            seat_count=meta.seat_count,
+            options=meta.options,
+            state=_STATE.get(meta.status, game_pb2.GAME_STATE_UNSPECIFIED),
+            etag=str(meta.version),
+            rules_version=meta.rules_version,
+            create_time=_timestamp(meta.created_ms),
+            last_event_id=meta.version,
+            to_act=meta.to_act,
+            seed_sha256=meta.seed_sha256,
         )
         for seat in range(meta.seat_count):
             holder = seats.get(seat)
-            msg.seats.append(game_pb2.SeatInfo(
-                seat=seat, taken=holder is not None, display_name=(holder or {}).get("name", ""),
-                user=f"users/{holder['user']}" if holder else "",
-            ))
+            msg.seats.append(
+                game_pb2.SeatInfo(
+                    seat=seat,
+                    taken=holder is not None,
+                    display_name=(holder or {}).get("name", ""),
+                    user=f"users/{holder['user']}" if holder else "",
+                )
+            )
         if meta.result is not None:
             msg.result.CopyFrom(result_pb(meta.result))
         return msg

@@ -69,11 +69,17 @@ async def start_gateway(settings: Settings, store: RedisStore | None = None) -> 
     inbox = Inbox(store)
     inbox.start()
     feeds = Feeds(store, block_ms=int(settings.heartbeat_s * 1000))
-    games = Games(store, inbox, feeds, shards=settings.shards, submit_timeout_s=settings.submit_timeout_s,
-                  heartbeat_s=settings.heartbeat_s)
+    games = Games(
+        store,
+        inbox,
+        feeds,
+        shards=settings.shards,
+        submit_timeout_s=settings.submit_timeout_s,
+        heartbeat_s=settings.heartbeat_s,
+    )
     server = grpc.aio.server(options=SERVER_OPTIONS)
-    game_service_pb2_grpc.add_GameServiceServicer_to_server(GameServicer(games, tokens, Renderer()), server)
-    game_service_pb2_grpc.add_AuthServiceServicer_to_server(AuthServicer(store, tokens), server)
+    game_service_pb2_grpc.add_GameServiceServicer_to_server(GameServicer(games, tokens, Renderer()), server)  # type: ignore[no-untyped-call]
+    game_service_pb2_grpc.add_AuthServiceServicer_to_server(AuthServicer(store, tokens), server)  # type: ignore[no-untyped-call]
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection((*SERVICES, health.SERVICE_NAME, reflection.SERVICE_NAME), server)

@@ -141,7 +141,7 @@ class Codec:
             if len(body) != len(fields):
                 msg = f"{tag} has {len(fields)} fields, got {len(body)}"
                 raise ValueError(msg)
-            obj = object.__new__(cls)
+            obj: Any = object.__new__(cls)
             for name, raw in zip(fields, body, strict=True):
                 object.__setattr__(obj, name, self.from_plain(raw))
             return obj

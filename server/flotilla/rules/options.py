@@ -58,6 +58,6 @@ def config_from_options(config_type: type[C], seats: int, options: Mapping[str, 
         raise InvalidConfig(msg, option=unknown[0])
     kwargs = {name: _parse(name, hints[name], raw) for name, raw in options.items()}
     try:
-        return config_type(seats=seats, **kwargs)
+        return config_type(seats=seats, **kwargs)  # type: ignore[call-arg]
     except (TypeError, ValueError) as exc:
         raise InvalidConfig(str(exc)) from exc

@@ -46,7 +46,8 @@ class Rng:
     def fork(self, salt: int) -> Rng:
         """An independent generator derived from this one (for determinization and tests)."""
         derived = hashlib.blake2b(
-            salt.to_bytes(16, "big", signed=False), key=(self.seed & _MASK).to_bytes(_SEED_BYTES, "big"),
+            salt.to_bytes(16, "big", signed=False),
+            key=(self.seed & _MASK).to_bytes(_SEED_BYTES, "big"),
             digest_size=16,
         ).digest()
         return Rng(int.from_bytes(derived, "big"), 0)

@@ -95,8 +95,13 @@ class _Game:
     """One seeded random game under inspection."""
 
     def __init__(
-        self, rules: GameRules[Any, Any, Any, Any, Any], config: Any, seed: int, report: CheckReport,
-        sample_every: int, leak_worlds: int,
+        self,
+        rules: GameRules[Any, Any, Any, Any, Any],
+        config: Any,
+        seed: int,
+        report: CheckReport,
+        sample_every: int,
+        leak_worlds: int,
     ) -> None:
         self.rules = rules
         self.config = config

@@ -4,9 +4,11 @@ All keys of one game share the tag `{<game_id>}`, so every script touches one sl
 
 | key | type | holds |
 |---|---|---|
-| flotilla:game:{g} | HASH | kind, rules_version, seat_count, options, status, version, state, to_act, result, created_ms |
+| flotilla:game:{g} | HASH | kind, rules_version, seat_count, options, status, version, state, to_act, |
+| | | result, created_ms, seed_sha256 |
 | flotilla:game:{g}:seats | HASH | seat index -> JSON {user, name} |
-| flotilla:game:{g}:events | STREAM | one entry per commit, id 0-<last event id>: v, e (events), p (prompts), a (to_act) |
+| flotilla:game:{g}:events | STREAM | one entry per commit, id 0-<last event id>: |
+| | | v (version), e (events), p (prompts by seat), a (to_act) |
 | flotilla:game:{g}:actions | LIST | JSON [seat, action, through_event_id] per applied action (the replay log) |
 | flotilla:game:{g}:req:{r} | STRING | the cached outcome of request r (idempotent retries) |
 | flotilla:games | ZSET | game id -> created ms (listing) |

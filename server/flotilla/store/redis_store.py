@@ -58,8 +58,18 @@ class Committed:
     current_version: int | None = None
 
 
-_META_FIELDS = (b"kind", b"rules_version", b"seat_count", b"options", b"status", b"version", b"created_ms",
-                b"to_act", b"result", b"seed_sha256")
+_META_FIELDS = (
+    b"kind",
+    b"rules_version",
+    b"seat_count",
+    b"options",
+    b"status",
+    b"version",
+    b"created_ms",
+    b"to_act",
+    b"result",
+    b"seed_sha256",
+)
 
 
 def _meta(game_id: str, values: Sequence[bytes | None]) -> GameMeta | None:
@@ -95,7 +105,9 @@ class RedisStore:
     """Games, event streams, action streams, inboxes and users in Redis (redis.asyncio)."""
 
     def __init__(self, client: aioredis.Redis) -> None:
-        self.redis = client
+        # redis-py types replies as unions of sync/async and bytes/str; ours are bytes (no
+        # decode_responses) and are decoded explicitly below, so the client is used untyped.
+        self.redis: Any = client
         self._commit = client.register_script(_script("commit_transition.lua"))
         self._create = client.register_script(_script("create_game.lua"))
         self._join = client.register_script(_script("join_seat.lua"))
@@ -114,16 +126,38 @@ class RedisStore:
 
     # --- games -------------------------------------------------------------------------
     async def create_game(
-        self, game_id: str, *, kind: str, rules_version: str, seat_count: int, options: Mapping[str, str],
-        created_ms: int, version: int, state: bytes, events: bytes, prompts: bytes, to_act: bytes,
+        self,
+        game_id: str,
+        *,
+        kind: str,
+        rules_version: str,
+        seat_count: int,
+        options: Mapping[str, str],
+        created_ms: int,
+        version: int,
+        state: bytes,
+        events: bytes,
+        prompts: bytes,
+        to_act: bytes,
         seed_sha256: str,
     ) -> bool:
         """Store a new game and its first stream entry; False if the id exists already."""
         created_us = created_ms * 1000 + secrets.randbelow(1000)  # listing order; unique in practice
         created = await self._create(
             keys=[keys.game(game_id), keys.game_events(game_id)],
-            args=[version, state, events, prompts, to_act, kind, rules_version, seat_count,
-                  orjson.dumps(dict(options)), created_ms, seed_sha256],
+            args=[
+                version,
+                state,
+                events,
+                prompts,
+                to_act,
+                kind,
+                rules_version,
+                seat_count,
+                orjson.dumps(dict(options)),
+                created_ms,
+                seed_sha256,
+            ],
         )
         if created:
             async with self.redis.pipeline(transaction=False) as pipe:
@@ -155,12 +189,28 @@ class RedisStore:
         return out
 
     def commit_args(
-        self, game_id: str, request_id: str, *, expected: int, version: int, state: bytes, events: bytes,
-        prompts: bytes, to_act: bytes, status: str, result: bytes, record: bytes, outcome: bytes,
+        self,
+        game_id: str,
+        request_id: str,
+        *,
+        expected: int,
+        version: int,
+        state: bytes,
+        events: bytes,
+        prompts: bytes,
+        to_act: bytes,
+        status: str,
+        result: bytes,
+        record: bytes,
+        outcome: bytes,
     ) -> tuple[list[str], list[Any]]:
         return (
-            [keys.game(game_id), keys.game_events(game_id), keys.game_actions(game_id),
-             keys.game_reply(game_id, request_id)],
+            [
+                keys.game(game_id),
+                keys.game_events(game_id),
+                keys.game_actions(game_id),
+                keys.game_reply(game_id, request_id),
+            ],
             [expected, version, state, events, prompts, to_act, status, result, record, outcome, OUTCOME_TTL_S],
         )
 
@@ -232,7 +282,7 @@ class RedisStore:
             await self.redis.xgroup_create(stream, keys.WORKER_GROUP, id="0", mkstream=True)
 
     async def enqueue(self, stream: str, fields: Mapping[str, bytes | str | int]) -> None:
-        await self.redis.xadd(stream, dict(fields))  # type: ignore[arg-type]
+        await self.redis.xadd(stream, dict(fields))
 
     async def read_work(
         self, streams: Sequence[str], consumer: str, count: int, block_ms: int
@@ -257,7 +307,10 @@ class RedisStore:
             return list(await pipe.execute())
 
     async def finish_work(
-        self, *, rejections: Sequence[tuple[str, str, bytes]], replies: Sequence[tuple[str, dict[str, bytes | str]]],
+        self,
+        *,
+        rejections: Sequence[tuple[str, str, bytes]],
+        replies: Sequence[tuple[str, dict[str, bytes | str]]],
         acks: Sequence[tuple[str, bytes]],
     ) -> None:
         """Cache rejections (first outcome wins), send outcomes to gateway inboxes, acknowledge; one round trip."""
@@ -265,7 +318,7 @@ class RedisStore:
             for game_id, request_id, outcome in rejections:
                 pipe.set(keys.game_reply(game_id, request_id), outcome, nx=True, ex=OUTCOME_TTL_S)
             for inbox, fields in replies:
-                pipe.xadd(inbox, fields, maxlen=100_000, approximate=True)  # type: ignore[arg-type]
+                pipe.xadd(inbox, fields, maxlen=100_000, approximate=True)
             for stream, msg_id in acks:
                 pipe.xack(stream, keys.WORKER_GROUP, msg_id)
             await pipe.execute()

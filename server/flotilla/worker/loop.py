@@ -65,8 +65,13 @@ class Loaded:
 
 def parse_work(stream: str, msg_id: bytes, fields: dict[bytes, bytes]) -> Work:
     return Work(
-        stream=stream, msg_id=msg_id, game_id=fields[b"g"].decode(), seat=Seat(int(fields[b"s"])),
-        action=fields[b"a"], request_id=fields[b"r"].decode(), etag=fields.get(b"e", b"").decode(),
+        stream=stream,
+        msg_id=msg_id,
+        game_id=fields[b"g"].decode(),
+        seat=Seat(int(fields[b"s"])),
+        action=fields[b"a"],
+        request_id=fields[b"r"].decode(),
+        etag=fields.get(b"e", b"").decode(),
         inbox=fields[b"i"].decode(),
     )
 
@@ -81,8 +86,15 @@ class Worker:
     """Applies submitted actions. Run any number side by side."""
 
     def __init__(
-        self, store: RedisStore, *, shards: int = 4, consumer: str | None = None, batch: int = 128,
-        block_ms: int = 1000, claim_idle_ms: int = 10_000, cache_size: int = 50_000,
+        self,
+        store: RedisStore,
+        *,
+        shards: int = 4,
+        consumer: str | None = None,
+        batch: int = 128,
+        block_ms: int = 1000,
+        claim_idle_ms: int = 10_000,
+        cache_size: int = 50_000,
         kinds: Sequence[str] | None = None,
     ) -> None:
         self.store = store
@@ -168,7 +180,8 @@ class Worker:
                 if work.etag and work.etag != str(loaded.version):
                     raise StaleVersion(
                         f"etag {work.etag} is stale; the game is at {loaded.version}",
-                        etag=work.etag, current=str(loaded.version),
+                        etag=work.etag,
+                        current=str(loaded.version),
                     )
                 action = loaded.host.loads(work.action)
                 step = loaded.host.step(loaded.state, work.seat, action, loaded.version, now_ms)
@@ -186,21 +199,35 @@ class Worker:
             outcome = Outcome.accepted(step.version, step.events)
             host = loaded.host
             record = orjson.dumps([int(work.seat), orjson.Fragment(work.action), step.version])
-            commits.append(self.store.commit_args(
-                work.game_id, work.request_id, expected=loaded.version, version=step.version,
-                state=host.dumps(step.state), events=orjson.dumps(step.events), prompts=orjson.dumps(step.prompts),
-                to_act=orjson.dumps(step.to_act), status="finished" if step.result is not None else "",
-                result=orjson.dumps(result_plain(step.result)) if step.result is not None else b"", record=record,
-                outcome=outcome.dumps(),
-            ))
+            commits.append(
+                self.store.commit_args(
+                    work.game_id,
+                    work.request_id,
+                    expected=loaded.version,
+                    version=step.version,
+                    state=host.dumps(step.state),
+                    events=orjson.dumps(step.events),
+                    prompts=orjson.dumps(step.prompts),
+                    to_act=orjson.dumps(step.to_act),
+                    status="finished" if step.result is not None else "",
+                    result=orjson.dumps(result_plain(step.result)) if step.result is not None else b"",
+                    record=record,
+                    outcome=outcome.dumps(),
+                )
+            )
             committing.append((work, Loaded(host, step.version, step.state, step.result is not None), outcome))
         for (work, after, outcome), done in zip(committing, await self.store.commit_many(commits), strict=True):
             if done.code == 1:
                 self.remember(work.game_id, after)
                 self.applied += 1
                 replies.append((work, outcome, False))
-                log.debug("worker.applied", game=work.game_id, seat=work.seat, request_id=work.request_id,
-                          version=after.version)
+                log.debug(
+                    "worker.applied",
+                    game=work.game_id,
+                    seat=work.seat,
+                    request_id=work.request_id,
+                    version=after.version,
+                )
             elif done.code == 0:
                 self.cache.pop(work.game_id, None)
                 replies.append((work, Outcome.loads(done.outcome or b""), False))
@@ -215,8 +242,13 @@ class Worker:
         for work, outcome, _ in replies:
             if not outcome.ok:
                 self.rejected += 1
-                log.info("worker.rejected", game=work.game_id, seat=work.seat, request_id=work.request_id,
-                         reason=outcome.reason)
+                log.info(
+                    "worker.rejected",
+                    game=work.game_id,
+                    seat=work.seat,
+                    request_id=work.request_id,
+                    reason=outcome.reason,
+                )
         await self.finish(replies)
         return retry
 
@@ -245,4 +277,3 @@ class Worker:
             replies=[(w.inbox, {"r": w.request_id, "o": o.dumps()}) for w, o, _ in replies],
             acks=[(w.stream, w.msg_id) for w, _, _ in replies],
         )
-

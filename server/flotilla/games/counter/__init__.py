@@ -109,7 +109,10 @@ def apply(state: State, seat: Seat, action: Action) -> Transition[State, Event]:
 
 def view(state: State, viewer: Seat | None) -> View:
     return View(
-        viewer=viewer, total=state.total, count=state.count, moves=state.config.moves,
+        viewer=viewer,
+        total=state.total,
+        count=state.count,
+        moves=state.config.moves,
         to_act=tuple(sorted(to_act(state))),
     )
 
