@@ -1,0 +1,51 @@
+"""Navegador, as the seed describes it (spec: shared/rules/navegador.md).
+
+Portuguese trading houses move on a seven-space rondel, hold buildings in Lisbon, explore the
+sea route to Asia, found colonies, sell goods and buy knights, which multiply the final score.
+Perfect information; the only random draws are the starting player (and optional colours).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from flotilla.rules import GameRules, Rng, Seat
+
+from .actions import ACTION_TYPES, Action
+from .config import Config
+from .events import EVENT_TYPES, Event
+from .invariants import check_invariants
+from .rules import apply, default_action, legal_actions, to_act
+from .scoring import result
+from .setup import new_game
+from .state import State
+from .views import View, redact, view
+
+
+def determinize(state: State, _seat: Seat, rng: Rng) -> State:
+    """Nothing is hidden (spec 7): the same state, with only the (unused after setup) RNG replaced."""
+    return replace(state, rng=rng)
+
+
+RULES: GameRules[Config, State, Action, Event, View] = GameRules(
+    name="navegador",
+    version="1",
+    config_type=Config,
+    state_type=State,
+    action_types=ACTION_TYPES,
+    event_types=EVENT_TYPES,
+    view_type=View,
+    new_game=new_game,
+    to_act=to_act,
+    legal_actions=legal_actions,
+    apply=apply,
+    view=view,
+    redact=redact,
+    default_action=default_action,
+    determinize=determinize,
+    result=result,
+    check_invariants=check_invariants,
+    max_steps=20_000,
+)
+
+__all__ = ["RULES"]

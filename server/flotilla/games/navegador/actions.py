@@ -1,0 +1,170 @@
+"""Navegador actions: one dataclass per decision (spec section 5), imperative names, ids not positions."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .tables import Good, Space
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseBuilding:
+    """D1, setup: put one worker from Lisbon on this empty building (B1..B7)."""
+
+    building: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceMarker:
+    """D2, a player's first turn: put the rondel marker on any space, free."""
+
+    space: Space
+
+
+@dataclass(frozen=True, slots=True)
+class MoveMarker:
+    """D2, later turns: move the marker clockwise `steps` spaces (1..7; beyond 3 each costs a ship)."""
+
+    steps: int
+
+
+@dataclass(frozen=True, slots=True)
+class SacrificeShip:
+    """D2: one ship from this sea region (SR0..SR12) pays for one rondel step beyond 3."""
+
+    region: str
+
+
+@dataclass(frozen=True, slots=True)
+class BuyWorkers:
+    """D3: buy `count` workers (0 allowed; the Church holder gets one more free)."""
+
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class BuyShips:
+    """D4: buy `count` ships into Portugal (0 allowed; the Shipyard holder gets one more free)."""
+
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceOnBuilding:
+    """D5: move `workers` from Lisbon onto one building (empty, own, or held by fewer)."""
+
+    building: str
+    workers: int
+
+
+@dataclass(frozen=True, slots=True)
+class DeclineBuilding:
+    """D5: place no workers this Buildings action."""
+
+
+@dataclass(frozen=True, slots=True)
+class SailFleet:
+    """D6: the next fleet: `ships` of the ships in `origin` that have not moved yet go to `destination`."""
+
+    origin: str
+    ships: int
+    destination: str
+
+
+@dataclass(frozen=True, slots=True)
+class StopSailing:
+    """D6: no more fleets this action."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceOnColony:
+    """D7: move `workers` from Lisbon onto a colony space next to one of your ships."""
+
+    colony: str
+    workers: int
+
+
+@dataclass(frozen=True, slots=True)
+class StopColonizing:
+    """D7: no more colony placements this action."""
+
+
+@dataclass(frozen=True, slots=True)
+class ConsumeGood:
+    """D8: remove as many cubes from this good's track as you have knights."""
+
+    good: Good
+
+
+@dataclass(frozen=True, slots=True)
+class SellGoods:
+    """D9: units sold per good (<= colonies of that good; the Exchange adds one gold)."""
+
+    sugar: int
+    gold: int
+    spice: int
+
+
+@dataclass(frozen=True, slots=True)
+class BuyKnight:
+    """D10: buy one knight at the current price, paying workers by phase."""
+
+
+@dataclass(frozen=True, slots=True)
+class DeclineKnight:
+    """D10: buy no knight."""
+
+
+@dataclass(frozen=True, slots=True)
+class ReturnToLisbon:
+    """D11: the displaced group goes back to Lisbon, paid 10 per worker."""
+
+
+@dataclass(frozen=True, slots=True)
+class Relocate:
+    """D11: the displaced group moves as a whole to another building or colony (`place` id)."""
+
+    place: str
+
+
+Action = (
+    ChooseBuilding
+    | PlaceMarker
+    | MoveMarker
+    | SacrificeShip
+    | BuyWorkers
+    | BuyShips
+    | PlaceOnBuilding
+    | DeclineBuilding
+    | SailFleet
+    | StopSailing
+    | PlaceOnColony
+    | StopColonizing
+    | ConsumeGood
+    | SellGoods
+    | BuyKnight
+    | DeclineKnight
+    | ReturnToLisbon
+    | Relocate
+)
+
+ACTION_TYPES: tuple[type, ...] = (
+    ChooseBuilding,
+    PlaceMarker,
+    MoveMarker,
+    SacrificeShip,
+    BuyWorkers,
+    BuyShips,
+    PlaceOnBuilding,
+    DeclineBuilding,
+    SailFleet,
+    StopSailing,
+    PlaceOnColony,
+    StopColonizing,
+    ConsumeGood,
+    SellGoods,
+    BuyKnight,
+    DeclineKnight,
+    ReturnToLisbon,
+    Relocate,
+)

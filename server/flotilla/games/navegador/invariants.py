@@ -1,0 +1,62 @@
+"""Conservation checks run after every step by the conformance harness."""
+
+from __future__ import annotations
+
+from .state import Displaced, Finished, State
+from .tables import (
+    KNIGHT_PRICES,
+    KNIGHTS_FOR_SALE,
+    START_CUBES,
+    START_KNIGHTS,
+    START_MONEY,
+    START_SHIPS,
+    START_WORKERS,
+    TRACK_SPACES,
+)
+
+
+def check_invariants(state: State) -> None:
+    """Raise AssertionError if money, workers, ships, cubes or knights appeared or vanished."""
+    n = state.config.seats
+    led = state.ledger
+    players = state.players
+    assert len(players) == n
+    # money only moves through the bank
+    assert all(p.money >= 0 for p in players), "negative money"
+    assert sum(p.money for p in players) == START_MONEY * n + led.money_paid_out - led.money_paid_in, (
+        "money leak"
+    )
+    placed = [0] * n
+    for h in (*state.buildings, *state.colonies):
+        if h.owner is not None:
+            placed[h.owner] += h.workers
+    if isinstance(state.phase, Displaced):  # the displaced group waits for its owner's decision
+        placed[state.phase.seat] += state.phase.workers
+    for s, p in enumerate(players):
+        assert p.lisbon >= 0, "negative Lisbon"
+        assert placed[s] + p.lisbon == START_WORKERS + led.workers_gained[s] - led.workers_spent[s], (
+            f"workers of {s}"
+        )
+        assert min(p.ships) >= 0, "negative ships"
+        assert sum(p.ships) == START_SHIPS + led.ships_gained[s] - led.ships_lost[s], f"ships of {s}"
+        assert p.knights >= START_KNIGHTS
+    for h in (*state.buildings, *state.colonies):
+        assert (h.owner is None) == (h.workers == 0), f"holding {h} is inconsistent"
+        assert h.owner is None or 0 <= h.owner < n
+    # cubes: 0..10 on each track, and every change is booked
+    for g, c in enumerate(state.cubes):
+        assert 0 <= c <= TRACK_SPACES, f"track {g} has {c} cubes"
+        assert c == START_CUBES + led.cubes_added[g] - led.cubes_removed[g], f"cube leak on track {g}"
+    # knights: the 15 for sale plus one per player
+    assert sum(p.knights for p in players) == START_KNIGHTS * n + state.knights_sold
+    assert 0 <= state.knights_sold <= KNIGHTS_FOR_SALE
+    if state.knights_sold < KNIGHTS_FOR_SALE:
+        assert state.knights_sold == (state.knight_phase - 1) * len(KNIGHT_PRICES) + state.knight_step
+    else:
+        assert isinstance(state.phase, Finished), "the 15th knight must end the game"
+    # exploration tiles: Portugal has none; explored regions are exactly those with a tile taken
+    assert state.tiles[0] is None
+    # ships stand only in explored regions
+    unexplored = [r for r, owner in enumerate(state.tiles) if owner is None and r != 0]
+    for p in players:
+        assert all(p.ships[r] == 0 for r in unexplored), "ships in an unexplored region"
