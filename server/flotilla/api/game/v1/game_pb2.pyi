@@ -1,6 +1,7 @@
 import datetime
 
 from flotilla.api.counter.v1 import counter_pb2 as _counter_pb2
+from flotilla.api.sail_away.v1 import sail_away_pb2 as _sail_away_pb2
 from google.protobuf import timestamp_pb2 as _timestamp_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
@@ -93,26 +94,30 @@ class Result(_message.Message):
     def __init__(self, scores: _Optional[_Iterable[int]] = ..., winners: _Optional[_Iterable[int]] = ..., ranks: _Optional[_Iterable[int]] = ..., detail: _Optional[_Mapping[str, str]] = ...) -> None: ...
 
 class Action(_message.Message):
-    __slots__ = ("counter",)
+    __slots__ = ("counter", "sail_away")
     COUNTER_FIELD_NUMBER: _ClassVar[int]
+    SAIL_AWAY_FIELD_NUMBER: _ClassVar[int]
     counter: _counter_pb2.Action
-    def __init__(self, counter: _Optional[_Union[_counter_pb2.Action, _Mapping]] = ...) -> None: ...
+    sail_away: _sail_away_pb2.Action
+    def __init__(self, counter: _Optional[_Union[_counter_pb2.Action, _Mapping]] = ..., sail_away: _Optional[_Union[_sail_away_pb2.Action, _Mapping]] = ...) -> None: ...
 
 class GameEvent(_message.Message):
-    __slots__ = ("event_id", "event_time", "summary", "game_started", "game_finished", "counter")
+    __slots__ = ("event_id", "event_time", "summary", "game_started", "game_finished", "counter", "sail_away")
     EVENT_ID_FIELD_NUMBER: _ClassVar[int]
     EVENT_TIME_FIELD_NUMBER: _ClassVar[int]
     SUMMARY_FIELD_NUMBER: _ClassVar[int]
     GAME_STARTED_FIELD_NUMBER: _ClassVar[int]
     GAME_FINISHED_FIELD_NUMBER: _ClassVar[int]
     COUNTER_FIELD_NUMBER: _ClassVar[int]
+    SAIL_AWAY_FIELD_NUMBER: _ClassVar[int]
     event_id: int
     event_time: _timestamp_pb2.Timestamp
     summary: str
     game_started: GameStarted
     game_finished: GameFinished
     counter: _counter_pb2.Event
-    def __init__(self, event_id: _Optional[int] = ..., event_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., summary: _Optional[str] = ..., game_started: _Optional[_Union[GameStarted, _Mapping]] = ..., game_finished: _Optional[_Union[GameFinished, _Mapping]] = ..., counter: _Optional[_Union[_counter_pb2.Event, _Mapping]] = ...) -> None: ...
+    sail_away: _sail_away_pb2.Event
+    def __init__(self, event_id: _Optional[int] = ..., event_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., summary: _Optional[str] = ..., game_started: _Optional[_Union[GameStarted, _Mapping]] = ..., game_finished: _Optional[_Union[GameFinished, _Mapping]] = ..., counter: _Optional[_Union[_counter_pb2.Event, _Mapping]] = ..., sail_away: _Optional[_Union[_sail_away_pb2.Event, _Mapping]] = ...) -> None: ...
 
 class GameStarted(_message.Message):
     __slots__ = ("rules_version", "seed_sha256", "seat_count", "options")
@@ -142,20 +147,22 @@ class GameFinished(_message.Message):
     def __init__(self, result: _Optional[_Union[Result, _Mapping]] = ..., seed: _Optional[str] = ...) -> None: ...
 
 class GameView(_message.Message):
-    __slots__ = ("game", "etag", "through_event_id", "viewer_seat", "to_act", "counter")
+    __slots__ = ("game", "etag", "through_event_id", "viewer_seat", "to_act", "counter", "sail_away")
     GAME_FIELD_NUMBER: _ClassVar[int]
     ETAG_FIELD_NUMBER: _ClassVar[int]
     THROUGH_EVENT_ID_FIELD_NUMBER: _ClassVar[int]
     VIEWER_SEAT_FIELD_NUMBER: _ClassVar[int]
     TO_ACT_FIELD_NUMBER: _ClassVar[int]
     COUNTER_FIELD_NUMBER: _ClassVar[int]
+    SAIL_AWAY_FIELD_NUMBER: _ClassVar[int]
     game: str
     etag: str
     through_event_id: int
     viewer_seat: int
     to_act: _containers.RepeatedScalarFieldContainer[int]
     counter: _counter_pb2.View
-    def __init__(self, game: _Optional[str] = ..., etag: _Optional[str] = ..., through_event_id: _Optional[int] = ..., viewer_seat: _Optional[int] = ..., to_act: _Optional[_Iterable[int]] = ..., counter: _Optional[_Union[_counter_pb2.View, _Mapping]] = ...) -> None: ...
+    sail_away: _sail_away_pb2.View
+    def __init__(self, game: _Optional[str] = ..., etag: _Optional[str] = ..., through_event_id: _Optional[int] = ..., viewer_seat: _Optional[int] = ..., to_act: _Optional[_Iterable[int]] = ..., counter: _Optional[_Union[_counter_pb2.View, _Mapping]] = ..., sail_away: _Optional[_Union[_sail_away_pb2.View, _Mapping]] = ...) -> None: ...
 
 class Prompt(_message.Message):
     __slots__ = ("seat", "legal_actions", "etag")
