@@ -41,9 +41,7 @@ def hold(p: int = 0, w: int = 0, g: int = 0, r: int = 0, h: int = 0) -> Cargo:
 
 def a_player(notoriety: int, *, fitted: Mapping[str, str] | None = None, **kw: object) -> Player:
     """A player; `fitted` maps slot id -> token id."""
-    tokens = tuple(
-        sorted((Fitted(s, t) for s, t in (fitted or {}).items()), key=lambda f: SLOT_ORDER[f.slot])
-    )
+    tokens = tuple(sorted((Fitted(s, t) for s, t in (fitted or {}).items()), key=lambda f: SLOT_ORDER[f.slot]))
     return dataclasses.replace(Player(notoriety=notoriety, fitted=tokens), **kw)  # type: ignore[arg-type]
 
 
@@ -85,8 +83,7 @@ def a_state(
         navy = NavyDeck(p1, p2)
     fitted = {f.token for p in players for f in p.fitted}
     piles = tuple(
-        TokenPile(tuple(t for t in PILE_TOKENS[k] if t not in fitted and t not in display))
-        for k in PILE_ORDER
+        TokenPile(tuple(t for t in PILE_TOKENS[k] if t not in fitted and t not in display)) for k in PILE_ORDER
     )
     held = [sum(getattr(p.hold, name) for p in players) for name in ("gunpowder", "goods", "rum")]
     hostages = sum(p.hold.hostages + p.plank for p in players)

@@ -174,9 +174,7 @@ class TestPNS10MerchantsMoveAndRefill:
     def test_moves_and_refill(self) -> None:
         routes = {2: "Z1-05", 4: "Z2-07", 8: "Z2-01", 11: "Z3-04", 13: "Z2-12", 15: "Z3-01", 19: "Z3-09"}
         tops = {1: ("Z1-01",), 2: ("Z2-02", "Z2-03"), 3: ("Z3-02", "Z3-03", "Z3-05")}
-        s0 = a_state(
-            [a_player(1), a_player(2)], PirateMove(order=order(0, 1), turn=0), routes=routes, deck_tops=tops
-        )
+        s0 = a_state([a_player(1), a_player(2)], PirateMove(order=order(0, 1), turn=0), routes=routes, deck_tops=tops)
         s = move_merchants(s0, [])
         assert s.decks[0].bottom[-1] == "Z1-05"
         assert s.decks[1].bottom[-1] == "Z2-07"
@@ -236,17 +234,13 @@ class TestPNS14Nassau:
     def test_purchases_exchange_burial_and_views(self) -> None:
         i = a_player(30, hold=hold(p=4, r=1))
         other = a_player(1)
-        s0 = a_state(
-            [i, other], Buying(order=order(0, 1), index=0), display=("MAST-03", "HULL-01", "CREW-41")
-        )
+        s0 = a_state([i, other], Buying(order=order(0, 1), index=0), display=("MAST-03", "HULL-01", "CREW-41"))
         s, _ = play(s0, (0, ExchangePeso(Resource.GOODS)))
         assert s.players[0].hold == hold(p=3, g=2, r=1)
         s, _ = play(s, (0, BuyToken("MAST-03", "STERN-S1")))
         assert base_sail(s.players[0]) == 2
         assert s.players[0].hold == hold(p=3)
-        s, _ = play(
-            s, (1, Pass()), (0, ExchangePeso(Resource.GUNPOWDER)), (0, ExchangePeso(Resource.GUNPOWDER))
-        )
+        s, _ = play(s, (1, Pass()), (0, ExchangePeso(Resource.GUNPOWDER)), (0, ExchangePeso(Resource.GUNPOWDER)))
         assert s.players[0].hold == hold(p=1, w=4)
         with pytest.raises(CannotAfford):
             RULES.apply(s, Seat(0), BuyToken("HULL-01", "BOW-H1"))
@@ -273,9 +267,7 @@ class TestPNS16BoughtThisRound:
         s, _ = play(s0, (0, BuyToken("CREW-19", "BOW-X1")), (1, Pass()))
         with pytest.raises(IllegalAction):
             RULES.apply(s, Seat(0), BuyToken("HULL-01", "BOW-H1", carpenter=Resource.GOODS))
-        next_round = dataclasses.replace(
-            s, players=(dataclasses.replace(s.players[0], bought=()), s.players[1])
-        )
+        next_round = dataclasses.replace(s, players=(dataclasses.replace(s.players[0], bought=()), s.players[1]))
         after, _ = play(next_round, (0, BuyToken("HULL-01", "BOW-H1", carpenter=Resource.GOODS)))
         assert after.players[0].hold == hold(w=0, g=2, r=2)
         assert "CREW-19" in after.players[0].face_down

@@ -86,9 +86,7 @@ class TestPNS1AnjaAndJonahMove:
 class TestPNS2AnjaPlunders:
     def test_plunder_with_c22_takes_the_ship_and_its_loot(self) -> None:
         anja = a_player(2, space=3, dice=(5, 6), trail=(PlacedDie(3, 3, False),))
-        s0 = a_state(
-            [anja, a_player(5, dice=(1, 2, 4))], PirateAction(order=order(0, 1), turn=0), routes={3: "Z1-09"}
-        )
+        s0 = a_state([anja, a_player(5, dice=(1, 2, 4))], PirateAction(order=order(0, 1), turn=0), routes={3: "Z1-09"})
         s, events = play(s0, (0, Plunder("C22")))
         p = s.players[0]
         assert p.plundered == ("Z1-09",)
