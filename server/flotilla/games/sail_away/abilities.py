@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
-
 from flotilla.rules import Seat
 from flotilla.rules.tuples import replace_at
 
@@ -12,6 +10,7 @@ from .board import EventList, find_ship, return_crates, set_player, ship_full, t
 from .cards import Ability
 from .claims import claim
 from .events import AbilityUsed, CrateDirectLoaded, CrateReleased, ReserveTaken
+from .fastcopy import evolve
 from .launch import start_launch
 from .state import Crate, State
 
@@ -62,22 +61,18 @@ def use(s: State, seat: Seat, action: Action, free: bool, ev: EventList) -> Stat
     ability = ABILITY_OF[type(action)]
     if not free:
         p = s.players[seat]
-        launched = tuple(
-            dataclasses.replace(ls, used=True) if ls.slot == ability else ls for ls in p.launched
-        )
-        s = set_player(s, seat, dataclasses.replace(p, launched=launched))
+        launched = tuple(evolve(ls, used=True) if ls.slot == ability else ls for ls in p.launched)
+        s = set_player(s, seat, evolve(p, launched=launched))
     ev.append(AbilityUsed(seat, int(ability), free))
     p = s.players[seat]
     if isinstance(action, UseExtraCrate):
-        return dataclasses.replace(s, extra=s.extra + 1)
+        return evolve(s, extra=s.extra + 1)
     if isinstance(action, DirectLoad):
         _, i = find_ship(s, action.ship)
         ship = p.ships[i]
-        ship = dataclasses.replace(
-            ship, crates=replace_at(ship.crates, action.space, Crate(seat, action.pirate))
-        )
+        ship = evolve(ship, crates=replace_at(ship.crates, action.space, Crate(seat, action.pirate)))
         p = take_from_supply(p, action.pirate)
-        s = set_player(s, seat, dataclasses.replace(p, ships=replace_at(p.ships, i, ship)))
+        s = set_player(s, seat, evolve(p, ships=replace_at(p.ships, i, ship)))
         ev.append(CrateDirectLoaded(seat, action.ship, action.space, action.pirate))
         return start_launch(s, seat, action.ship, ev) if ship_full(ship) else s
     if isinstance(action, ClaimIsland):
@@ -89,7 +84,7 @@ def use(s: State, seat: Seat, action: Action, free: bool, ev: EventList) -> Stat
     return set_player(
         s,
         seat,
-        dataclasses.replace(
+        evolve(
             p,
             standard=p.standard + p.reserve_standard,
             pirate=p.pirate + p.reserve_pirate,
@@ -105,9 +100,9 @@ def release(s: State, card: str, owner: Seat, by: Seat, ev: EventList | None) ->
     for k, pc in enumerate(cards):
         if pc.card == card:
             i = len(pc.spaces) - 1 - pc.spaces[::-1].index(owner)
-            cards[k] = dataclasses.replace(pc, spaces=replace_at(pc.spaces, i, None))
+            cards[k] = evolve(pc, spaces=replace_at(pc.spaces, i, None))
             break
-    s = return_crates(dataclasses.replace(s, pirate_cards=tuple(cards)), [Crate(owner, pirate=True)])
+    s = return_crates(evolve(s, pirate_cards=tuple(cards)), [Crate(owner, pirate=True)])
     if ev is not None:
         ev.append(CrateReleased(by, card, owner))
     return s

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import dataclasses
-
 from flotilla.rules import Seat, draw
 from flotilla.rules.tuples import replace_at
 
 from . import tables
 from .cards import HARBOR_DUES, ISLANDS, SEA_LEGS, SHIPS, launchable
 from .events import IslandDeckRefilled, IslandDiscarded, IslandRevealed, MarketRefilled
+from .fastcopy import evolve
 from .state import Crate, Island, IslandSpace, PlayerState, Ship, State, Task
 
 EventList = list[object]
@@ -17,13 +16,13 @@ EventList = list[object]
 
 def set_player(s: State, seat: Seat, p: PlayerState) -> State:
     """`s` with seat `seat`'s state replaced."""
-    return dataclasses.replace(s, players=replace_at(s.players, seat, p))
+    return evolve(s, players=replace_at(s.players, seat, p))
 
 
 def add_coins(s: State, seat: Seat, delta: int) -> State:
     """`s` with `delta` coins added to (or taken from) `seat`."""
     p = s.players[seat]
-    return set_player(s, seat, dataclasses.replace(p, coins=p.coins + delta))
+    return set_player(s, seat, evolve(p, coins=p.coins + delta))
 
 
 def return_crates(s: State, crates: list[Crate]) -> State:
@@ -32,28 +31,28 @@ def return_crates(s: State, crates: list[Crate]) -> State:
     for crate in crates:
         p = players[crate.owner]
         if crate.pirate:
-            players[crate.owner] = dataclasses.replace(p, pirate=p.pirate + 1)
+            players[crate.owner] = evolve(p, pirate=p.pirate + 1)
         else:
-            players[crate.owner] = dataclasses.replace(p, standard=p.standard + 1)
-    return dataclasses.replace(s, players=tuple(players))
+            players[crate.owner] = evolve(p, standard=p.standard + 1)
+    return evolve(s, players=tuple(players))
 
 
 def take_from_supply(p: PlayerState, pirate: bool) -> PlayerState:
     """`p` with one crate of the kind taken from its supply."""
     if pirate:
-        return dataclasses.replace(p, pirate=p.pirate - 1)
-    return dataclasses.replace(p, standard=p.standard - 1)
+        return evolve(p, pirate=p.pirate - 1)
+    return evolve(p, standard=p.standard - 1)
 
 
 def push_task(s: State, task: Task) -> State:
     """`s` with `task` on top of the task stack."""
-    return dataclasses.replace(s, tasks=(task, *s.tasks))
+    return evolve(s, tasks=(task, *s.tasks))
 
 
 def replace_head(s: State, task: Task | None) -> State:
     """`s` with the top task replaced by `task` (or removed when None)."""
     rest = s.tasks[1:]
-    return dataclasses.replace(s, tasks=rest if task is None else (task, *rest))
+    return evolve(s, tasks=rest if task is None else (task, *rest))
 
 
 def island_index(s: State, card: str) -> int:
@@ -122,7 +121,7 @@ def replace_island(s: State, position: int, ev: EventList) -> State:
         ev.append(IslandDeckRefilled(len(deck)))
     card, deck, rng = draw(deck, s.rng)
     ev.append(IslandRevealed(position, card))
-    return dataclasses.replace(
+    return evolve(
         s,
         islands=replace_at(s.islands, position, new_island(card)),
         island_deck=deck,
@@ -134,10 +133,10 @@ def replace_island(s: State, position: int, ev: EventList) -> State:
 def refill_market(s: State, position: int, ev: EventList) -> State:
     """Draw a ship into an empty market position if the deck has one (SR11: no reshuffle)."""
     if not s.ship_deck:
-        return dataclasses.replace(s, market=replace_at(s.market, position, None))
+        return evolve(s, market=replace_at(s.market, position, None))
     card, deck, rng = draw(s.ship_deck, s.rng)
     ev.append(MarketRefilled(position, card))
-    return dataclasses.replace(s, market=replace_at(s.market, position, card), ship_deck=deck, rng=rng)
+    return evolve(s, market=replace_at(s.market, position, card), ship_deck=deck, rng=rng)
 
 
 def seats_from(s: State, first: Seat) -> list[Seat]:

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import dataclasses
-
 from flotilla.rules import Seat
 from flotilla.rules.tuples import replace_at
 
 from .board import EventList, island_index, push_task, set_player
 from .events import IslandClaimed
+from .fastcopy import evolve
 from .state import Resolution, State
 
 
@@ -17,9 +16,9 @@ def claim(s: State, seat: Seat, card: str, ev: EventList) -> State:
     p = s.players[seat]
     if p.posts > 0:
         pos = island_index(s, card)
-        island = dataclasses.replace(s.islands[pos], post=seat)
-        s = set_player(s, seat, dataclasses.replace(p, posts=p.posts - 1))
+        island = evolve(s.islands[pos], post=seat)
+        s = set_player(s, seat, evolve(p, posts=p.posts - 1))
         ev.append(IslandClaimed(seat, card, post=True))
-        return dataclasses.replace(s, islands=replace_at(s.islands, pos, island), claims=(*s.claims, card))
+        return evolve(s, islands=replace_at(s.islands, pos, island), claims=(*s.claims, card))
     ev.append(IslandClaimed(seat, card, post=False))
     return push_task(s, Resolution(card, seat, posted=False))

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
-
 from flotilla.rules import IllegalAction, Seat
 from flotilla.rules.tuples import remove_at
 
@@ -12,6 +10,7 @@ from .actions import Action, ChooseSlot, TakeMarketShip
 from .board import EventList, find_ship, push_task, refill_market, replace_head, return_crates, set_player
 from .cards import SHIPS
 from .events import MarketShipTaken, ShipLaunched, ShipSlotted
+from .fastcopy import evolve
 from .state import LaunchedShip, Launching, PlayerState, Ship, State
 
 
@@ -29,7 +28,7 @@ def start_launch(s: State, owner: Seat, card: str, ev: EventList) -> State:
     ship: Ship = p.ships[pos]
     coin = SHIPS[card].coin_space
     gold = tables.GOLD_COIN if coin is not None and ship.crates[coin] is not None else 0
-    s = set_player(s, owner, dataclasses.replace(p, ships=remove_at(p.ships, pos), coins=p.coins + gold))
+    s = set_player(s, owner, evolve(p, ships=remove_at(p.ships, pos), coins=p.coins + gold))
     s = return_crates(s, [c for c in ship.crates if c is not None])
     ev.append(ShipLaunched(owner, card, gold))
     return push_task(s, Launching(owner, card, choose_slot=True))
@@ -38,17 +37,15 @@ def start_launch(s: State, owner: Seat, card: str, ev: EventList) -> State:
 def _slot(s: State, task: Launching, slot: int, ev: EventList) -> State:
     p = s.players[task.owner]
     launched = (*p.launched, LaunchedShip(task.ship, slot, s.turn))
-    s = set_player(s, task.owner, dataclasses.replace(p, launched=launched))
+    s = set_player(s, task.owner, evolve(p, launched=launched))
     ev.append(ShipSlotted(task.owner, task.ship, slot))
-    return replace_head(s, dataclasses.replace(task, choose_slot=False))
+    return replace_head(s, evolve(task, choose_slot=False))
 
 
 def _take(s: State, task: Launching, card: str, ev: EventList) -> State:
     position = s.market.index(card)
     p = s.players[task.owner]
-    s = set_player(
-        s, task.owner, dataclasses.replace(p, ships=(*p.ships, Ship(card, (None,) * len(SHIPS[card].spaces))))
-    )
+    s = set_player(s, task.owner, evolve(p, ships=(*p.ships, Ship(card, (None,) * len(SHIPS[card].spaces)))))
     ev.append(MarketShipTaken(task.owner, card))
     s = refill_market(s, position, ev)
     return replace_head(s, None)

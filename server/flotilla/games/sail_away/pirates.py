@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
-
 from flotilla.rules import IllegalAction, Seat
 from flotilla.rules.tuples import replace_at
 
@@ -33,6 +31,7 @@ from .cards import (
     SMUGGLED_GOODS,
 )
 from .events import CrateForceSold, CrateSmuggled, EffectSkipped, IslandCleared, TreasureFound
+from .fastcopy import evolve
 from .launch import start_launch
 from .resolution import load_targets
 from .state import CardEffect, Crate, IslandSpace, State
@@ -70,13 +69,9 @@ def options(s: State, seat: Seat, card: str) -> list[Action]:
                 continue
             resources = ISLANDS[island.card].spaces
             for i, sp in enumerate(island.spaces):
-                mine = sp.cover == seat or (
-                    sp.cover is None and sp.crate is not None and sp.crate.owner == seat
-                )
+                mine = sp.cover == seat or (sp.cover is None and sp.crate is not None and sp.crate.owner == seat)
                 if mine:
-                    out.extend(
-                        SmuggleCrate(island.card, i, t, j) for t, j in load_targets(p.ships, resources[i])
-                    )
+                    out.extend(SmuggleCrate(island.card, i, t, j) for t, j in load_targets(p.ships, resources[i]))
     elif card == DIRTY_DEEDS:
         out = abilities.options(s, seat)
     elif card == LANDLUBBER:
@@ -89,8 +84,8 @@ def _put_on_ship(s: State, seat: Seat, target_space: tuple[str, int], crate: Cra
     owner, i = find_ship(s, ship)
     p = s.players[owner]
     target = p.ships[i]
-    target = dataclasses.replace(target, crates=replace_at(target.crates, space, crate))
-    s = set_player(s, Seat(owner), dataclasses.replace(p, ships=replace_at(p.ships, i, target)))
+    target = evolve(target, crates=replace_at(target.crates, space, crate))
+    s = set_player(s, Seat(owner), evolve(p, ships=replace_at(p.ships, i, target)))
     return start_launch(s, seat, ship, ev) if ship_full(target) else s
 
 
@@ -107,8 +102,8 @@ def resolve(s: State, seat: Seat, task: CardEffect, action: Action, ev: EventLis
         ship = vp.ships[i]
         crate = ship.crates[action.from_space]
         assert crate is not None
-        ship = dataclasses.replace(ship, crates=replace_at(ship.crates, action.from_space, None))
-        s = set_player(s, Seat(victim), dataclasses.replace(vp, ships=replace_at(vp.ships, i, ship)))
+        ship = evolve(ship, crates=replace_at(ship.crates, action.from_space, None))
+        s = set_player(s, Seat(victim), evolve(vp, ships=replace_at(vp.ships, i, ship)))
         price = tables.FORCED_SALE_PRICE
         s = add_coins(add_coins(s, seat, -price), Seat(victim), price)
         ev.append(
@@ -132,8 +127,8 @@ def resolve(s: State, seat: Seat, task: CardEffect, action: Action, ev: EventLis
         else:
             assert sp.crate is not None
             moved, left = sp.crate, IslandSpace()
-        island = dataclasses.replace(island, spaces=replace_at(island.spaces, action.space, left))
-        s = dataclasses.replace(s, islands=replace_at(s.islands, pos, island))
+        island = evolve(island, spaces=replace_at(island.spaces, action.space, left))
+        s = evolve(s, islands=replace_at(s.islands, pos, island))
         ev.append(CrateSmuggled(seat, action.island, action.space, action.ship, action.ship_space))
         return _put_on_ship(s, seat, (action.ship, action.ship_space), moved, ev)
     if isinstance(action, ClearIsland):

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
-
 from flotilla.rules import CannotAfford, IllegalAction, Seat
 from flotilla.rules.tuples import replace_at
 
@@ -30,6 +28,7 @@ from .board import (
 )
 from .claims import claim
 from .events import CrateCovered, CratePlaced, CratePlacedOnCard, CrateRetrieved, PlacementEnded
+from .fastcopy import evolve
 from .launch import start_launch
 from .state import Crate, IslandSpace, Phase, State
 
@@ -57,9 +56,7 @@ def targets(s: State) -> list[Action]:
                 out.append(CoverCrate(island.card, i))
     if p.pirate:
         out.extend(
-            PlaceOnPirateCard(pc.card)
-            for pc in s.pirate_cards
-            if None in pc.spaces and (rich or pc.card not in used)
+            PlaceOnPirateCard(pc.card) for pc in s.pirate_cards if None in pc.spaces and (rich or pc.card not in used)
         )
     return out
 
@@ -95,8 +92,8 @@ def _open_island(s: State, card: str, space: int) -> int:
 def _after_place(s: State, seat: Seat, card: str, surcharge: int) -> State:
     p = s.players[seat]
     used = s.used_cards if card in s.used_cards else (*s.used_cards, card)
-    s = set_player(s, seat, dataclasses.replace(p, coins=p.coins - surcharge))
-    return dataclasses.replace(s, placed=s.placed + 1, used_cards=used)
+    s = set_player(s, seat, evolve(p, coins=p.coins - surcharge))
+    return evolve(s, placed=s.placed + 1, used_cards=used)
 
 
 def place(s: State, action: PlaceCrate, ev: EventList) -> State:
@@ -109,10 +106,8 @@ def place(s: State, action: PlaceCrate, ev: EventList) -> State:
     surcharge = _check_common(s, action.island, action.pirate)
     s = _after_place(s, seat, action.island, surcharge)
     s = set_player(s, seat, take_from_supply(s.players[seat], action.pirate))
-    island = dataclasses.replace(
-        island, spaces=replace_at(island.spaces, action.space, IslandSpace(Crate(seat, action.pirate)))
-    )
-    s = dataclasses.replace(s, islands=replace_at(s.islands, pos, island))
+    island = evolve(island, spaces=replace_at(island.spaces, action.space, IslandSpace(Crate(seat, action.pirate))))
+    s = evolve(s, islands=replace_at(s.islands, pos, island))
     ev.append(CratePlaced(seat, action.island, action.space, action.pirate, surcharge))
     if all(sp.crate is not None for sp in island.spaces):
         s = claim(s, seat, action.island, ev)
@@ -131,11 +126,9 @@ def cover(s: State, action: CoverCrate, ev: EventList) -> State:
     surcharge = _check_common(s, action.island, True)
     s = _after_place(s, seat, action.island, surcharge)
     s = set_player(s, seat, take_from_supply(s.players[seat], True))
-    island = dataclasses.replace(
-        island, spaces=replace_at(island.spaces, action.space, IslandSpace(sp.crate, seat))
-    )
+    island = evolve(island, spaces=replace_at(island.spaces, action.space, IslandSpace(sp.crate, seat)))
     ev.append(CrateCovered(seat, action.island, action.space, surcharge))
-    return dataclasses.replace(s, islands=replace_at(s.islands, pos, island))
+    return evolve(s, islands=replace_at(s.islands, pos, island))
 
 
 def place_on_card(s: State, action: PlaceOnPirateCard, ev: EventList) -> State:
@@ -151,8 +144,8 @@ def place_on_card(s: State, action: PlaceOnPirateCard, ev: EventList) -> State:
     s = _after_place(s, seat, action.card, surcharge)
     s = set_player(s, seat, take_from_supply(s.players[seat], True))
     i = pc.spaces.index(None)
-    pc = dataclasses.replace(pc, spaces=replace_at(pc.spaces, i, seat))
-    s = dataclasses.replace(s, pirate_cards=replace_at(s.pirate_cards, k, pc))
+    pc = evolve(pc, spaces=replace_at(pc.spaces, i, seat))
+    s = evolve(s, pirate_cards=replace_at(s.pirate_cards, k, pc))
     ev.append(CratePlacedOnCard(seat, action.card, i, surcharge))
     return pirates.trigger(s, seat, action.card, ev)
 
@@ -202,7 +195,7 @@ def end(s: State, action: EndPlacement, ev: EventList) -> State:
     if not can_end(s):
         raise IllegalAction("place at least one crate before ending the step (a placement is legal)")
     ev.append(PlacementEnded(s.active))
-    return dataclasses.replace(s, phase=Phase.RESOLVING)
+    return evolve(s, phase=Phase.RESOLVING)
 
 
 def default(s: State) -> Action:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
-
 from flotilla.rules import IllegalAction, Seat
 from flotilla.rules.tuples import replace_at
 
@@ -34,6 +32,7 @@ from .events import (
     RansomRefused,
     ShipKept,
 )
+from .fastcopy import evolve
 from .launch import start_launch
 from .state import Crate, IslandSpace, Resolution, Ship, Stage, State
 
@@ -80,8 +79,8 @@ def waiting_seat(s: State, r: Resolution) -> Seat:
 
 def _set_space(s: State, position: int, space: int, value: IslandSpace) -> State:
     island = s.islands[position]
-    island = dataclasses.replace(island, spaces=replace_at(island.spaces, space, value))
-    return dataclasses.replace(s, islands=replace_at(s.islands, position, island))
+    island = evolve(island, spaces=replace_at(island.spaces, space, value))
+    return evolve(s, islands=replace_at(s.islands, position, island))
 
 
 def _refuse(s: State, r: Resolution, forced: bool, ev: EventList) -> State:
@@ -92,7 +91,7 @@ def _refuse(s: State, r: Resolution, forced: bool, ev: EventList) -> State:
     s = return_crates(s, [sp.crate])
     s = _set_space(s, pos, r.index, IslandSpace(Crate(sp.cover, pirate=True)))
     ev.append(RansomRefused(sp.crate.owner, sp.cover, r.island, r.index, forced))
-    return replace_head(s, dataclasses.replace(r, index=r.index + 1))
+    return replace_head(s, evolve(r, index=r.index + 1))
 
 
 def _pay(s: State, r: Resolution, ev: EventList) -> State:
@@ -105,7 +104,7 @@ def _pay(s: State, r: Resolution, ev: EventList) -> State:
     s = return_crates(s, [Crate(sp.cover, pirate=True)])
     s = _set_space(s, pos, r.index, IslandSpace(sp.crate))
     ev.append(RansomPaid(sp.crate.owner, sp.cover, r.island, r.index, amount))
-    return replace_head(s, dataclasses.replace(r, index=r.index + 1))
+    return replace_head(s, evolve(r, index=r.index + 1))
 
 
 def _sell(s: State, r: Resolution, nxt: tuple[int, int], forced: bool, ev: EventList) -> State:
@@ -129,11 +128,11 @@ def _load(s: State, r: Resolution, nxt: tuple[int, int], target: tuple[str, int]
     owner, i = find_ship(s, ship)
     p = s.players[owner]
     loaded = p.ships[i]
-    loaded = dataclasses.replace(loaded, crates=replace_at(loaded.crates, ship_space, crate))
-    s = set_player(s, Seat(owner), dataclasses.replace(p, ships=replace_at(p.ships, i, loaded)))
+    loaded = evolve(loaded, crates=replace_at(loaded.crates, ship_space, crate))
+    s = set_player(s, Seat(owner), evolve(p, ships=replace_at(p.ships, i, loaded)))
     ev.append(CrateLoaded(Seat(seat), r.island, space, ship, ship_space))
     touched = r.touched if ship in r.touched else (*r.touched, ship)
-    return replace_head(s, dataclasses.replace(r, touched=touched))
+    return replace_head(s, evolve(r, touched=touched))
 
 
 def _launch_candidates(s: State, r: Resolution) -> tuple[str, ...]:
@@ -155,7 +154,7 @@ def _cleanup(s: State, r: Resolution, ev: EventList) -> State:
             ev.append(HarborDuesPaid(claimant, seat, tables.HARBOR_DUES_COINS))
     if r.posted:
         p = s.players[claimant]
-        s = set_player(s, claimant, dataclasses.replace(p, posts=p.posts + 1))
+        s = set_player(s, claimant, evolve(p, posts=p.posts + 1))
     s = replace_island(s, island_index(s, r.island), ev)
     return replace_head(s, None)
 
@@ -165,10 +164,10 @@ def step(s: State, r: Resolution, ev: EventList) -> State | None:
     if r.stage is Stage.RANSOM:
         spaces = s.islands[island_index(s, r.island)].spaces
         if r.index >= len(spaces):
-            return replace_head(s, dataclasses.replace(r, stage=Stage.DISTRIBUTE, index=0))
+            return replace_head(s, evolve(r, stage=Stage.DISTRIBUTE, index=0))
         sp = spaces[r.index]
         if sp.cover is None:
-            return replace_head(s, dataclasses.replace(r, index=r.index + 1))
+            return replace_head(s, evolve(r, index=r.index + 1))
         assert sp.crate is not None
         if s.players[sp.crate.owner].coins >= ransom(s, sp.cover):
             return None
@@ -176,9 +175,7 @@ def step(s: State, r: Resolution, ev: EventList) -> State | None:
     if r.stage is Stage.DISTRIBUTE:
         nxt = next_crate(s, r)
         if nxt is None:
-            return replace_head(
-                s, dataclasses.replace(r, stage=Stage.LAUNCH, candidates=_launch_candidates(s, r))
-            )
+            return replace_head(s, evolve(r, stage=Stage.LAUNCH, candidates=_launch_candidates(s, r)))
         seat, space = nxt
         resource = ISLANDS[r.island].spaces[space]
         if load_targets(s.players[seat].ships, resource):
@@ -186,18 +183,18 @@ def step(s: State, r: Resolution, ev: EventList) -> State | None:
         return _sell(s, r, nxt, True, ev)
     if r.stage is Stage.LAUNCH:
         if not r.candidates:
-            return replace_head(s, dataclasses.replace(r, stage=Stage.CLEANUP))
+            return replace_head(s, evolve(r, stage=Stage.CLEANUP))
         card = r.candidates[0]
         owner, i = find_ship(s, card)
         if owner < 0:
-            return replace_head(s, dataclasses.replace(r, candidates=r.candidates[1:]))
+            return replace_head(s, evolve(r, candidates=r.candidates[1:]))
         ship = s.players[owner].ships[i]
         if ship_full(ship):
-            s = replace_head(s, dataclasses.replace(r, candidates=r.candidates[1:]))
+            s = replace_head(s, evolve(r, candidates=r.candidates[1:]))
             return start_launch(s, Seat(owner), card, ev)
         if ship_launchable(ship):
             return None
-        return replace_head(s, dataclasses.replace(r, candidates=r.candidates[1:]))
+        return replace_head(s, evolve(r, candidates=r.candidates[1:]))
     return _cleanup(s, r, ev)
 
 
@@ -249,17 +246,15 @@ def decide(s: State, r: Resolution, action: Action, ev: EventList) -> State:
                 msg = f"{action.ship} space {action.space} is not an empty {kind} space of your ships"
                 raise IllegalAction(msg, ship=action.ship)
             return _load(s, r, nxt, (action.ship, action.space), ev)
-        raise IllegalAction(
-            "your crate on the resolving island must be loaded (LoadCrate) or sold (SellCrate)"
-        )
+        raise IllegalAction("your crate on the resolving island must be loaded (LoadCrate) or sold (SellCrate)")
     card = r.candidates[0]
     if isinstance(action, LaunchShip | KeepShip) and action.ship != card:
         raise IllegalAction(f"the decision is about ship {card}", ship=action.ship)
     if isinstance(action, LaunchShip):
         owner = find_ship(s, card)[0]
-        s = replace_head(s, dataclasses.replace(r, candidates=r.candidates[1:]))
+        s = replace_head(s, evolve(r, candidates=r.candidates[1:]))
         return start_launch(s, Seat(owner), card, ev)
     if isinstance(action, KeepShip):
         ev.append(ShipKept(Seat(find_ship(s, card)[0]), card))
-        return replace_head(s, dataclasses.replace(r, candidates=r.candidates[1:]))
+        return replace_head(s, evolve(r, candidates=r.candidates[1:]))
     raise IllegalAction(f"ship {card} can launch: LaunchShip or KeepShip")

@@ -35,8 +35,6 @@ Rulings of this implementation where the spec is silent (SA-Rn; the spec's own a
 
 from __future__ import annotations
 
-import dataclasses
-
 from flotilla.rules import GameFinished, IllegalAction, InvalidAction, NotYourTurn, Seat, Transition
 
 from . import abilities, launch, pirates, placement, resolution, setup, turns
@@ -64,6 +62,7 @@ from .actions import (
 from .board import EventList
 from .cards import ISLANDS, PIRATE_ACTIONS, SHIPS
 from .events import Event
+from .fastcopy import evolve
 from .state import Launching, Phase, Resolution, State, Task
 
 _ACTION_SET = frozenset(ACTION_TYPES)
@@ -225,9 +224,7 @@ def _dispatch(s: State, seat: Seat, action: Action, ev: EventList) -> State:
         return pirates.resolve(s, seat, task, action, ev)
     if phase is Phase.CRATE_CHECK:
         if not isinstance(action, TakeCrateFromShip):
-            raise IllegalAction(
-                "your supply is empty: take a crate from one of your ships (TakeCrateFromShip)"
-            )
+            raise IllegalAction("your supply is empty: take a crate from one of your ships (TakeCrateFromShip)")
         return turns.take_crate(s, action, ev)
     return _placement(s, seat, action, ev)
 
@@ -251,7 +248,7 @@ def _advance(s: State, ev: EventList) -> State:
         if phase is Phase.RESOLVING:
             if s.claims:
                 task = Resolution(s.claims[0], s.active, posted=True)
-                s = dataclasses.replace(s, tasks=(task,), claims=s.claims[1:])
+                s = evolve(s, tasks=(task,), claims=s.claims[1:])
                 continue
             s = turns.end_turn(s, ev)
             continue

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 
 from flotilla.rules import IllegalAction, Rng, Seat, draw
@@ -13,6 +12,7 @@ from .board import EventList, new_island, refill_market, seats_from, set_player
 from .cards import ISLAND_IDS, OBJECTIVE_IDS, PIRATE_IDS, SHIP_IDS, SHIPS
 from .config import Config
 from .events import ShipsKept, ShipsRevealed
+from .fastcopy import evolve
 from .state import Phase, PirateCard, PlayerState, Ship, State
 
 
@@ -94,7 +94,7 @@ def keep(s: State, seat: Seat, action: KeepShips, ev: EventList) -> State:
         raise IllegalAction(f"keep exactly {tables.SHIPS_KEPT} different ships")
     if not set(ships) <= set(p.dealt):
         raise IllegalAction("you can only keep ships you were dealt", ships=",".join(ships))
-    s = set_player(s, seat, dataclasses.replace(p, kept=ships))
+    s = set_player(s, seat, evolve(p, kept=ships))
     ev.append(ShipsKept(seat, ships))
     if choosers(s):
         return s
@@ -103,7 +103,7 @@ def keep(s: State, seat: Seat, action: KeepShips, ev: EventList) -> State:
     for i, q in enumerate(players):
         returned = tuple(c for c in q.dealt if c not in q.kept)
         deck.extend(returned)
-        players[i] = dataclasses.replace(
+        players[i] = evolve(
             q,
             ships=tuple(Ship(c, (None,) * len(SHIPS[c].spaces)) for c in q.kept),
             dealt=(),
@@ -111,7 +111,7 @@ def keep(s: State, seat: Seat, action: KeepShips, ev: EventList) -> State:
         )
     for seat_ in seats_from(s, s.start_player):
         ev.append(ShipsRevealed(seat_, players[seat_].kept))
-    s = dataclasses.replace(s, players=tuple(players), ship_deck=tuple(sorted(deck)))
+    s = evolve(s, players=tuple(players), ship_deck=tuple(sorted(deck)))
     for position in range(tables.MARKET_SIZE):
         s = refill_market(s, position, ev)
     return s

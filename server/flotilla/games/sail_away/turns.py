@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
-
 from flotilla.rules import IllegalAction, Seat
 from flotilla.rules.tuples import replace_at
 
@@ -11,13 +9,14 @@ from . import tables
 from .actions import Action, TakeCrateFromShip
 from .board import EventList, find_ship, return_crates, set_player
 from .events import CrateTakenFromShip, EndTriggered, GameEnded, TurnStarted
+from .fastcopy import evolve
 from .scoring import final_result, public_objective_winner, scores
 from .state import Phase, State
 
 
 def start_turn(s: State, seat: Seat, ev: EventList) -> State:
     """Begin `seat`'s turn: a crate check if its supply is empty, else the placement step."""
-    s = dataclasses.replace(
+    s = evolve(
         s,
         active=seat,
         turn=s.turn + 1,
@@ -30,7 +29,7 @@ def start_turn(s: State, seat: Seat, ev: EventList) -> State:
     ev.append(TurnStarted(seat, s.turn))
     p = s.players[seat]
     if p.standard == 0 and p.pirate == 0 and crate_check_options(s):
-        s = dataclasses.replace(s, phase=Phase.CRATE_CHECK)
+        s = evolve(s, phase=Phase.CRATE_CHECK)
     return s
 
 
@@ -55,11 +54,11 @@ def take_crate(s: State, action: TakeCrateFromShip, ev: EventList) -> State:
     ship = p.ships[i]
     crate = ship.crates[action.space]
     assert crate is not None
-    ship = dataclasses.replace(ship, crates=replace_at(ship.crates, action.space, None))
-    s = set_player(s, seat, dataclasses.replace(p, ships=replace_at(p.ships, i, ship)))
+    ship = evolve(ship, crates=replace_at(ship.crates, action.space, None))
+    s = set_player(s, seat, evolve(p, ships=replace_at(p.ships, i, ship)))
     s = return_crates(s, [crate])
     ev.append(CrateTakenFromShip(seat, action.ship, action.space, crate.pirate))
-    return dataclasses.replace(s, phase=Phase.PLACEMENT)
+    return evolve(s, phase=Phase.PLACEMENT)
 
 
 def end_turn(s: State, ev: EventList) -> State:
@@ -67,10 +66,10 @@ def end_turn(s: State, ev: EventList) -> State:
     seat = s.active
     n = len(s.players)
     if s.end_trigger is None and len(s.players[seat].launched) >= tables.END_SHIPS:
-        s = dataclasses.replace(s, end_trigger=seat, final_turns=n - 1)
+        s = evolve(s, end_trigger=seat, final_turns=n - 1)
         ev.append(EndTriggered(seat))
     elif s.end_trigger is not None:
-        s = dataclasses.replace(s, final_turns=s.final_turns - 1)
+        s = evolve(s, final_turns=s.final_turns - 1)
     if s.end_trigger is not None:
         if s.final_turns == 0:
             return finish(s, ev, round_cap=False)
@@ -81,7 +80,7 @@ def end_turn(s: State, ev: EventList) -> State:
 
 def finish(s: State, ev: EventList, *, round_cap: bool) -> State:
     """Score the game (§8.2) and reveal every secret objective."""
-    s = dataclasses.replace(s, phase=Phase.FINISHED, tasks=())
+    s = evolve(s, phase=Phase.FINISHED, tasks=())
     result = final_result(s)
     ev.append(
         GameEnded(

@@ -176,12 +176,9 @@ class View:
 def _ship_view(card: str, crates: tuple[Crate | None, ...]) -> ShipView:
     data = SHIPS[card]
     spaces = tuple(
-        ShipSpaceView(resource=r, coin=i == data.coin_space, crate=crates[i])
-        for i, r in enumerate(data.spaces)
+        ShipSpaceView(resource=r, coin=i == data.coin_space, crate=crates[i]) for i, r in enumerate(data.spaces)
     )
-    return ShipView(
-        card=card, points=data.points, spaces=spaces, launchable=ship_launchable(Ship(card, crates))
-    )
+    return ShipView(card=card, points=data.points, spaces=spaces, launchable=ship_launchable(Ship(card, crates)))
 
 
 def _decision(s: State) -> DecisionView | None:
@@ -212,9 +209,7 @@ def _decision(s: State) -> DecisionView | None:
             nxt = resolution.next_crate(s, task)
             assert nxt is not None
             return DecisionView(kind=DecisionKind.DISTRIBUTE, seat=seat, island=task.island, space=nxt[1])
-        return DecisionView(
-            kind=DecisionKind.LAUNCH_OR_KEEP, seat=seat, island=task.island, ship=task.candidates[0]
-        )
+        return DecisionView(kind=DecisionKind.LAUNCH_OR_KEEP, seat=seat, island=task.island, ship=task.candidates[0])
     if s.phase is Phase.CRATE_CHECK:
         return DecisionView(kind=DecisionKind.TAKE_CRATE, seat=s.active)
     return DecisionView(kind=DecisionKind.PLACEMENT, seat=s.active)
