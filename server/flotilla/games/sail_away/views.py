@@ -13,7 +13,7 @@ from .board import crate_limit, ship_launchable
 from .cards import ISLANDS, OBJECTIVES, PIRATE_ACTIONS, SHIP_IDS, SHIPS, Resource
 from .events import Event, ShipsKept
 from .rules import to_act
-from .scoring import public_objective_winner, scores
+from .scoring import final_result, public_objective_winner, scores
 from .state import CardEffect, Crate, Launching, Phase, Resolution, Ship, Stage, State
 
 
@@ -250,7 +250,6 @@ def view(s: State, viewer: Seat | None) -> View:
         )
     me = s.players[viewer] if viewer is not None else None
     result_scores = scores(s) if finished else ()
-    best = max(result_scores) if result_scores else 0
     return View(
         viewer=viewer,
         phase=s.phase,
@@ -303,7 +302,7 @@ def view(s: State, viewer: Seat | None) -> View:
         kept=me.kept if me is not None and setting_up else (),
         returned=me.returned if me is not None else (),
         scores=result_scores,
-        winners=tuple(Seat(i) for i, x in enumerate(result_scores) if x == best) if finished else (),
+        winners=tuple(sorted(final_result(s).winners)) if finished else (),
         public_objective_winner=public_objective_winner(s) if finished else None,
     )
 
