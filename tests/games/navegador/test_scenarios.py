@@ -169,9 +169,7 @@ class TestNvS4KnightTrack:
     def test_phase_two_gives_fleets_two_free_steps(self) -> None:
         player = a_player(ships={"SR0": 2}, rondel=Space.SAILING)
         others = {1: a_player(seat=1, knights=6)}  # five knights sold in phase I
-        state = a_state(
-            players={0: player, **others}, tiles={"SR1": 1, "SR4": 1}, knight_phase=2, phase=sailing()
-        )
+        state = a_state(players={0: player, **others}, tiles={"SR1": 1, "SR4": 1}, knight_phase=2, phase=sailing())
         after = act(state, A, SailFleet("SR0", 2, "SR4"))
         assert ships_of(after, A) == {"SR4": 2}
 

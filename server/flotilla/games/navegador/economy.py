@@ -1,4 +1,7 @@
-"""Copy-on-write helpers moving money, workers and ships through the bank and supplies (with the ledger)."""
+"""Copy-on-write helpers moving money, workers and ships through the bank and supplies (with the ledger).
+
+Each helper makes one `replace` of the state: these run on every step, so they stay lean.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +10,7 @@ from dataclasses import replace
 from flotilla.rules import Seat
 from flotilla.rules.tuples import replace_at
 
-from .state import Holding, PlayerState, State
+from .state import PlayerState, State
 
 
 def with_player(state: State, seat: Seat, player: PlayerState) -> State:
@@ -19,8 +22,11 @@ def receive(state: State, seat: Seat, amount: int) -> State:
     if amount == 0:
         return state
     p = state.players[seat]
-    state = with_player(state, seat, replace(p, money=p.money + amount))
-    return replace(state, ledger=replace(state.ledger, money_paid_out=state.ledger.money_paid_out + amount))
+    return replace(
+        state,
+        players=replace_at(state.players, seat, replace(p, money=p.money + amount)),
+        ledger=replace(state.ledger, money_paid_out=state.ledger.money_paid_out + amount),
+    )
 
 
 def pay(state: State, seat: Seat, amount: int) -> State:
@@ -29,8 +35,11 @@ def pay(state: State, seat: Seat, amount: int) -> State:
         return state
     p = state.players[seat]
     assert p.money >= amount
-    state = with_player(state, seat, replace(p, money=p.money - amount))
-    return replace(state, ledger=replace(state.ledger, money_paid_in=state.ledger.money_paid_in + amount))
+    return replace(
+        state,
+        players=replace_at(state.players, seat, replace(p, money=p.money - amount)),
+        ledger=replace(state.ledger, money_paid_in=state.ledger.money_paid_in + amount),
+    )
 
 
 def gain_workers(state: State, seat: Seat, n: int) -> State:
@@ -38,18 +47,24 @@ def gain_workers(state: State, seat: Seat, n: int) -> State:
     if n == 0:
         return state
     p = state.players[seat]
-    state = with_player(state, seat, replace(p, lisbon=p.lisbon + n))
     gained = replace_at(state.ledger.workers_gained, seat, state.ledger.workers_gained[seat] + n)
-    return replace(state, ledger=replace(state.ledger, workers_gained=gained))
+    return replace(
+        state,
+        players=replace_at(state.players, seat, replace(p, lisbon=p.lisbon + n)),
+        ledger=replace(state.ledger, workers_gained=gained),
+    )
 
 
 def spend_workers(state: State, seat: Seat, n: int) -> State:
     """`n` workers from `seat`'s Lisbon back to the supply."""
     p = state.players[seat]
     assert p.lisbon >= n
-    state = with_player(state, seat, replace(p, lisbon=p.lisbon - n))
     spent = replace_at(state.ledger.workers_spent, seat, state.ledger.workers_spent[seat] + n)
-    return replace(state, ledger=replace(state.ledger, workers_spent=spent))
+    return replace(
+        state,
+        players=replace_at(state.players, seat, replace(p, lisbon=p.lisbon - n)),
+        ledger=replace(state.ledger, workers_spent=spent),
+    )
 
 
 def gain_ships(state: State, seat: Seat, region: int, n: int) -> State:
@@ -57,9 +72,13 @@ def gain_ships(state: State, seat: Seat, region: int, n: int) -> State:
     if n == 0:
         return state
     p = state.players[seat]
-    state = with_player(state, seat, replace(p, ships=replace_at(p.ships, region, p.ships[region] + n)))
+    ships = replace_at(p.ships, region, p.ships[region] + n)
     gained = replace_at(state.ledger.ships_gained, seat, state.ledger.ships_gained[seat] + n)
-    return replace(state, ledger=replace(state.ledger, ships_gained=gained))
+    return replace(
+        state,
+        players=replace_at(state.players, seat, replace(p, ships=ships)),
+        ledger=replace(state.ledger, ships_gained=gained),
+    )
 
 
 def lose_ships(state: State, seat: Seat, region: int, n: int) -> State:
@@ -68,9 +87,13 @@ def lose_ships(state: State, seat: Seat, region: int, n: int) -> State:
         return state
     p = state.players[seat]
     assert p.ships[region] >= n
-    state = with_player(state, seat, replace(p, ships=replace_at(p.ships, region, p.ships[region] - n)))
+    ships = replace_at(p.ships, region, p.ships[region] - n)
     lost = replace_at(state.ledger.ships_lost, seat, state.ledger.ships_lost[seat] + n)
-    return replace(state, ledger=replace(state.ledger, ships_lost=lost))
+    return replace(
+        state,
+        players=replace_at(state.players, seat, replace(p, ships=ships)),
+        ledger=replace(state.ledger, ships_lost=lost),
+    )
 
 
 def move_ships(state: State, seat: Seat, origin: int, destination: int, n: int) -> State:
@@ -87,7 +110,3 @@ def held_buildings(state: State, seat: Seat) -> int:
 
 def held_colonies(state: State, seat: Seat) -> int:
     return sum(1 for h in state.colonies if h.owner == seat)
-
-
-def holds(holding: Holding, seat: Seat) -> bool:
-    return holding.owner == seat

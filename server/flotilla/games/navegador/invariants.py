@@ -57,6 +57,5 @@ def check_invariants(state: State) -> None:
     # exploration tiles: Portugal has none; explored regions are exactly those with a tile taken
     assert state.tiles[0] is None
     # ships stand only in explored regions
-    unexplored = [r for r, owner in enumerate(state.tiles) if owner is None and r != 0]
-    for p in players:
-        assert all(p.ships[r] == 0 for r in unexplored), "ships in an unexplored region"
+    fleet = [sum(col) for col in zip(*(p.ships for p in players), strict=True)]
+    assert all(fleet[r] == 0 for r, owner in enumerate(state.tiles) if owner is None and r), "ships off the map"
