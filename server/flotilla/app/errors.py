@@ -56,3 +56,36 @@ class GameNotFinished(AppError):
 
 class RulesVersionUnavailable(AppError):
     reason = "RULES_VERSION_UNAVAILABLE"
+
+
+# --- lobbies and matchmaking: subclasses, so gateway/errors.py maps them to the parent's status.
+class RoomNotFound(GameNotFound):
+    reason = "ROOM_NOT_FOUND"
+
+
+class TicketNotFound(GameNotFound):
+    reason = "TICKET_NOT_FOUND"
+
+
+class NotRoomHost(NotSeated):
+    reason = "NOT_ROOM_HOST"
+
+
+class WrongJoinCode(NotSeated):
+    reason = "WRONG_JOIN_CODE"
+
+
+class RoomFull(GameFull):
+    reason = "ROOM_FULL"
+
+
+class RoomNotOpen(GameFull):
+    reason = "ROOM_NOT_OPEN"
+
+
+class RoomNotReady(GameFull):
+    reason = "ROOM_NOT_READY"
+
+
+class RoomBusy(StaleVersion):
+    reason = "ROOM_BUSY"

@@ -171,7 +171,8 @@ class Games:
                     "i": self.inbox.key,
                 },
             )
-            return await asyncio.wait_for(waiter, timeout_s or self.submit_timeout_s)
+            wait_s = self.submit_timeout_s if timeout_s is None else min(timeout_s, self.submit_timeout_s)
+            return await asyncio.wait_for(waiter, max(wait_s, 0.001))
         finally:
             self.inbox.forget(request_id, waiter)
 

@@ -191,11 +191,16 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         return response
 
     async def _submit(
-        self, game_id: str, seat: Seat, request: game_service_pb2.SubmitActionRequest
+        self,
+        game_id: str,
+        seat: Seat,
+        request: game_service_pb2.SubmitActionRequest,
+        deadline_s: float | None = None,
     ) -> tuple[GameHost, int, list[Any]]:
         host = await self.host(game_id)
         action = self.render.action_from_pb(host, request.action)
         request_id = check_request_id(request.request_id)
+        structlog.contextvars.bind_contextvars(game=game_id, seat=int(seat), request_id=request_id)
         outcome = await self.games.submit(
             game_id,
             host.rules.name,
@@ -204,6 +209,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
             host.dumps(action),
             etag=request.etag,
             request_id=request_id,
+            timeout_s=deadline_s,
         )
         if not outcome.ok:
             raise outcome.error()
@@ -216,7 +222,8 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         game_id = game_id_of(request.game)
         seat = await self.seat(self.principal(context), game_id, required=True)
         assert seat is not None
-        host, version, rows = await self._submit(game_id, seat, request)
+        remaining = context.time_remaining()  # the client's deadline, if it set one
+        host, version, rows = await self._submit(game_id, seat, request, remaining)
         return game_service_pb2.SubmitActionResponse(
             etag=str(version), through_event_id=version, events=self.render.events(game_id, host, rows, seat)
         )
@@ -246,6 +253,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
     ) -> AsyncIterator[game_service_pb2.WatchGameResponse]:
         game_id = game_id_of(request.game)
         viewer = await self.seat(self.principal(context, required=False), game_id, required=False)
+        structlog.contextvars.bind_contextvars(game=game_id, seat=viewer)
         async for batch in self.games.watch(game_id, viewer, request.after_event_id):
             yield self.render.watch_response(game_id, batch, viewer)
 

@@ -13,13 +13,21 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from flotilla.api.game.v1 import game_service_pb2, game_service_pb2_grpc
+from flotilla.api.lobby.v1 import lobby_service_pb2, lobby_service_pb2_grpc
+from flotilla.api.matchmaking.v1 import matchmaking_service_pb2, matchmaking_service_pb2_grpc
 from flotilla.app.games import Games
 from flotilla.app.inbox import Inbox
 from flotilla.gateway.auth import Tokens
 from flotilla.gateway.game_servicer import AuthServicer, GameServicer
+from flotilla.gateway.lobby_servicer import LobbyServicer
+from flotilla.gateway.matchmaking_servicer import MatchmakingServicer, RatingServicer
 from flotilla.gateway.render import Renderer
+from flotilla.lobby.ratings import Ratings
+from flotilla.lobby.rooms import Rooms
+from flotilla.lobby.tickets import Tickets
 from flotilla.settings import Settings
 from flotilla.store.feeds import Feeds
+from flotilla.store.lobby_store import LobbyStore
 from flotilla.store.redis_store import RedisStore
 
 log = structlog.get_logger("flotilla.gateway")
@@ -27,6 +35,9 @@ log = structlog.get_logger("flotilla.gateway")
 SERVICES = (
     game_service_pb2.DESCRIPTOR.services_by_name["GameService"].full_name,
     game_service_pb2.DESCRIPTOR.services_by_name["AuthService"].full_name,
+    lobby_service_pb2.DESCRIPTOR.services_by_name["LobbyService"].full_name,
+    matchmaking_service_pb2.DESCRIPTOR.services_by_name["MatchmakingService"].full_name,
+    matchmaking_service_pb2.DESCRIPTOR.services_by_name["RatingService"].full_name,
 )
 
 # Keepalive: ping idle connections so dead clients and proxies are noticed; allow client pings
@@ -80,6 +91,13 @@ async def start_gateway(settings: Settings, store: RedisStore | None = None) -> 
     server = grpc.aio.server(options=SERVER_OPTIONS)
     game_service_pb2_grpc.add_GameServiceServicer_to_server(GameServicer(games, tokens, Renderer()), server)  # type: ignore[no-untyped-call]
     game_service_pb2_grpc.add_AuthServiceServicer_to_server(AuthServicer(store, tokens), server)  # type: ignore[no-untyped-call]
+    lobby_store = LobbyStore(store.redis)
+    ratings = Ratings(lobby_store, store)
+    rooms = Rooms(lobby_store, games, heartbeat_s=settings.heartbeat_s)
+    tickets = Tickets(lobby_store, ratings, heartbeat_s=settings.heartbeat_s)
+    lobby_service_pb2_grpc.add_LobbyServiceServicer_to_server(LobbyServicer(rooms, tokens), server)  # type: ignore[no-untyped-call]
+    matchmaking_service_pb2_grpc.add_MatchmakingServiceServicer_to_server(MatchmakingServicer(tickets, tokens), server)  # type: ignore[no-untyped-call]
+    matchmaking_service_pb2_grpc.add_RatingServiceServicer_to_server(RatingServicer(ratings, tokens), server)  # type: ignore[no-untyped-call]
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection((*SERVICES, health.SERVICE_NAME, reflection.SERVICE_NAME), server)

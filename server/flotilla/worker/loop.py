@@ -261,7 +261,11 @@ class Worker:
                 if row is None:
                     continue
                 meta, state = row
-                host = host_for(meta.kind, meta.rules_version)
+                try:
+                    host = host_for(meta.kind, meta.rules_version)
+                except AppError as exc:  # routed to the wrong rules version: never apply other rules
+                    log.error("worker.wrong_rules_version", game=game_id, error=exc.message)
+                    continue
                 self.remember(game_id, Loaded(host, meta.version, host.loads(state), meta.status == "finished"))
         return earlier
 

@@ -1,0 +1,83 @@
+"""Rules-engine speed: random playouts of every registered game, in one process, no I/O.
+
+A decision = `to_act` + `legal_actions` for the acting seat + `apply` of a random legal
+action (what a worker plus a bot do per move, minus Redis and gRPC). Also reports the
+snapshot codec (encode + decode of the state), which a worker pays on every commit.
+
+    python bench/engine.py [--seconds 5] [--games sail_away,counter]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "server"))
+
+from flotilla.app.host import host_for
+from flotilla.games import REGISTRY
+from flotilla.rules.testing import game_seed
+
+MODES: dict[str, list[tuple[str, int, dict[str, str]]]] = {
+    "counter": [("2p", 2, {})],
+    "sail_away": [("2p", 2, {}), ("3p", 3, {}), ("4p", 4, {})],
+}
+
+
+def playouts(kind: str, seats: int, options: dict[str, str], seconds: float) -> dict[str, Any]:
+    host = host_for(kind)
+    rules = host.rules
+    config = host.config(seats, options)
+    decisions = games = 0
+    codec_s = 0.0
+    codec_n = 0
+    start = time.perf_counter()
+    seed = 0
+    while time.perf_counter() - start < seconds:
+        driver = random.Random(seed)
+        state = rules.new_game(config, game_seed(seed))
+        seed += 1
+        while True:
+            acting = rules.to_act(state)
+            if not acting:
+                break
+            seat = driver.choice(sorted(acting))
+            state = rules.apply(state, seat, driver.choice(rules.legal_actions(state, seat))).state
+            decisions += 1
+            if decisions % 64 == 0:
+                t = time.perf_counter()
+                host.loads(host.dumps(state))
+                codec_s += time.perf_counter() - t
+                codec_n += 1
+        games += 1
+    elapsed = time.perf_counter() - start - codec_s
+    return {
+        "game": kind,
+        "seats": seats,
+        "options": options,
+        "decisions_per_s": decisions / elapsed,
+        "games_per_s": games / elapsed,
+        "decisions_per_game": decisions / max(games, 1),
+        "codec_roundtrip_us": 1e6 * codec_s / max(codec_n, 1),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--seconds", type=float, default=5)
+    parser.add_argument("--games", default=",".join(REGISTRY))
+    args = parser.parse_args()
+    print(f"# {platform.python_implementation()} {platform.python_version()} on {platform.machine()}")
+    for kind in args.games.split(","):
+        for _label, seats, options in MODES.get(kind, [("", REGISTRY[kind].config_type().seats, {})]):
+            print(json.dumps(playouts(kind, seats, options, args.seconds)), flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,197 @@
+"""Load generator: M concurrent 2-seat `counter` games against Flotilla gateways (its own process).
+
+Each slot creates a game, seats two players and plays it to the end as fast as possible, then
+starts the next: the mover submits the instant its prompt arrives. Mode `unary`: both seats
+watch with WatchGame and the mover calls SubmitAction; mode `stream`: both seats use one
+Play stream each. Measured in the window [warmup, warmup + duration]: moves committed
+(accepted outcomes), and latency from submit to the move's event at the mover and at the
+opponent (same clock, same process). Bounded in time; prints one JSON object.
+
+    python bench/load.py --targets 127.0.0.1:50051 --games 10 --mode stream --duration 10
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import resource
+import time
+import uuid
+
+import grpc
+
+from flotilla.api.counter.v1 import counter_pb2
+from flotilla.api.game.v1 import game_pb2, game_service_pb2, game_service_pb2_grpc
+
+ADD = game_pb2.Action(counter=counter_pb2.Action(add=counter_pb2.Add(n=1)))
+
+
+def percentile(values: list[float], q: float) -> float | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+class Meter:
+    def __init__(self, warmup: float, duration: float) -> None:
+        self.t0 = time.perf_counter() + warmup
+        self.t1 = self.t0 + duration
+        self.committed = 0
+        self.mover: list[float] = []
+        self.opponent: list[float] = []
+        self.errors = 0
+        self.games_finished = 0
+
+    def in_window(self, t: float) -> bool:
+        return self.t0 <= t <= self.t1
+
+    def done(self) -> bool:
+        return time.perf_counter() > self.t1
+
+
+async def slot(stubs: list, auth: list[str], meter: Meter, mode: str, index: int) -> None:  # type: ignore[type-arg]
+    games = stubs[index % len(stubs)]
+    while not meter.done():
+        meta = (("authorization", f"Bearer {auth[0]}"),)
+        created = await games.CreateGame(
+            game_service_pb2.CreateGameRequest(kind="counter", seat_count=2, request_id=uuid.uuid4().hex), metadata=meta
+        )
+        name = created.game.name
+        tokens = []
+        for token in auth:
+            joined = await games.JoinGame(
+                game_service_pb2.JoinGameRequest(game=name), metadata=(("authorization", f"Bearer {token}"),)
+            )
+            tokens.append((joined.seat, joined.seat_token))
+        tokens.sort()
+        sent: dict[int, float] = {}  # event id of the move -> submit time
+        await (play_stream if mode == "stream" else play_unary)(games, name, tokens, sent, meter)
+        meter.games_finished += 1
+
+
+def record(meter: Meter, sent: dict[int, float], event_id: int, mover: bool, now: float) -> None:
+    t = sent.get(event_id)
+    if t is not None and meter.in_window(t):
+        (meter.mover if mover else meter.opponent).append((now - t) * 1000)
+
+
+async def play_unary(games, name: str, tokens, sent: dict[int, float], meter: Meter) -> None:  # type: ignore[no-untyped-def]
+    async def seat(seat_index: int, token: str) -> None:
+        metadata = (("authorization", f"Bearer {token}"),)
+        call = games.WatchGame(game_service_pb2.WatchGameRequest(game=name), metadata=metadata)
+        async for update in call:
+            now = time.perf_counter()
+            for event in update.events:
+                if event.HasField("counter"):
+                    record(meter, sent, event.event_id, event.counter.added.seat == seat_index, now)
+            if update.HasField("prompt"):
+                if meter.done():
+                    call.cancel()
+                    return
+                version = int(update.prompt.etag)
+                t = time.perf_counter()
+                sent[version + 1] = t
+                await games.SubmitAction(
+                    game_service_pb2.SubmitActionRequest(
+                        game=name, action=ADD, etag=update.prompt.etag, request_id=uuid.uuid4().hex
+                    ),
+                    metadata=metadata,
+                )
+                if meter.in_window(time.perf_counter()):
+                    meter.committed += 1
+
+    await asyncio.gather(*(seat(s, t) for s, t in tokens))
+
+
+async def play_stream(games, name: str, tokens, sent: dict[int, float], meter: Meter) -> None:  # type: ignore[no-untyped-def]
+    async def seat(seat_index: int, token: str) -> None:
+        outgoing: asyncio.Queue[game_service_pb2.PlayRequest | None] = asyncio.Queue()
+        outgoing.put_nowait(game_service_pb2.PlayRequest(open=game_service_pb2.WatchGameRequest(game=name)))
+
+        async def requests():  # type: ignore[no-untyped-def]
+            while (item := await outgoing.get()) is not None:
+                yield item
+
+        call = games.Play(requests(), metadata=(("authorization", f"Bearer {token}"),))
+        async for response in call:
+            now = time.perf_counter()
+            if response.HasField("outcome"):
+                if response.outcome.status.code == 0:
+                    if meter.in_window(now):
+                        meter.committed += 1
+                else:
+                    meter.errors += 1
+                continue
+            update = response.update
+            for event in update.events:
+                if event.HasField("counter"):
+                    record(meter, sent, event.event_id, event.counter.added.seat == seat_index, now)
+            if update.HasField("prompt"):
+                if meter.done():
+                    outgoing.put_nowait(None)
+                    call.cancel()
+                    return
+                sent[int(update.prompt.etag) + 1] = time.perf_counter()
+                submit = game_service_pb2.SubmitActionRequest(
+                    action=ADD, etag=update.prompt.etag, request_id=uuid.uuid4().hex
+                )
+                outgoing.put_nowait(game_service_pb2.PlayRequest(submit=submit))
+        outgoing.put_nowait(None)
+
+    await asyncio.gather(*(seat(s, t) for s, t in tokens))
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--targets", default="127.0.0.1:50051")
+    parser.add_argument("--games", type=int, default=10)
+    parser.add_argument("--mode", choices=["unary", "stream"], default="stream")
+    parser.add_argument("--warmup", type=float, default=3)
+    parser.add_argument("--duration", type=float, default=10)
+    args = parser.parse_args()
+    targets = args.targets.split(",")
+    if not all(t.startswith(("127.", "localhost", "[::1]")) for t in targets):
+        raise SystemExit("loopback targets only")
+    channels = [grpc.aio.insecure_channel(t) for t in targets]
+    stubs = [game_service_pb2_grpc.GameServiceStub(c) for c in channels]
+    auth_stub = game_service_pb2_grpc.AuthServiceStub(channels[0])
+    auth = []
+    for name in ("bench-a", "bench-b"):
+        reply = await auth_stub.SignInAsGuest(game_service_pb2.SignInAsGuestRequest(display_name=name))
+        auth.append(reply.session_token)
+    meter = Meter(args.warmup, args.duration)
+    cpu0 = resource.getrusage(resource.RUSAGE_SELF)
+    tasks = [asyncio.create_task(slot(stubs, auth, meter, args.mode, i)) for i in range(args.games)]
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), args.warmup + args.duration + 30)
+    cpu1 = resource.getrusage(resource.RUSAGE_SELF)
+    for channel in channels:
+        await channel.close()
+    window = args.duration
+    print(
+        json.dumps(
+            {
+                "mode": args.mode,
+                "games": args.games,
+                "gateways": len(targets),
+                "committed_moves": meter.committed,
+                "moves_per_s": meter.committed / window,
+                "mover_p50_ms": percentile(meter.mover, 0.5),
+                "mover_p99_ms": percentile(meter.mover, 0.99),
+                "opponent_p50_ms": percentile(meter.opponent, 0.5),
+                "opponent_p99_ms": percentile(meter.opponent, 0.99),
+                "errors": meter.errors,
+                "games_finished": meter.games_finished,
+                "driver_cpu_s": (cpu1.ru_utime + cpu1.ru_stime) - (cpu0.ru_utime + cpu0.ru_stime),
+                "pid": os.getpid(),
+            }
+        )
+    )
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

@@ -1,0 +1,229 @@
+"""End-to-end benchmark: Flotilla vs the boardgame.io peer on the same counter game, in one run.
+
+Starts Redis (AOF, fsync every second), G gateways and W workers (pinned to CPU 0 with
+--pin, like the peer's server), runs `bench/load.py` (pinned to CPU 1) for each mode and M,
+then runs the peer's own runner (`shared/peers/bgio/run_bgio.py`, copied to a scratch dir)
+for the same M, and prints one markdown table with ratios. Every process is on 127.0.0.1 and
+stops by itself.
+
+    python bench/run_e2e.py --pin --games 1,10,100 --duration 10 [--peer ../shared/peers]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "server"))
+
+from flotilla.cli import _wait_for_gateway  # noqa: E402
+from flotilla.redis_server import RedisServer, free_port  # noqa: E402
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])
+        except (OSError, IndexError):
+            pass
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def taskset(cpu: str | None) -> list[str]:
+    return ["taskset", "-c", cpu] if cpu is not None and shutil.which("taskset") else []
+
+
+def run_flotilla(args: argparse.Namespace, workdir: Path) -> list[dict[str, object]]:
+    server_cpu = "0" if args.pin else None
+    driver_cpu = "1" if args.pin else None
+    redis = RedisServer(workdir / "redis", aof=True, extra=("--appendfsync", "everysec"))
+    if server_cpu is not None and shutil.which("taskset"):
+        redis.start()
+        subprocess.run(["taskset", "-pc", server_cpu, str(redis.process.pid)], check=True, capture_output=True)  # type: ignore[union-attr]
+    else:
+        redis.start()
+    env = dict(os.environ, REDIS_URL=redis.url, FLOTILLA_LOG_FORMAT="json")
+    procs: list[subprocess.Popen[bytes]] = []
+    targets = []
+    log = (workdir / "servers.log").open("ab")
+    try:
+        for _ in range(args.gateways):
+            port = free_port()
+            targets.append(f"127.0.0.1:{port}")
+            procs.append(
+                subprocess.Popen(
+                    [*taskset(server_cpu), sys.executable, "-m", "flotilla.cli", "gateway"],
+                    env=dict(env, FLOTILLA_BIND=targets[-1]),
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                )
+            )
+        for _ in range(args.workers):
+            procs.append(
+                subprocess.Popen(
+                    [*taskset(server_cpu), sys.executable, "-m", "flotilla.cli", "worker"],
+                    env=env,
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                )
+            )
+        for target in targets:
+            _wait_for_gateway(target)
+        rows = []
+        pids = [p.pid for p in procs] + [redis.process.pid]  # type: ignore[union-attr]
+        for mode in args.modes.split(","):
+            for games in [int(m) for m in args.games.split(",")]:
+                before = cpu_seconds(pids)
+                started = time.monotonic()
+                out = subprocess.run(
+                    [
+                        *taskset(driver_cpu),
+                        sys.executable,
+                        str(ROOT / "bench" / "load.py"),
+                        "--targets",
+                        ",".join(targets),
+                        "--games",
+                        str(games),
+                        "--mode",
+                        mode,
+                        "--warmup",
+                        str(args.warmup),
+                        "--duration",
+                        str(args.duration),
+                    ],
+                    env=env,
+                    capture_output=True,
+                    text=True,
+                    check=True,
+                    timeout=args.warmup + args.duration + 120,
+                )
+                elapsed = time.monotonic() - started
+                row = json.loads(out.stdout.strip().splitlines()[-1])
+                row["server_cpu_pct"] = 100 * (cpu_seconds(pids) - before) / elapsed
+                row["system"] = f"flotilla {mode} (G={args.gateways}, W={args.workers})"
+                rows.append(row)
+                print(json.dumps(row), flush=True)
+        return rows
+    finally:
+        for proc in procs:
+            proc.terminate()
+        for proc in procs:
+            try:
+                proc.wait(15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+        redis.stop()
+        log.close()
+
+
+def run_peer(args: argparse.Namespace, workdir: Path) -> list[dict[str, object]]:
+    scratch = workdir / "peers"
+    shutil.copytree(Path(args.peer), scratch, ignore=shutil.ignore_patterns("node_modules", "results"))
+    (scratch / "bgio" / "results").mkdir(exist_ok=True)
+    subprocess.run(
+        ["npm", "ci", "--silent", "--no-audit", "--no-fund"],
+        cwd=scratch / "bgio",
+        check=True,
+        capture_output=True,
+        timeout=600,
+    )
+    out = scratch / "bgio" / "results" / "runs.jsonl"
+    cmd = [
+        sys.executable,
+        "run_bgio.py",
+        "--reps",
+        "1",
+        "--warmup",
+        str(args.warmup),
+        "--duration",
+        str(args.duration),
+        "--modes",
+        "raw",
+        "--storages",
+        "memory",
+        "--matches",
+        args.games,
+        "--out",
+        str(out),
+    ]
+    if not args.pin:
+        cmd.append("--no-pin")
+    subprocess.run(cmd, cwd=scratch / "bgio", check=True, capture_output=True, timeout=1800)
+    rows = []
+    for line in out.read_text().splitlines():
+        raw = json.loads(line)
+        rows.append(
+            {
+                "system": "boardgame.io memory (raw)",
+                "mode": "socket.io",
+                "games": raw["matches"],
+                "moves_per_s": raw["server_moves_per_s"],
+                "mover_p50_ms": raw["latency_mover"]["p50_ms"],
+                "mover_p99_ms": raw["latency_mover"]["p99_ms"],
+                "opponent_p50_ms": raw["latency_opponent"]["p50_ms"],
+                "opponent_p99_ms": raw["latency_opponent"]["p99_ms"],
+                "server_cpu_pct": raw["server_cpu_pct"],
+                "errors": raw["errors"],
+            }
+        )
+        print(json.dumps(rows[-1]), flush=True)
+    return rows
+
+
+def table(rows: list[dict[str, object]]) -> str:
+    peer = {r["games"]: r for r in rows if str(r["system"]).startswith("boardgame.io")}
+    lines = [
+        "| system | M | moves/s | × peer | mover p50 / p99 ms | opponent p50 / p99 ms | p99 ÷ peer | server CPU % |",
+        "|---|---:|---:|---:|---|---|---:|---:|",
+    ]
+    for r in rows:
+        p = peer.get(r["games"])
+        ratio = f"{float(r['moves_per_s']) / float(p['moves_per_s']):.2f}" if p else "–"  # type: ignore[arg-type]
+        worst = max(float(r["mover_p99_ms"] or 0), float(r["opponent_p99_ms"] or 0))  # type: ignore[arg-type]
+        peer_worst = max(float(p["mover_p99_ms"]), float(p["opponent_p99_ms"])) if p else 0  # type: ignore[arg-type]
+        p99_ratio = f"{worst / peer_worst:.2f}" if p else "–"
+        lines.append(
+            f"| {r['system']} | {r['games']} | {float(r['moves_per_s']):,.0f} | {ratio} | "  # type: ignore[arg-type]
+            f"{float(r['mover_p50_ms'] or 0):.2f} / {float(r['mover_p99_ms'] or 0):.2f} | "  # type: ignore[arg-type]
+            f"{float(r['opponent_p50_ms'] or 0):.2f} / {float(r['opponent_p99_ms'] or 0):.2f} | {p99_ratio} | "  # type: ignore[arg-type]
+            f"{float(r['server_cpu_pct']):.0f} |"  # type: ignore[arg-type]
+        )
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", default="1,10,100")
+    parser.add_argument("--modes", default="unary,stream")
+    parser.add_argument("--gateways", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--warmup", type=float, default=3)
+    parser.add_argument("--duration", type=float, default=10)
+    parser.add_argument("--pin", action="store_true", help="servers on CPU 0, load generators on CPU 1")
+    parser.add_argument("--peer", default=str(ROOT.parent / "shared" / "peers"), help="shared/peers, or '' to skip")
+    parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "e2e.jsonl"))
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="flotilla-bench-") as tmp:
+        rows = run_flotilla(args, Path(tmp))
+        if args.peer:
+            rows += run_peer(args, Path(tmp))
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    with Path(args.out).open("a") as f:
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%S")
+        for row in rows:
+            f.write(json.dumps({**row, "ts": stamp, "pinned": args.pin}) + "\n")
+    print(table(rows))
+
+
+if __name__ == "__main__":
+    main()

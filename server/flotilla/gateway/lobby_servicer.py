@@ -1,0 +1,196 @@
+"""LobbyService: authenticate, convert, delegate to `lobby.rooms`; no room logic here."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import AsyncIterator
+from typing import Any
+
+import grpc
+import structlog
+
+from flotilla.api.lobby.v1 import lobby_service_pb2 as pb
+from flotilla.api.lobby.v1 import lobby_service_pb2_grpc as pb_grpc
+from flotilla.app.errors import InvalidRequest, Unauthenticated, WrongJoinCode
+from flotilla.app.games import check_request_id
+from flotilla.gateway.auth import Principal, Tokens
+from flotilla.gateway.errors import maps_errors, maps_stream_errors
+from flotilla.gateway.game_servicer import MAX_PAGE, _bearer
+from flotilla.lobby.rooms import CLOSED, OPEN, STARTED, STARTING, Room, RoomFilter, Rooms, room_id_of, seat_of
+
+log = structlog.get_logger("flotilla.gateway")
+
+Context = grpc.aio.ServicerContext[Any, Any]
+STATES = {
+    OPEN: pb.ROOM_STATE_OPEN,
+    STARTING: pb.ROOM_STATE_STARTING,
+    STARTED: pb.ROOM_STATE_STARTED,
+    CLOSED: pb.ROOM_STATE_CLOSED,
+}
+
+
+def principal(tokens: Tokens, context: Context) -> Principal:
+    token = _bearer(context)
+    if token is None:
+        raise Unauthenticated("send 'authorization: Bearer <session_token>' (sign in with AuthService)")
+    return tokens.verify(token)
+
+
+def render_room(version: int, room: Room, viewer: str) -> pb.Room:
+    seated = seat_of(room, viewer) is not None
+    out = pb.Room(
+        name=f"rooms/{room['id']}",
+        kind=room["kind"],
+        seat_count=room["seat_count"],
+        options=room["options"],
+        visibility=pb.ROOM_VISIBILITY_PUBLIC if room["public"] else pb.ROOM_VISIBILITY_PRIVATE,
+        join_code=room["code"] if seated else "",
+        host=f"users/{room['host']}",
+        state=STATES[room["status"]],
+        game=f"games/{room['game']}" if room["game"] else "",
+        version=version,
+        open_seats=sum(1 for s in room["seats"] if s is None),
+        create_time_ms=room["created_ms"],
+    )
+    for i, seat in enumerate(room["seats"]):
+        if seat is None:
+            out.seats.append(pb.RoomSeat(seat=i))
+        else:
+            out.seats.append(
+                pb.RoomSeat(
+                    seat=i,
+                    taken=True,
+                    user=f"users/{seat['user']}",
+                    display_name=seat["name"],
+                    ready=seat["ready"],
+                    bot_policy=seat["bot"],
+                )
+            )
+    return out
+
+
+class LobbyServicer(pb_grpc.LobbyServiceServicer):
+    """The lobby API of one gateway process."""
+
+    def __init__(self, rooms: Rooms, tokens: Tokens) -> None:
+        self.rooms = rooms
+        self.tokens = tokens
+
+    def _seat_token(self, room: Room, who: Principal) -> str:
+        mine = seat_of(room, who.user)
+        if room["status"] != STARTED or mine is None:
+            return ""
+        return self.tokens.seat(room["game"], mine, who.user, who.name)
+
+    def _check_code(self, room: Room, who: Principal, code: str) -> None:
+        if room["public"] or seat_of(room, who.user) is not None:
+            return
+        if not secrets.compare_digest(code.upper(), room["code"]):
+            raise WrongJoinCode("this private room needs its join code", room=f"rooms/{room['id']}")
+
+    @maps_errors
+    async def CreateRoom(self, request: pb.CreateRoomRequest, context: Context) -> pb.CreateRoomResponse:
+        who = principal(self.tokens, context)
+        version, room = await self.rooms.create(
+            who.user,
+            who.name,
+            request.kind,
+            request.seat_count,
+            dict(request.options),
+            public=request.visibility != pb.ROOM_VISIBILITY_PRIVATE,
+            request_id=check_request_id(request.request_id),
+        )
+        log.info("room.created", room=room["id"], kind=room["kind"], seats=room["seat_count"])
+        return pb.CreateRoomResponse(room=render_room(version, room, who.user))
+
+    @maps_errors
+    async def ListRooms(self, request: pb.ListRoomsRequest, context: Context) -> pb.ListRoomsResponse:
+        who = principal(self.tokens, context)
+        size = request.page_size or 50
+        if not 0 < size <= MAX_PAGE:
+            raise InvalidRequest(f"page_size must be 1..{MAX_PAGE}", field="page_size")
+        if request.min_open_seats < 0:
+            raise InvalidRequest("min_open_seats must be >= 0", field="min_open_seats")
+        after: float | None = None
+        if request.page_token:
+            try:
+                after = float(request.page_token)
+            except ValueError:
+                raise InvalidRequest("page_token is not one this server issued", field="page_token") from None
+        where = RoomFilter(request.kind, request.min_open_seats, dict(request.options))
+        rows, cursor = await self.rooms.list(where, after, size)
+        return pb.ListRoomsResponse(
+            rooms=[render_room(v, r, who.user) for v, r in rows],
+            next_page_token="" if cursor is None else repr(cursor),
+        )
+
+    @maps_errors
+    async def GetRoom(self, request: pb.GetRoomRequest, context: Context) -> pb.GetRoomResponse:
+        who = principal(self.tokens, context)
+        version, room = await self.rooms.get(room_id_of(request.room))
+        self._check_code(room, who, request.join_code)
+        return pb.GetRoomResponse(room=render_room(version, room, who.user), seat_token=self._seat_token(room, who))
+
+    @maps_errors
+    async def JoinRoom(self, request: pb.JoinRoomRequest, context: Context) -> pb.JoinRoomResponse:
+        who = principal(self.tokens, context)
+        seat = request.seat if request.HasField("seat") else None
+        version, room = await self.rooms.join(room_id_of(request.room), who.user, who.name, request.join_code, seat)
+        return pb.JoinRoomResponse(room=render_room(version, room, who.user))
+
+    @maps_errors
+    async def LeaveRoom(self, request: pb.LeaveRoomRequest, context: Context) -> pb.LeaveRoomResponse:
+        who = principal(self.tokens, context)
+        version, room = await self.rooms.leave(room_id_of(request.room), who.user)
+        return pb.LeaveRoomResponse(room=render_room(version, room, who.user))
+
+    @maps_errors
+    async def SetReady(self, request: pb.SetReadyRequest, context: Context) -> pb.SetReadyResponse:
+        who = principal(self.tokens, context)
+        version, room = await self.rooms.ready(room_id_of(request.room), who.user, request.ready)
+        return pb.SetReadyResponse(room=render_room(version, room, who.user))
+
+    @maps_errors
+    async def KickSeat(self, request: pb.KickSeatRequest, context: Context) -> pb.KickSeatResponse:
+        who = principal(self.tokens, context)
+        version, room = await self.rooms.kick(room_id_of(request.room), who.user, request.seat)
+        return pb.KickSeatResponse(room=render_room(version, room, who.user))
+
+    @maps_errors
+    async def TransferHost(self, request: pb.TransferHostRequest, context: Context) -> pb.TransferHostResponse:
+        who = principal(self.tokens, context)
+        if not request.user.startswith("users/"):
+            raise InvalidRequest("user must look like users/<id>", field="user")
+        version, room = await self.rooms.hand_over(
+            room_id_of(request.room), who.user, request.user.removeprefix("users/")
+        )
+        return pb.TransferHostResponse(room=render_room(version, room, who.user))
+
+    @maps_errors
+    async def AddBot(self, request: pb.AddBotRequest, context: Context) -> pb.AddBotResponse:
+        who = principal(self.tokens, context)
+        seat = request.seat if request.HasField("seat") else None
+        version, room = await self.rooms.add_bot(room_id_of(request.room), who.user, seat, request.policy)
+        return pb.AddBotResponse(room=render_room(version, room, who.user))
+
+    @maps_errors
+    async def StartRoom(self, request: pb.StartRoomRequest, context: Context) -> pb.StartRoomResponse:
+        who = principal(self.tokens, context)
+        version, room = await self.rooms.start(room_id_of(request.room), who.user)
+        log.info("room.started", room=room["id"], game=room["game"])
+        return pb.StartRoomResponse(room=render_room(version, room, who.user), seat_token=self._seat_token(room, who))
+
+    @maps_stream_errors
+    async def WatchRoom(self, request: pb.WatchRoomRequest, context: Context) -> AsyncIterator[pb.WatchRoomResponse]:
+        who = principal(self.tokens, context)
+        room_id = room_id_of(request.room)
+        _version, room = await self.rooms.get(room_id)
+        self._check_code(room, who, request.join_code)
+        async for change in self.rooms.watch(room_id, request.after_version):
+            if change is None:
+                yield pb.WatchRoomResponse(is_checkpoint=True)
+                continue
+            version, room = change
+            yield pb.WatchRoomResponse(
+                room=render_room(version, room, who.user), seat_token=self._seat_token(room, who)
+            )
