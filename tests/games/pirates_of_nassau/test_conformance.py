@@ -7,7 +7,7 @@ import pytest
 from flotilla.games.pirates_of_nassau import RULES, Config
 from flotilla.rules.testing import check_rules
 
-SAMPLE_EVERY = {2: 16, 3: 32, 4: 48, 5: 64}
+SAMPLE_EVERY = {2: 16, 3: 32, 4: 48, 5: 80}
 
 
 @pytest.mark.slow

@@ -12,6 +12,7 @@ from flotilla.games.pirates_of_nassau.actions import (
     Boost,
     BuySection,
     BuyToken,
+    DiscardItem,
     EvadeNavy,
     FinishBurying,
     Move,
@@ -21,6 +22,7 @@ from flotilla.games.pirates_of_nassau.actions import (
     Raid,
     RerollDie,
     Smuggle,
+    TakeLoot,
     TakeNavyCard,
 )
 from flotilla.games.pirates_of_nassau.state import (
@@ -192,3 +194,24 @@ class TestDefaults:
         assert s.supply.rum == 0
         smuggles = [a for a in RULES.legal_actions(s, Seat(3)) if isinstance(a, Smuggle)]
         assert smuggles == [Smuggle(Item.GOODS, 1), Smuggle(Item.GOODS, 2)]
+
+
+def test_wrongly_typed_fields_are_invalid() -> None:
+    s = a_state([a_player(2, dice=(2, 5, 6)), a_player(4)], PirateMove(order=order(0, 1), turn=0))
+    for bad in (Move(2, "VALUE"), Move(True, MoveKind.VALUE), Smuggle("rum", 1)):  # type: ignore[arg-type]
+        with pytest.raises(InvalidAction):
+            RULES.apply(s, Seat(0), bad)
+
+
+def test_a_full_hold_may_discard_before_taking_loot() -> None:
+    """R24: a successful plunder with no room waits for the loot choice, so the player can make room."""
+    p = a_player(2, space=3, dice=(4,), hold=hold(w=6))
+    s0 = a_state([p, a_player(4)], PirateAction(order=order(0, 1), turn=0), routes={3: "Z1-09"})
+    s, _ = play(s0, (0, Plunder("C33")))
+    legal = RULES.legal_actions(s, Seat(0))
+    assert TakeLoot(0, 0, 0, 0, 0) in legal
+    assert DiscardItem(Item.GUNPOWDER) in legal
+    s, _ = play(s, (0, DiscardItem(Item.GUNPOWDER)), (0, DiscardItem(Item.GUNPOWDER)))
+    assert TakeLoot(1, 0, 0, 1, 0) in RULES.legal_actions(s, Seat(0))
+    s, _ = play(s, (0, TakeLoot(0, 0, 0, 2, 0)))
+    assert s.players[0].hold == hold(w=4, r=2)

@@ -84,9 +84,7 @@ def boost_totals(p: Player, fight: Fight, boosts: Iterable[str]) -> tuple[int, i
 def boost_options(p: Player, fight: Fight, staged: tuple[str, ...]) -> tuple[str, ...]:
     """Tokens that may still be staged as boosts for a fight of this kind."""
     return tuple(
-        t
-        for t, k in sorted(fitted_kinds(p))
-        if fight in k.boost_fights and t not in staged and is_usable(p, t)
+        t for t, k in sorted(fitted_kinds(p)) if fight in k.boost_fights and t not in staged and is_usable(p, t)
     )
 
 
@@ -125,8 +123,12 @@ def remove(state: State, seat: int, item: Item, n: int = 1) -> State:
     return state
 
 
+_ITEMS = tuple(Item)
+
+
 def held_items(hold: Cargo) -> tuple[Item, ...]:
-    return tuple(i for i in Item if hold.get(i) > 0)
+    counts = (hold.pesos, hold.gunpowder, hold.goods, hold.rum, hold.hostages)
+    return tuple(item for item, n in zip(_ITEMS, counts, strict=True) if n > 0)
 
 
 def default_loss(hold: Cargo) -> Item:
@@ -164,10 +166,7 @@ def search_down(occ: frozenset[int], target: int) -> int | None:
 
 def seats_by_notoriety(state: State, *, descending: bool) -> tuple[Seat, ...]:
     return tuple(
-        Seat(i)
-        for i in sorted(
-            range(len(state.players)), key=lambda i: state.players[i].notoriety, reverse=descending
-        )
+        Seat(i) for i in sorted(range(len(state.players)), key=lambda i: state.players[i].notoriety, reverse=descending)
     )
 
 

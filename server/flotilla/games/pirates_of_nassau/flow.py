@@ -60,9 +60,7 @@ def run_step3(state: State, order: tuple[Seat, ...], index: int, events: Events)
         seat = order[index]
         if notoriety.needs_prompt(state, seat):
             return dataclasses.replace(state, phase=Adjusting(order=order, index=index))
-        state, waiting = notoriety.score(
-            state, 3, order, index, cash_wind=False, fiddler=False, events=events
-        )
+        state, waiting = notoriety.score(state, 3, order, index, cash_wind=False, fiddler=False, events=events)
         if waiting:
             return state
         index += 1
@@ -103,9 +101,7 @@ def begin_step5(state: State, events: Events) -> State:
     return dataclasses.replace(state, phase=Buying(order=order, index=0))
 
 
-def next_buyer(
-    state: State, order: tuple[Seat, ...], index: int, passed: tuple[Seat, ...], events: Events
-) -> State:
+def next_buyer(state: State, order: tuple[Seat, ...], index: int, passed: tuple[Seat, ...], events: Events) -> State:
     n = len(order)
     for step in range(1, n + 1):
         i = (index + step) % n
@@ -153,8 +149,7 @@ def end_of_round(state: State, events: Events) -> State:
     state = move_merchants(state, events)
     state = restock_nassau(state, events)
     players = tuple(
-        dataclasses.replace(p, face_down=(), bought=(), hand=("C12", "C21", "C22", "C33"))
-        for p in state.players
+        dataclasses.replace(p, face_down=(), bought=(), hand=("C12", "C21", "C22", "C33")) for p in state.players
     )
     state = dataclasses.replace(state, players=players, round=state.round + 1)
     return start_round(state, events)
@@ -189,9 +184,7 @@ def reveal_navy(state: State, events: Events) -> State:
             break
         events.append(NavyCardRevealed(card))
         if card == END_CARD:
-            state = dataclasses.replace(
-                state, navy=deck, rng=rng, navy_display=tuple(shown), phase=Finished()
-            )
+            state = dataclasses.replace(state, navy=deck, rng=rng, navy_display=tuple(shown), phase=Finished())
             from .scoring import result  # noqa: PLC0415 - scoring imports state only
 
             final = result(state)

@@ -41,9 +41,7 @@ from .tables import (
 )
 
 Events = list[object]
-Tweaks = tuple[
-    Resource | None, Resource | None, Resource | None, Resource | None
-]  # carpenter, sailmaker, pm, cooper
+Tweaks = tuple[Resource | None, Resource | None, Resource | None, Resource | None]  # carpenter, sailmaker, pm, cooper
 
 
 # --- Costs -------------------------------------------------------------------------------------
@@ -124,9 +122,7 @@ def slot_options(p: Player, token: str) -> list[str]:
     """The first empty matching slot and every occupied matching slot (empty slots are alike)."""
     kind = TOKENS[token]
     taken = {f.slot for f in p.fitted}
-    matching = [
-        s for s in SLOTS if s.type is kind.slot and s.border is kind.border and s.section <= p.sections
-    ]
+    matching = [s for s in SLOTS if s.type is kind.slot and s.border is kind.border and s.section <= p.sections]
     empty = [s.id for s in matching if s.id not in taken]
     return empty[:1] + [s.id for s in matching if s.id in taken]
 
@@ -217,9 +213,7 @@ def buy_token(state: State, phase: Buying, seat: Seat, action: BuyToken, events:
         state = dataclasses.replace(state, piles=tuple(piles))
     state = with_player(state, seat, p)
     state = dataclasses.replace(state, display=tuple(t for t in state.display if t != action.token))
-    events.append(
-        TokenBought(seat, action.token, action.slot, old, cost.gunpowder, cost.goods, cost.rum, used)
-    )
+    events.append(TokenBought(seat, action.token, action.slot, old, cost.gunpowder, cost.goods, cost.rum, used))
     return after_purchase(state, phase, events)
 
 

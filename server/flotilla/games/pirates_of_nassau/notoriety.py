@@ -84,9 +84,7 @@ def change(
     events.append(MarkerCollided(seat, target))
     if search_down(occ, target) is None:
         return set_notoriety(state, seat, search_up(occ, target), Direction.UP, events), False
-    return dataclasses.replace(
-        state, phase=Collision(step=step, order=order, index=index, target=target)
-    ), True
+    return dataclasses.replace(state, phase=Collision(step=step, order=order, index=index, target=target)), True
 
 
 def directions(state: State, phase: Collision) -> tuple[Direction, ...]:

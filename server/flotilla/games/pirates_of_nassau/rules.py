@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
+import types
+import typing
 
 from flotilla.rules import (
     GameFinished,
@@ -115,17 +118,11 @@ def _choices(state: State, seat: Seat) -> list[Action]:
             out.extend(Boost(t) for t in boost_options(p, Fight.NAVY, phase.boosts))
             return out + free_actions(state, seat)
         case NavyPenalty():
-            return [AcceptPenalty(k, s) for k, s in navy.penalty_options(state, phase)] + free_actions(
-                state, seat
-            )
+            return [AcceptPenalty(k, s) for k, s in navy.penalty_options(state, phase)] + free_actions(state, seat)
         case LosingCargo():
             return [DiscardItem(i) for i in held_items(p.hold)]
         case Buying():
-            return (
-                nassau.buy_choices(state, seat)
-                + nassau.exchange_choices(state, seat)
-                + free_actions(state, seat)
-            )
+            return nassau.buy_choices(state, seat) + nassau.exchange_choices(state, seat) + free_actions(state, seat)
         case Burying():
             return nassau.burying_choices(state, seat)
         case HoldCheck():
@@ -187,9 +184,24 @@ def default_action(state: State, seat: Seat) -> Action:
 
 
 # --- Apply -----------------------------------------------------------------------------------
+@functools.cache
+def _hints(cls: type) -> tuple[tuple[str, object], ...]:
+    return tuple(typing.get_type_hints(cls).items())
+
+
+def _check_types(action: Action) -> None:
+    cls: type = type(action)
+    for name, hint in _hints(cls):
+        value = getattr(action, name)
+        options = typing.get_args(hint) if isinstance(hint, types.UnionType) else (hint,)
+        if not any(value is None if t is type(None) else type(value) is t for t in options):
+            raise InvalidAction(f"{type(action).__name__}.{name} has the wrong type", field=name)
+
+
 def _check_ids(action: Action) -> None:
     if type(action) not in ACTION_TYPES:
         raise InvalidAction(f"not a Pirates of Nassau action: {type(action).__name__}")
+    _check_types(action)
     token = getattr(action, "token", None)
     if token is not None and token not in TOKENS:
         raise InvalidAction(f"unknown token {token!r}", token=str(token))
@@ -298,9 +310,7 @@ def _dispatch(state: State, seat: Seat, action: Action, events: Events) -> State
             return flow.run_step4(state, phase.order, phase.index + 1, events)
         case NavyFight(), Boost():
             events.append(BoostStaged(seat, action.token))
-            return dataclasses.replace(
-                state, phase=dataclasses.replace(phase, boosts=(*phase.boosts, action.token))
-            )
+            return dataclasses.replace(state, phase=dataclasses.replace(phase, boosts=(*phase.boosts, action.token)))
         case NavyFight(), EvadeNavy():
             return navy.fight(state, phase, action.captain, events)
         case NavyPenalty(), AcceptPenalty():

@@ -25,9 +25,7 @@ def motley(p: Player) -> int:
 
 def best_ship(p: Player) -> int:
     sections = sum(SECTION_BEST_SHIP[: p.sections + 1])
-    return sections + sum(
-        TOKENS[f.token].best_ship for f in p.fitted if TOKENS[f.token].slot is not SlotType.CREW
-    )
+    return sections + sum(TOKENS[f.token].best_ship for f in p.fitted if TOKENS[f.token].slot is not SlotType.CREW)
 
 
 def categories(p: Player) -> Categories:

@@ -146,11 +146,7 @@ def reroll(state: State, seat: Seat, action: RerollDie, events: Events) -> State
 
 def move(state: State, phase: PirateMove, seat: Seat, action: Move, events: Events) -> State:
     p = state.players[seat]
-    if (
-        action.wind not in (-1, 0, 1)
-        or action.cartographer not in (-1, 0, 1)
-        or action.pilot not in (-2, 0, 2)
-    ):
+    if action.wind not in (-1, 0, 1) or action.cartographer not in (-1, 0, 1) or action.pilot not in (-2, 0, 2):
         raise InvalidAction("wind and cartographer take -1, 0 or 1; pilot takes -2, 0 or 2")
     if action.die not in p.dice:
         raise IllegalAction(f"no unused die shows {action.die}", die=str(action.die))
@@ -188,9 +184,7 @@ def move(state: State, phase: PirateMove, seat: Seat, action: Move, events: Even
     )
     p = flip(p, *(t for t in (cart, pilot) if t is not None))
     events.append(
-        ShipMoved(
-            seat, action.die, action.kind, value, state.players[seat].space, to, action.wind, cart, pilot
-        )
+        ShipMoved(seat, action.die, action.kind, value, state.players[seat].space, to, action.wind, cart, pilot)
     )
     state = with_player(state, seat, p)
     return dataclasses.replace(state, phase=PirateAction(order=phase.order, turn=phase.turn))
@@ -323,9 +317,14 @@ def plunder(state: State, phase: PirateAction, seat: Seat, captain: str, events:
     state = dataclasses.replace(state, routes=tuple(r for r in state.routes if r.card != card))
     loot = TakingLoot(order=phase.order, turn=phase.turn, card=card)
     choices = loot_choices(state, seat, card)
-    if len(choices) == 1:
+    everything = loot_pool(state, card, quartermaster=False).total
+    if len(choices) == 1 and _count(choices[0]) == everything:  # all fits and no Quartermaster: no choice
         return take_loot(state, loot, seat, choices[0], events)
-    return dataclasses.replace(state, phase=loot)
+    return dataclasses.replace(state, phase=loot)  # the player may discard first to make room (R24)
+
+
+def _count(action: TakeLoot) -> int:
+    return action.pesos + action.gunpowder + action.goods + action.rum + action.hostages
 
 
 def raid(state: State, phase: PirateAction, seat: Seat, captain: str, events: Events) -> State:
@@ -346,7 +345,7 @@ def raid(state: State, phase: PirateAction, seat: Seat, captain: str, events: Ev
 
 
 # --- Loot ------------------------------------------------------------------------------------
-def loot_pool(state: State, card: str, quartermaster: bool) -> Cargo:
+def loot_pool(state: State, card: str, *, quartermaster: bool) -> Cargo:
     pool = Cargo(pesos=1 + int(quartermaster))
     for item in MERCHANTS[card].loot:
         pool = pool.add(item, 1)
@@ -367,11 +366,9 @@ def loot_choices(state: State, seat: Seat, card: str) -> list[TakeLoot]:
     qms = (False, True) if first_usable(p, "Quartermaster") is not None else (False,)
     out: list[TakeLoot] = []
     for qm in qms:
-        pool = loot_pool(state, card, qm)
+        pool = loot_pool(state, card, quartermaster=qm)
         k = min(room(p), pool.total)
-        out.extend(
-            TakeLoot(c.pesos, c.gunpowder, c.goods, c.rum, c.hostages, qm) for c in sub_cargos(pool, k)
-        )
+        out.extend(TakeLoot(c.pesos, c.gunpowder, c.goods, c.rum, c.hostages, qm) for c in sub_cargos(pool, k))
     return out
 
 

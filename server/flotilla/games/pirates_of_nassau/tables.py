@@ -265,9 +265,7 @@ _H, _M, _C = Pile.HULL, Pile.MAST, Pile.CREW
 _P, _R, _N = Fight.PLUNDER, Fight.RAID, Fight.NAVY
 
 
-def _crew(
-    name: str, motley: int, sail: int = 0, cannon: int = 0, fights: frozenset[Fight] = frozenset()
-) -> TokenKind:
+def _crew(name: str, motley: int, sail: int = 0, cannon: int = 0, fights: frozenset[Fight] = frozenset()) -> TokenKind:
     return TokenKind(
         name,
         _C,
