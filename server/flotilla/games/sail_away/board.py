@@ -7,11 +7,11 @@ from flotilla.rules.tuples import replace_at
 
 from . import tables
 from .cards import HARBOR_DUES, ISLANDS, SEA_LEGS, SHIPS, launchable
-from .events import IslandDeckRefilled, IslandDiscarded, IslandRevealed, MarketRefilled
+from .events import Event, IslandDeckRefilled, IslandDiscarded, IslandRevealed, MarketRefilled
 from .fastcopy import evolve
 from .state import Crate, Island, IslandSpace, PlayerState, Ship, State, Task
 
-EventList = list[object]
+EventList = list[Event]
 
 
 def set_player(s: State, seat: Seat, p: PlayerState) -> State:

@@ -268,4 +268,4 @@ def apply(s: State, seat: Seat, action: Action) -> Transition[State, Event]:
     ev: EventList = []
     s = _dispatch(s, seat, action, ev)
     s = _advance(s, ev)
-    return Transition(s, tuple(ev))  # type: ignore[arg-type]
+    return Transition(s, tuple(ev))
