@@ -264,3 +264,16 @@ def test_round_cap_ends_the_game() -> None:
     assert len(ended) == 1
     assert ended[0].round_cap
     assert RULES.result(state) is not None
+
+
+def test_sr27_returned_ships_join_the_deck() -> None:
+    state = RULES.new_game(Config(seats=4), 4242)
+    assert len(state.ship_deck) == 36 - 24
+    for seat in sorted(RULES.to_act(state)):
+        state, _ = act(state, seat, RULES.default_action(state, seat))
+    assert len(state.ship_deck) == 24 - 3
+    assert len(state.islands) == 5
+    assert len(state.pirate_cards) == 3
+    assert state.turn == 1
+    assert state.active == state.start_player
+    check_invariants(state)

@@ -30,7 +30,13 @@ Rulings of this implementation where the spec is silent (SA-Rn; the spec's own a
 * SA-R9 One-time card effects with choices (PA1-PA4) are answered at once, before any other
   action (SD6); a card whose effect has no legal target is skipped (SR16).
 * SA-R10 Islands cannot run out: 13 cards, at most 5 face up, and a resolved island is
-  discarded before its replacement is drawn.
+  discarded before its replacement is drawn. Market positions can stay empty (SR11).
+* SA-R11 SD1 is one action naming the 3 kept ships in the chosen order (120 choices); the
+  answer stays secret (`ShipsKept` is blanked for others) until every seat has answered.
+* SA-R12 Only a full ship launches by itself when L2, Forced Sale or Smuggled Goods fill a
+  space; a ship made launchable but not full can be launched later as a free action.
+* SA-R13 An ability is ready from the owner's first turn that starts after the launch
+  (`LaunchedShip.turn` < the current turn number), which is SR9/SR25 for every case.
 """
 
 from __future__ import annotations
