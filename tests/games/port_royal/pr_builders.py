@@ -17,7 +17,7 @@ from flotilla.games.port_royal.cards import (
 )
 from flotilla.games.port_royal.config import Config, Mode
 from flotilla.games.port_royal.events import Event
-from flotilla.games.port_royal.state import Contract, Discover, Phase, Player, State
+from flotilla.games.port_royal.state import Contract, Discover, Phase, Player, Repel, State
 from flotilla.games.port_royal.tables import VP_TOKENS_FOR_COMPLETION
 from flotilla.rules import Rng, Seat
 
@@ -89,6 +89,8 @@ def a_state(
     if seats == 5:
         pool.append(FIVE_PLAYER_EXPEDITION)
     named = [*harbor, *expeditions, *discard, *victory_pile, *(time_pile or ())]
+    if isinstance(phase, Repel):
+        named.append(phase.ship)
     for cards in (*displays.values(), *collections.values()):
         named.extend(cards)
     for card in named:
