@@ -96,13 +96,14 @@ def to_act(s: State) -> frozenset[Seat]:
 
 
 def _placement_options(s: State, seat: Seat) -> list[Action]:
-    out = placement.targets(s)
+    places = placement.targets(s)
+    out = list(places)
     ready = abilities.ready_abilities(s, seat)
     if ready:
         out.extend(abilities.options(s, seat, ready))
     out.extend(placement.retrieve_options(s))
     out.extend(placement.launch_options(s))
-    if placement.can_end(s):
+    if s.placed > 0 or not places:  # placement.can_end, without computing the targets twice
         out.append(EndPlacement())
     return out
 
