@@ -10,6 +10,7 @@ from sa_builders import P1, P2, P3, a_state, act, covered, island, pir, play_def
 from flotilla.games.sail_away import RULES, Config
 from flotilla.games.sail_away.actions import (
     ChooseSlot,
+    ClaimIsland,
     ClearIsland,
     CoverCrate,
     DirectLoad,
@@ -277,3 +278,18 @@ def test_sr27_returned_ships_join_the_deck() -> None:
     assert state.turn == 1
     assert state.active == state.start_player
     check_invariants(state)
+
+
+def test_covering_never_claims_and_claimed_islands_take_no_crates() -> None:
+    state = a_state(
+        islands=(island("IS01", std(1), std(1)), island("IS02", std(2)), "IS03", "IS04"),
+        launched_ships=ready(3),
+    )
+    state, events = act(state, 0, CoverCrate("IS01", 0))
+    assert not any(isinstance(e, IslandClaimed) for e in events)
+    assert state.islands[0].post is None
+    state, _ = act(state, 0, ClaimIsland("IS02"))
+    assert state.islands[1].post == P1
+    assert PlaceCrate("IS02", 1, pirate=False) not in RULES.legal_actions(state, P1)
+    with pytest.raises(IllegalAction):
+        RULES.apply(state, P1, PlaceCrate("IS02", 1, pirate=False))
