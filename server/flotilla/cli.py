@@ -1,4 +1,4 @@
-"""The `flotilla` command: up | gateway | worker | bot."""
+"""The `flotilla` command: up | gateway | worker | matchmaker | bot."""
 
 from __future__ import annotations
 
@@ -131,6 +131,15 @@ def cmd_worker(_args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_matchmaker(_args: argparse.Namespace) -> int:
+    from flotilla.matchmaker.main import MatchmakerSettings, run_matchmaker  # noqa: PLC0415
+
+    settings = Settings.from_env()
+    configure("matchmaker", settings.log_format)
+    asyncio.run(run_matchmaker(settings, MatchmakerSettings.from_env(settings)))
+    return 0
+
+
 def cmd_bot(args: argparse.Namespace) -> int:
     """Seat a random bot in an existing game and play it to the end."""
     from flotilla_client import FlotillaClient, play_random  # noqa: PLC0415
@@ -165,6 +174,9 @@ def build_parser() -> argparse.ArgumentParser:
         func=cmd_gateway
     )
     sub.add_parser("worker", help="run a rules worker (env: REDIS_URL, ...)").set_defaults(func=cmd_worker)
+    sub.add_parser(
+        "matchmaker", help="form games from tickets, play bot seats, rate games (env: FLOTILLA_GATEWAY, ...)"
+    ).set_defaults(func=cmd_matchmaker)
     bot = sub.add_parser("bot", help="seat a random bot in a game")
     bot.add_argument("--game-id", required=True)
     bot.add_argument("--target", default="127.0.0.1:50051")

@@ -61,3 +61,77 @@ def inbox(gateway_id: str) -> str:
 
 def user(u: str) -> str:
     return f"{PREFIX}:user:{{{u}}}"
+
+
+# --- lobbies, matchmaking and ratings (docs/lobbies.md) ---------------------------------
+# | flotilla:room:{r} | HASH | version, data (room JSON) |
+# | flotilla:room:{r}:changes | STREAM | one entry per room version, id 0-<version>: d (room JSON) |
+# | flotilla:rooms:seq | STRING | counter giving each room its listing sequence number |
+# | flotilla:rooms:listed[:<kind>] | ZSET | open public room id -> open seats * 1e13 + seq |
+# | flotilla:mm:queues | SET | queue ids (<kind>.<options hash>) that have had tickets |
+# | flotilla:mm:{q}:waiting | ZSET | waiting ticket id -> enqueue ms |
+# | flotilla:mm:{q}:ticket:<t> | HASH | data (JSON), state, match, game, seats (JSON user -> seat) |
+# | flotilla:mm:{q}:ticket:<t>:changes | STREAM | state changes of one ticket |
+# | flotilla:mm:{q}:pending | ZSET | claimed match id -> claim ms (game not yet made) |
+# | flotilla:mm:{q}:match:<m> | STRING | a claimed match (JSON) until its game exists |
+# | flotilla:bots | STREAM | bot seats to play (group "bots"): g (game), s (seat), u, n, p (policy) |
+# | flotilla:finished | STREAM | finished games (group "ratings"): g (game id) |
+# | flotilla:{rating:<kind>}:players | HASH | user -> rating JSON {mu, sigma, games} |
+# | flotilla:{rating:<kind>}:board | ZSET | user -> ordinal (mu - 3 sigma) |
+# | flotilla:{rating:<kind>}:history:<u> | LIST | newest first: rating JSON after each rated game |
+# | flotilla:{rating:<kind>}:rated:<g> | STRING | set once a game is rated (exactly-once guard) |
+ROOMS_SEQ = f"{PREFIX}:rooms:seq"
+ROOMS_LISTED = f"{PREFIX}:rooms:listed"
+MM_QUEUES = f"{PREFIX}:mm:queues"
+BOTS = f"{PREFIX}:bots"
+BOTS_GROUP = "bots"
+FINISHED = f"{PREFIX}:finished"
+RATINGS_GROUP = "ratings"
+
+
+def room(r: str) -> str:
+    return f"{PREFIX}:room:{{{r}}}"
+
+
+def room_changes(r: str) -> str:
+    return f"{PREFIX}:room:{{{r}}}:changes"
+
+
+def rooms_listed(kind: str) -> str:
+    return f"{ROOMS_LISTED}:{kind}"
+
+
+def mm_waiting(q: str) -> str:
+    return f"{PREFIX}:mm:{{{q}}}:waiting"
+
+
+def mm_ticket(q: str, t: str) -> str:
+    return f"{PREFIX}:mm:{{{q}}}:ticket:{t}"
+
+
+def mm_ticket_changes(q: str, t: str) -> str:
+    return f"{PREFIX}:mm:{{{q}}}:ticket:{t}:changes"
+
+
+def mm_pending(q: str) -> str:
+    return f"{PREFIX}:mm:{{{q}}}:pending"
+
+
+def mm_match(q: str, m: str) -> str:
+    return f"{PREFIX}:mm:{{{q}}}:match:{m}"
+
+
+def ratings(kind: str) -> str:
+    return f"{PREFIX}:{{rating:{kind}}}:players"
+
+
+def leaderboard(kind: str) -> str:
+    return f"{PREFIX}:{{rating:{kind}}}:board"
+
+
+def rating_history(kind: str, u: str) -> str:
+    return f"{PREFIX}:{{rating:{kind}}}:history:{u}"
+
+
+def rated(kind: str, g: str) -> str:
+    return f"{PREFIX}:{{rating:{kind}}}:rated:{g}"

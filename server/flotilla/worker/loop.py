@@ -219,6 +219,8 @@ class Worker:
         for (work, after, outcome), done in zip(committing, await self.store.commit_many(commits), strict=True):
             if done.code == 1:
                 self.remember(work.game_id, after)
+                if after.finished:  # for the ratings consumer of the matchmakers (docs/lobbies.md)
+                    await self.store.redis.xadd(keys.FINISHED, {"g": work.game_id}, maxlen=100_000, approximate=True)
                 self.applied += 1
                 replies.append((work, outcome, False))
                 log.debug(

@@ -1,0 +1,1 @@
+"""Lobbies (rooms), matchmaking tickets and ratings: the use cases between the gateway and the store."""

@@ -1,0 +1,362 @@
+"""Rooms: players gather, ready up, add bots, and the host starts a game. No grpc here.
+
+A room is one JSON document in Redis with a version; every change is computed here from the
+document as read and written with a compare-and-set script (retried a few times when another
+request changed the room meanwhile). Each version is also appended to the room's change
+stream, which `watch` follows.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import re
+import secrets
+import time
+import uuid
+from collections.abc import AsyncIterator, Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from flotilla.app.errors import (
+    InvalidRequest,
+    NotRoomHost,
+    RoomBusy,
+    RoomFull,
+    RoomNotFound,
+    RoomNotOpen,
+    RoomNotReady,
+    WrongJoinCode,
+)
+from flotilla.app.games import MAX_SEATS, Games
+from flotilla.app.host import host_for
+from flotilla.store.lobby_store import LISTING_STEP, LobbyStore
+
+OPEN, STARTING, STARTED, CLOSED = "open", "starting", "started", "closed"
+BOT_POLICIES = ("random",)
+CAS_RETRIES = 8
+_ROOM_NAME = re.compile(r"^rooms/([0-9a-f]{32})$")
+_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+
+Room = dict[str, Any]
+
+
+def room_id_of(name: str) -> str:
+    match = _ROOM_NAME.match(name)
+    if match is None:
+        raise InvalidRequest(f"room must look like rooms/<id>, got {name!r}", field="room")
+    return match.group(1)
+
+
+def bot_user(room_or_match: str, seat: int) -> str:
+    """The user id of a bot seat (stable, so a retried start joins the same bot)."""
+    return "bot-" + uuid.uuid5(uuid.NAMESPACE_URL, f"flotilla:bot:{room_or_match}:{seat}").hex
+
+
+def is_bot(user: str) -> bool:
+    return user.startswith("bot-")
+
+
+def open_seats(room: Room) -> int:
+    return sum(1 for s in room["seats"] if s is None)
+
+
+def listing(room: Room) -> float | None:
+    """The room's score in the listing indexes; None when it is not listed (private, started, closed)."""
+    if not room["public"] or room["status"] != OPEN:
+        return None
+    return float(open_seats(room) * LISTING_STEP + room["seq"])
+
+
+def seat_of(room: Room, user: str) -> int | None:
+    for i, seat in enumerate(room["seats"]):
+        if seat is not None and seat["user"] == user:
+            return i
+    return None
+
+
+def _require_host(room: Room, user: str) -> None:
+    if room["host"] != user:
+        raise NotRoomHost("only the room's host may do this", room=f"rooms/{room['id']}")
+
+
+def _require_open(room: Room) -> None:
+    if room["status"] != OPEN:
+        raise RoomNotOpen(f"the room is {room['status']}", room=f"rooms/{room['id']}", status=room["status"])
+
+
+@dataclass(frozen=True, slots=True)
+class RoomFilter:
+    """What ListRooms may filter on (all optional)."""
+
+    kind: str = ""
+    min_open_seats: int = 0
+    options: Mapping[str, str] | None = None
+
+    def accepts(self, room: Room) -> bool:
+        if self.kind and room["kind"] != self.kind:
+            return False
+        if room["status"] != OPEN or not room["public"] or open_seats(room) < self.min_open_seats:
+            return False
+        return all(room["options"].get(k) == v for k, v in (self.options or {}).items())
+
+
+class Rooms:
+    """The room use cases over one store; shared by every RPC of a gateway process."""
+
+    def __init__(self, store: LobbyStore, games: Games, *, heartbeat_s: float = 10.0) -> None:
+        self.store = store
+        self.games = games
+        self.heartbeat_s = heartbeat_s
+
+    async def get(self, room_id: str) -> tuple[int, Room]:
+        row = await self.store.room(room_id)
+        if row is None:
+            raise RoomNotFound(f"no room rooms/{room_id}", room=f"rooms/{room_id}")
+        return row
+
+    async def _change(self, room_id: str, change: Callable[[Room], None]) -> tuple[int, Room]:
+        """Apply `change` (raises to refuse) to the room as stored; compare-and-set, retried."""
+        for _ in range(CAS_RETRIES):
+            version, room = await self.get(room_id)
+            after = copy.deepcopy(room)
+            change(after)
+            if after == room:
+                return version, room
+            written = await self.store.write_room(room_id, version, after, listing(after))
+            if written is not None:
+                return written, after
+            await asyncio.sleep(secrets.randbelow(20) / 1000)
+        raise RoomBusy("the room kept changing; retry", room=f"rooms/{room_id}")
+
+    # --- use cases ---------------------------------------------------------------------
+    async def create(
+        self,
+        user: str,
+        name: str,
+        kind: str,
+        seat_count: int,
+        options: Mapping[str, str],
+        *,
+        public: bool,
+        request_id: str,
+    ) -> tuple[int, Room]:
+        """A new room with the creator as host in seat 0; the same request id returns the same room."""
+        if not 1 <= seat_count <= MAX_SEATS:
+            raise InvalidRequest(f"seat_count must be 1..{MAX_SEATS}, got {seat_count}", field="seat_count")
+        host_for(kind).config(seat_count, options)  # UnknownGameKind / InvalidConfig before anything is stored
+        room_id = uuid.uuid5(uuid.NAMESPACE_URL, f"flotilla:room:{user}:{request_id}").hex
+        existing = await self.store.room(room_id)
+        if existing is not None:
+            return existing
+        seats: list[dict[str, Any] | None] = [None] * seat_count
+        seats[0] = {"user": user, "name": name, "ready": False, "bot": ""}
+        room: Room = {
+            "id": room_id,
+            "kind": kind,
+            "seat_count": seat_count,
+            "options": dict(options),
+            "public": public,
+            "code": "" if public else "".join(secrets.choice(_CODE_ALPHABET) for _ in range(6)),
+            "host": user,
+            "seats": seats,
+            "status": OPEN,
+            "game": "",
+            "seq": await self.store.next_room_seq(),
+            "created_ms": int(time.time() * 1000),
+        }
+        written = await self.store.write_room(room_id, 0, room, listing(room))
+        if written is None:  # a concurrent retry of the same request created it
+            return await self.get(room_id)
+        return written, room
+
+    async def join(self, room_id: str, user: str, name: str, code: str, seat: int | None) -> tuple[int, Room]:
+        def change(room: Room) -> None:
+            if seat_of(room, user) is not None:
+                return
+            if not room["public"] and not secrets.compare_digest(code.upper(), room["code"]):
+                raise WrongJoinCode("this private room needs its join code", room=f"rooms/{room_id}")
+            _require_open(room)
+            if seat is not None:
+                if not 0 <= seat < room["seat_count"]:
+                    raise InvalidRequest(f"no seat {seat} in this room", field="seat")
+                if room["seats"][seat] is not None:
+                    raise RoomFull(f"seat {seat} is taken", room=f"rooms/{room_id}")
+                wanted = seat
+            else:
+                free = [i for i, s in enumerate(room["seats"]) if s is None]
+                if not free:
+                    raise RoomFull("every seat is taken", room=f"rooms/{room_id}")
+                wanted = free[0]
+            room["seats"][wanted] = {"user": user, "name": name, "ready": False, "bot": ""}
+
+        return await self._change(room_id, change)
+
+    async def leave(self, room_id: str, user: str) -> tuple[int, Room]:
+        def change(room: Room) -> None:
+            mine = seat_of(room, user)
+            if mine is None:
+                return
+            _require_open(room)
+            room["seats"][mine] = None
+            if room["host"] == user:
+                humans = [s for s in room["seats"] if s is not None and not s["bot"]]
+                if humans:
+                    room["host"] = humans[0]["user"]
+                else:
+                    room["status"] = CLOSED
+
+        return await self._change(room_id, change)
+
+    async def ready(self, room_id: str, user: str, ready: bool) -> tuple[int, Room]:
+        def change(room: Room) -> None:
+            mine = seat_of(room, user)
+            if mine is None:
+                raise InvalidRequest("you hold no seat in this room; JoinRoom first", field="room")
+            _require_open(room)
+            room["seats"][mine]["ready"] = ready
+
+        return await self._change(room_id, change)
+
+    async def kick(self, room_id: str, user: str, seat: int) -> tuple[int, Room]:
+        def change(room: Room) -> None:
+            _require_host(room, user)
+            _require_open(room)
+            if not 0 <= seat < room["seat_count"]:
+                raise InvalidRequest(f"no seat {seat} in this room", field="seat")
+            if room["seats"][seat] is not None and room["seats"][seat]["user"] == user:
+                raise InvalidRequest("the host cannot kick itself; LeaveRoom or hand over first", field="seat")
+            room["seats"][seat] = None
+
+        return await self._change(room_id, change)
+
+    async def hand_over(self, room_id: str, user: str, new_host: str) -> tuple[int, Room]:
+        def change(room: Room) -> None:
+            _require_host(room, user)
+            _require_open(room)
+            target = seat_of(room, new_host)
+            if target is None or room["seats"][target]["bot"]:
+                raise InvalidRequest("the new host must be a player seated in the room", field="user")
+            room["host"] = new_host
+
+        return await self._change(room_id, change)
+
+    async def add_bot(self, room_id: str, user: str, seat: int | None, policy: str) -> tuple[int, Room]:
+        policy = policy or "random"
+        if policy not in BOT_POLICIES:
+            raise InvalidRequest(f"bot policy must be one of {list(BOT_POLICIES)}", field="policy")
+
+        def change(room: Room) -> None:
+            _require_host(room, user)
+            _require_open(room)
+            free = [i for i, s in enumerate(room["seats"]) if s is None]
+            if seat is not None:
+                if not 0 <= seat < room["seat_count"]:
+                    raise InvalidRequest(f"no seat {seat} in this room", field="seat")
+                if seat not in free:
+                    raise RoomFull(f"seat {seat} is taken", room=f"rooms/{room_id}")
+                wanted = seat
+            elif free:
+                wanted = free[0]
+            else:
+                raise RoomFull("every seat is taken", room=f"rooms/{room_id}")
+            room["seats"][wanted] = {
+                "user": bot_user(room_id, wanted),
+                "name": f"Bot {wanted + 1} ({policy})",
+                "ready": True,
+                "bot": policy,
+            }
+
+        return await self._change(room_id, change)
+
+    async def start(self, room_id: str, user: str) -> tuple[int, Room]:
+        """open -> starting (membership frozen) -> game created, seats joined, bots queued -> started.
+
+        Every step after `starting` is idempotent, so the host may retry a start that failed midway.
+        """
+
+        def freeze(room: Room) -> None:
+            _require_host(room, user)
+            if room["status"] in (STARTING, STARTED):
+                return
+            _require_open(room)
+            if any(s is None for s in room["seats"]):
+                raise RoomNotReady("every seat must be taken (add bots to fill it)", room=f"rooms/{room_id}")
+            waiting = [s["name"] for s in room["seats"] if not s["ready"] and s["user"] != user]
+            if waiting:
+                raise RoomNotReady(f"not ready yet: {', '.join(waiting)}", room=f"rooms/{room_id}")
+            room["status"] = STARTING
+
+        version, room = await self._change(room_id, freeze)
+        if room["status"] == STARTED:
+            return version, room
+        meta = await self.games.create(room["kind"], room["seat_count"], room["options"], f"room:{room_id}")
+        bots = []
+        for i, seat in enumerate(room["seats"]):
+            await self.games.join(meta.game_id, seat["user"], seat["name"], i)
+            if seat["bot"]:
+                bots.append({"g": meta.game_id, "s": i, "u": seat["user"], "n": seat["name"], "p": seat["bot"]})
+        await self.store.request_bots(bots)
+
+        def started(room: Room) -> None:
+            room["status"] = STARTED
+            room["game"] = meta.game_id
+
+        return await self._change(room_id, started)
+
+    async def list(
+        self, where: RoomFilter, after: float | None, size: int
+    ) -> tuple[list[tuple[int, Room]], float | None]:
+        """A page of open public rooms (fewest open seats first, then oldest) and the next cursor."""
+        low = float(where.min_open_seats * LISTING_STEP)
+        out: list[tuple[int, Room]] = []
+        cursor = after
+        for _ in range(20):  # bounded scan when an options filter skips many rooms
+            rows = await self.store.listed_rooms(where.kind, low, cursor, size)
+            if not rows:
+                return out, None
+            stale: list[str] = []
+            for (room_id, score), row in zip(rows, await self.store.rooms([r for r, _ in rows]), strict=True):
+                cursor = score
+                if row is None or listing(row[1]) != score:
+                    stale.append(room_id)  # an index entry left by a crash or a race: heal it
+                    if row is not None and listing(row[1]) is not None:
+                        await self.store.relist(room_id, row[1]["kind"], listing(row[1]))
+                    continue
+                if where.accepts(row[1]):
+                    out.append(row)
+                    if len(out) == size:
+                        return out, cursor
+            for room_id in stale:
+                await self.store.relist(room_id, where.kind or "", None)
+            if len(rows) < size:
+                return out, None
+        return out, cursor
+
+    async def watch(self, room_id: str, after_version: int) -> AsyncIterator[tuple[int, Room] | None]:
+        """Room versions after `after_version` (0: the current one first); None is a heartbeat.
+
+        Ends once the room has started (its game is set) or closed.
+        """
+        if after_version < 0:
+            raise InvalidRequest("after_version must be >= 0", field="after_version")
+        version, room = await self.get(room_id)
+        cursor = after_version
+        if after_version == 0 or after_version > version:
+            yield version, room
+            cursor = version
+            if room["status"] in (STARTED, CLOSED):
+                return
+        block_ms = int(self.heartbeat_s * 1000)
+        while True:
+            changes = await self.store.room_changes(room_id, cursor, block_ms)
+            if not changes:
+                if await self.store.room(room_id) is None:
+                    raise RoomNotFound(f"room rooms/{room_id} expired", room=f"rooms/{room_id}")
+                yield None
+                continue
+            for version, room in changes:
+                cursor = version
+                yield version, room
+                if room["status"] in (STARTED, CLOSED):
+                    return

@@ -1,0 +1,139 @@
+"""Matchmaking tickets: queue a player (or a party), follow the ticket, cancel it. No grpc here.
+
+Tickets of one game kind with the same options wait in one queue (`<kind>.<options hash>`);
+every key of a queue shares its Redis Cluster hash tag, so claiming a match is one script on
+one slot. The matchmaker processes (`flotilla.matchmaker`) form the games.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import time
+import uuid
+from collections.abc import AsyncIterator, Mapping, Sequence
+from typing import Any
+
+import orjson
+
+from flotilla.app.errors import InvalidRequest, TicketNotFound
+from flotilla.app.games import MAX_SEATS
+from flotilla.app.host import host_for
+from flotilla.lobby.ratings import Ratings
+from flotilla.store.lobby_store import LobbyStore, StoredTicket
+
+SEARCHING, CLAIMED, MATCHED, EXPIRED, CANCELLED = "searching", "claimed", "matched", "expired", "cancelled"
+ENDED = (MATCHED, EXPIRED, CANCELLED)
+MAX_PARTY = 8
+_TICKET_NAME = re.compile(r"^tickets/([a-z0-9_]{1,40}\.[0-9a-f]{12})-([0-9a-f]{32})$")
+_USER_NAME = re.compile(r"^users/([0-9a-f]{32})$")
+
+
+def queue_of(kind: str, options: Mapping[str, str]) -> str:
+    digest = hashlib.sha256(orjson.dumps(dict(options), option=orjson.OPT_SORT_KEYS)).hexdigest()[:12]
+    return f"{kind}.{digest}"
+
+
+def ticket_name(queue: str, ticket_id: str) -> str:
+    return f"tickets/{queue}-{ticket_id}"
+
+
+def parse_ticket_name(name: str) -> tuple[str, str]:
+    """(queue, ticket id) of `tickets/{queue}-{id}`; InvalidRequest otherwise."""
+    match = _TICKET_NAME.match(name)
+    if match is None:
+        raise InvalidRequest(f"ticket must look like tickets/<queue>-<id>, got {name!r}", field="ticket")
+    return match.group(1), match.group(2)
+
+
+class Tickets:
+    """Ticket use cases over one store."""
+
+    def __init__(self, store: LobbyStore, ratings: Ratings, *, ttl_s: int = 3600, heartbeat_s: float = 10.0) -> None:
+        self.store = store
+        self.ratings = ratings
+        self.ttl_s = ttl_s
+        self.heartbeat_s = heartbeat_s
+
+    async def create(
+        self,
+        user: str,
+        name: str,
+        kind: str,
+        options: Mapping[str, str],
+        seat_counts: Sequence[int],
+        party: Sequence[str],
+        request_id: str,
+    ) -> tuple[str, StoredTicket]:
+        """Queue a ticket for the caller and its party; the same request id returns the same ticket."""
+        host = host_for(kind)
+        counts = sorted(set(seat_counts))
+        if not counts:
+            raise InvalidRequest("give at least one acceptable seat count", field="seat_counts")
+        for count in counts:
+            if not 1 <= count <= MAX_SEATS:
+                raise InvalidRequest(f"seat counts must be 1..{MAX_SEATS}, got {count}", field="seat_counts")
+            host.config(count, options)  # InvalidConfig for counts or options the game refuses
+        members = [user]
+        for member in party:
+            found = _USER_NAME.match(member)
+            if found is None:
+                raise InvalidRequest(f"party members are users/<id>, got {member!r}", field="party")
+            if found.group(1) not in members:
+                members.append(found.group(1))
+        if len(members) > min(MAX_PARTY, max(counts)):
+            raise InvalidRequest("the party is larger than the largest acceptable table", field="party")
+        names = await self.store.user_names(members[1:])
+        for member, member_name in zip(members[1:], names, strict=True):
+            if not member_name:
+                raise InvalidRequest(f"no user users/{member}", field="party")
+        queue = queue_of(kind, options)
+        ticket_id = uuid.uuid5(uuid.NAMESPACE_URL, f"flotilla:ticket:{user}:{request_id}").hex
+        existing = await self.store.ticket(queue, ticket_id)
+        if existing is not None:
+            return queue, existing
+        now_ms = int(time.time() * 1000)
+        data: dict[str, Any] = {
+            "kind": kind,
+            "options": dict(options),
+            "seat_counts": counts,
+            "party": [{"user": u, "name": n} for u, n in zip(members, [name, *names], strict=True)],
+            "rating": await self.ratings.mean_rating(kind, members),
+            "owner": user,
+            "enqueued_ms": now_ms,
+        }
+        await self.store.create_ticket(queue, ticket_id, data, now_ms, self.ttl_s)
+        stored = await self.store.ticket(queue, ticket_id)
+        assert stored is not None
+        return queue, stored
+
+    async def get(self, queue: str, ticket_id: str, user: str) -> StoredTicket:
+        ticket = await self.store.ticket(queue, ticket_id)
+        if ticket is None or user not in {m["user"] for m in ticket.data["party"]}:
+            raise TicketNotFound(f"no ticket {ticket_name(queue, ticket_id)} of yours", ticket=ticket_id)
+        return ticket
+
+    async def cancel(self, queue: str, ticket_id: str, user: str) -> StoredTicket:
+        """Cancel a waiting ticket; one already matched or ended is returned as it is."""
+        await self.get(queue, ticket_id, user)
+        await self.store.end_ticket(queue, ticket_id, CANCELLED)
+        return await self.get(queue, ticket_id, user)
+
+    async def watch(self, queue: str, ticket_id: str, user: str) -> AsyncIterator[StoredTicket | None]:
+        """The ticket now and after each change, until it is matched, expired or cancelled; None: heartbeat."""
+        ticket = await self.get(queue, ticket_id, user)
+        cursor = "0-0"
+        last_state = ""
+        block_ms = int(self.heartbeat_s * 1000)
+        while True:
+            if ticket.state != last_state:
+                last_state = ticket.state
+                yield ticket
+            if ticket.state in ENDED:
+                return
+            change = await self.store.ticket_changes(queue, ticket_id, cursor, block_ms)
+            if change is None:
+                yield None
+            else:
+                cursor = change
+            ticket = await self.get(queue, ticket_id, user)

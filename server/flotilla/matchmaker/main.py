@@ -1,0 +1,104 @@
+"""`flotilla matchmaker`: form games from ticket queues, play bot seats, rate finished games, until SIGTERM.
+
+Configured from the environment (besides REDIS_URL, FLOTILLA_SECRET and FLOTILLA_SHARDS):
+
+| variable | default | meaning |
+|---|---|---|
+| `FLOTILLA_GATEWAY` | `FLOTILLA_BIND` | gateway target(s) bots play through, comma-separated |
+| `FLOTILLA_MM_WINDOW` | `3` | rating window (mu points) of a fresh ticket |
+| `FLOTILLA_MM_WIDEN` | `1` | window growth per second of waiting |
+| `FLOTILLA_MM_MAX_WINDOW` | `50` | the widest window |
+| `FLOTILLA_MM_BOT_FILL_AFTER` | `30` | seconds before open seats are filled with bots (`off`: never) |
+| `FLOTILLA_MM_EXPIRE_AFTER` | `300` | seconds before a ticket expires |
+| `FLOTILLA_MM_LEASE` | `15` | seconds before another matchmaker completes a match whose claimer vanished |
+| `FLOTILLA_MM_ROLES` | `match,bots,ratings` | which loops this process runs |
+| `FLOTILLA_MM_MAX_BOTS` | `500` | bot seats one process plays at once |
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+from dataclasses import dataclass
+
+import structlog
+
+from flotilla.app.games import Games
+from flotilla.app.inbox import Inbox
+from flotilla.gateway.auth import Tokens
+from flotilla.lobby.ratings import Ratings
+from flotilla.matchmaker.forming import Former
+from flotilla.matchmaker.matcher import Policy
+from flotilla.matchmaker.workers import BotRunner, RatingsConsumer
+from flotilla.settings import Settings
+from flotilla.store.feeds import Feeds
+from flotilla.store.lobby_store import LobbyStore
+from flotilla.store.redis_store import RedisStore
+
+log = structlog.get_logger("flotilla.matchmaker")
+
+
+def _float(name: str, default: float) -> float:
+    raw = os.environ.get(name, "")
+    return float(raw) if raw else default
+
+
+@dataclass(frozen=True, slots=True)
+class MatchmakerSettings:
+    """The matchmaker's own knobs (see the module docstring)."""
+
+    targets: tuple[str, ...]
+    policy: Policy
+    roles: frozenset[str]
+    max_bots: int
+    lease_s: float
+
+    @classmethod
+    def from_env(cls, settings: Settings) -> MatchmakerSettings:
+        fill = os.environ.get("FLOTILLA_MM_BOT_FILL_AFTER", "")
+        policy = Policy(
+            base_window=_float("FLOTILLA_MM_WINDOW", 3.0),
+            widen_per_s=_float("FLOTILLA_MM_WIDEN", 1.0),
+            max_window=_float("FLOTILLA_MM_MAX_WINDOW", 50.0),
+            bot_fill_after_s=30.0 if not fill or fill == "off" else float(fill),
+            bots_allowed=fill != "off",
+            expire_after_s=_float("FLOTILLA_MM_EXPIRE_AFTER", 300.0),
+        )
+        targets = tuple(t for t in os.environ.get("FLOTILLA_GATEWAY", settings.bind).split(",") if t)
+        roles = frozenset(r.strip() for r in os.environ.get("FLOTILLA_MM_ROLES", "match,bots,ratings").split(","))
+        max_bots = int(_float("FLOTILLA_MM_MAX_BOTS", 500))
+        return cls(targets, policy, roles, max_bots, _float("FLOTILLA_MM_LEASE", 15.0))
+
+
+async def run_matchmaker(settings: Settings, mm: MatchmakerSettings) -> None:
+    store = RedisStore.from_url(settings.redis_url)
+    lobby = LobbyStore(store.redis)
+    key = settings.secret.encode() if settings.secret else await store.shared_secret()
+    games = Games(
+        store,
+        Inbox(store),
+        Feeds(store),
+        shards=settings.shards,
+        submit_timeout_s=settings.submit_timeout_s,
+        heartbeat_s=settings.heartbeat_s,
+    )
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        with contextlib.suppress(NotImplementedError):
+            loop.add_signal_handler(sig, stop.set)
+    tasks = []
+    if "match" in mm.roles:
+        tasks.append(Former(lobby, games, mm.policy, lease_s=mm.lease_s).run(stop))
+    if "bots" in mm.roles:
+        tasks.append(BotRunner(lobby, Tokens(key), list(mm.targets), max_bots=mm.max_bots).run(stop))
+    if "ratings" in mm.roles:
+        tasks.append(RatingsConsumer(lobby, Ratings(lobby, store)).run(stop))
+    log.info("matchmaker.started", roles=sorted(mm.roles), targets=mm.targets)
+    try:
+        await asyncio.gather(*tasks)
+    finally:
+        log.info("matchmaker.stopped")
+        await store.close()

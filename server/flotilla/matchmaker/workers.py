@@ -1,0 +1,147 @@
+"""Consumers of the matchmaker process: bot seats (played over the public gRPC API) and finished games (rated).
+
+Both read a Redis stream with a consumer group, so any number of matchmakers share the work;
+a consumer that dies leaves its messages pending and another one reclaims them (XAUTOCLAIM)
+once they have been idle for `claim_idle_ms`. A bot runner keeps its running games' messages
+fresh (XCLAIM to itself) so no one takes them while it plays.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import random
+import socket
+import time
+
+import structlog
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from flotilla.gateway.auth import Tokens
+from flotilla.lobby.ratings import Ratings
+from flotilla.store import keys
+from flotilla.store.lobby_store import LobbyStore
+from flotilla_client import FlotillaClient, Seat, play_random
+
+log = structlog.get_logger("flotilla.matchmaker")
+
+
+def consumer_name() -> str:
+    return f"{socket.gethostname()}-{os.getpid()}"
+
+
+class BotRunner:
+    """Plays the bot seats queued on `flotilla:bots` (random policy) through a gateway."""
+
+    def __init__(
+        self,
+        store: LobbyStore,
+        tokens: Tokens,
+        targets: list[str],
+        *,
+        max_bots: int = 500,
+        claim_idle_ms: int = 30_000,
+        block_ms: int = 1000,
+    ) -> None:
+        self.store = store
+        self.tokens = tokens
+        self.targets = targets
+        self.max_bots = max_bots
+        self.claim_idle_ms = claim_idle_ms
+        self.block_ms = block_ms
+        self.consumer = consumer_name()
+        self.running: dict[bytes, asyncio.Task[None]] = {}
+        self.finished = 0
+
+    async def _play(self, client: FlotillaClient, msg_id: bytes, fields: dict[bytes, bytes]) -> None:
+        game, seat = fields[b"g"].decode(), int(fields[b"s"])
+        token = self.tokens.seat(game, seat, fields[b"u"].decode(), fields[b"n"].decode())
+        try:
+            await play_random(client, Seat(f"games/{game}", seat, token), random.Random())
+            self.finished += 1
+        except Exception:
+            log.exception("bots.failed", game=game, seat=seat)
+        finally:
+            with contextlib.suppress(RedisConnectionError, RedisTimeoutError):
+                await self.store.ack(keys.BOTS, keys.BOTS_GROUP, msg_id)
+            self.running.pop(msg_id, None)
+
+    async def run(self, stop: asyncio.Event) -> None:
+        await self.store.ensure_group(keys.BOTS, keys.BOTS_GROUP)
+        last_keep = time.monotonic()
+        async with FlotillaClient(*self.targets) as client:
+            while not stop.is_set():
+                try:
+                    room = self.max_bots - len(self.running)
+                    messages = []
+                    if room > 0:
+                        messages = await self.store.read_group(
+                            keys.BOTS, keys.BOTS_GROUP, self.consumer, min(room, 100), self.block_ms
+                        )
+                    else:
+                        await asyncio.sleep(self.block_ms / 1000)
+                    if time.monotonic() - last_keep > self.claim_idle_ms / 3000:
+                        last_keep = time.monotonic()
+                        await self.store.keep(keys.BOTS, keys.BOTS_GROUP, self.consumer, list(self.running))
+                        if room > 0:
+                            messages += await self.store.reclaim(
+                                keys.BOTS, keys.BOTS_GROUP, self.consumer, self.claim_idle_ms, min(room, 100)
+                            )
+                    for msg_id, fields in messages:
+                        if msg_id not in self.running:
+                            self.running[msg_id] = asyncio.create_task(self._play(client, msg_id, fields))
+                except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
+                    log.warning("bots.redis_unavailable", error=str(exc))
+                    await asyncio.sleep(0.5)
+            for task in list(self.running.values()):
+                task.cancel()
+            for task in list(self.running.values()):
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+
+
+class RatingsConsumer:
+    """Rates each game on `flotilla:finished` once (the rate script's guard makes re-deliveries harmless)."""
+
+    def __init__(
+        self, store: LobbyStore, ratings: Ratings, *, claim_idle_ms: int = 30_000, block_ms: int = 1000
+    ) -> None:
+        self.store = store
+        self.ratings = ratings
+        self.claim_idle_ms = claim_idle_ms
+        self.block_ms = block_ms
+        self.consumer = consumer_name()
+        self.outcomes: dict[str, int] = {}
+
+    async def handle(self, messages: list[tuple[bytes, dict[bytes, bytes]]]) -> None:
+        for msg_id, fields in messages:
+            game_id = fields[b"g"].decode()
+            try:
+                outcome = await self.ratings.rate_game(game_id)
+            except (RedisConnectionError, RedisTimeoutError):
+                raise
+            except Exception:
+                log.exception("ratings.failed", game=game_id)  # left pending: retried after claim_idle_ms
+                continue
+            self.outcomes[outcome] = self.outcomes.get(outcome, 0) + 1
+            await self.store.ack(keys.FINISHED, keys.RATINGS_GROUP, msg_id)
+
+    async def run(self, stop: asyncio.Event) -> None:
+        await self.store.ensure_group(keys.FINISHED, keys.RATINGS_GROUP)
+        last_claim = 0.0
+        while not stop.is_set():
+            try:
+                messages = await self.store.read_group(
+                    keys.FINISHED, keys.RATINGS_GROUP, self.consumer, 100, self.block_ms
+                )
+                if time.monotonic() - last_claim > self.claim_idle_ms / 2000:
+                    last_claim = time.monotonic()
+                    messages += await self.store.reclaim(
+                        keys.FINISHED, keys.RATINGS_GROUP, self.consumer, self.claim_idle_ms, 100
+                    )
+                await self.handle(messages)
+            except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
+                log.warning("ratings.redis_unavailable", error=str(exc))
+                await asyncio.sleep(0.5)

@@ -1,0 +1,81 @@
+"""Support for lobby and matchmaker tests: matchmaker processes and thin gRPC callers."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import grpc
+
+from flotilla.api.lobby.v1 import lobby_service_pb2_grpc
+from flotilla.api.matchmaking.v1 import matchmaking_service_pb2_grpc
+from flotilla_client import FlotillaClient
+from support import Stack
+
+
+def start_matchmaker(stack: Stack, log_dir: Path, name: str, **env: str) -> subprocess.Popen[bytes]:
+    """A `flotilla matchmaker` process against the stack's Redis, bots playing through its gateways."""
+    penv = dict(stack.env, FLOTILLA_GATEWAY=",".join(stack.gateways), **env)
+    with (log_dir / f"matchmaker-{name}.log").open("ab") as log:
+        return subprocess.Popen(
+            [sys.executable, "-m", "flotilla.cli", "matchmaker"], env=penv, stdout=log, stderr=subprocess.STDOUT
+        )
+
+
+def stop(proc: subprocess.Popen[bytes]) -> None:
+    if proc.poll() is None:
+        proc.terminate()
+    try:
+        proc.wait(15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(5)
+
+
+class Player:
+    """A signed-in user with lobby, matchmaking and rating stubs on one gateway."""
+
+    def __init__(self, target: str) -> None:
+        self.client = FlotillaClient(target)
+        channel = self.client.channel
+        self.lobby = lobby_service_pb2_grpc.LobbyServiceStub(channel)  # type: ignore[no-untyped-call]
+        self.mm = matchmaking_service_pb2_grpc.MatchmakingServiceStub(channel)  # type: ignore[no-untyped-call]
+        self.ratings = matchmaking_service_pb2_grpc.RatingServiceStub(channel)  # type: ignore[no-untyped-call]
+        self.user = ""
+
+    @classmethod
+    async def signed_in(cls, target: str, name: str) -> Player:
+        player = cls(target)
+        await player.client.sign_in(name)
+        player.user = player.client.user
+        return player
+
+    @property
+    def md(self) -> tuple[tuple[str, str], ...]:
+        return (("authorization", f"Bearer {self.client.session_token}"),)
+
+    async def call(self, stub: Any, method: str, request: Any) -> Any:
+        return await getattr(stub, method)(request, metadata=self.md, timeout=30)
+
+    async def close(self) -> None:
+        await self.client.close()
+
+
+def reason_of(error: grpc.aio.AioRpcError) -> str:
+    from google.rpc import error_details_pb2, status_pb2
+
+    for key, value in error.trailing_metadata() or ():
+        if key == "grpc-status-details-bin":
+            status = status_pb2.Status.FromString(value)  # type: ignore[arg-type]
+            for detail in status.details:
+                info = error_details_pb2.ErrorInfo()
+                if detail.Unpack(info):
+                    return str(info.reason)
+    return ""
+
+
+def options(**values: str | int) -> Mapping[str, str]:
+    return {k: str(v) for k, v in values.items()}

@@ -1,0 +1,225 @@
+"""Rooms over real gateways, workers and a matchmaker (bot runner): create to finished game."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import uuid
+from collections.abc import AsyncIterator, Iterator
+
+import grpc
+import pytest
+
+from flotilla.api.lobby.v1 import lobby_service_pb2 as pb
+from flotilla_client import FlotillaClient, Seat, play_random
+from lobby.mm_support import Player, reason_of, start_matchmaker, stop
+from support import Stack
+
+pytestmark = [pytest.mark.redis, pytest.mark.timeout(180)]
+
+
+@pytest.fixture(scope="module")
+def matchmaker(stack: Stack, tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    proc = start_matchmaker(stack, tmp_path_factory.mktemp("mm"), "rooms")
+    yield
+    stop(proc)
+
+
+@pytest.fixture
+async def players(stack: Stack) -> AsyncIterator[list[Player]]:
+    made = [await Player.signed_in(stack.gateways[i % 2], f"p{i}") for i in range(3)]
+    yield made
+    for player in made:
+        await player.close()
+
+
+async def _refused(coro: object) -> tuple[grpc.StatusCode, str]:
+    with pytest.raises(grpc.aio.AioRpcError) as caught:
+        await coro  # type: ignore[misc]
+    return caught.value.code(), reason_of(caught.value)
+
+
+def _create(kind: str = "counter", seats: int = 2, public: bool = True, **opts: str) -> pb.CreateRoomRequest:
+    return pb.CreateRoomRequest(
+        kind=kind,
+        seat_count=seats,
+        options=opts,
+        visibility=pb.ROOM_VISIBILITY_PUBLIC if public else pb.ROOM_VISIBILITY_PRIVATE,
+        request_id=uuid.uuid4().hex,
+    )
+
+
+async def _finish(game: str, client: FlotillaClient) -> None:
+    async for _ in client.watch(game):
+        pass
+
+
+class TestRoomToGame:
+    async def test_a_human_and_a_bot_play_a_room_game_to_the_end(self, matchmaker: None, players: list[Player]) -> None:
+        """The host adds a bot, watches the room start, gets a seat token and plays; the bot plays its seat."""
+        host = players[0]
+        room = (await host.call(host.lobby, "CreateRoom", _create(moves="20"))).room
+        assert room.state == pb.ROOM_STATE_OPEN
+        assert room.seats[0].user == f"{host.user}"
+        watch = host.lobby.WatchRoom(pb.WatchRoomRequest(room=room.name), metadata=host.md)
+        first = await asyncio.wait_for(watch.read(), 10)
+        room = (await host.call(host.lobby, "AddBot", pb.AddBotRequest(room=room.name))).room
+        assert room.seats[1].bot_policy == "random"
+        assert room.seats[1].ready
+        started = await host.call(host.lobby, "StartRoom", pb.StartRoomRequest(room=room.name))
+        assert started.room.state == pb.ROOM_STATE_STARTED
+        assert started.seat_token
+        seen = [first]
+        while (message := await watch.read()) != grpc.aio.EOF:
+            seen.append(message)
+        assert seen[0].room.version == 1
+        versions = [m.room.version for m in seen if not m.is_checkpoint]
+        assert versions == list(range(1, len(versions) + 1))
+        assert seen[-1].room.state == pb.ROOM_STATE_STARTED
+        assert seen[-1].seat_token
+        await asyncio.wait_for(
+            play_random(host.client, Seat(started.room.game, 0, started.seat_token), random.Random(1)), 60
+        )
+        final = await host.client.get_game(started.room.game)
+        assert final.last_event_id == 22  # started + 20 moves + finished
+
+    async def test_two_humans_and_bots_mixed_finish_a_sail_away_room(
+        self, matchmaker: None, players: list[Player]
+    ) -> None:
+        host, guest = players[0], players[1]
+        room = (await host.call(host.lobby, "CreateRoom", _create("sail_away", 3, public=False))).room
+        assert room.join_code
+        code, reason = await _refused(
+            guest.call(guest.lobby, "JoinRoom", pb.JoinRoomRequest(room=room.name, join_code="WRONG1"))
+        )
+        assert code == grpc.StatusCode.PERMISSION_DENIED
+        assert reason == "ERROR_REASON_WRONG_JOIN_CODE"
+        room = (
+            await guest.call(guest.lobby, "JoinRoom", pb.JoinRoomRequest(room=room.name, join_code=room.join_code))
+        ).room
+        await host.call(host.lobby, "AddBot", pb.AddBotRequest(room=room.name))
+        code, reason = await _refused(host.call(host.lobby, "StartRoom", pb.StartRoomRequest(room=room.name)))
+        assert code == grpc.StatusCode.FAILED_PRECONDITION
+        assert reason == "ERROR_REASON_ROOM_NOT_READY"
+        await guest.call(guest.lobby, "SetReady", pb.SetReadyRequest(room=room.name, ready=True))
+        started = await host.call(host.lobby, "StartRoom", pb.StartRoomRequest(room=room.name))
+        again = await guest.call(guest.lobby, "GetRoom", pb.GetRoomRequest(room=room.name))
+        assert again.room.game == started.room.game
+        assert again.seat_token
+        game = started.room.game
+        await asyncio.wait_for(
+            asyncio.gather(
+                play_random(host.client, Seat(game, 0, started.seat_token), random.Random(2)),
+                play_random(guest.client, Seat(game, 1, again.seat_token), random.Random(3)),
+            ),
+            120,
+        )
+        final = await host.client.get_game(game)
+        assert final.state == 3 or final.result.ranks  # finished: a result with ranks
+
+
+class TestRoomRules:
+    async def test_only_the_host_kicks_and_hands_over(self, players: list[Player]) -> None:
+        host, guest, other = players
+        room = (await host.call(host.lobby, "CreateRoom", _create("sail_away", 3))).room
+        await guest.call(guest.lobby, "JoinRoom", pb.JoinRoomRequest(room=room.name))
+        code, reason = await _refused(guest.call(guest.lobby, "KickSeat", pb.KickSeatRequest(room=room.name, seat=0)))
+        assert code == grpc.StatusCode.PERMISSION_DENIED
+        assert reason == "ERROR_REASON_NOT_ROOM_HOST"
+        room = (
+            await host.call(host.lobby, "TransferHost", pb.TransferHostRequest(room=room.name, user=guest.user))
+        ).room
+        assert room.host == guest.user
+        room = (await guest.call(guest.lobby, "KickSeat", pb.KickSeatRequest(room=room.name, seat=0))).room
+        assert not room.seats[0].taken
+        await other.call(other.lobby, "JoinRoom", pb.JoinRoomRequest(room=room.name))
+        room = (await guest.call(guest.lobby, "LeaveRoom", pb.LeaveRoomRequest(room=room.name))).room
+        assert room.host == other.user  # a leaving host hands over to the next player
+        room = (await other.call(other.lobby, "LeaveRoom", pb.LeaveRoomRequest(room=room.name))).room
+        assert room.state == pb.ROOM_STATE_CLOSED
+
+    async def test_a_full_room_refuses_and_bad_input_changes_nothing(self, players: list[Player]) -> None:
+        host, guest, other = players
+        room = (await host.call(host.lobby, "CreateRoom", _create(moves="5"))).room
+        await guest.call(guest.lobby, "JoinRoom", pb.JoinRoomRequest(room=room.name))
+        code, reason = await _refused(other.call(other.lobby, "JoinRoom", pb.JoinRoomRequest(room=room.name)))
+        assert code == grpc.StatusCode.FAILED_PRECONDITION
+        assert reason == "ERROR_REASON_ROOM_FULL"
+        for bad, want in (
+            (_create("chess"), "ERROR_REASON_UNKNOWN_GAME_KIND"),
+            (_create(seats=3), "ERROR_REASON_INVALID_CONFIG"),
+            (_create(moves="x"), "ERROR_REASON_INVALID_CONFIG"),
+        ):
+            code, reason = await _refused(host.call(host.lobby, "CreateRoom", bad))
+            assert code == grpc.StatusCode.INVALID_ARGUMENT
+            assert reason == want
+        code, reason = await _refused(host.call(host.lobby, "GetRoom", pb.GetRoomRequest(room="rooms/nope")))
+        assert code == grpc.StatusCode.INVALID_ARGUMENT
+        code, reason = await _refused(host.call(host.lobby, "GetRoom", pb.GetRoomRequest(room="rooms/" + "0" * 32)))
+        assert code == grpc.StatusCode.NOT_FOUND
+        assert reason == "ERROR_REASON_ROOM_NOT_FOUND"
+        code, reason = await _refused(host.lobby.GetRoom(pb.GetRoomRequest(room=room.name), timeout=10))
+        assert code == grpc.StatusCode.UNAUTHENTICATED
+        code, reason = await _refused(host.call(host.lobby, "AddBot", pb.AddBotRequest(room=room.name, policy="mcts")))
+        assert code == grpc.StatusCode.INVALID_ARGUMENT
+        after = (await host.call(host.lobby, "GetRoom", pb.GetRoomRequest(room=room.name))).room
+        assert after.version == 2  # created, joined: nothing else changed it
+
+    async def test_the_same_request_id_creates_one_room(self, players: list[Player]) -> None:
+        host = players[0]
+        request = _create(moves="7")
+        first, second = await asyncio.gather(
+            host.call(host.lobby, "CreateRoom", request), host.call(host.lobby, "CreateRoom", request)
+        )
+        assert first.room.name == second.room.name
+
+    async def test_watch_sends_heartbeats_while_nothing_changes(self, players: list[Player]) -> None:
+        host = players[0]
+        room = (await host.call(host.lobby, "CreateRoom", _create(moves="9"))).room
+        call = host.lobby.WatchRoom(pb.WatchRoomRequest(room=room.name), metadata=host.md)
+        first = await asyncio.wait_for(call.read(), 10)
+        beat = await asyncio.wait_for(call.read(), 10)  # the stack's heartbeat is 2 s
+        assert first.room.version == 1
+        assert beat.is_checkpoint
+        call.cancel()
+
+
+class TestListRooms:
+    async def test_pages_cover_every_matching_room_once_and_filters_apply(self, players: list[Player]) -> None:
+        host, guest, _ = players
+        tag = str(random.randint(1000, 90000))  # counter's `moves` option, unique to this test
+        names_by_open: dict[int, set[str]] = {0: set(), 1: set(), 2: set()}
+        for i in range(24):
+            room = (await host.call(host.lobby, "CreateRoom", _create(moves=tag))).room  # host holds seat 0
+            if i % 3 == 0:
+                await guest.call(guest.lobby, "JoinRoom", pb.JoinRoomRequest(room=room.name))
+                names_by_open[0].add(room.name)
+            else:
+                names_by_open[1].add(room.name)
+            await host.call(host.lobby, "CreateRoom", _create("sail_away", 4, public=i % 2 == 0))
+        pages, token = [], ""
+        while True:
+            reply = await host.call(
+                host.lobby,
+                "ListRooms",
+                pb.ListRoomsRequest(kind="counter", options={"moves": tag}, page_size=5, page_token=token),
+            )
+            pages.append(reply.rooms)
+            token = reply.next_page_token
+            if not token:
+                break
+        listed = [r.name for page in pages for r in page]
+        assert len(listed) == len(set(listed)) == 24
+        assert set(listed) == names_by_open[0] | names_by_open[1]
+        assert all(len(p) <= 5 for p in pages)
+        assert listed[:8] == sorted(listed[:8], key=lambda n: n not in names_by_open[0])  # fewest open seats first
+        reply = await host.call(
+            host.lobby, "ListRooms", pb.ListRoomsRequest(kind="counter", options={"moves": tag}, min_open_seats=1)
+        )
+        assert {r.name for r in reply.rooms} == names_by_open[1]
+        reply = await host.call(host.lobby, "ListRooms", pb.ListRoomsRequest(kind="sail_away", min_open_seats=3))
+        assert reply.rooms
+        assert all(r.kind == "sail_away" and r.open_seats >= 3 for r in reply.rooms)
+        assert all(r.visibility == pb.ROOM_VISIBILITY_PUBLIC for r in reply.rooms)
+        code, _reason = await _refused(host.call(host.lobby, "ListRooms", pb.ListRoomsRequest(page_token="garbage")))
+        assert code == grpc.StatusCode.INVALID_ARGUMENT
