@@ -40,12 +40,12 @@ from flotilla.games.sail_away.events import (
 from flotilla.games.sail_away.invariants import check_invariants
 from flotilla.games.sail_away.placement import targets
 from flotilla.games.sail_away.scoring import public_objective_winner, scores
-from flotilla.games.sail_away.state import LaunchedShip, Phase, PirateCard, Resolution, Stage
+from flotilla.games.sail_away.state import LaunchedShip, Phase, PirateCard, Resolution, Stage, State
 from flotilla.rules import CannotAfford, IllegalAction, Seat
 from flotilla.rules.testing import game_seed
 
 
-def _sa_s1_state():  # type: ignore[no-untyped-def]
+def _sa_s1_state() -> State:
     return a_state(
         islands=("IS01", island("IS04", covered(1, 2), std(2)), "IS02", "IS03"),
         ships={0: ("SH05",), 1: ("SH01",), 2: ("SH04",)},
@@ -54,7 +54,7 @@ def _sa_s1_state():  # type: ignore[no-untyped-def]
 
 
 class TestSaS1IslandWithACoveredCrate:
-    def _claim(self):  # type: ignore[no-untyped-def]
+    def _claim(self) -> State:
         state = _sa_s1_state()
         check_invariants(state)
         state, _ = act(state, 0, PlaceCrate("IS04", 2, pirate=False), PlaceCrate("IS01", 0, pirate=False))
@@ -125,7 +125,7 @@ def test_sa_s2_no_matching_space_takes_a_coin() -> None:
 
 
 class TestSaS3GoldCoinSpace:
-    def _resolve(self):  # type: ignore[no-untyped-def]
+    def _resolve(self) -> State:
         state = a_state(
             islands=(island("IS01", std(0), std(1)), "IS02", "IS03", "IS04"),
             ships={0: (ship("SH22", std(0)),), 1: ("SH03",)},
@@ -242,7 +242,7 @@ def test_sa_s6_end_trigger_and_final_turns() -> None:
 
 
 class TestSaS7FinalScoring:
-    def _state(self, extra_p2: tuple[str, ...] = ()):  # type: ignore[no-untyped-def]
+    def _state(self, extra_p2: tuple[str, ...] = ()) -> State:
         return a_state(
             phase=Phase.FINISHED,
             public="OB3",
