@@ -1,0 +1,183 @@
+{{/* Names and labels. */}}
+{{- define "flotilla.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{- define "flotilla.fullname" -}}
+{{- if .Values.fullnameOverride }}
+{{- .Values.fullnameOverride | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- $name := default .Chart.Name .Values.nameOverride }}
+{{- if contains $name .Release.Name }}
+{{- .Release.Name | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- printf "%s-%s" .Release.Name $name | trunc 63 | trimSuffix "-" }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{- define "flotilla.labels" -}}
+helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" }}
+app.kubernetes.io/name: {{ include "flotilla.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+app.kubernetes.io/part-of: flotilla
+{{- with .Values.commonLabels }}
+{{ toYaml . }}
+{{- end }}
+{{- end }}
+
+{{/* Selector labels of one component: (dict "ctx" $ "component" "gateway"). */}}
+{{- define "flotilla.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "flotilla.name" .ctx }}
+app.kubernetes.io/instance: {{ .ctx.Release.Name }}
+app.kubernetes.io/component: {{ .component }}
+{{- end }}
+
+{{- define "flotilla.componentLabels" -}}
+{{ include "flotilla.labels" .ctx }}
+app.kubernetes.io/component: {{ .component }}
+{{- end }}
+
+{{- define "flotilla.serviceAccountName" -}}
+{{- if .Values.serviceAccount.create }}
+{{- default (include "flotilla.fullname" .) .Values.serviceAccount.name }}
+{{- else }}
+{{- default "default" .Values.serviceAccount.name }}
+{{- end }}
+{{- end }}
+
+{{- define "flotilla.image" -}}
+{{- printf "%s:%s" .Values.image.repository (default .Chart.AppVersion .Values.image.tag) }}
+{{- end }}
+
+{{/* The Secret holding FLOTILLA_SECRET, and its key. */}}
+{{- define "flotilla.secretName" -}}
+{{- default (printf "%s-secret" (include "flotilla.fullname" .)) .Values.secret.existingSecret }}
+{{- end }}
+
+{{- define "flotilla.secretKey" -}}
+{{- if .Values.secret.existingSecret }}{{ .Values.secret.existingSecretKey }}{{ else }}flotilla-secret{{ end }}
+{{- end }}
+
+{{/* The Redis URL without a password: the managed Redis's when enabled, else redis.url. */}}
+{{- define "flotilla.redisUrl" -}}
+{{- if .Values.redis.managed.enabled }}
+{{- printf "redis://%s-redis:6379/0" (include "flotilla.fullname" .) }}
+{{- else }}
+{{- required "redis.url is required (or redis.existingSecretUrlKey, or redis.managed.enabled)" .Values.redis.url }}
+{{- end }}
+{{- end }}
+
+{{/* host:port of Redis, for KEDA. */}}
+{{- define "flotilla.redisAddress" -}}
+{{- if .Values.worker.autoscaling.keda.redisAddress }}
+{{- .Values.worker.autoscaling.keda.redisAddress }}
+{{- else if and .Values.redis.existingSecret .Values.redis.existingSecretUrlKey (not .Values.redis.managed.enabled) }}
+{{- fail "worker.autoscaling.keda.redisAddress is required when REDIS_URL comes from a Secret (redis.existingSecretUrlKey)" }}
+{{- else }}
+{{- $u := urlParse (include "flotilla.redisUrl" .) }}
+{{- if contains ":" $u.host }}{{ $u.host }}{{ else }}{{ printf "%s:6379" $u.host }}{{ end }}
+{{- end }}
+{{- end }}
+
+{{/* Is the Redis password in a Secret (spliced into the URL)? */}}
+{{- define "flotilla.redisPasswordFromSecret" -}}
+{{- if and .Values.redis.existingSecret .Values.redis.existingSecretPasswordKey (not .Values.redis.existingSecretUrlKey) }}true{{ end }}
+{{- end }}
+
+{{/* KEDA when the values say so, or (auto) when the cluster serves its API. */}}
+{{- define "flotilla.workerAutoscaler" -}}
+{{- $a := .Values.worker.autoscaling }}
+{{- if $a.enabled }}
+{{- if eq $a.mode "keda" }}keda
+{{- else if eq $a.mode "hpa" }}hpa
+{{- else if .Capabilities.APIVersions.Has "keda.sh/v1alpha1" }}keda
+{{- else }}hpa
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{/* Environment of every Flotilla process. */}}
+{{- define "flotilla.env" -}}
+{{- $r := .Values.redis }}
+{{- if and $r.existingSecret $r.existingSecretUrlKey (not $r.managed.enabled) }}
+- name: REDIS_URL
+  valueFrom:
+    secretKeyRef:
+      name: {{ $r.existingSecret }}
+      key: {{ $r.existingSecretUrlKey }}
+{{- else if include "flotilla.redisPasswordFromSecret" . }}
+{{- $u := urlParse (include "flotilla.redisUrl" .) }}
+{{- if $u.userinfo }}
+# For KEDA's scaler (usernameFromEnv); the processes read REDIS_URL.
+- name: REDIS_USERNAME
+  value: {{ $u.userinfo | quote }}
+{{- end }}
+- name: REDIS_PASSWORD
+  valueFrom:
+    secretKeyRef:
+      name: {{ $r.existingSecret }}
+      key: {{ $r.existingSecretPasswordKey }}
+- name: REDIS_URL
+  value: {{ printf "%s://%s:$(REDIS_PASSWORD)@%s%s%s" $u.scheme $u.userinfo $u.host $u.path (ternary (printf "?%s" $u.query) "" (ne $u.query "")) | quote }}
+{{- else }}
+- name: REDIS_URL
+  value: {{ include "flotilla.redisUrl" . | quote }}
+{{- end }}
+- name: FLOTILLA_SECRET
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "flotilla.secretName" . }}
+      key: {{ include "flotilla.secretKey" . }}
+- name: FLOTILLA_SHARDS
+  value: {{ .Values.config.shards | quote }}
+- name: FLOTILLA_SUBMIT_TIMEOUT
+  value: {{ .Values.config.submitTimeoutSeconds | quote }}
+- name: FLOTILLA_HEARTBEAT
+  value: {{ .Values.config.heartbeatSeconds | quote }}
+- name: FLOTILLA_SESSION_TTL
+  value: {{ .Values.config.sessionTtlSeconds | quote }}
+- name: FLOTILLA_LOG_FORMAT
+  value: {{ .Values.config.logFormat | quote }}
+{{- with .Values.extraEnv }}
+{{ toYaml . }}
+{{- end }}
+{{- end }}
+
+{{/* Pod-level scheduling and security shared by the components: (dict "ctx" $ "c" .Values.worker "component" "worker"). */}}
+{{- define "flotilla.podSpecCommon" -}}
+serviceAccountName: {{ include "flotilla.serviceAccountName" .ctx }}
+automountServiceAccountToken: false
+{{- with .ctx.Values.imagePullSecrets }}
+imagePullSecrets:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+securityContext:
+  {{- toYaml .ctx.Values.podSecurityContext | nindent 2 }}
+terminationGracePeriodSeconds: {{ .c.terminationGracePeriodSeconds }}
+{{- with .ctx.Values.nodeSelector }}
+nodeSelector:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- with .ctx.Values.tolerations }}
+tolerations:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- with .ctx.Values.affinity }}
+affinity:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- with .c.topologySpreadConstraints }}
+topologySpreadConstraints:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- end }}
+
+{{/* A pod's writable /tmp (the root filesystem is read-only). */}}
+{{- define "flotilla.tmpVolume" -}}
+- name: tmp
+  emptyDir:
+    sizeLimit: 64Mi
+{{- end }}
