@@ -1,0 +1,164 @@
+"""deploy/Dockerfile, deploy/compose.yaml, deploy/redis/redis.conf and .dockerignore, checked without
+a container engine (none runs here): they parse, and they agree with the CLI, the settings and the
+Helm chart."""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+import tomllib
+from typing import Any
+
+import pytest
+import yaml
+from chart_support import CHART, RELEASE, ROOT, Render, one, process_env_vars
+
+from flotilla.cli import build_parser
+
+DEPLOY = ROOT / "deploy"
+FLOTILLA_SERVICES = ("gateway-1", "gateway-2", "worker", "matchmaker")
+
+
+def cli_has(command: str) -> bool:
+    try:
+        build_parser().parse_args([command])
+    except SystemExit:
+        return False
+    return True
+
+
+@pytest.fixture(scope="module")
+def compose() -> dict[str, Any]:
+    loaded: dict[str, Any] = yaml.safe_load((DEPLOY / "compose.yaml").read_text())
+    return loaded
+
+
+def dockerfile_instructions() -> list[tuple[str, str]]:
+    """(INSTRUCTION, arguments) pairs, continuation lines joined, comments dropped."""
+    text = re.sub(r"\\\n", " ", (DEPLOY / "Dockerfile").read_text())
+    pairs = []
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped and not stripped.startswith("#"):
+            instruction, _, rest = stripped.partition(" ")
+            pairs.append((instruction.upper(), rest.strip()))
+    return pairs
+
+
+def conf_directives(text: str) -> dict[str, str]:
+    pairs = (line.strip().split(None, 1) for line in text.splitlines())
+    return {p[0]: p[1] if len(p) > 1 else "" for p in pairs if p and not p[0].startswith("#")}
+
+
+# --- compose -------------------------------------------------------------------------------------
+def test_compose_runs_redis_two_gateways_three_workers_one_matchmaker(compose: dict[str, Any]) -> None:
+    services = compose["services"]
+    assert set(services) == {"redis", *FLOTILLA_SERVICES}
+    counts: dict[str, int] = {}
+    for name in FLOTILLA_SERVICES:
+        (command,) = services[name]["command"]
+        counts[command] = counts.get(command, 0) + services[name].get("deploy", {}).get("replicas", 1)
+    assert counts == {"gateway": 2, "worker": 3, "matchmaker": 1}
+    assert services["redis"]["image"].startswith("redis:7")
+
+
+@pytest.mark.parametrize("service", FLOTILLA_SERVICES)
+def test_compose_commands_are_cli_commands(compose: dict[str, Any], service: str) -> None:
+    (command,) = compose["services"][service]["command"]
+    if command == "matchmaker" and not cli_has(command):
+        pytest.skip("`flotilla matchmaker` has not landed in the CLI yet")
+    assert cli_has(command)
+
+
+def test_compose_env_is_what_the_processes_read(compose: dict[str, Any]) -> None:
+    known = process_env_vars()
+    if not cli_has("matchmaker"):
+        known.add("FLOTILLA_GATEWAY")  # read by `flotilla matchmaker`, which lands with its own work
+    services = compose["services"]
+    envs = {name: services[name]["environment"] for name in FLOTILLA_SERVICES}
+    for name, env in envs.items():
+        assert set(env) <= known, f"{name} sets variables no process reads: {set(env) - known}"
+        for shared in ("REDIS_URL", "FLOTILLA_SECRET", "FLOTILLA_SHARDS", "FLOTILLA_SUBMIT_TIMEOUT"):
+            assert env[shared] == envs["worker"][shared], (name, shared)
+        assert env["REDIS_URL"].startswith("redis://redis:6379/")
+    for name in ("gateway-1", "gateway-2"):
+        port = int(envs[name]["FLOTILLA_BIND"].rsplit(":", 1)[1])
+        (published,) = services[name]["ports"]
+        assert published.endswith(f":{port}")
+        assert published.startswith("127.0.0.1:")  # local trial: loopback only
+        assert f"127.0.0.1:{port}" in "".join(services[name]["healthcheck"]["test"])
+    targets = envs["matchmaker"]["FLOTILLA_GATEWAY"].split(",")
+    assert targets == [f"{g}:{int(envs[g]['FLOTILLA_BIND'].rsplit(':', 1)[1])}" for g in ("gateway-1", "gateway-2")]
+
+
+def test_compose_services_share_one_hardened_image(compose: dict[str, Any]) -> None:
+    services = compose["services"]
+    for name in FLOTILLA_SERVICES:
+        service = services[name]
+        assert service["image"] == services["worker"]["image"]
+        assert service["build"] == {"context": "..", "dockerfile": "deploy/Dockerfile"}
+        assert (DEPLOY / service["build"]["context"] / service["build"]["dockerfile"]).is_file()
+        assert service["user"].split(":")[0] != "0"
+        assert service["read_only"] is True
+        assert service["cap_drop"] == ["ALL"]
+        assert service["stop_grace_period"] == "30s"
+        assert service["depends_on"]["redis"]["condition"] == "service_healthy"
+
+
+def test_compose_redis_keeps_an_append_only_file(compose: dict[str, Any]) -> None:
+    redis = compose["services"]["redis"]
+    mounts = {v.split(":")[1]: v.split(":")[0] for v in redis["volumes"]}
+    conf_in_container = redis["command"][1]
+    assert (DEPLOY / mounts[conf_in_container]).resolve() == DEPLOY / "redis" / "redis.conf"
+    assert "/data" in mounts
+    conf = conf_directives((DEPLOY / "redis" / "redis.conf").read_text())
+    assert conf["appendonly"] == "yes"
+    assert conf["dir"] == "/data"
+    assert conf["maxmemory-policy"] == "noeviction"
+
+
+def test_the_charts_trial_redis_uses_the_same_settings(render: Render) -> None:
+    manifests = render({"redis": {"managed": {"enabled": True}}})
+    chart_conf = conf_directives(one(manifests, "ConfigMap", f"{RELEASE}-flotilla-redis")["data"]["redis.conf"])
+    assert chart_conf == conf_directives((DEPLOY / "redis" / "redis.conf").read_text())
+
+
+# --- Dockerfile and .dockerignore ----------------------------------------------------------------
+def test_dockerfile_is_multi_stage_non_root_with_the_flotilla_entrypoint() -> None:
+    instructions = dockerfile_instructions()
+    stages = [args for op, args in instructions if op == "FROM"]
+    assert len(stages) >= 2
+    assert all(s.split()[0] == "python:3.11-slim" for s in stages)
+    last_from = max(i for i, (op, _) in enumerate(instructions) if op == "FROM")
+    final = instructions[last_from:]
+    (user,) = [args for op, args in final if op == "USER"]
+    uid = int(user.split(":")[0])
+    assert uid != 0
+    values = yaml.safe_load((CHART / "values.yaml").read_text())
+    assert values["podSecurityContext"]["runAsUser"] == uid  # numeric, so runAsNonRoot can check it
+    (entrypoint,) = [args for op, args in final if op == "ENTRYPOINT"]
+    assert json.loads(entrypoint) == ["flotilla"]
+    scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
+    assert "flotilla" in scripts
+    (expose,) = [args for op, args in final if op == "EXPOSE"]
+    assert int(expose) == values["gateway"]["port"]
+    (cmd,) = [args for op, args in final if op == "CMD"]
+    assert cli_has(json.loads(cmd)[0])
+
+
+def test_dockerfile_copies_only_what_dockerignore_lets_through() -> None:
+    patterns = [
+        line.strip() for line in (ROOT / ".dockerignore").read_text().splitlines() if line.strip() and line[0] != "#"
+    ]
+    assert patterns[0] == "*"  # everything out (.venv, .git, .state, tests), then back in what the build needs
+    included = {p[1:] for p in patterns if p.startswith("!")}
+    sources = []
+    for op, args in dockerfile_instructions():
+        if op == "COPY" and "--from=" not in args:
+            sources.extend(shlex.split(args)[:-1])
+    assert sources
+    for source in sources:
+        assert (ROOT / source).exists(), source
+        assert source.rstrip("/") in included, f"{source} is excluded by .dockerignore"
+    assert not {".venv", ".git", "tests", ".state"} & included
