@@ -19,6 +19,7 @@ from flotilla.games.pirates_of_nassau.actions import (
     Pass,
 )
 from flotilla.games.pirates_of_nassau.state import Burying, Buying
+from flotilla.games.pirates_of_nassau.tables import Resource
 from flotilla.rules.testing import game_seed
 
 
@@ -26,13 +27,14 @@ def pick(state: object, legal: tuple[object, ...], driver: random.Random) -> obj
     if isinstance(state.phase, Buying):  # type: ignore[attr-defined]
         buys = [a for a in legal if isinstance(a, BuyToken | BuySection)]
         sections = [a for a in buys if isinstance(a, BuySection)]
-        if sections and driver.random() < 0.6:
+        if sections:
             return driver.choice(sections)
+        player = state.players[state.phase.order[state.phase.index]]  # type: ignore[attr-defined]
+        missing = [r for r in Resource if player.hold.res(r) < 2]
+        if player.sections < 2 and missing and ExchangePeso(missing[0]) in legal and driver.random() < 0.8:
+            return ExchangePeso(missing[0])
         if buys:
             return driver.choice(buys)
-        swaps = [a for a in legal if isinstance(a, ExchangePeso)]
-        if swaps and driver.random() < 0.7:
-            return driver.choice(swaps)
     if isinstance(state.phase, Burying) and driver.random() < 0.3:  # type: ignore[attr-defined]
         return FinishBurying()
     good = [a for a in legal if not isinstance(a, Pass | DiscardItem | FinishBurying)]

@@ -7,7 +7,7 @@ import dataclasses
 from flotilla.rules import Seat, draw
 
 from . import navy, notoriety
-from .common import cap, default_loss, draw_card, held_items, remove, seats_by_notoriety
+from .common import cap, default_loss, draw_card, first_usable, held_items, remove, seats_by_notoriety
 from .events import (
     BoardCleared,
     BurialFinished,
@@ -36,7 +36,15 @@ from .state import (
     TokenPile,
     with_player,
 )
-from .tables import END_CARD, MERCHANTS, PILE_ORDER, TOKENS, ZONE_ROUTES
+from .tables import (
+    END_CARD,
+    MERCHANTS,
+    PILE_ORDER,
+    PURSER_SELL_RESOURCES,
+    SELL_RESOURCES,
+    TOKENS,
+    ZONE_ROUTES,
+)
 
 Events = list[object]
 
@@ -113,7 +121,9 @@ def next_buyer(state: State, order: tuple[Seat, ...], index: int, passed: tuple[
 def run_burying(state: State, order: tuple[Seat, ...], index: int, events: Events) -> State:
     while index < len(order):
         p = state.players[order[index]]
-        if p.hold.pesos > 0 or p.hold.gunpowder + p.hold.goods + p.hold.rum >= 2:
+        resources = p.hold.gunpowder + p.hold.goods + p.hold.rum
+        purser = first_usable(p, "Purser") is not None
+        if p.hold.pesos > 0 or resources >= SELL_RESOURCES or (purser and resources >= PURSER_SELL_RESOURCES):
             return dataclasses.replace(
                 state,
                 phase=Burying(order=order, index=index, hold_before=p.hold, face_down_before=p.face_down),

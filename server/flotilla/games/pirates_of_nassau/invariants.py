@@ -23,7 +23,6 @@ _ALL_TOKENS = frozenset(TOKENS)
 _ALL_MERCHANTS = frozenset(MERCHANTS)
 
 
-
 @cache
 def _navy_cards(seats: int, *, finished: bool) -> list[str]:
     cards = [*navy_cards_for(seats, 1), *navy_cards_for(seats, 2)]
