@@ -143,7 +143,7 @@ async def assert_stored_state_replays(redis_url: str, game: str) -> None:
         host = host_for(meta.kind, meta.rules_version)
         stored = host.loads(raw)
         state = host.rules.new_game(host.config(meta.seat_count, meta.options), stored.rng.seed)
-        for seat, plain, _version in await store.actions_log(game_id):
+        for seat, plain, _version, *_by in await store.actions_log(game_id):
             state = host.rules.apply(state, Seat(seat), host.codec.from_plain(plain)).state
         assert state == stored, "the stored state is not the replay of the action log"
     finally:

@@ -14,8 +14,9 @@ from typing import Any
 
 import orjson
 
+from flotilla.app import clocks
 from flotilla.app.errors import GameFull, GameNotFinished, GameNotFound, InvalidRequest
-from flotilla.app.host import GameHost, host_for, seed_commitment
+from flotilla.app.host import ENDING, GameHost, host_for, seed_commitment
 from flotilla.app.inbox import Inbox
 from flotilla.app.outcome import Outcome
 from flotilla.rules import Seat
@@ -76,7 +77,14 @@ class Games:
             raise GameNotFound(f"no game games/{game_id}", game=f"games/{game_id}")
         return meta
 
-    async def create(self, kind: str, seats: int, options: Mapping[str, str], request_id: str) -> GameMeta:
+    async def create(
+        self,
+        kind: str,
+        seats: int,
+        options: Mapping[str, str],
+        request_id: str,
+        clock: clocks.ClockConfig | None = None,
+    ) -> GameMeta:
         """Create a game with open seats. The same request id returns the same game."""
         host = host_for(kind)
         if not 1 <= seats <= MAX_SEATS:
@@ -101,11 +109,15 @@ class Games:
             prompts=orjson.dumps(step.prompts),
             to_act=orjson.dumps(step.to_act),
             seed_sha256=seed_commitment(seed),
+            clock=orjson.dumps(clock.plain()) if clock is not None else b"",
+            seatclock=orjson.dumps(clocks.dump(clocks.initial(clock or clocks.ClockConfig(), seats))),
         )
         return await self.meta(game_id)
 
     async def join(self, game_id: str, user: str, name: str, seat: int | None) -> tuple[int, GameMeta]:
-        taken = await self.store.join(game_id, user, name, seat)
+        taken, started = await self.store.join(game_id, user, name, seat)
+        if started:  # every seat is taken: a worker starts the clocks
+            await self.store.wake({game_id: int(time.time() * 1000)})
         if taken == -1:
             raise GameNotFound(f"no game games/{game_id}", game=f"games/{game_id}")
         if taken == -2:
@@ -133,7 +145,7 @@ class Games:
             view=host.rules.view(state, viewer),
             prompt=prompt,
             to_act=tuple(meta.to_act),
-            finished=meta.status == "finished",
+            finished=meta.status in ("finished", "abandoned"),
         )
 
     async def seat_of(self, game_id: str, user: str) -> Seat | None:
@@ -157,20 +169,33 @@ class Games:
         """Queue an action for the workers and wait for its outcome."""
         if etag and not etag.strip('"').isdigit():
             raise InvalidRequest("etag must be a game version as returned by the server", field="etag")
+        fields: dict[str, bytes | str | int] = {
+            "g": game_id,
+            "s": int(seat),
+            "a": action_plain,
+            "r": request_id,
+            "e": etag.strip('"'),
+        }
+        return await self._queue(kind, rules_version, game_id, request_id, fields, timeout_s)
+
+    async def leave(self, game_id: str, kind: str, rules_version: str, seat: Seat, request_id: str) -> Outcome:
+        """The seat's player leaves for good; the game's absence policy applies (a worker decides)."""
+        fields: dict[str, bytes | str | int] = {"g": game_id, "s": int(seat), "r": request_id, "k": "leave"}
+        return await self._queue(kind, rules_version, game_id, request_id, fields, None)
+
+    async def _queue(
+        self,
+        kind: str,
+        rules_version: str,
+        game_id: str,
+        request_id: str,
+        fields: dict[str, bytes | str | int],
+        timeout_s: float | None,
+    ) -> Outcome:
         shard = zlib.crc32(game_id.encode()) % self.shards
         waiter = self.inbox.expect(request_id)
         try:
-            await self.store.enqueue(
-                keys.work(kind, rules_version, shard),
-                {
-                    "g": game_id,
-                    "s": int(seat),
-                    "a": action_plain,
-                    "r": request_id,
-                    "e": etag.strip('"'),
-                    "i": self.inbox.key,
-                },
-            )
+            await self.store.enqueue(keys.work(kind, rules_version, shard), {**fields, "i": self.inbox.key})
             wait_s = self.submit_timeout_s if timeout_s is None else min(timeout_s, self.submit_timeout_s)
             return await asyncio.wait_for(waiter, max(wait_s, 0.001))
         finally:
@@ -226,7 +251,7 @@ class Games:
             prompt = None
             if viewer is not None and str(viewer) in entry.prompts:
                 prompt = tuple(host.codec.from_plain(a) for a in entry.prompts[str(viewer)])
-            finished = any(row[2] == "f" for row in rows)
+            finished = any(row[2] in ENDING for row in rows)
             out.append(
                 Batch(host, entry.version, events=rows, prompt=prompt, to_act=tuple(entry.to_act), finished=finished)
             )

@@ -9,7 +9,7 @@ the revealed seed), plus the prompts (legal actions by seat) of the seats that m
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -26,6 +26,10 @@ from .errors import RulesVersionUnavailable, UnknownGameKind
 STARTED = "s"
 FINISHED = "f"
 RULES_EVENT = "r"
+TIMED_OUT = "t"
+ABSENT = "x"
+ABORTED = "a"
+ENDING = (FINISHED, ABORTED)
 
 AnyRules = GameRules[Any, Any, Any, Any, Any]
 
@@ -59,6 +63,7 @@ class Step:
     prompts: dict[str, list[Any]]
     to_act: list[int]
     result: Result | None
+    status: str = ""  # "finished" or "abandoned" when this step ends the game
 
 
 class GameHost:
@@ -97,21 +102,54 @@ class GameHost:
         prompts, to_act = self.prompts(state)
         return Step(state, 1, [[1, now_ms, STARTED, started]], prompts, to_act, None)
 
-    def step(self, state: Any, seat: Seat, action: Any, version: int, now_ms: int) -> Step:
-        """Apply `action` (raises RulesError) and number its events after `version`."""
+    def step(
+        self,
+        state: Any,
+        seat: Seat,
+        action: Any,
+        version: int,
+        now_ms: int,
+        *,
+        before: Sequence[tuple[str, dict[str, Any]]] = (),
+        adjust: Callable[[Result], Result] | None = None,
+    ) -> Step:
+        """Apply `action` (raises RulesError) and number its events after `version`.
+
+        `before` are server events (a timeout, an absent seat) placed ahead of the rules'
+        events; `adjust` amends the final result (forfeits).
+        """
         after, events = self.rules.apply(state, seat, action)
         rows: list[list[Any]] = []
         event_id = version
+        for tag, payload in before:
+            event_id += 1
+            rows.append([event_id, now_ms, tag, payload])
         for event in events:
             event_id += 1
             rows.append([event_id, now_ms, RULES_EVENT, self.codec.to_plain(event)])
         result = self.rules.result(after)
+        if result is not None and adjust is not None:
+            result = adjust(result)
         if result is not None:
             event_id += 1
             seed = after.rng.seed if isinstance(getattr(after, "rng", None), Rng) else 0
             rows.append([event_id, now_ms, FINISHED, {"result": result_plain(result), "seed": seed_hex(seed)}])
         prompts, to_act = self.prompts(after)
-        return Step(after, event_id, rows, prompts, to_act, result)
+        return Step(after, event_id, rows, prompts, to_act, result, "finished" if result is not None else "")
+
+    def note(self, state: Any, version: int, now_ms: int, rows: Sequence[tuple[str, dict[str, Any]]]) -> Step:
+        """Server events that change no rules state (a seat became absent)."""
+        numbered = [[version + i + 1, now_ms, tag, payload] for i, (tag, payload) in enumerate(rows)]
+        prompts, to_act = self.prompts(state)
+        return Step(state, version + len(numbered), numbered, prompts, to_act, None)
+
+    def abort(
+        self, state: Any, version: int, now_ms: int, before: Sequence[tuple[str, dict[str, Any]]], reason: str
+    ) -> Step:
+        """Stop the game without a result: the server events, then GameAborted."""
+        rows = [[version + i + 1, now_ms, tag, payload] for i, (tag, payload) in enumerate(before)]
+        rows.append([version + len(rows) + 1, now_ms, ABORTED, {"reason": reason}])
+        return Step(state, version + len(rows), rows, {}, [], None, "abandoned")
 
 
 @cache

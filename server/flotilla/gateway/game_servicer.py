@@ -21,7 +21,7 @@ from flotilla.app.games import Games, check_request_id, game_id_of
 from flotilla.app.host import GameHost, host_for
 from flotilla.gateway.auth import Principal, Tokens
 from flotilla.gateway.errors import maps_errors, maps_stream_errors, to_status
-from flotilla.gateway.render import STATE_NAMES, Renderer
+from flotilla.gateway.render import STATE_NAMES, Renderer, clock_from_pb
 from flotilla.rules import RulesError, Seat
 from flotilla.store.redis_store import RedisStore
 
@@ -115,8 +115,9 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         self, request: game_service_pb2.CreateGameRequest, context: Context
     ) -> game_service_pb2.CreateGameResponse:
         self.principal(context)
+        clock = clock_from_pb(request.clock) if request.HasField("clock") else None
         meta = await self.games.create(
-            request.kind, request.seat_count, dict(request.options), check_request_id(request.request_id)
+            request.kind, request.seat_count, dict(request.options), check_request_id(request.request_id), clock
         )
         log.info("game.created", game=meta.game_id, kind=meta.kind, seats=meta.seat_count)
         return game_service_pb2.CreateGameResponse(game=self.render.game(meta, {}))
@@ -137,6 +138,21 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
             seat_token=self.tokens.seat(game_id, seat, principal.user, principal.name),
             game=self.render.game(meta, seats),
         )
+
+    @maps_errors
+    async def LeaveGame(
+        self, request: game_service_pb2.LeaveGameRequest, context: Context
+    ) -> game_service_pb2.LeaveGameResponse:
+        game_id = game_id_of(request.game)
+        seat = await self.seat(self.principal(context), game_id, required=True)
+        assert seat is not None
+        host = await self.host(game_id)
+        request_id = check_request_id(request.request_id)
+        outcome = await self.games.leave(game_id, host.rules.name, host.rules.version, seat, request_id)
+        if not outcome.ok:
+            raise outcome.error()
+        log.info("game.left", game=game_id, seat=seat)
+        return game_service_pb2.LeaveGameResponse(etag=str(outcome.version))
 
     @maps_errors
     async def GetGame(
@@ -235,12 +251,13 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         game_id = game_id_of(request.game)
         meta, host, seed, log_rows = await self.games.record(game_id)
         actions = []
-        for seat, plain, version in log_rows:
+        for seat, plain, version, *by in log_rows:
             recorded = game_service_pb2.RecordedAction(
-                action=self.render.action_to_pb(host, host.codec.from_plain(plain)), through_event_id=version
+                seat=seat,
+                action=self.render.action_to_pb(host, host.codec.from_plain(plain)),
+                through_event_id=version,
+                by_server=bool(by and by[0]),
             )
-            if seat is not None:
-                recorded.seat = seat
             actions.append(recorded)
         return game_service_pb2.GetGameRecordResponse(
             game=self.render.game(meta, await self.games.store.seats(game_id)), seed=f"{seed:032x}", actions=actions

@@ -13,8 +13,10 @@ from typing import Any
 from google.protobuf.timestamp_pb2 import Timestamp
 
 from flotilla.api.game.v1 import game_pb2, game_service_pb2
+from flotilla.app import clocks
+from flotilla.app.errors import InvalidRequest
 from flotilla.app.games import Batch
-from flotilla.app.host import FINISHED, STARTED, GameHost
+from flotilla.app.host import ABORTED, ABSENT, FINISHED, STARTED, TIMED_OUT, GameHost
 from flotilla.gateway.convert import GameConverter, summarize
 from flotilla.rules import InvalidAction, Seat
 from flotilla.store.redis_store import GameMeta
@@ -33,6 +35,47 @@ def _timestamp(ms: int) -> Timestamp:
     ts = Timestamp()
     ts.FromMilliseconds(ms)
     return ts
+
+
+POLICY_PB = {
+    clocks.BOT: game_pb2.ABSENCE_POLICY_BOT,
+    clocks.ABORT: game_pb2.ABSENCE_POLICY_ABORT,
+    clocks.FORFEIT: game_pb2.ABSENCE_POLICY_FORFEIT,
+}
+POLICY_OF_PB = {v: k for k, v in POLICY_PB.items()} | {game_pb2.ABSENCE_POLICY_UNSPECIFIED: clocks.BOT}
+
+
+def clock_pb(config: clocks.ClockConfig) -> game_pb2.Clock:
+    return game_pb2.Clock(
+        turn_seconds=config.turn_ms // 1000,
+        bank_seconds=config.bank_ms // 1000,
+        increment_seconds=config.increment_ms // 1000,
+        max_timeouts=config.max_timeouts,
+        absence_policy=POLICY_PB[config.policy],
+    )
+
+
+def clock_from_pb(msg: game_pb2.Clock) -> clocks.ClockConfig:
+    """A clock from a request; InvalidRequest on values a client could fix."""
+    day = 24 * 3600
+    for name in ("turn_seconds", "bank_seconds", "increment_seconds"):
+        value = getattr(msg, name)
+        if not 0 <= value <= day:
+            raise InvalidRequest(f"clock.{name} must be 0..{day}", field=f"clock.{name}")
+    if msg.turn_seconds and msg.bank_seconds:
+        raise InvalidRequest("set clock.turn_seconds or clock.bank_seconds, not both", field="clock")
+    if not 0 <= msg.max_timeouts <= 100:
+        raise InvalidRequest("clock.max_timeouts must be 0..100 (0: the default, 3)", field="clock.max_timeouts")
+    policy = POLICY_OF_PB.get(msg.absence_policy)
+    if policy is None:
+        raise InvalidRequest("clock.absence_policy is not a known AbsencePolicy", field="clock.absence_policy")
+    return clocks.ClockConfig(
+        turn_ms=msg.turn_seconds * 1000,
+        bank_ms=msg.bank_seconds * 1000,
+        increment_ms=msg.increment_seconds * 1000,
+        max_timeouts=msg.max_timeouts or clocks.DEFAULT_MAX_TIMEOUTS,
+        policy=policy,
+    )
 
 
 def result_pb(raw: Mapping[str, Any]) -> game_pb2.Result:
@@ -96,6 +139,29 @@ class Renderer:
                 summary="game finished",
                 game_finished=game_pb2.GameFinished(result=result_pb(payload["result"]), seed=payload["seed"]),
             )
+        elif tag == TIMED_OUT:
+            msg = game_pb2.GameEvent(
+                event_id=event_id,
+                event_time=_timestamp(time_ms),
+                summary=f"seat {payload['seat']} timed out ({payload['consecutive']} in a row)",
+                seat_timed_out=game_pb2.SeatTimedOut(**payload),
+            )
+        elif tag == ABSENT:
+            msg = game_pb2.GameEvent(
+                event_id=event_id,
+                event_time=_timestamp(time_ms),
+                summary=f"seat {payload['seat']} is absent ({payload['reason']}): {payload['policy']}",
+                seat_absent=game_pb2.SeatAbsent(
+                    seat=payload["seat"], reason=payload["reason"], policy=POLICY_PB[payload["policy"]]
+                ),
+            )
+        elif tag == ABORTED:
+            msg = game_pb2.GameEvent(
+                event_id=event_id,
+                event_time=_timestamp(time_ms),
+                summary=f"game aborted: {payload['reason']}",
+                game_aborted=game_pb2.GameAborted(reason=payload["reason"]),
+            )
         else:
             shown = host.rules.redact(host.codec.from_plain(payload), viewer)
             if shown is None:  # hidden from this viewer: an empty placeholder keeps the ids gapless
@@ -148,16 +214,26 @@ class Renderer:
             to_act=meta.to_act,
             seed_sha256=meta.seed_sha256,
         )
+        config = clocks.ClockConfig.from_plain(meta.clock) if meta.clock else None
+        if config is not None:
+            msg.clock.CopyFrom(clock_pb(config))
+        seat_clocks = clocks.load(meta.seatclock, config or clocks.ClockConfig(), meta.seat_count)
         for seat in range(meta.seat_count):
             holder = seats.get(seat)
-            msg.seats.append(
-                game_pb2.SeatInfo(
-                    seat=seat,
-                    taken=holder is not None,
-                    display_name=(holder or {}).get("name", ""),
-                    user=f"users/{holder['user']}" if holder else "",
-                )
+            clock = seat_clocks[seat]
+            info = game_pb2.SeatInfo(
+                seat=seat,
+                taken=holder is not None,
+                display_name=(holder or {}).get("name", ""),
+                user=f"users/{holder['user']}" if holder else "",
+                bank_ms=clock.bank_ms,
+                timeouts=clock.timeouts,
+                absent=clock.absent,
+                forfeited=clock.forfeited,
             )
+            if clock.deadline_ms is not None:
+                info.deadline.CopyFrom(_timestamp(clock.deadline_ms))
+            msg.seats.append(info)
         if meta.result is not None:
             msg.result.CopyFrom(result_pb(meta.result))
         return msg

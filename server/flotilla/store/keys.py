@@ -16,6 +16,7 @@ All keys of one game share the tag `{<game_id>}`, so every script touches one sl
 | flotilla:work:{<kind>@<version>:<shard>} | STREAM | submitted actions for workers (group "workers") |
 | flotilla:inbox:{<gateway>} | STREAM | outcomes for one gateway process |
 | flotilla:user:{u} | HASH | display name, created ms |
+| flotilla:timers | ZSET | game id -> when a worker must look at its clocks (ms) |
 | flotilla:secret | STRING | token-signing key shared by gateways (when FLOTILLA_SECRET is unset) |
 """
 
@@ -24,6 +25,7 @@ from __future__ import annotations
 PREFIX = "flotilla"
 WORKER_GROUP = "workers"
 GAMES = f"{PREFIX}:games"
+TIMERS = f"{PREFIX}:timers"
 SECRET = f"{PREFIX}:secret"
 
 

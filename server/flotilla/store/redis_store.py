@@ -37,6 +37,8 @@ class GameMeta:
     to_act: list[int]
     result: dict[str, Any] | None
     seed_sha256: str = ""
+    clock: dict[str, Any] | None = None
+    seatclock: list[list[Any]] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +58,7 @@ class Committed:
     code: int
     outcome: bytes | None = None
     current_version: int | None = None
+    status: str = ""
 
 
 _META_FIELDS = (
@@ -69,13 +72,17 @@ _META_FIELDS = (
     b"to_act",
     b"result",
     b"seed_sha256",
+    b"clock",
+    b"seatclock",
 )
 
 
 def _meta(game_id: str, values: Sequence[bytes | None]) -> GameMeta | None:
     if values[0] is None:
         return None
-    kind, rules_version, seat_count, options, status, version, created_ms, to_act, result, commitment = values
+    kind, rules_version, seat_count, options, status, version, created_ms, to_act, result, commitment, clock, seats = (
+        values
+    )
     return GameMeta(
         game_id=game_id,
         kind=kind.decode() if kind else "",
@@ -88,6 +95,8 @@ def _meta(game_id: str, values: Sequence[bytes | None]) -> GameMeta | None:
         to_act=orjson.loads(to_act) if to_act else [],
         result=orjson.loads(result) if result else None,
         seed_sha256=commitment.decode() if commitment else "",
+        clock=orjson.loads(clock) if clock else None,
+        seatclock=orjson.loads(seats) if seats else None,
     )
 
 
@@ -111,6 +120,9 @@ class RedisStore:
         self._commit = client.register_script(_script("commit_transition.lua"))
         self._create = client.register_script(_script("create_game.lua"))
         self._join = client.register_script(_script("join_seat.lua"))
+        self._update_clock = client.register_script(_script("update_clock.lua"))
+        self._claim_timers = client.register_script(_script("claim_timers.lua"))
+        self._settle_timer = client.register_script(_script("settle_timer.lua"))
 
     @classmethod
     def from_url(cls, url: str, **kwargs: Any) -> RedisStore:
@@ -140,6 +152,8 @@ class RedisStore:
         prompts: bytes,
         to_act: bytes,
         seed_sha256: str,
+        clock: bytes = b"",
+        seatclock: bytes = b"",
     ) -> bool:
         """Store a new game and its first stream entry; False if the id exists already."""
         created_us = created_ms * 1000 + secrets.randbelow(1000)  # listing order; unique in practice
@@ -157,6 +171,8 @@ class RedisStore:
                 orjson.dumps(dict(options)),
                 created_ms,
                 seed_sha256,
+                clock,
+                seatclock,
             ],
         )
         if created:
@@ -203,6 +219,7 @@ class RedisStore:
         result: bytes,
         record: bytes,
         outcome: bytes,
+        seatclock: bytes = b"",
     ) -> tuple[list[str], list[Any]]:
         return (
             [
@@ -211,7 +228,20 @@ class RedisStore:
                 keys.game_actions(game_id),
                 keys.game_reply(game_id, request_id),
             ],
-            [expected, version, state, events, prompts, to_act, status, result, record, outcome, OUTCOME_TTL_S],
+            [
+                expected,
+                version,
+                state,
+                events,
+                prompts,
+                to_act,
+                status,
+                result,
+                record,
+                outcome,
+                OUTCOME_TTL_S,
+                seatclock,
+            ],
         )
 
     async def commit_many(self, commits: Sequence[tuple[list[str], list[Any]]]) -> list[Committed]:
@@ -226,20 +256,20 @@ class RedisStore:
         for reply in replies:
             code = int(reply[0])
             if code == 1:
-                out.append(Committed(1))
+                out.append(Committed(1, status=(reply[1] or b"").decode()))
             elif code == 0:
                 out.append(Committed(0, outcome=reply[1]))
             else:
                 out.append(Committed(-1, current_version=int(reply[1] or 0)))
         return out
 
-    async def join(self, game_id: str, user: str, name: str, seat: int | None) -> int:
-        """Take a seat; returns it, or -1 no game, -2 taken/full, -3 no such seat."""
+    async def join(self, game_id: str, user: str, name: str, seat: int | None) -> tuple[int, bool]:
+        """Take a seat: (seat, whether this join started the game), or seat -1 no game, -2 taken/full, -3 no seat."""
         holder = orjson.dumps({"user": user, "name": name})
         reply = await self._join(
             keys=[keys.game(game_id), keys.game_seats(game_id)], args=[user, holder, "" if seat is None else seat]
         )
-        return int(reply[0])
+        return int(reply[0]), len(reply) > 1 and int(reply[1]) == 1
 
     async def seats(self, game_id: str) -> dict[int, dict[str, str]]:
         raw = await self.redis.hgetall(keys.game_seats(game_id))
@@ -312,6 +342,8 @@ class RedisStore:
         rejections: Sequence[tuple[str, str, bytes]],
         replies: Sequence[tuple[str, dict[str, bytes | str]]],
         acks: Sequence[tuple[str, bytes]],
+        wake: Mapping[str, int] | None = None,
+        finished: Sequence[str] = (),
     ) -> None:
         """Cache rejections (first outcome wins), send outcomes to gateway inboxes, acknowledge; one round trip."""
         async with self.redis.pipeline(transaction=False) as pipe:
@@ -321,6 +353,10 @@ class RedisStore:
                 pipe.xadd(inbox, fields, maxlen=100_000, approximate=True)
             for stream, msg_id in acks:
                 pipe.xack(stream, keys.WORKER_GROUP, msg_id)
+            if wake:
+                pipe.zadd(keys.TIMERS, dict(wake), lt=True)
+            for game_id in finished:  # for the ratings consumer (docs/lobbies.md); it rates each game once
+                pipe.xadd(keys.FINISHED, {"g": game_id}, maxlen=100_000, approximate=True)
             await pipe.execute()
 
     async def read_inbox(self, inbox: str, after: str, block_ms: int) -> list[tuple[bytes, dict[bytes, bytes]]]:
@@ -329,6 +365,34 @@ class RedisStore:
 
     async def drop_inbox(self, inbox: str) -> None:
         await self.redis.delete(inbox)
+
+    # --- clocks and timers -------------------------------------------------------------
+    async def clock_state(self, game_ids: Sequence[str]) -> list[tuple[str, bytes | None, bytes | None]]:
+        """(status, clock config, seat clocks) of each game, fresh (one round trip)."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for game_id in game_ids:
+                pipe.hmget(keys.game(game_id), ["status", "clock", "seatclock"])
+            rows = await pipe.execute()
+        return [((status or b"").decode(), clock, seats) for status, clock, seats in rows]
+
+    async def update_clock(self, game_id: str, version: int, seatclock: bytes) -> bool:
+        return bool(await self._update_clock(keys=[keys.game(game_id)], args=[version, seatclock]))
+
+    async def wake(self, wakeups: Mapping[str, int]) -> None:
+        """Have a worker look at each game's clocks at the given ms at the latest (never later)."""
+        if wakeups:
+            await self.redis.zadd(keys.TIMERS, dict(wakeups), lt=True)
+
+    async def claim_timers(self, now_ms: int, lease_ms: int, count: int) -> list[str]:
+        """Due games, each leased to this caller until now + lease (claim_timers.lua)."""
+        due = await self._claim_timers(keys=[keys.TIMERS], args=[now_ms, lease_ms, count])
+        return [g.decode() for g in due]
+
+    async def settle_timer(self, game_id: str, leased_until_ms: int, next_ms: int | None) -> None:
+        """Move a claimed timer to its next wake-up, unless the game was woken meanwhile."""
+        await self._settle_timer(
+            keys=[keys.TIMERS], args=[game_id, leased_until_ms, "" if next_ms is None else next_ms]
+        )
 
     # --- users and secrets -------------------------------------------------------------
     async def create_user(self, user_id: str, name: str, created_ms: int) -> None:

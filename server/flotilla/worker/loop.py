@@ -7,11 +7,16 @@ the per-request outcome record makes the retry harmless (applied at most once).
 
 Per batch, each game advances at most one action per round (rounds repeat until the
 batch is done), so a commit is only ever computed from a committed state.
+
+Beside the work streams, every worker runs the timer pass (`flotilla:timers`): it claims
+games whose clock needs a look, plays the default action of a seat whose time ran out (or
+of an absent seat), and starts the clocks of games whose seats just filled up.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import socket
 import time
@@ -26,31 +31,37 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from flotilla.app.errors import AppError, GameNotFound, StaleVersion
-from flotilla.app.host import GameHost, host_for, result_plain
+from flotilla.app import clocks
+from flotilla.app.errors import AppError, GameNotFound, InvalidRequest, StaleVersion
+from flotilla.app.host import ABSENT, TIMED_OUT, GameHost, Step, host_for, result_plain
 from flotilla.app.outcome import Outcome
 from flotilla.games import REGISTRY
-from flotilla.rules import RulesError, Seat
+from flotilla.rules import Result, RulesError, Seat
 from flotilla.store import keys
 from flotilla.store.redis_store import RedisStore
 
 log = structlog.get_logger("flotilla.worker")
 
 CAS_RETRIES = 5
+ACT = "act"
+LEAVE = "leave"
+CLOCK = "clock"
 
 
 @dataclass(slots=True)
 class Work:
-    """One submitted action read from a work stream."""
+    """One thing to do to a game: a submitted action, a seat leaving, or a clock to fire."""
 
-    stream: str
+    stream: str  # "" when not from a work stream (clock work)
     msg_id: bytes
     game_id: str
     seat: Seat
     action: bytes
     request_id: str
     etag: str
-    inbox: str
+    inbox: str  # "" when nobody waits for the outcome
+    kind: str = ACT
+    leased_until: int = 0  # clock work: the timer lease to settle afterwards
 
 
 @dataclass(slots=True)
@@ -61,6 +72,16 @@ class Loaded:
     version: int
     state: Any
     finished: bool
+    seats: int
+
+
+@dataclass(slots=True)
+class Clocks:
+    """A game's clock configuration and seat clocks, read fresh for every round."""
+
+    status: str
+    config: clocks.ClockConfig
+    raw: bytes | None
 
 
 def parse_work(stream: str, msg_id: bytes, fields: dict[bytes, bytes]) -> Work:
@@ -69,10 +90,11 @@ def parse_work(stream: str, msg_id: bytes, fields: dict[bytes, bytes]) -> Work:
         msg_id=msg_id,
         game_id=fields[b"g"].decode(),
         seat=Seat(int(fields[b"s"])),
-        action=fields[b"a"],
+        action=fields.get(b"a", b""),
         request_id=fields[b"r"].decode(),
         etag=fields.get(b"e", b"").decode(),
         inbox=fields[b"i"].decode(),
+        kind=fields.get(b"k", ACT.encode()).decode(),
     )
 
 
@@ -82,8 +104,12 @@ def work_streams(shards: int, kinds: Sequence[str] | None = None) -> list[str]:
     return [keys.work(name, REGISTRY[name].version, shard) for name in names for shard in range(shards)]
 
 
+def _now_ms() -> int:
+    return int(time.time() * 1000)
+
+
 class Worker:
-    """Applies submitted actions. Run any number side by side."""
+    """Applies submitted actions and fires turn clocks. Run any number side by side."""
 
     def __init__(
         self,
@@ -96,17 +122,23 @@ class Worker:
         claim_idle_ms: int = 10_000,
         cache_size: int = 50_000,
         kinds: Sequence[str] | None = None,
+        timer_interval_s: float = 0.2,
+        timer_lease_ms: int = 10_000,
     ) -> None:
         self.store = store
-        self.streams = work_streams(shards, kinds)
+        self.kinds = list(kinds or REGISTRY)
+        self.streams = work_streams(shards, self.kinds)
         self.consumer = consumer or f"{socket.gethostname()}-{os.getpid()}"
         self.batch = batch
         self.block_ms = block_ms
         self.claim_idle_ms = claim_idle_ms
         self.cache: OrderedDict[str, Loaded] = OrderedDict()
         self.cache_size = cache_size
+        self.timer_interval_s = timer_interval_s
+        self.timer_lease_ms = timer_lease_ms
         self.applied = 0
         self.rejected = 0
+        self.timeouts = 0
         self._stopping = asyncio.Event()
 
     def stop(self) -> None:
@@ -114,11 +146,27 @@ class Worker:
         self._stopping.set()
 
     async def run(self) -> None:
-        """Serve the work streams until `stop()`."""
+        """Serve the work streams and the timers until `stop()`."""
         self._stopping.clear()
         for stream in self.streams:
             await self.store.ensure_group(stream)
         log.info("worker.started", consumer=self.consumer, streams=len(self.streams))
+        timers = asyncio.create_task(self._timer_loop(), name="timers")
+        try:
+            await self._work_loop()
+        finally:
+            timers.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await timers
+        log.info(
+            "worker.stopped",
+            consumer=self.consumer,
+            applied=self.applied,
+            rejected=self.rejected,
+            timeouts=self.timeouts,
+        )
+
+    async def _work_loop(self) -> None:
         last_claim = 0.0
         while not self._stopping.is_set():
             try:
@@ -140,7 +188,64 @@ class Worker:
                 self.cache.clear()
                 for stream in self.streams:
                     await self.store.ensure_group(stream)
-        log.info("worker.stopped", consumer=self.consumer, applied=self.applied, rejected=self.rejected)
+
+    # --- timers ------------------------------------------------------------------------
+    async def _timer_loop(self) -> None:
+        while not self._stopping.is_set():
+            busy = False
+            try:
+                busy = await self.timer_pass()
+            except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
+                log.warning("worker.timers_unavailable", error=str(exc))
+            if not busy:  # while timers keep coming due (bots playing absent seats), go on at once
+                await asyncio.sleep(self.timer_interval_s)
+
+    async def timer_pass(self) -> bool:
+        """Claim due timers; fire timeouts, start clocks, settle each timer to its next wake-up.
+
+        Returns whether any timer was due.
+        """
+        now = _now_ms()
+        leased_until = now + self.timer_lease_ms
+        claimed = await self.store.claim_timers(now, self.timer_lease_ms, 100)
+        if not claimed:
+            return False
+        works = []
+        for game_id, meta in zip(claimed, await self.store.metas(claimed), strict=True):
+            if meta is not None and meta.kind not in self.kinds:
+                continue  # another worker's rules: its lease runs out and one of those claims it
+            if meta is None or meta.status in ("finished", "abandoned"):
+                await self.store.settle_timer(game_id, leased_until, None)
+                continue
+            config = clocks.ClockConfig.from_plain(meta.clock)
+            seat_clocks = clocks.load(meta.seatclock, config, meta.seat_count)
+            due = clocks.due(seat_clocks, meta.to_act, now)
+            if due:
+                works.append(
+                    Work(
+                        stream="",
+                        msg_id=f"clock:{game_id}:{meta.version}".encode(),
+                        game_id=game_id,
+                        seat=Seat(due[0]),
+                        action=b"",
+                        request_id=f"clock:{meta.version}:{due[0]}",
+                        etag="",
+                        inbox="",
+                        kind=CLOCK,
+                        leased_until=leased_until,
+                    )
+                )
+                continue
+            started = clocks.schedule(config, seat_clocks, meta.to_act, None, now, running=meta.status == "active")
+            if started != seat_clocks and not await self.store.update_clock(
+                game_id, meta.version, orjson.dumps(clocks.dump(started))
+            ):
+                await self.store.settle_timer(game_id, leased_until, now)  # moved meanwhile: look again soon
+                continue
+            await self.store.settle_timer(game_id, leased_until, clocks.next_deadline(started))
+        if works:
+            await self.handle(works)
+        return True
 
     # --- one batch ---------------------------------------------------------------------
     async def handle(self, batch: list[Work]) -> None:
@@ -161,17 +266,18 @@ class Worker:
                     del pending[work.game_id]
 
     async def round(self, works: list[Work], attempts: dict[bytes, int]) -> set[bytes]:
-        """Process one action of each game; returns the messages to retry (version moved)."""
+        """Process one piece of work of each game; returns the messages to retry (version moved)."""
         fresh = {w.game_id for w in works if w.game_id not in self.cache}
-        cached = await self.prefetch(works)
+        earlier, clock_rows = await self.prefetch(works)
         retry: set[bytes] = set()
-        now_ms = int(time.time() * 1000)
+        now_ms = _now_ms()
         commits: list[tuple[list[str], list[Any]]] = []
-        committing: list[tuple[Work, Loaded, Outcome]] = []
+        committing: list[tuple[Work, Loaded, Outcome, int | None]] = []
         replies: list[tuple[Work, Outcome, bool]] = []  # (work, outcome, cache the rejection)
-        for work, earlier in zip(works, cached, strict=True):
-            if earlier is not None:
-                replies.append((work, Outcome.loads(earlier), False))
+        settle: dict[str, int | None] = {}
+        for work, previous, clock in zip(works, earlier, clock_rows, strict=True):
+            if previous is not None:
+                replies.append((work, Outcome.loads(previous), False))
                 continue
             loaded = self.cache.get(work.game_id)
             try:
@@ -183,8 +289,7 @@ class Worker:
                         etag=work.etag,
                         current=str(loaded.version),
                     )
-                action = loaded.host.loads(work.action)
-                step = loaded.host.step(loaded.state, work.seat, action, loaded.version, now_ms)
+                planned = self.plan(work, loaded, clock, now_ms)
             except (RulesError, AppError) as exc:
                 if work.game_id not in fresh:  # judged on a cached state: check again on the stored one
                     self.cache.pop(work.game_id, None)
@@ -196,9 +301,15 @@ class Worker:
                 log.warning("worker.bad_message", game=work.game_id, request_id=work.request_id, error=str(exc))
                 replies.append((work, Outcome(False, reason="INVALID_ACTION", message="malformed action"), False))
                 continue
-            outcome = Outcome.accepted(step.version, step.events)
+            if planned is None:  # nothing to do (a clock that is no longer due, a seat already gone)
+                if work.kind == CLOCK:
+                    seat_clocks = clocks.load(_loads(clock.raw), clock.config, loaded.seats)
+                    settle[work.game_id] = clocks.next_deadline(seat_clocks)
+                replies.append((work, Outcome.accepted(loaded.version, []), False))
+                continue
+            step, seat_clocks, record = planned
             host = loaded.host
-            record = orjson.dumps([int(work.seat), orjson.Fragment(work.action), step.version])
+            outcome = Outcome.accepted(step.version, step.events)
             commits.append(
                 self.store.commit_args(
                     work.game_id,
@@ -209,29 +320,42 @@ class Worker:
                     events=orjson.dumps(step.events),
                     prompts=orjson.dumps(step.prompts),
                     to_act=orjson.dumps(step.to_act),
-                    status="finished" if step.result is not None else "",
+                    status=step.status,
                     result=orjson.dumps(result_plain(step.result)) if step.result is not None else b"",
                     record=record,
                     outcome=outcome.dumps(),
+                    seatclock=orjson.dumps(clocks.dump(seat_clocks)),
                 )
             )
-            committing.append((work, Loaded(host, step.version, step.state, step.result is not None), outcome))
-        for (work, after, outcome), done in zip(committing, await self.store.commit_many(commits), strict=True):
+            after = Loaded(host, step.version, step.state, step.status != "", loaded.seats)
+            committing.append((work, after, outcome, clocks.next_deadline(seat_clocks)))
+        wake: dict[str, int] = {}
+        finished: list[str] = []
+        for (work, after, outcome, next_ms), done in zip(
+            committing, await self.store.commit_many(commits), strict=True
+        ):
             if done.code == 1:
                 self.remember(work.game_id, after)
-                if after.finished:  # for the ratings consumer of the matchmakers (docs/lobbies.md)
-                    await self.store.redis.xadd(keys.FINISHED, {"g": work.game_id}, maxlen=100_000, approximate=True)
                 self.applied += 1
+                self.timeouts += work.kind == CLOCK
                 replies.append((work, outcome, False))
+                if next_ms is not None:
+                    wake[work.game_id] = next_ms
+                if work.kind == CLOCK:
+                    settle[work.game_id] = next_ms
+                if after.finished:
+                    finished.append(work.game_id)
                 log.debug(
                     "worker.applied",
                     game=work.game_id,
                     seat=work.seat,
                     request_id=work.request_id,
                     version=after.version,
+                    kind=work.kind,
                 )
             elif done.code == 0:
                 self.cache.pop(work.game_id, None)
+                wake[work.game_id] = now_ms  # the first attempt may have died before setting the timer
                 replies.append((work, Outcome.loads(done.outcome or b""), False))
             else:
                 self.cache.pop(work.game_id, None)
@@ -251,13 +375,70 @@ class Worker:
                     request_id=work.request_id,
                     reason=outcome.reason,
                 )
-        await self.finish(replies)
+        await self.finish(replies, wake, finished)
+        for game_id, next_ms in settle.items():
+            leased = next(w.leased_until for w in works if w.game_id == game_id)
+            await self.store.settle_timer(game_id, leased, next_ms)
         return retry
 
-    async def prefetch(self, works: list[Work]) -> list[bytes | None]:
-        """Earlier outcomes of these request ids, and the states of games not in the cache."""
+    def plan(
+        self, work: Work, loaded: Loaded, clock: Clocks, now_ms: int
+    ) -> tuple[Step, tuple[clocks.SeatClock, ...], bytes] | None:
+        """The step this work makes (raises RulesError / AppError), or None when there is nothing to do."""
+        host, state, version = loaded.host, loaded.state, loaded.version
+        config = clock.config
+        running = clock.status == "active"
+        seat_clocks = clocks.load(_loads(clock.raw), config, loaded.seats)
+        seat = work.seat
+
+        def forfeits(result: Result) -> Result:
+            return clocks.apply_forfeits(result, seat_clocks)
+
+        if work.kind == ACT:
+            action = host.loads(work.action)
+            step = host.step(state, seat, action, version, now_ms, adjust=forfeits)
+            seat_clocks = clocks.schedule(
+                config, clocks.voluntary(seat_clocks, seat), step.to_act, seat, now_ms, running=running
+            )
+            return step, seat_clocks, orjson.dumps([int(seat), orjson.Fragment(work.action), step.version, ""])
+        if work.kind == LEAVE:
+            if not 0 <= seat < loaded.seats:
+                raise InvalidRequest(f"no seat {seat}")
+            if seat_clocks[seat].absent or loaded.finished:
+                return None
+            seat_clocks = clocks.leave(config, seat_clocks, seat, now_ms)
+            left: list[tuple[str, dict[str, Any]]] = [
+                (ABSENT, {"seat": int(seat), "reason": "left", "policy": config.policy})
+            ]
+            if config.policy == clocks.ABORT:
+                return host.abort(state, version, now_ms, left, f"seat {seat} left"), seat_clocks, b""
+            step = host.note(state, version, now_ms, left)
+            seat_clocks = clocks.schedule(config, seat_clocks, step.to_act, None, now_ms, running=running)
+            return step, seat_clocks, b""
+        # CLOCK: the seat's time is up (or it is absent): play the game's default action for it.
+        if seat not in clocks.due(seat_clocks, host.rules.to_act(state), now_ms):
+            return None
+        before: list[tuple[str, dict[str, Any]]] = []
+        if not seat_clocks[seat].absent:
+            seat_clocks, became_absent = clocks.time_out(config, seat_clocks, seat)
+            before.append((TIMED_OUT, {"seat": int(seat), "consecutive": seat_clocks[seat].timeouts}))
+            if became_absent:
+                before.append((ABSENT, {"seat": int(seat), "reason": "timeouts", "policy": config.policy}))
+                if config.policy == clocks.ABORT:
+                    reason = f"seat {seat} timed out {config.max_timeouts} times in a row"
+                    return host.abort(state, version, now_ms, before, reason), seat_clocks, b""
+        action = host.rules.default_action(state, seat)
+        plain = host.dumps(action)
+        step = host.step(state, seat, action, version, now_ms, before=before, adjust=forfeits)
+        seat_clocks = clocks.schedule(config, seat_clocks, step.to_act, seat, now_ms, running=running)
+        return step, seat_clocks, orjson.dumps([int(seat), orjson.Fragment(plain), step.version, "clock"])
+
+    async def prefetch(self, works: list[Work]) -> tuple[list[bytes | None], list[Clocks]]:
+        """Earlier outcomes of these request ids, fresh clocks, and the states of games not in the cache."""
         missing = [w.game_id for w in works if w.game_id not in self.cache]
         earlier = await self.store.earlier_outcomes([(w.game_id, w.request_id) for w in works])
+        rows = await self.store.clock_state([w.game_id for w in works])
+        clock_rows = [Clocks(status, clocks.ClockConfig.from_plain(_loads(raw)), seats) for status, raw, seats in rows]
         if missing:
             for game_id, row in zip(missing, await self.store.load_many(missing), strict=True):
                 if row is None:
@@ -268,8 +449,9 @@ class Worker:
                 except AppError as exc:  # routed to the wrong rules version: never apply other rules
                     log.error("worker.wrong_rules_version", game=game_id, error=exc.message)
                     continue
-                self.remember(game_id, Loaded(host, meta.version, host.loads(state), meta.status == "finished"))
-        return earlier
+                loaded = Loaded(host, meta.version, host.loads(state), meta.status == "finished", meta.seat_count)
+                self.remember(game_id, loaded)
+        return earlier, clock_rows
 
     def remember(self, game_id: str, loaded: Loaded) -> None:
         self.cache[game_id] = loaded
@@ -277,9 +459,17 @@ class Worker:
         while len(self.cache) > self.cache_size:
             self.cache.popitem(last=False)
 
-    async def finish(self, replies: list[tuple[Work, Outcome, bool]]) -> None:
+    async def finish(
+        self, replies: list[tuple[Work, Outcome, bool]], wake: dict[str, int], finished: list[str]
+    ) -> None:
         await self.store.finish_work(
             rejections=[(w.game_id, w.request_id, o.dumps()) for w, o, cache_it in replies if cache_it],
-            replies=[(w.inbox, {"r": w.request_id, "o": o.dumps()}) for w, o, _ in replies],
-            acks=[(w.stream, w.msg_id) for w, _, _ in replies],
+            replies=[(w.inbox, {"r": w.request_id, "o": o.dumps()}) for w, o, _ in replies if w.inbox],
+            acks=[(w.stream, w.msg_id) for w, _, _ in replies if w.stream],
+            wake=wake,
+            finished=finished,
         )
+
+
+def _loads(raw: bytes | None) -> Any:
+    return orjson.loads(raw) if raw else None

@@ -6,8 +6,8 @@
 -- ARGV[1] = expected version   ARGV[2] = new version (last event id)   ARGV[3] = new state
 -- ARGV[4] = encoded events     ARGV[5] = encoded prompts   ARGV[6] = to_act (JSON)
 -- ARGV[7] = new status or ""   ARGV[8] = result (JSON or "")   ARGV[9] = action record
--- ARGV[10] = encoded outcome   ARGV[11] = outcome TTL (s)
--- Returns {1} when committed, {0, outcome} when this request id was already applied,
+-- ARGV[10] = encoded outcome   ARGV[11] = outcome TTL (s)   ARGV[12] = seat clocks (JSON) or ""
+-- Returns {1, status} when committed, {0, outcome} when this request id was already applied,
 -- {-1, current version} when the version moved (the caller reloads and retries).
 local cached = redis.call('GET', KEYS[4])
 if cached then
@@ -24,7 +24,12 @@ end
 if ARGV[8] ~= '' then
   redis.call('HSET', KEYS[1], 'result', ARGV[8])
 end
+if ARGV[12] ~= '' then
+  redis.call('HSET', KEYS[1], 'seatclock', ARGV[12])
+end
 redis.call('XADD', KEYS[2], '0-' .. ARGV[2], 'v', ARGV[2], 'e', ARGV[4], 'p', ARGV[5], 'a', ARGV[6])
-redis.call('RPUSH', KEYS[3], ARGV[9])
+if ARGV[9] ~= '' then
+  redis.call('RPUSH', KEYS[3], ARGV[9])
+end
 redis.call('SET', KEYS[4], ARGV[10], 'EX', tonumber(ARGV[11]))
-return {1}
+return {1, redis.call('HGET', KEYS[1], 'status')}

@@ -1,7 +1,7 @@
 -- Take a seat: a given one, or the lowest open one. The same user joining again gets its seat back.
 -- KEYS[1] = flotilla:game:{g}   KEYS[2] = flotilla:game:{g}:seats
 -- ARGV[1] = user id   ARGV[2] = seat JSON {user, name}   ARGV[3] = wanted seat or "" for any
--- Returns {seat} on success, {-1} no such game, {-2} the wanted seat is taken or all are, {-3} bad seat.
+-- Returns {seat, 1 if this join started the game else 0} on success, {-1} no such game, {-2} the wanted seat is taken or all are, {-3} bad seat.
 local n = tonumber(redis.call('HGET', KEYS[1], 'seat_count'))
 if not n then
   return {-1}
@@ -10,7 +10,7 @@ local all = redis.call('HGETALL', KEYS[2])
 for i = 1, #all, 2 do
   local holder = cjson.decode(all[i + 1])
   if holder['user'] == ARGV[1] and (ARGV[3] == '' or ARGV[3] == all[i]) then
-    return {tonumber(all[i])}
+    return {tonumber(all[i]), 0}
   end
 end
 local seat = -2
@@ -36,5 +36,6 @@ end
 redis.call('HSET', KEYS[2], tostring(seat), ARGV[2])
 if redis.call('HLEN', KEYS[2]) == n and redis.call('HGET', KEYS[1], 'status') == 'waiting' then
   redis.call('HSET', KEYS[1], 'status', 'active')
+  return {seat, 1}
 end
-return {seat}
+return {seat, 0}

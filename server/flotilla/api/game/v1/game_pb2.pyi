@@ -12,6 +12,13 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 
 DESCRIPTOR: _descriptor.FileDescriptor
 
+class AbsencePolicy(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    ABSENCE_POLICY_UNSPECIFIED: _ClassVar[AbsencePolicy]
+    ABSENCE_POLICY_BOT: _ClassVar[AbsencePolicy]
+    ABSENCE_POLICY_ABORT: _ClassVar[AbsencePolicy]
+    ABSENCE_POLICY_FORFEIT: _ClassVar[AbsencePolicy]
+
 class GameState(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     GAME_STATE_UNSPECIFIED: _ClassVar[GameState]
@@ -19,6 +26,10 @@ class GameState(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     GAME_STATE_ACTIVE: _ClassVar[GameState]
     GAME_STATE_FINISHED: _ClassVar[GameState]
     GAME_STATE_ABANDONED: _ClassVar[GameState]
+ABSENCE_POLICY_UNSPECIFIED: AbsencePolicy
+ABSENCE_POLICY_BOT: AbsencePolicy
+ABSENCE_POLICY_ABORT: AbsencePolicy
+ABSENCE_POLICY_FORFEIT: AbsencePolicy
 GAME_STATE_UNSPECIFIED: GameState
 GAME_STATE_WAITING: GameState
 GAME_STATE_ACTIVE: GameState
@@ -26,7 +37,7 @@ GAME_STATE_FINISHED: GameState
 GAME_STATE_ABANDONED: GameState
 
 class Game(_message.Message):
-    __slots__ = ("name", "kind", "seat_count", "options", "state", "seats", "etag", "rules_version", "create_time", "last_event_id", "result", "to_act", "seed_sha256")
+    __slots__ = ("name", "kind", "seat_count", "options", "state", "seats", "etag", "rules_version", "create_time", "last_event_id", "result", "to_act", "seed_sha256", "clock")
     class OptionsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -47,6 +58,7 @@ class Game(_message.Message):
     RESULT_FIELD_NUMBER: _ClassVar[int]
     TO_ACT_FIELD_NUMBER: _ClassVar[int]
     SEED_SHA256_FIELD_NUMBER: _ClassVar[int]
+    CLOCK_FIELD_NUMBER: _ClassVar[int]
     name: str
     kind: str
     seat_count: int
@@ -60,19 +72,44 @@ class Game(_message.Message):
     result: Result
     to_act: _containers.RepeatedScalarFieldContainer[int]
     seed_sha256: str
-    def __init__(self, name: _Optional[str] = ..., kind: _Optional[str] = ..., seat_count: _Optional[int] = ..., options: _Optional[_Mapping[str, str]] = ..., state: _Optional[_Union[GameState, str]] = ..., seats: _Optional[_Iterable[_Union[SeatInfo, _Mapping]]] = ..., etag: _Optional[str] = ..., rules_version: _Optional[str] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., last_event_id: _Optional[int] = ..., result: _Optional[_Union[Result, _Mapping]] = ..., to_act: _Optional[_Iterable[int]] = ..., seed_sha256: _Optional[str] = ...) -> None: ...
+    clock: Clock
+    def __init__(self, name: _Optional[str] = ..., kind: _Optional[str] = ..., seat_count: _Optional[int] = ..., options: _Optional[_Mapping[str, str]] = ..., state: _Optional[_Union[GameState, str]] = ..., seats: _Optional[_Iterable[_Union[SeatInfo, _Mapping]]] = ..., etag: _Optional[str] = ..., rules_version: _Optional[str] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., last_event_id: _Optional[int] = ..., result: _Optional[_Union[Result, _Mapping]] = ..., to_act: _Optional[_Iterable[int]] = ..., seed_sha256: _Optional[str] = ..., clock: _Optional[_Union[Clock, _Mapping]] = ...) -> None: ...
+
+class Clock(_message.Message):
+    __slots__ = ("turn_seconds", "bank_seconds", "increment_seconds", "max_timeouts", "absence_policy")
+    TURN_SECONDS_FIELD_NUMBER: _ClassVar[int]
+    BANK_SECONDS_FIELD_NUMBER: _ClassVar[int]
+    INCREMENT_SECONDS_FIELD_NUMBER: _ClassVar[int]
+    MAX_TIMEOUTS_FIELD_NUMBER: _ClassVar[int]
+    ABSENCE_POLICY_FIELD_NUMBER: _ClassVar[int]
+    turn_seconds: int
+    bank_seconds: int
+    increment_seconds: int
+    max_timeouts: int
+    absence_policy: AbsencePolicy
+    def __init__(self, turn_seconds: _Optional[int] = ..., bank_seconds: _Optional[int] = ..., increment_seconds: _Optional[int] = ..., max_timeouts: _Optional[int] = ..., absence_policy: _Optional[_Union[AbsencePolicy, str]] = ...) -> None: ...
 
 class SeatInfo(_message.Message):
-    __slots__ = ("seat", "taken", "display_name", "user")
+    __slots__ = ("seat", "taken", "display_name", "user", "deadline", "bank_ms", "timeouts", "absent", "forfeited")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     TAKEN_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
     USER_FIELD_NUMBER: _ClassVar[int]
+    DEADLINE_FIELD_NUMBER: _ClassVar[int]
+    BANK_MS_FIELD_NUMBER: _ClassVar[int]
+    TIMEOUTS_FIELD_NUMBER: _ClassVar[int]
+    ABSENT_FIELD_NUMBER: _ClassVar[int]
+    FORFEITED_FIELD_NUMBER: _ClassVar[int]
     seat: int
     taken: bool
     display_name: str
     user: str
-    def __init__(self, seat: _Optional[int] = ..., taken: _Optional[bool] = ..., display_name: _Optional[str] = ..., user: _Optional[str] = ...) -> None: ...
+    deadline: _timestamp_pb2.Timestamp
+    bank_ms: int
+    timeouts: int
+    absent: bool
+    forfeited: bool
+    def __init__(self, seat: _Optional[int] = ..., taken: _Optional[bool] = ..., display_name: _Optional[str] = ..., user: _Optional[str] = ..., deadline: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., bank_ms: _Optional[int] = ..., timeouts: _Optional[int] = ..., absent: _Optional[bool] = ..., forfeited: _Optional[bool] = ...) -> None: ...
 
 class Result(_message.Message):
     __slots__ = ("scores", "winners", "ranks", "detail")
@@ -102,12 +139,15 @@ class Action(_message.Message):
     def __init__(self, counter: _Optional[_Union[_counter_pb2.Action, _Mapping]] = ..., sail_away: _Optional[_Union[_sail_away_pb2.Action, _Mapping]] = ...) -> None: ...
 
 class GameEvent(_message.Message):
-    __slots__ = ("event_id", "event_time", "summary", "game_started", "game_finished", "counter", "sail_away")
+    __slots__ = ("event_id", "event_time", "summary", "game_started", "game_finished", "seat_timed_out", "seat_absent", "game_aborted", "counter", "sail_away")
     EVENT_ID_FIELD_NUMBER: _ClassVar[int]
     EVENT_TIME_FIELD_NUMBER: _ClassVar[int]
     SUMMARY_FIELD_NUMBER: _ClassVar[int]
     GAME_STARTED_FIELD_NUMBER: _ClassVar[int]
     GAME_FINISHED_FIELD_NUMBER: _ClassVar[int]
+    SEAT_TIMED_OUT_FIELD_NUMBER: _ClassVar[int]
+    SEAT_ABSENT_FIELD_NUMBER: _ClassVar[int]
+    GAME_ABORTED_FIELD_NUMBER: _ClassVar[int]
     COUNTER_FIELD_NUMBER: _ClassVar[int]
     SAIL_AWAY_FIELD_NUMBER: _ClassVar[int]
     event_id: int
@@ -115,9 +155,12 @@ class GameEvent(_message.Message):
     summary: str
     game_started: GameStarted
     game_finished: GameFinished
+    seat_timed_out: SeatTimedOut
+    seat_absent: SeatAbsent
+    game_aborted: GameAborted
     counter: _counter_pb2.Event
     sail_away: _sail_away_pb2.Event
-    def __init__(self, event_id: _Optional[int] = ..., event_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., summary: _Optional[str] = ..., game_started: _Optional[_Union[GameStarted, _Mapping]] = ..., game_finished: _Optional[_Union[GameFinished, _Mapping]] = ..., counter: _Optional[_Union[_counter_pb2.Event, _Mapping]] = ..., sail_away: _Optional[_Union[_sail_away_pb2.Event, _Mapping]] = ...) -> None: ...
+    def __init__(self, event_id: _Optional[int] = ..., event_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., summary: _Optional[str] = ..., game_started: _Optional[_Union[GameStarted, _Mapping]] = ..., game_finished: _Optional[_Union[GameFinished, _Mapping]] = ..., seat_timed_out: _Optional[_Union[SeatTimedOut, _Mapping]] = ..., seat_absent: _Optional[_Union[SeatAbsent, _Mapping]] = ..., game_aborted: _Optional[_Union[GameAborted, _Mapping]] = ..., counter: _Optional[_Union[_counter_pb2.Event, _Mapping]] = ..., sail_away: _Optional[_Union[_sail_away_pb2.Event, _Mapping]] = ...) -> None: ...
 
 class GameStarted(_message.Message):
     __slots__ = ("rules_version", "seed_sha256", "seat_count", "options")
@@ -145,6 +188,30 @@ class GameFinished(_message.Message):
     result: Result
     seed: str
     def __init__(self, result: _Optional[_Union[Result, _Mapping]] = ..., seed: _Optional[str] = ...) -> None: ...
+
+class SeatTimedOut(_message.Message):
+    __slots__ = ("seat", "consecutive")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    CONSECUTIVE_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    consecutive: int
+    def __init__(self, seat: _Optional[int] = ..., consecutive: _Optional[int] = ...) -> None: ...
+
+class SeatAbsent(_message.Message):
+    __slots__ = ("seat", "reason", "policy")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    POLICY_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    reason: str
+    policy: AbsencePolicy
+    def __init__(self, seat: _Optional[int] = ..., reason: _Optional[str] = ..., policy: _Optional[_Union[AbsencePolicy, str]] = ...) -> None: ...
+
+class GameAborted(_message.Message):
+    __slots__ = ("reason",)
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    reason: str
+    def __init__(self, reason: _Optional[str] = ...) -> None: ...
 
 class GameView(_message.Message):
     __slots__ = ("game", "etag", "through_event_id", "viewer_seat", "to_act", "counter", "sail_away")

@@ -25,7 +25,7 @@ class SignInAsGuestResponse(_message.Message):
     def __init__(self, user: _Optional[str] = ..., session_token: _Optional[str] = ..., expires_in: _Optional[int] = ...) -> None: ...
 
 class CreateGameRequest(_message.Message):
-    __slots__ = ("kind", "seat_count", "options", "request_id")
+    __slots__ = ("kind", "seat_count", "options", "request_id", "clock")
     class OptionsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -37,11 +37,13 @@ class CreateGameRequest(_message.Message):
     SEAT_COUNT_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    CLOCK_FIELD_NUMBER: _ClassVar[int]
     kind: str
     seat_count: int
     options: _containers.ScalarMap[str, str]
     request_id: str
-    def __init__(self, kind: _Optional[str] = ..., seat_count: _Optional[int] = ..., options: _Optional[_Mapping[str, str]] = ..., request_id: _Optional[str] = ...) -> None: ...
+    clock: _game_pb2.Clock
+    def __init__(self, kind: _Optional[str] = ..., seat_count: _Optional[int] = ..., options: _Optional[_Mapping[str, str]] = ..., request_id: _Optional[str] = ..., clock: _Optional[_Union[_game_pb2.Clock, _Mapping]] = ...) -> None: ...
 
 class CreateGameResponse(_message.Message):
     __slots__ = ("game",)
@@ -66,6 +68,20 @@ class JoinGameResponse(_message.Message):
     seat_token: str
     game: _game_pb2.Game
     def __init__(self, seat: _Optional[int] = ..., seat_token: _Optional[str] = ..., game: _Optional[_Union[_game_pb2.Game, _Mapping]] = ...) -> None: ...
+
+class LeaveGameRequest(_message.Message):
+    __slots__ = ("game", "request_id")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    game: str
+    request_id: str
+    def __init__(self, game: _Optional[str] = ..., request_id: _Optional[str] = ...) -> None: ...
+
+class LeaveGameResponse(_message.Message):
+    __slots__ = ("etag",)
+    ETAG_FIELD_NUMBER: _ClassVar[int]
+    etag: str
+    def __init__(self, etag: _Optional[str] = ...) -> None: ...
 
 class GetGameRequest(_message.Message):
     __slots__ = ("game",)
@@ -202,11 +218,13 @@ class GetGameRecordResponse(_message.Message):
     def __init__(self, game: _Optional[_Union[_game_pb2.Game, _Mapping]] = ..., seed: _Optional[str] = ..., actions: _Optional[_Iterable[_Union[RecordedAction, _Mapping]]] = ...) -> None: ...
 
 class RecordedAction(_message.Message):
-    __slots__ = ("seat", "action", "through_event_id")
+    __slots__ = ("seat", "action", "through_event_id", "by_server")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     ACTION_FIELD_NUMBER: _ClassVar[int]
     THROUGH_EVENT_ID_FIELD_NUMBER: _ClassVar[int]
+    BY_SERVER_FIELD_NUMBER: _ClassVar[int]
     seat: int
     action: _game_pb2.Action
     through_event_id: int
-    def __init__(self, seat: _Optional[int] = ..., action: _Optional[_Union[_game_pb2.Action, _Mapping]] = ..., through_event_id: _Optional[int] = ...) -> None: ...
+    by_server: bool
+    def __init__(self, seat: _Optional[int] = ..., action: _Optional[_Union[_game_pb2.Action, _Mapping]] = ..., through_event_id: _Optional[int] = ..., by_server: _Optional[bool] = ...) -> None: ...

@@ -121,6 +121,11 @@ class GameServiceStub:
                 request_serializer=flotilla_dot_api_dot_game_dot_v1_dot_game__service__pb2.JoinGameRequest.SerializeToString,
                 response_deserializer=flotilla_dot_api_dot_game_dot_v1_dot_game__service__pb2.JoinGameResponse.FromString,
                 _registered_method=True)
+        self.LeaveGame = channel.unary_unary(
+                '/flotilla.api.game.v1.GameService/LeaveGame',
+                request_serializer=flotilla_dot_api_dot_game_dot_v1_dot_game__service__pb2.LeaveGameRequest.SerializeToString,
+                response_deserializer=flotilla_dot_api_dot_game_dot_v1_dot_game__service__pb2.LeaveGameResponse.FromString,
+                _registered_method=True)
         self.GetGame = channel.unary_unary(
                 '/flotilla.api.game.v1.GameService/GetGame',
                 request_serializer=flotilla_dot_api_dot_game_dot_v1_dot_game__service__pb2.GetGameRequest.SerializeToString,
@@ -171,6 +176,13 @@ class GameServiceServicer:
 
     def JoinGame(self, request, context):
         """Takes a seat (the next open one, or a given one) and returns a seat token.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def LeaveGame(self, request, context):
+        """Leaves a game for good (seat token): the seat becomes absent and its absence policy applies.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -237,6 +249,11 @@ def add_GameServiceServicer_to_server(servicer, server):
                     servicer.JoinGame,
                     request_deserializer=flotilla_dot_api_dot_game_dot_v1_dot_game__service__pb2.JoinGameRequest.FromString,
                     response_serializer=flotilla_dot_api_dot_game_dot_v1_dot_game__service__pb2.JoinGameResponse.SerializeToString,
+            ),
+            'LeaveGame': grpc.unary_unary_rpc_method_handler(
+                    servicer.LeaveGame,
+                    request_deserializer=flotilla_dot_api_dot_game_dot_v1_dot_game__service__pb2.LeaveGameRequest.FromString,
+                    response_serializer=flotilla_dot_api_dot_game_dot_v1_dot_game__service__pb2.LeaveGameResponse.SerializeToString,
             ),
             'GetGame': grpc.unary_unary_rpc_method_handler(
                     servicer.GetGame,
@@ -329,6 +346,33 @@ class GameService:
             '/flotilla.api.game.v1.GameService/JoinGame',
             flotilla_dot_api_dot_game_dot_v1_dot_game__service__pb2.JoinGameRequest.SerializeToString,
             flotilla_dot_api_dot_game_dot_v1_dot_game__service__pb2.JoinGameResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def LeaveGame(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/flotilla.api.game.v1.GameService/LeaveGame',
+            flotilla_dot_api_dot_game_dot_v1_dot_game__service__pb2.LeaveGameRequest.SerializeToString,
+            flotilla_dot_api_dot_game_dot_v1_dot_game__service__pb2.LeaveGameResponse.FromString,
             options,
             channel_credentials,
             insecure,
