@@ -1,6 +1,9 @@
 import datetime
 
 from flotilla.api.counter.v1 import counter_pb2 as _counter_pb2
+from flotilla.api.navegador.v1 import navegador_pb2 as _navegador_pb2
+from flotilla.api.pirates_of_nassau.v1 import pirates_of_nassau_pb2 as _pirates_of_nassau_pb2
+from flotilla.api.port_royal.v1 import port_royal_pb2 as _port_royal_pb2
 from flotilla.api.sail_away.v1 import sail_away_pb2 as _sail_away_pb2
 from google.protobuf import timestamp_pb2 as _timestamp_pb2
 from google.protobuf.internal import containers as _containers
@@ -131,15 +134,21 @@ class Result(_message.Message):
     def __init__(self, scores: _Optional[_Iterable[int]] = ..., winners: _Optional[_Iterable[int]] = ..., ranks: _Optional[_Iterable[int]] = ..., detail: _Optional[_Mapping[str, str]] = ...) -> None: ...
 
 class Action(_message.Message):
-    __slots__ = ("counter", "sail_away")
+    __slots__ = ("counter", "port_royal", "sail_away", "pirates_of_nassau", "navegador")
     COUNTER_FIELD_NUMBER: _ClassVar[int]
+    PORT_ROYAL_FIELD_NUMBER: _ClassVar[int]
     SAIL_AWAY_FIELD_NUMBER: _ClassVar[int]
+    PIRATES_OF_NASSAU_FIELD_NUMBER: _ClassVar[int]
+    NAVEGADOR_FIELD_NUMBER: _ClassVar[int]
     counter: _counter_pb2.Action
+    port_royal: _port_royal_pb2.Action
     sail_away: _sail_away_pb2.Action
-    def __init__(self, counter: _Optional[_Union[_counter_pb2.Action, _Mapping]] = ..., sail_away: _Optional[_Union[_sail_away_pb2.Action, _Mapping]] = ...) -> None: ...
+    pirates_of_nassau: _pirates_of_nassau_pb2.Action
+    navegador: _navegador_pb2.Action
+    def __init__(self, counter: _Optional[_Union[_counter_pb2.Action, _Mapping]] = ..., port_royal: _Optional[_Union[_port_royal_pb2.Action, _Mapping]] = ..., sail_away: _Optional[_Union[_sail_away_pb2.Action, _Mapping]] = ..., pirates_of_nassau: _Optional[_Union[_pirates_of_nassau_pb2.Action, _Mapping]] = ..., navegador: _Optional[_Union[_navegador_pb2.Action, _Mapping]] = ...) -> None: ...
 
 class GameEvent(_message.Message):
-    __slots__ = ("event_id", "event_time", "summary", "game_started", "game_finished", "seat_timed_out", "seat_absent", "game_aborted", "counter", "sail_away")
+    __slots__ = ("event_id", "event_time", "summary", "game_started", "game_finished", "seat_timed_out", "seat_absent", "game_aborted", "counter", "port_royal", "sail_away", "pirates_of_nassau", "navegador")
     EVENT_ID_FIELD_NUMBER: _ClassVar[int]
     EVENT_TIME_FIELD_NUMBER: _ClassVar[int]
     SUMMARY_FIELD_NUMBER: _ClassVar[int]
@@ -149,7 +158,10 @@ class GameEvent(_message.Message):
     SEAT_ABSENT_FIELD_NUMBER: _ClassVar[int]
     GAME_ABORTED_FIELD_NUMBER: _ClassVar[int]
     COUNTER_FIELD_NUMBER: _ClassVar[int]
+    PORT_ROYAL_FIELD_NUMBER: _ClassVar[int]
     SAIL_AWAY_FIELD_NUMBER: _ClassVar[int]
+    PIRATES_OF_NASSAU_FIELD_NUMBER: _ClassVar[int]
+    NAVEGADOR_FIELD_NUMBER: _ClassVar[int]
     event_id: int
     event_time: _timestamp_pb2.Timestamp
     summary: str
@@ -159,8 +171,11 @@ class GameEvent(_message.Message):
     seat_absent: SeatAbsent
     game_aborted: GameAborted
     counter: _counter_pb2.Event
+    port_royal: _port_royal_pb2.Event
     sail_away: _sail_away_pb2.Event
-    def __init__(self, event_id: _Optional[int] = ..., event_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., summary: _Optional[str] = ..., game_started: _Optional[_Union[GameStarted, _Mapping]] = ..., game_finished: _Optional[_Union[GameFinished, _Mapping]] = ..., seat_timed_out: _Optional[_Union[SeatTimedOut, _Mapping]] = ..., seat_absent: _Optional[_Union[SeatAbsent, _Mapping]] = ..., game_aborted: _Optional[_Union[GameAborted, _Mapping]] = ..., counter: _Optional[_Union[_counter_pb2.Event, _Mapping]] = ..., sail_away: _Optional[_Union[_sail_away_pb2.Event, _Mapping]] = ...) -> None: ...
+    pirates_of_nassau: _pirates_of_nassau_pb2.Event
+    navegador: _navegador_pb2.Event
+    def __init__(self, event_id: _Optional[int] = ..., event_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., summary: _Optional[str] = ..., game_started: _Optional[_Union[GameStarted, _Mapping]] = ..., game_finished: _Optional[_Union[GameFinished, _Mapping]] = ..., seat_timed_out: _Optional[_Union[SeatTimedOut, _Mapping]] = ..., seat_absent: _Optional[_Union[SeatAbsent, _Mapping]] = ..., game_aborted: _Optional[_Union[GameAborted, _Mapping]] = ..., counter: _Optional[_Union[_counter_pb2.Event, _Mapping]] = ..., port_royal: _Optional[_Union[_port_royal_pb2.Event, _Mapping]] = ..., sail_away: _Optional[_Union[_sail_away_pb2.Event, _Mapping]] = ..., pirates_of_nassau: _Optional[_Union[_pirates_of_nassau_pb2.Event, _Mapping]] = ..., navegador: _Optional[_Union[_navegador_pb2.Event, _Mapping]] = ...) -> None: ...
 
 class GameStarted(_message.Message):
     __slots__ = ("rules_version", "seed_sha256", "seat_count", "options")
@@ -214,22 +229,28 @@ class GameAborted(_message.Message):
     def __init__(self, reason: _Optional[str] = ...) -> None: ...
 
 class GameView(_message.Message):
-    __slots__ = ("game", "etag", "through_event_id", "viewer_seat", "to_act", "counter", "sail_away")
+    __slots__ = ("game", "etag", "through_event_id", "viewer_seat", "to_act", "counter", "port_royal", "sail_away", "pirates_of_nassau", "navegador")
     GAME_FIELD_NUMBER: _ClassVar[int]
     ETAG_FIELD_NUMBER: _ClassVar[int]
     THROUGH_EVENT_ID_FIELD_NUMBER: _ClassVar[int]
     VIEWER_SEAT_FIELD_NUMBER: _ClassVar[int]
     TO_ACT_FIELD_NUMBER: _ClassVar[int]
     COUNTER_FIELD_NUMBER: _ClassVar[int]
+    PORT_ROYAL_FIELD_NUMBER: _ClassVar[int]
     SAIL_AWAY_FIELD_NUMBER: _ClassVar[int]
+    PIRATES_OF_NASSAU_FIELD_NUMBER: _ClassVar[int]
+    NAVEGADOR_FIELD_NUMBER: _ClassVar[int]
     game: str
     etag: str
     through_event_id: int
     viewer_seat: int
     to_act: _containers.RepeatedScalarFieldContainer[int]
     counter: _counter_pb2.View
+    port_royal: _port_royal_pb2.View
     sail_away: _sail_away_pb2.View
-    def __init__(self, game: _Optional[str] = ..., etag: _Optional[str] = ..., through_event_id: _Optional[int] = ..., viewer_seat: _Optional[int] = ..., to_act: _Optional[_Iterable[int]] = ..., counter: _Optional[_Union[_counter_pb2.View, _Mapping]] = ..., sail_away: _Optional[_Union[_sail_away_pb2.View, _Mapping]] = ...) -> None: ...
+    pirates_of_nassau: _pirates_of_nassau_pb2.View
+    navegador: _navegador_pb2.View
+    def __init__(self, game: _Optional[str] = ..., etag: _Optional[str] = ..., through_event_id: _Optional[int] = ..., viewer_seat: _Optional[int] = ..., to_act: _Optional[_Iterable[int]] = ..., counter: _Optional[_Union[_counter_pb2.View, _Mapping]] = ..., port_royal: _Optional[_Union[_port_royal_pb2.View, _Mapping]] = ..., sail_away: _Optional[_Union[_sail_away_pb2.View, _Mapping]] = ..., pirates_of_nassau: _Optional[_Union[_pirates_of_nassau_pb2.View, _Mapping]] = ..., navegador: _Optional[_Union[_navegador_pb2.View, _Mapping]] = ...) -> None: ...
 
 class Prompt(_message.Message):
     __slots__ = ("seat", "legal_actions", "etag")
