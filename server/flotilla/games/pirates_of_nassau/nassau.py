@@ -186,6 +186,9 @@ def buy_token(state: State, phase: Buying, seat: Seat, action: BuyToken, events:
     slot = SLOT_BY_ID[action.slot]
     if slot.type is not kind.slot or slot.border is not kind.border or slot.section > p.sections:
         raise IllegalAction(f"{action.token} does not fit slot {action.slot} of your ship", slot=action.slot)
+    if action.slot not in slot_options(p, action.token):
+        first = slot_options(p, action.token)[0]
+        raise IllegalAction(f"a new token goes on the first free matching slot ({first}) or replaces one", slot=first)
     cost, used = final_cost(
         p,
         TOKEN_COST[kind.slot],
