@@ -292,3 +292,40 @@ class TestPNS17OwnSpace:
         s, _ = play(s0, (1, AcceptPenalty(Penalty.NOTORIETY)))
         assert not isinstance(s.phase, Collision)
         assert s.players[1].notoriety == 2
+
+
+class TestPNS7Ranking:
+    def test_a_lap_counts_one_hundred(self) -> None:
+        assert rank_points([104, 3, 99]) == [7, 3, 5]
+
+
+class TestRoundEnd:
+    def test_steps_six_to_nine_then_step_one(self) -> None:
+        tired = a_player(9, hand=("C12",), fitted={"BOW-X1": "CREW-37"}, face_down=("CREW-37",), bought=("CREW-37",))
+        s0 = a_state(
+            [tired, a_player(1, hand=("C33",))],
+            Burying(order=order(0, 1), index=1, hold_before=hold(), face_down_before=()),
+            navy_display=(),
+            display=("HULL-01", "MAST-01", "CREW-01"),
+            routes={2: "Z1-01", 8: "Z2-01"},
+            round_=2,
+        )
+        s0 = dataclasses.replace(
+            s0, players=(s0.players[0], dataclasses.replace(s0.players[1], hold=hold(p=1))), pesos_issued=1
+        )
+        s, events = play(s0, (1, FinishBurying()))
+        assert isinstance(s.phase, PirateMove)
+        assert s.round == 3
+        assert len(s.navy_display) == 3
+        assert {r.space: r.card for r in s.routes}[6] == "Z2-01"  # zone 2 -> the highest zone 1 route
+        assert "Z1-01" in s.decks[0].bottom  # sailed to Europe
+        assert sorted(s.piles[0].discard) == ["HULL-01"]
+        assert len(s.display) == 9
+        p = s.players[0]
+        assert p.hand == ("C12", "C21", "C22", "C33")
+        assert p.face_down == ()
+        assert p.bought == ()
+        assert len(p.dice) == 3
+        kinds = [type(e).__name__ for e in events]
+        assert kinds.index("NavyCardRevealed") < kinds.index("MerchantMoved") < kinds.index("NassauRestocked")
+        assert kinds.index("NassauRestocked") < kinds.index("DiceRolled") < kinds.index("RoundStarted")
