@@ -79,3 +79,10 @@ def reason_of(error: grpc.aio.AioRpcError) -> str:
 
 def options(**values: str | int) -> Mapping[str, str]:
     return {k: str(v) for k, v in values.items()}
+
+
+def start_matchmaker_env(env: Mapping[str, str], log_dir: Path, name: str) -> subprocess.Popen[bytes]:
+    with (log_dir / f"matchmaker-{name}.log").open("ab") as log:
+        return subprocess.Popen(
+            [sys.executable, "-m", "flotilla.cli", "matchmaker"], env=dict(env), stdout=log, stderr=subprocess.STDOUT
+        )

@@ -1,0 +1,181 @@
+"""Tickets and ratings over real gateways, workers and a matchmaker: matched, bot-filled, cancelled, rated once."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import uuid
+from collections.abc import AsyncIterator, Iterator
+
+import grpc
+import pytest
+
+from flotilla.api.matchmaking.v1 import matchmaking_service_pb2 as pb
+from flotilla.lobby.ratings import Ratings
+from flotilla.store import keys
+from flotilla.store.lobby_store import LobbyStore
+from flotilla.store.redis_store import RedisStore
+from flotilla_client import Seat, play_random
+from lobby.mm_support import Player, reason_of, start_matchmaker, stop
+from support import Stack
+
+pytestmark = [pytest.mark.redis, pytest.mark.timeout(180)]
+
+
+@pytest.fixture(scope="module")
+def matchmaker(stack: Stack, tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    proc = start_matchmaker(stack, tmp_path_factory.mktemp("mm"), "tickets", FLOTILLA_MM_BOT_FILL_AFTER="2")
+    yield
+    stop(proc)
+
+
+@pytest.fixture
+async def players(stack: Stack) -> AsyncIterator[list[Player]]:
+    made = [await Player.signed_in(stack.gateways[i % 2], f"p{i}") for i in range(3)]
+    yield made
+    for player in made:
+        await player.close()
+
+
+def _ticket(moves: str, party: tuple[str, ...] = (), request_id: str = "") -> pb.CreateTicketRequest:
+    return pb.CreateTicketRequest(
+        kind="counter",
+        options={"moves": moves},
+        seat_counts=[2],
+        party=list(party),
+        request_id=request_id or uuid.uuid4().hex,
+    )
+
+
+async def _until_done(player: Player, name: str) -> list[pb.WatchTicketResponse]:
+    call = player.mm.WatchTicket(pb.WatchTicketRequest(ticket=name), metadata=player.md)
+    return [m async for m in call]
+
+
+async def _refused(coro: object) -> tuple[grpc.StatusCode, str]:
+    with pytest.raises(grpc.aio.AioRpcError) as caught:
+        await coro  # type: ignore[misc]
+    return caught.value.code(), reason_of(caught.value)
+
+
+async def _ratings_settled(redis_url: str) -> None:
+    """Wait until the ratings consumer has read and acknowledged everything on the finished stream."""
+    store = RedisStore.from_url(redis_url)
+    try:
+        for _ in range(300):
+            groups = await store.redis.xinfo_groups(keys.FINISHED)
+            group = next((g for g in groups if g["name"] == keys.RATINGS_GROUP.encode()), None)
+            last = (await store.redis.xinfo_stream(keys.FINISHED))["last-generated-id"]
+            if group is not None and group["pending"] == 0 and group["last-delivered-id"] == last:
+                return
+            await asyncio.sleep(0.1)
+        raise AssertionError("the ratings consumer did not catch up")
+    finally:
+        await store.close()
+
+
+class TestTickets:
+    async def test_two_players_are_matched_play_and_are_rated_exactly_once(
+        self, matchmaker: None, players: list[Player], stack: Stack
+    ) -> None:
+        ada, bob = players[0], players[1]
+        moves = str(random.randint(10, 30))
+        t1 = (await ada.call(ada.mm, "CreateTicket", _ticket(moves))).ticket
+        t2 = (await bob.call(bob.mm, "CreateTicket", _ticket(moves))).ticket
+        assert t1.state == pb.TICKET_STATE_SEARCHING
+        w1, w2 = await asyncio.wait_for(asyncio.gather(_until_done(ada, t1.name), _until_done(bob, t2.name)), 30)
+        m1, m2 = w1[-1].ticket, w2[-1].ticket
+        assert m1.state == m2.state == pb.TICKET_STATE_MATCHED
+        assert m1.game == m2.game
+        assert {m1.seat, m2.seat} == {0, 1}
+        await asyncio.wait_for(
+            asyncio.gather(
+                play_random(ada.client, Seat(m1.game, m1.seat, m1.seat_token), random.Random(1)),
+                play_random(bob.client, Seat(m2.game, m2.seat, m2.seat_token), random.Random(2)),
+            ),
+            60,
+        )
+        await _ratings_settled(stack.redis_url)
+        got = (await ada.call(ada.ratings, "GetRating", pb.GetRatingRequest(kind="counter"))).rating
+        assert got.games == 1
+        assert got.sigma < 25 / 3
+
+        # A re-delivered end (the same game on the stream again, and a direct call) rates nothing.
+        store = RedisStore.from_url(stack.redis_url)
+        try:
+            game_id = m1.game.removeprefix("games/")
+            for _ in range(2):
+                await store.redis.xadd(keys.FINISHED, {"g": game_id})
+            assert await Ratings(LobbyStore(store.redis), store).rate_game(game_id) == "already"
+        finally:
+            await store.close()
+        await _ratings_settled(stack.redis_url)
+        for player in (ada, bob):
+            again = (await player.call(player.ratings, "GetRating", pb.GetRatingRequest(kind="counter"))).rating
+            assert again.games == 1
+            history = await player.call(
+                player.ratings, "ListRatingHistory", pb.ListRatingHistoryRequest(kind="counter")
+            )
+            assert [c.game for c in history.changes] == [m1.game]
+        board = await ada.call(ada.ratings, "ListLeaderboard", pb.ListLeaderboardRequest(kind="counter", page_size=500))
+        ranked = [r.user for r in board.ratings]
+        assert f"users/{ada.user.removeprefix('users/')}" in ranked or ada.user in ranked
+        assert [r.rank for r in board.ratings] == list(range(1, len(board.ratings) + 1))
+        assert [r.ordinal for r in board.ratings] == sorted((r.ordinal for r in board.ratings), reverse=True)
+
+    async def test_a_lone_ticket_gets_a_bot_and_the_game_finishes_unrated(
+        self, matchmaker: None, players: list[Player]
+    ) -> None:
+        ada = players[0]
+        ticket = (await ada.call(ada.mm, "CreateTicket", _ticket(str(random.randint(31, 60))))).ticket
+        done = await asyncio.wait_for(_until_done(ada, ticket.name), 30)
+        matched = done[-1].ticket
+        assert matched.state == pb.TICKET_STATE_MATCHED
+        assert any(m.is_checkpoint for m in done) or len(done) >= 2
+        last = await asyncio.wait_for(
+            play_random(ada.client, Seat(matched.game, matched.seat, matched.seat_token), random.Random(3)), 60
+        )
+        assert last is not None
+        game = await ada.client.get_game(matched.game)
+        assert any(s.display_name.startswith("Bot") for s in game.seats)
+
+    async def test_a_party_plays_together_and_cancel_ends_a_waiting_ticket(
+        self, matchmaker: None, players: list[Player]
+    ) -> None:
+        ada, bob, cat = players
+        party = (await ada.call(ada.mm, "CreateTicket", _ticket("61", party=(bob.user,)))).ticket
+        assert list(party.party) == [ada.user, bob.user]
+        done = await asyncio.wait_for(_until_done(bob, party.name), 30)  # a party member may watch it too
+        assert done[-1].ticket.state == pb.TICKET_STATE_MATCHED
+        assert done[-1].ticket.seat_token
+        lone = (await cat.call(cat.mm, "CreateTicket", _ticket("62"))).ticket
+        cancelled = (await cat.call(cat.mm, "CancelTicket", pb.CancelTicketRequest(ticket=lone.name))).ticket
+        assert cancelled.state == pb.TICKET_STATE_CANCELLED
+        again = (await cat.call(cat.mm, "CancelTicket", pb.CancelTicketRequest(ticket=lone.name))).ticket
+        assert again.state == pb.TICKET_STATE_CANCELLED
+        done = await asyncio.wait_for(_until_done(cat, lone.name), 10)
+        assert [m.ticket.state for m in done] == [pb.TICKET_STATE_CANCELLED]
+
+    async def test_the_same_request_id_gives_the_same_ticket_and_bad_input_is_refused(
+        self, players: list[Player]
+    ) -> None:
+        ada, bob = players[0], players[1]
+        request = _ticket("63", request_id=uuid.uuid4().hex)
+        first = (await ada.call(ada.mm, "CreateTicket", request)).ticket
+        second = (await ada.call(ada.mm, "CreateTicket", request)).ticket
+        assert first.name == second.name
+        await ada.call(ada.mm, "CancelTicket", pb.CancelTicketRequest(ticket=first.name))
+        for bad in (
+            pb.CreateTicketRequest(kind="counter", seat_counts=[]),
+            pb.CreateTicketRequest(kind="chess", seat_counts=[2]),
+            pb.CreateTicketRequest(kind="counter", seat_counts=[3]),
+            pb.CreateTicketRequest(kind="counter", seat_counts=[2], party=["users/" + "0" * 32]),
+            pb.CreateTicketRequest(kind="counter", seat_counts=[2], party=["bob"]),
+        ):
+            code, _ = await _refused(ada.call(ada.mm, "CreateTicket", bad))
+            assert code == grpc.StatusCode.INVALID_ARGUMENT
+        code, reason = await _refused(bob.call(bob.mm, "GetTicket", pb.GetTicketRequest(ticket=first.name)))
+        assert code == grpc.StatusCode.NOT_FOUND
+        assert reason == "ERROR_REASON_TICKET_NOT_FOUND"
+        code, _ = await _refused(ada.call(ada.mm, "GetTicket", pb.GetTicketRequest(ticket="tickets/x")))
+        assert code == grpc.StatusCode.INVALID_ARGUMENT
