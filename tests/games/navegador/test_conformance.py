@@ -14,7 +14,7 @@ from flotilla.rules.testing import check_rules
 
 SEEDS = 300
 # seeds per test case, by player count, so that each case stays well under 40 s on the CI machine
-CHUNK = {2: 150, 3: 100, 4: 60, 5: 50}
+CHUNK = {2: 75, 3: 50, 4: 30, 5: 30}
 CASES = [(seats, start) for seats in (2, 3, 4, 5) for start in range(0, SEEDS, CHUNK[seats])]
 
 

@@ -27,7 +27,15 @@ from flotilla.games.navegador.actions import (
     StopSailing,
 )
 from flotilla.games.navegador.config import Config
-from flotilla.games.navegador.events import IncomeReceived, MarkerMoved, TurnStarted
+from flotilla.games.navegador.events import (
+    GoodsSold,
+    IncomeReceived,
+    MarkerMoved,
+    MarkerPlaced,
+    SailingStopped,
+    ShipsBought,
+    TurnStarted,
+)
 from flotilla.games.navegador.invariants import check_invariants
 from flotilla.games.navegador.state import (
     Buildings,
@@ -104,15 +112,21 @@ class TestSetup:
 
 class TestRondel:
     def test_first_placement_is_free_and_anywhere(self) -> None:
-        state = a_state(players={0: a_player(money=0, rondel=None)})
+        state = a_state(players={0: a_player(money=60, rondel=None)})
         assert RULES.legal_actions(state, A) == tuple(PlaceMarker(s) for s in Space)
         assert RULES.default_action(state, A) == PlaceMarker(Space.SAILING)
         with pytest.raises(IllegalAction):
             RULES.apply(state, A, MoveMarker(1))
         after = act(state, A, PlaceMarker(Space.SHIPS))
         assert after.players[A].rondel is Space.SHIPS
-        assert (after.players[A].money, sum(after.players[A].ships)) == (0, 3)
+        assert (after.players[A].money, sum(after.players[A].ships)) == (60, 3)
         assert after.phase == Ships(active=A)
+
+    def test_a_decision_with_one_option_is_taken_at_once(self) -> None:
+        state = a_state(players={0: a_player(money=0, rondel=None)})
+        after, events = RULES.apply(state, A, PlaceMarker(Space.SHIPS))
+        assert events == (MarkerPlaced(A, Space.SHIPS), ShipsBought(A, 0, 0, 0), TurnStarted(B, 11))
+        assert after.phase == Rondel(active=B)
 
     def test_later_placement_is_refused(self) -> None:
         with pytest.raises(IllegalAction):
@@ -120,9 +134,10 @@ class TestRondel:
         assert RULES.default_action(a_state(), A) == MoveMarker(1)
 
     def test_leaving_from_knight_does_not_pay_the_50(self) -> None:
-        state = a_state(players={0: a_player(money=0, ships={"SR0": 4}, rondel=Space.KNIGHT)})
-        after = act(state, A, MoveMarker(7))
-        assert after.players[A].money == 0
+        state = a_state(players={0: a_player(money=20, ships={"SR0": 4}, rondel=Space.KNIGHT)})
+        after, events = RULES.apply(state, A, MoveMarker(7))
+        assert events[0] == MarkerMoved(A, 7, Space.KNIGHT, 4, 0)
+        assert after.players[A].money == 20
         assert after.phase == Knight(active=A)
 
     def test_steps_out_of_range_are_malformed(self) -> None:
@@ -279,10 +294,11 @@ class TestSailing:
     def test_a_fleet_may_split_and_sail_to_explored_regions(self) -> None:
         state = self.state(tiles={"SR1": 1, "SR2": 1})
         state = act(state, A, SailFleet("SR0", 2, "SR1"))
-        state = act(state, A, SailFleet("SR0", 3, "SR2"))  # L = 2, one ship lost
-        assert ships_of(state, A) == {"SR1": 2, "SR2": 2}
-        assert RULES.legal_actions(state, A) == (StopSailing(),)
         assert RULES.default_action(state, A) == StopSailing()
+        state, events = RULES.apply(state, A, SailFleet("SR0", 3, "SR2"))  # L = 2, one ship lost
+        assert ships_of(state, A) == {"SR1": 2, "SR2": 2}
+        # no ship can move any more: the action stops by itself
+        assert events[-2:] == (SailingStopped(A), TurnStarted(B, 11))
 
     def test_malformed_fleets(self) -> None:
         state = self.state()
@@ -296,7 +312,8 @@ class TestSailing:
 
 class TestMarket:
     def test_consumption_goes_round_from_the_active_player(self) -> None:
-        state = a_state(phase=Consume(active=C, chooser=C, left=2))
+        seller = a_player(seat=2, rondel=Space.MARKET)
+        state = a_state(players={2: seller}, colonies={"C01": (2, 1)}, phase=Consume(active=C, chooser=C, left=2))
         state = act(state, C, ConsumeGood(Good.GOLD))
         assert RULES.to_act(state) == frozenset({A})
         state = act(state, A, ConsumeGood(Good.GOLD))
@@ -304,6 +321,11 @@ class TestMarket:
         state = act(state, B, ConsumeGood(Good.GOLD))
         assert state.phase == Sell(active=C)
         assert state.cubes == (5, 2, 5)
+
+    def test_a_seller_without_goods_ends_the_market_at_once(self) -> None:
+        state = a_state(phase=Consume(active=B, chooser=A, left=0))
+        _, events = RULES.apply(state, A, ConsumeGood(Good.GOLD))
+        assert events[1:] == (GoodsSold(B, 0, 0, 0, 0), TurnStarted(C, 11))
 
     def test_consumption_never_goes_below_zero(self) -> None:
         state = a_state(

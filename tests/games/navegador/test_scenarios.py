@@ -20,9 +20,14 @@ from flotilla.games.navegador.actions import (
     SailFleet,
     SellGoods,
     StopColonizing,
-    StopSailing,
 )
-from flotilla.games.navegador.events import GameEnded, IncomeReceived, RegionExplored
+from flotilla.games.navegador.events import (
+    GameEnded,
+    IncomeReceived,
+    KnightDeclined,
+    RegionExplored,
+    SailingStopped,
+)
 from flotilla.games.navegador.invariants import check_invariants
 from flotilla.games.navegador.market import sale_value
 from flotilla.games.navegador.scoring import bonus_sum, score
@@ -329,9 +334,9 @@ class TestNvS8SailingAndExploring:
         assert state.ledger.ships_lost[A] == 3
 
     def test_academy_pays_for_each_region_with_a_ship(self) -> None:
-        state = act(self.state(academy=True), A, SailFleet("SR0", 4, "SR4"))
-        state, events = RULES.apply(state, A, StopSailing())
-        assert IncomeReceived(A, "B4", 10) in events
+        # the lone survivor cannot move again, so the action stops by itself and the Academy pays
+        state, events = RULES.apply(self.state(academy=True), A, SailFleet("SR0", 4, "SR4"))
+        assert events[-3:-1] == (SailingStopped(A), IncomeReceived(A, "B4", 10))
         assert state.players[A].money == 80
 
     def test_fleet_of_three_is_rejected_in_phase_one(self) -> None:
@@ -352,8 +357,8 @@ class TestNvS8SailingAndExploring:
 
 
 class TestNvS9KnightSpaceAndPalace:
-    def state(self, rondel: Space) -> State:
-        player = a_player(money=10, lisbon=4, ships={"SR0": 2}, rondel=rondel)
+    def state(self, rondel: Space, money: int = 10) -> State:
+        player = a_player(money=money, lisbon=4, ships={"SR0": 2}, rondel=rondel)
         return a_state(players={0: player}, buildings={"B7": (0, 1)}, phase=Rondel(active=A))
 
     def test_passing_the_knight_pays_50(self) -> None:
@@ -367,10 +372,16 @@ class TestNvS9KnightSpaceAndPalace:
             RULES.apply(self.state(Space.SHIPS), A, MoveMarker(6))
 
     def test_landing_on_knight_pays_the_palace_but_not_the_50(self) -> None:
-        state = act(self.state(Space.COLONY), A, MoveMarker(1))
-        assert state.players[A].money == 10
+        state = self.state(Space.COLONY, money=30)
+        state = act(state, A, MoveMarker(1))
+        assert state.players[A].money == 30
         state, events = RULES.apply(state, A, DeclineKnight())
         assert IncomeReceived(A, "B7", 80) in events
+        assert state.players[A].money == 110
+
+    def test_with_10_money_the_knight_is_declined_at_once_and_the_palace_pays(self) -> None:
+        state, events = RULES.apply(self.state(Space.COLONY), A, MoveMarker(1))
+        assert events[1:3] == (KnightDeclined(A), IncomeReceived(A, "B7", 80))
         assert state.players[A].money == 90
 
 
@@ -420,12 +431,12 @@ class TestNvS11FleetOrder:
 
     def test_exploring_fleet_first_then_the_small_fleet_follows(self) -> None:
         state = act(self.state(academy=True), A, SailFleet("SR1", 3, "SR4"))
-        state = act(state, A, SailFleet("SR0", 2, "SR4"))
+        state, events = RULES.apply(state, A, SailFleet("SR0", 2, "SR4"))
         assert ships_of(state, A) == {"SR4": 2}
         assert state.ledger.ships_lost[A] == 3
-        assert state.players[A].money == 70
-        state, events = RULES.apply(state, A, StopSailing())
+        # nothing can move any more: the action stops by itself and the Academy pays
         assert IncomeReceived(A, "B4", 10) in events
+        assert state.players[A].money == 80
 
     def test_reverse_order_is_rejected_and_nothing_moves(self) -> None:
         state = self.state()

@@ -126,8 +126,29 @@ def default_action(state: State, seat: Seat) -> Action:
     raise IllegalAction(msg)
 
 
+# Decisions that are taken automatically when exactly one option is legal (a forced pass is no choice).
+_AUTOMATIC = (Workers, Ships, Buildings, Sailing, Colonies, Sell, Knight, Displaced)
+
+
 def apply(state: State, seat: Seat, action: Action) -> Transition[State, Event]:
-    """Apply `action` by `seat`; never mutates `state`; raises a RulesError and changes nothing if refused."""
+    """Apply `action` by `seat`; never mutates `state`; raises a RulesError and changes nothing if refused.
+
+    Afterwards, any decision left with a single legal option (say DeclineKnight for a player who
+    cannot pay) is taken at once, so nobody is asked to confirm a forced move.
+    """
+    state, events = _apply(state, seat, action)
+    while isinstance(state.phase, _AUTOMATIC):
+        decider = deciding(state.phase)
+        assert decider is not None
+        options = legal_actions(state, decider)
+        if len(options) != 1:
+            break
+        state, more = _apply(state, decider, options[0])
+        events += more
+    return Transition(state, events)
+
+
+def _apply(state: State, seat: Seat, action: Action) -> Transition[State, Event]:
     phase = state.phase
     if isinstance(phase, Finished):
         msg = "the game is over"
