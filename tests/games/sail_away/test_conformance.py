@@ -8,7 +8,7 @@ from flotilla.games.sail_away import RULES, Config
 from flotilla.rules.testing import check_rules
 
 GAMES = 300
-BLOCK = {2: 100, 3: 75, 4: 50}  # seeds per parametrized case (< 40 s each), so xdist can spread them
+BLOCK = {2: 75, 3: 60, 4: 50}  # seeds per parametrized case (~10-15 s CPU each), so xdist can spread them
 CASES = [(seats, first) for seats, block in BLOCK.items() for first in range(0, GAMES, block)]
 
 
