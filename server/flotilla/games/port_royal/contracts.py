@@ -119,23 +119,26 @@ def meets_state_requirement(player: Player | PlayerWork, contract: ContractId) -
 
 
 def state_contracts_available(s: State | Work, seat: Seat) -> list[ContractId]:
-    """State contracts `seat` may complete now (caller checks the timing window)."""
+    """State contracts `seat` may complete now (caller checks the timing window).
+
+    State contracts have no preparation boxes, so eligibility is: not completed yet and a
+    free cube (which also means fewer than 3 completed)."""
     if not s.config.contracts:
         return []
     player = s.players[seat]
-    if len(player.completed) >= MAX_CONTRACTS:
+    completed = player.completed
+    if free_cubes(s.contracts, len(completed), seat) <= 0:
         return []
     out = []
     for c in s.contracts:
-        info = CONTRACTS[c.contract]
-        if info.timing is not Timing.STATE:
+        contract = c.contract
+        if contract in completed:
             continue
-        if info.active_only and seat != s.active:
+        info = CONTRACTS[contract]
+        if info.timing is not Timing.STATE or (info.active_only and seat != s.active):
             continue
-        if not is_eligible(s.contracts, player.completed, seat, c.contract):
-            continue
-        if meets_state_requirement(player, c.contract):
-            out.append(c.contract)
+        if meets_state_requirement(player, contract):
+            out.append(contract)
     return out
 
 
