@@ -210,6 +210,16 @@ class TestBuildings:
             RULES.apply(state, A, PlaceOnBuilding("B8", 1))
         assert RULES.default_action(state, A) == DeclineBuilding()
 
+    def test_residence_pays_on_landing_even_when_declining(self) -> None:
+        state = a_state(
+            players={0: a_player(money=0, rondel=Space.BUILDINGS)},
+            buildings={"B2": (0, 1), "B5": (0, 1)},
+            phase=Buildings(active=A),
+        )
+        state, events = RULES.apply(state, A, DeclineBuilding())
+        assert IncomeReceived(A, "B2", 60) in events
+        assert state.players[A].money == 60
+
     def test_reinforcing_an_own_building(self) -> None:
         state = a_state(buildings={"B1": (0, 1)}, phase=Buildings(active=A))
         after = act(state, A, PlaceOnBuilding("B1", 2))

@@ -17,9 +17,7 @@ from .turns import start_turn
 
 
 def legal(state: State) -> tuple[Action, ...]:
-    return tuple(
-        ChooseBuilding(b) for b, h in zip(BUILDING_IDS, state.buildings, strict=True) if h.owner is None
-    )
+    return tuple(ChooseBuilding(b) for b, h in zip(BUILDING_IDS, state.buildings, strict=True) if h.owner is None)
 
 
 def default(state: State) -> Action:

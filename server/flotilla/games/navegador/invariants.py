@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .state import Displaced, Finished, State
+from .state import Displaced, Finished, Sailing, State
 from .tables import (
     KNIGHT_PRICES,
     KNIGHTS_FOR_SALE,
@@ -23,9 +23,7 @@ def check_invariants(state: State) -> None:
     assert len(players) == n
     # money only moves through the bank
     assert all(p.money >= 0 for p in players), "negative money"
-    assert sum(p.money for p in players) == START_MONEY * n + led.money_paid_out - led.money_paid_in, (
-        "money leak"
-    )
+    assert sum(p.money for p in players) == START_MONEY * n + led.money_paid_out - led.money_paid_in, "money leak"
     placed = [0] * n
     for h in (*state.buildings, *state.colonies):
         if h.owner is not None:
@@ -34,9 +32,7 @@ def check_invariants(state: State) -> None:
         placed[state.phase.seat] += state.phase.workers
     for s, p in enumerate(players):
         assert p.lisbon >= 0, "negative Lisbon"
-        assert placed[s] + p.lisbon == START_WORKERS + led.workers_gained[s] - led.workers_spent[s], (
-            f"workers of {s}"
-        )
+        assert placed[s] + p.lisbon == START_WORKERS + led.workers_gained[s] - led.workers_spent[s], f"workers of {s}"
         assert min(p.ships) >= 0, "negative ships"
         assert sum(p.ships) == START_SHIPS + led.ships_gained[s] - led.ships_lost[s], f"ships of {s}"
         assert p.knights >= START_KNIGHTS
@@ -59,3 +55,7 @@ def check_invariants(state: State) -> None:
     # ships stand only in explored regions
     fleet = [sum(col) for col in zip(*(p.ships for p in players), strict=True)]
     assert all(fleet[r] == 0 for r, owner in enumerate(state.tiles) if owner is None and r), "ships off the map"
+    # ships that moved this Sailing action are still there (they cannot have moved on or been spent)
+    if isinstance(state.phase, Sailing):
+        ships = state.players[state.phase.active].ships
+        assert all(m <= k for m, k in zip(state.phase.moved, ships, strict=True)), "moved ships went missing"

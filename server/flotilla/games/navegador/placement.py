@@ -75,9 +75,7 @@ def _place_from_lisbon(
     state, old = _put(state, active, on_colony, index, workers)
     place = COLONY_IDS[index] if on_colony else BUILDING_IDS[index]
     events.append(WorkersPlaced(active, place, workers, state_holding(state, on_colony, index).workers))
-    state, _ = _displace(
-        state, active, old, new_owner=active, place=place, on_colony=on_colony, events=events
-    )
+    state, _ = _displace(state, active, old, new_owner=active, place=place, on_colony=on_colony, events=events)
     return state
 
 
@@ -153,9 +151,7 @@ def stop_colonizing(state: State, seat: Seat) -> Transition[State, Event]:
 def place_on_colony(state: State, seat: Seat, action: PlaceOnColony) -> Transition[State, Event]:
     c = ids.colony(action.colony)
     w = ids.count(action.workers, "workers")
-    error = _no_ship_error(state, seat, c) or _placement_error(
-        state, seat, state.colonies[c], w, action.colony
-    )
+    error = _no_ship_error(state, seat, c) or _placement_error(state, seat, state.colonies[c], w, action.colony)
     if error:
         raise IllegalAction(error, colony=action.colony, workers=str(w))
     events: list[Event] = []
@@ -174,9 +170,7 @@ def legal_displaced(state: State, phase: Displaced) -> tuple[Action, ...]:
         out.extend(
             Relocate(COLONY_IDS[c])
             for c, h in enumerate(state.colonies)
-            if COLONY_IDS[c] != phase.origin
-            and ships[COLONY_REGION[c]] > 0
-            and _holder_error(h, q, m, "") is None
+            if COLONY_IDS[c] != phase.origin and ships[COLONY_REGION[c]] > 0 and _holder_error(h, q, m, "") is None
         )
     else:
         out.extend(
@@ -218,9 +212,7 @@ def relocate(state: State, phase: Displaced, action: Relocate) -> Transition[Sta
     if error:
         raise IllegalAction(error, place=action.place)
     state, old = _put(state, q, phase.on_colony, index, m)
-    events: list[Event] = [
-        WorkersRelocated(q, action.place, m, state_holding(state, phase.on_colony, index).workers)
-    ]
+    events: list[Event] = [WorkersRelocated(q, action.place, m, state_holding(state, phase.on_colony, index).workers)]
     state, chained = _displace(
         state, phase.active, old, new_owner=q, place=action.place, on_colony=phase.on_colony, events=events
     )

@@ -53,9 +53,7 @@ def distances(origin: int, mask: int) -> tuple[int, ...]:
     return tuple(dist)
 
 
-def fleet_error(
-    state: State, seat: Seat, phase: Sailing, *, origin: int, ships: int, dest: int
-) -> str | None:
+def fleet_error(state: State, seat: Seat, phase: Sailing, *, origin: int, ships: int, dest: int) -> str | None:
     """Why this fleet may not sail now (None if it may)."""
     available = state.players[seat].ships[origin] - phase.moved[origin]
     if ships < 1:
@@ -128,9 +126,7 @@ def sail(state: State, seat: Seat, phase: Sailing, action: SailFleet) -> Transit
         state = lose_ships(state, seat, dest, EXPLORATION_SHIP_LOSS)
         state = replace(state, tiles=replace_at(state.tiles, dest, seat))
         state = receive(state, seat, EXPLORATION_BONUS[dest])
-        events.append(
-            RegionExplored(seat, action.destination, EXPLORATION_SHIP_LOSS, EXPLORATION_BONUS[dest])
-        )
+        events.append(RegionExplored(seat, action.destination, EXPLORATION_SHIP_LOSS, EXPLORATION_BONUS[dest]))
         explored = True
         stay -= EXPLORATION_SHIP_LOSS
     moved = replace_at(phase.moved, dest, phase.moved[dest] + stay)
