@@ -118,13 +118,18 @@ def a_state(
         )
     pile: tuple[str, ...] = ()
     spares: tuple[str, ...] = ()
+    counters = 0
     if config.contracts:
         face_up = {c.contract for c in contracts}
         universe = CONTRACT_ORDER if config.coop else COMPETITIVE_CONTRACTS
         pile = tuple(c for c in universe if c not in face_up)
         spares = () if config.coop else COOP_ONLY_CONTRACTS
-        tokens_used = sum(p.tokens for p in players)
-        pile = pile[: len(pile) - tokens_used]
+        used = sum(p.tokens for p in players)
+        take = min(used, len(pile))
+        pile, used = pile[: len(pile) - take], used - take
+        take = min(used, len(spares))
+        spares, used = spares[: len(spares) - take], used - take
+        counters = used
     state = State(
         config=config,
         rng=Rng(seed),
@@ -142,6 +147,7 @@ def a_state(
         contracts=tuple(contracts),
         contract_pile=pile,
         spare_contracts=spares,
+        token_counters=counters,
         time_pile=tuple(sorted(time_pile or (), key=ORDER.__getitem__)),
         victory_pile=tuple(sorted(victory_pile, key=ORDER.__getitem__)),
     )

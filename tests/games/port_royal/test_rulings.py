@@ -43,7 +43,7 @@ from flotilla.games.port_royal.state import (
     Window,
 )
 from flotilla.games.port_royal.tables import MAX_TURNS
-from flotilla.rules import GameFinished, IllegalAction, InvalidAction, InvalidConfig, NotYourTurn
+from flotilla.rules import GameFinished, IllegalAction, InvalidAction, InvalidConfig, NotYourTurn, Seat
 from flotilla.rules.options import config_from_options
 
 COMP = Mode.CONTRACT_COMP
@@ -373,3 +373,34 @@ class TestCoopRulings:
         s = a_state(mode=COOP, seats=2, contracts=self.OPEN, harbor=("Y01",), phase=Window(B, 1), time_pile=("Y02",))
         s, _ = play(s, B, TradeShip("Y01"))
         assert coins_of(s) == (1, 0)
+
+
+class TestSetupAndTokens:
+    def test_competitive_setup(self) -> None:
+        s = RULES.new_game(Config(seats=3, mode=COMP), 11)
+        assert len(s.contracts) == 4
+        assert len(s.contract_pile) == 12
+        assert s.spare_contracts == ("C17", "C18")
+        assert all(c.contract not in {"C17", "C18"} for c in s.contracts)
+        assert [len(p.coins) for p in s.players] == [3, 3, 3]
+        assert len(s.draw_pile) == 143 - 9
+
+    def test_five_players_start_with_expedition_six(self) -> None:
+        s = RULES.new_game(Config(seats=5), 2)
+        assert s.expeditions == ("EX6",)
+        assert len(s.draw_pile) + 15 == 119
+
+    def test_tokens_fall_back_to_spares_then_a_counter(self) -> None:
+        others = (B, C, Seat(3), Seat(4))
+        contracts = (
+            Contract("C01", slots=(*others, A)),
+            Contract("C02", slots=(*others, A)),
+            Contract("C06", slots=others),
+            Contract("C08"),
+        )
+        s = a_state(mode=COMP, seats=5, displays={0: ("SA1", "PI1")}, contracts=contracts)
+        assert (s.contract_pile, s.spare_contracts, s.token_counters) == ((), ("C17",), 0)
+        s, _ = play(s, A, CompleteContract("C08"))
+        assert s.players[A].tokens == 3
+        assert (s.spare_contracts, s.token_counters) == ((), 1)
+        RULES.check_invariants(s)
