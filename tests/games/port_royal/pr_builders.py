@@ -169,6 +169,6 @@ def coins_of(state: State) -> tuple[int, ...]:
     return tuple(len(p.coins) for p in state.players)
 
 
-def vp_of(state: State, seat: Seat) -> int:
+def vp_of(state: State, seat: int) -> int:
     """VP of one seat."""
     return RULES.view(state, None).players[seat].vp
