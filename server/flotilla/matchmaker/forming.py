@@ -79,6 +79,7 @@ class Former:
             if await self.store.end_ticket(queue, ticket_id, EXPIRED):
                 log.info("matchmaker.ticket_expired", queue=queue, ticket=ticket_id)
         proposals = propose_matches(tickets, now_ms, self.policy)
+        random.shuffle(proposals)  # matchmakers see the same proposals: claim them in different orders
         stale = await self.store.stale_matches(queue, now_ms - int(self.lease_s * 1000))
         gate = asyncio.Semaphore(self.concurrency)
 
@@ -116,21 +117,19 @@ class Former:
         order = list(range(data["seat_count"]))
         random.Random(match_id).shuffle(order)
         seats_by_ticket: dict[str, dict[str, int]] = {}
-        at = 0
+        sitting: list[tuple[str, str, int]] = []
         for ticket in data["tickets"]:
             seats_by_ticket[ticket["id"]] = {}
             for member in ticket["party"]:
-                seat = order[at]
-                at += 1
-                await self.games.join(meta.game_id, member["user"], member["name"], seat)
+                seat = order[len(sitting)]
+                sitting.append((member["user"], member["name"], seat))
                 seats_by_ticket[ticket["id"]][member["user"]] = seat
         bots: list[dict[str, str | int]] = []
-        for i in range(data["bots"]):
-            seat = order[at + i]
-            user = bot_user(match_id, seat)
-            name = f"Bot {seat + 1} ({self.bot_policy})"
-            await self.games.join(meta.game_id, user, name, seat)
+        for seat in order[len(sitting) :]:
+            user, name = bot_user(match_id, seat), f"Bot {seat + 1} ({self.bot_policy})"
+            sitting.append((user, name, seat))
             bots.append({"g": meta.game_id, "s": seat, "u": user, "n": name, "p": self.bot_policy})
+        await asyncio.gather(*(self.games.join(meta.game_id, user, name, seat) for user, name, seat in sitting))
         await self.store.request_bots(bots)
         if await self.store.match_done(queue, match_id, meta.game_id, seats_by_ticket):
             seated = sum(len(s) for s in seats_by_ticket.values())
