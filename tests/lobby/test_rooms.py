@@ -20,7 +20,7 @@ pytestmark = [pytest.mark.redis, pytest.mark.timeout(180)]
 
 @pytest.fixture(scope="module")
 def matchmaker(stack: Stack, tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    proc = start_matchmaker(stack, tmp_path_factory.mktemp("mm"), "rooms")
+    proc = start_matchmaker(stack, tmp_path_factory.mktemp("mm"), "rooms", FLOTILLA_ROOM_GRACE="3")
     yield
     stop(proc)
 
@@ -116,6 +116,30 @@ class TestRoomToGame:
         )
         final = await host.client.get_game(game)
         assert final.state == 3 or final.result.ranks  # finished: a result with ranks
+
+
+class TestAbsentPlayers:
+    async def test_a_player_whose_room_stream_is_gone_loses_the_seat_after_the_grace_period(
+        self, matchmaker: None, players: list[Player]
+    ) -> None:
+        host, guest, stayer = players
+        room = (await host.call(host.lobby, "CreateRoom", _create("sail_away", 3))).room
+        await guest.call(guest.lobby, "JoinRoom", pb.JoinRoomRequest(room=room.name))
+        await stayer.call(stayer.lobby, "JoinRoom", pb.JoinRoomRequest(room=room.name))
+        gone = guest.lobby.WatchRoom(pb.WatchRoomRequest(room=room.name), metadata=guest.md)
+        stays = stayer.lobby.WatchRoom(pb.WatchRoomRequest(room=room.name), metadata=stayer.md)
+        await asyncio.wait_for(gone.read(), 10)
+        await asyncio.wait_for(stays.read(), 10)
+        gone.cancel()  # the guest's connection drops
+        for _ in range(100):  # grace 3 s, sweeps every second: well within 10 s
+            message = await asyncio.wait_for(stays.read(), 10)
+            if message.HasField("room") and not message.room.seats[1].taken:
+                break
+        else:
+            raise AssertionError("the absent player kept the seat")
+        assert message.room.seats[2].user == stayer.user  # the one still watching keeps its seat
+        assert message.room.seats[0].user == host.user  # never watched: not judged absent
+        stays.cancel()
 
 
 class TestRoomRules:

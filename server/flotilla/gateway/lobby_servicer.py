@@ -186,7 +186,7 @@ class LobbyServicer(pb_grpc.LobbyServiceServicer):
         room_id = room_id_of(request.room)
         _version, room = await self.rooms.get(room_id)
         self._check_code(room, who, request.join_code)
-        async for change in self.rooms.watch(room_id, request.after_version):
+        async for change in self.rooms.watch(room_id, request.after_version, who.user):
             if change is None:
                 yield pb.WatchRoomResponse(is_checkpoint=True)
                 continue

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from flotilla.app.errors import (
+    AppError,
     InvalidRequest,
     NotRoomHost,
     RoomBusy,
@@ -333,30 +334,58 @@ class Rooms:
                 return out, None
         return out, cursor
 
-    async def watch(self, room_id: str, after_version: int) -> AsyncIterator[tuple[int, Room] | None]:
+    async def watch(self, room_id: str, after_version: int, user: str = "") -> AsyncIterator[tuple[int, Room] | None]:
         """Room versions after `after_version` (0: the current one first); None is a heartbeat.
 
-        Ends once the room has started (its game is set) or closed.
+        Ends once the room has started (its game is set) or closed. While `user` watches an
+        open room it sits in, its presence is refreshed; see `free_absent`.
         """
         if after_version < 0:
             raise InvalidRequest("after_version must be >= 0", field="after_version")
         version, room = await self.get(room_id)
         cursor = after_version
-        if after_version == 0 or after_version > version:
-            yield version, room
-            cursor = version
-            if room["status"] in (STARTED, CLOSED):
-                return
-        block_ms = int(self.heartbeat_s * 1000)
-        while True:
-            changes = await self.store.room_changes(room_id, cursor, block_ms)
-            if not changes:
-                if await self.store.room(room_id) is None:
-                    raise RoomNotFound(f"room rooms/{room_id} expired", room=f"rooms/{room_id}")
-                yield None
-                continue
-            for version, room in changes:
-                cursor = version
+        try:
+            await self._present(room, user)
+            if after_version == 0 or after_version > version:
                 yield version, room
+                cursor = version
                 if room["status"] in (STARTED, CLOSED):
                     return
+            block_ms = int(self.heartbeat_s * 1000)
+            while True:
+                changes = await self.store.room_changes(room_id, cursor, block_ms)
+                if not changes:
+                    if await self.store.room(room_id) is None:
+                        raise RoomNotFound(f"room rooms/{room_id} expired", room=f"rooms/{room_id}")
+                    await self._present(room, user)
+                    yield None
+                    continue
+                for version, room in changes:
+                    cursor = version
+                    await self._present(room, user)
+                    yield version, room
+                    if room["status"] in (STARTED, CLOSED):
+                        return
+        finally:
+            if user and room["status"] != OPEN:
+                await self.store.drop_presence(room_id, user)
+
+    async def _present(self, room: Room, user: str) -> None:
+        if user and room["status"] == OPEN and seat_of(room, user) is not None:
+            await self.store.touch_presence(room["id"], user, int(time.time() * 1000))
+
+    async def free_absent(self, grace_s: float, count: int = 100) -> int:
+        """Free the seats of players whose WatchRoom stream has been gone for `grace_s`; returns how many."""
+        freed = 0
+        for room_id, user, handle in await self.store.stale_presence(int((time.time() - grace_s) * 1000), count):
+            if not await self.store.take_presence(handle):
+                continue  # the player came back meanwhile
+            row = await self.store.room(room_id)
+            if row is None or row[1]["status"] != OPEN or seat_of(row[1], user) is None:
+                continue
+            try:
+                await self.leave(room_id, user)
+            except AppError:
+                continue
+            freed += 1
+        return freed

@@ -11,7 +11,8 @@ Configured from the environment (besides REDIS_URL, FLOTILLA_SECRET and FLOTILLA
 | `FLOTILLA_MM_BOT_FILL_AFTER` | `30` | seconds before open seats are filled with bots (`off`: never) |
 | `FLOTILLA_MM_EXPIRE_AFTER` | `300` | seconds before a ticket expires |
 | `FLOTILLA_MM_LEASE` | `15` | seconds before another matchmaker completes a match whose claimer vanished |
-| `FLOTILLA_MM_ROLES` | `match,bots,ratings` | which loops this process runs |
+| `FLOTILLA_MM_ROLES` | `match,bots,ratings,rooms` | which loops this process runs |
+| `FLOTILLA_ROOM_GRACE` | `60` | seconds a seated player's WatchRoom may be gone before the seat is freed |
 | `FLOTILLA_MM_MAX_BOTS` | `500` | bot seats one process plays at once |
 """
 
@@ -29,9 +30,10 @@ from flotilla.app.games import Games
 from flotilla.app.inbox import Inbox
 from flotilla.gateway.auth import Tokens
 from flotilla.lobby.ratings import Ratings
+from flotilla.lobby.rooms import Rooms
 from flotilla.matchmaker.forming import Former
 from flotilla.matchmaker.matcher import Policy
-from flotilla.matchmaker.workers import BotRunner, RatingsConsumer
+from flotilla.matchmaker.workers import BotRunner, RatingsConsumer, RoomSweeper
 from flotilla.settings import Settings
 from flotilla.store.feeds import Feeds
 from flotilla.store.lobby_store import LobbyStore
@@ -54,6 +56,7 @@ class MatchmakerSettings:
     roles: frozenset[str]
     max_bots: int
     lease_s: float
+    room_grace_s: float
 
     @classmethod
     def from_env(cls, settings: Settings) -> MatchmakerSettings:
@@ -67,9 +70,10 @@ class MatchmakerSettings:
             expire_after_s=_float("FLOTILLA_MM_EXPIRE_AFTER", 300.0),
         )
         targets = tuple(t for t in os.environ.get("FLOTILLA_GATEWAY", settings.bind).split(",") if t)
-        roles = frozenset(r.strip() for r in os.environ.get("FLOTILLA_MM_ROLES", "match,bots,ratings").split(","))
+        roles = frozenset(r.strip() for r in os.environ.get("FLOTILLA_MM_ROLES", "match,bots,ratings,rooms").split(","))
         max_bots = int(_float("FLOTILLA_MM_MAX_BOTS", 500))
-        return cls(targets, policy, roles, max_bots, _float("FLOTILLA_MM_LEASE", 15.0))
+        lease_s, grace_s = _float("FLOTILLA_MM_LEASE", 15.0), _float("FLOTILLA_ROOM_GRACE", 60.0)
+        return cls(targets, policy, roles, max_bots, lease_s, grace_s)
 
 
 async def run_matchmaker(settings: Settings, mm: MatchmakerSettings) -> None:
@@ -96,6 +100,8 @@ async def run_matchmaker(settings: Settings, mm: MatchmakerSettings) -> None:
         tasks.append(BotRunner(lobby, Tokens(key), list(mm.targets), max_bots=mm.max_bots).run(stop))
     if "ratings" in mm.roles:
         tasks.append(RatingsConsumer(lobby, Ratings(lobby, store)).run(stop))
+    if "rooms" in mm.roles:
+        tasks.append(RoomSweeper(Rooms(lobby, games), mm.room_grace_s).run(stop))
     log.info("matchmaker.started", roles=sorted(mm.roles), targets=mm.targets)
     try:
         await asyncio.gather(*tasks)

@@ -21,6 +21,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from flotilla.gateway.auth import Tokens
 from flotilla.lobby.ratings import Ratings
+from flotilla.lobby.rooms import Rooms
 from flotilla.store import keys
 from flotilla.store.lobby_store import LobbyStore
 from flotilla_client import FlotillaClient, Seat, play_random
@@ -145,3 +146,23 @@ class RatingsConsumer:
             except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
                 log.warning("ratings.redis_unavailable", error=str(exc))
                 await asyncio.sleep(0.5)
+
+
+class RoomSweeper:
+    """Frees room seats of players whose WatchRoom stream has been gone for the grace period."""
+
+    def __init__(self, rooms: Rooms, grace_s: float, *, interval_s: float = 1.0) -> None:
+        self.rooms = rooms
+        self.grace_s = grace_s
+        self.interval_s = interval_s
+
+    async def run(self, stop: asyncio.Event) -> None:
+        while not stop.is_set():
+            try:
+                freed = await self.rooms.free_absent(self.grace_s)
+                if freed:
+                    log.info("rooms.absent_players_freed", seats=freed)
+            except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
+                log.warning("rooms.redis_unavailable", error=str(exc))
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), self.interval_s)

@@ -137,3 +137,7 @@ def rating_history(kind: str, u: str) -> str:
 
 def rated(kind: str, g: str) -> str:
     return f"{PREFIX}:{{rating:{kind}}}:rated:{g}"
+
+
+# | flotilla:rooms:presence | ZSET | "<room>:<user>" -> last ms a seated player's WatchRoom stream was alive |
+ROOMS_PRESENCE = f"{PREFIX}:rooms:presence"

@@ -53,6 +53,7 @@ class LobbyStore:
         self._match_done = client.register_script(_script("match_done.lua"))
         self._ticket_end = client.register_script(_script("ticket_end.lua"))
         self._rate_game = client.register_script(_script("rate_game.lua"))
+        self._presence_take = client.register_script(_script("presence_take.lua"))
 
     # --- rooms -------------------------------------------------------------------------
     async def next_room_seq(self) -> int:
@@ -106,6 +107,27 @@ class LobbyStore:
         if not reply:
             return []
         return [(int(msg_id.split(b"-")[1]), orjson.loads(fields[b"d"])) for msg_id, fields in reply[0][1]]
+
+    async def touch_presence(self, room_id: str, user: str, now_ms: int) -> None:
+        await self.redis.zadd(keys.ROOMS_PRESENCE, {f"{room_id}:{user}": now_ms})
+
+    async def drop_presence(self, room_id: str, user: str) -> None:
+        await self.redis.zrem(keys.ROOMS_PRESENCE, f"{room_id}:{user}")
+
+    async def stale_presence(self, older_than_ms: int, count: int) -> list[tuple[str, str, bytes]]:
+        """(room id, user, score as stored) of players whose room stream is gone since before `older_than_ms`."""
+        rows = await self.redis.zrangebyscore(
+            keys.ROOMS_PRESENCE, "-inf", older_than_ms, start=0, num=count, withscores=True
+        )
+        out = []
+        for member, score in rows:
+            room_id, _, user = member.decode().partition(":")
+            out.append((room_id, user, member + b"|" + repr(int(score)).encode()))
+        return out
+
+    async def take_presence(self, handle: bytes) -> bool:
+        member, _, score = handle.rpartition(b"|")
+        return bool(await self._presence_take(keys=[keys.ROOMS_PRESENCE], args=[member, score]))
 
     # --- tickets -----------------------------------------------------------------------
     async def create_ticket(self, queue: str, ticket_id: str, data: Mapping[str, Any], now_ms: int, ttl_s: int) -> bool:
