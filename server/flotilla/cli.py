@@ -34,7 +34,7 @@ def _wait_for_gateway(target: str, timeout_s: float = 30.0) -> None:
 
 
 def cmd_up(args: argparse.Namespace) -> int:
-    """Embedded Redis (unless REDIS_URL) + one gateway + N workers, as separate processes."""
+    """Embedded Redis (unless REDIS_URL) + one gateway + N workers + a matchmaker, as separate processes."""
     from flotilla.redis_server import RedisServer  # noqa: PLC0415
 
     state_dir = Path(args.state_dir).resolve()
@@ -49,6 +49,7 @@ def cmd_up(args: argparse.Namespace) -> int:
     try:
         children.append(subprocess.Popen([*exe, "gateway"], env=env))
         children.extend(subprocess.Popen([*exe, "worker"], env=env) for _ in range(args.workers))
+        children.append(subprocess.Popen([*exe, "matchmaker"], env=env))  # rooms' bots, tickets, ratings
         target = f"{args.host}:{args.port}"
         _wait_for_gateway(target)
         print(f"Flotilla is up: gRPC on {target}, Redis at {env['REDIS_URL']}, {args.workers} workers.", flush=True)
