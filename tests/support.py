@@ -45,8 +45,10 @@ class Stack:
                 proc.kill()
 
 
-def start_stack(redis_url: str, log_dir: Path, *, gateways: int = 2, workers: int = 2) -> Stack:
-    env = dict(os.environ)
+def start_stack(
+    redis_url: str, log_dir: Path, *, gateways: int = 2, workers: int = 2, extra_env: dict[str, str] | None = None
+) -> Stack:
+    env = dict(os.environ, **(extra_env or {}))
     env.update(REDIS_URL=redis_url, FLOTILLA_LOG_FORMAT="json", FLOTILLA_HEARTBEAT="2", FLOTILLA_SUBMIT_TIMEOUT="10")
     stack = Stack(redis_url, [], [], [], env, log_dir)
     for i in range(gateways):

@@ -6,6 +6,7 @@ Used by `flotilla up` (embedded Redis with AOF) and by the test fixtures. Loopba
 from __future__ import annotations
 
 import os
+import random
 import shutil
 import socket
 import subprocess
@@ -37,6 +38,25 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
+
+
+def _is_free(port: int) -> bool:
+    with socket.socket() as sock:
+        try:
+            sock.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
+
+def free_cluster_port() -> int:
+    """A free port p <= 55535 whose cluster bus port p + 10000 is free too."""
+    for _ in range(1000):
+        port = random.randint(20_000, 55_000)
+        if _is_free(port) and _is_free(port + 10_000):
+            return port
+    msg = "no free port pair for a Redis Cluster node"
+    raise OSError(msg)
 
 
 class RedisServer:
@@ -109,3 +129,63 @@ class RedisServer:
             self.process.kill()
             self.process.wait()
             self.process = None
+
+
+class RedisCluster:
+    """A Redis Cluster of `primaries` primaries with `replicas` replicas each, on 127.0.0.1."""
+
+    def __init__(self, data_dir: Path, primaries: int = 3, replicas: int = 1, node_timeout_ms: int = 2000) -> None:
+        self.data_dir = data_dir
+        self.nodes = [
+            RedisServer(
+                data_dir / f"node-{i}",
+                free_cluster_port(),
+                aof=True,
+                extra=(
+                    "--cluster-enabled",
+                    "yes",
+                    "--cluster-config-file",
+                    "nodes.conf",
+                    "--cluster-node-timeout",
+                    str(node_timeout_ms),
+                ),
+            )
+            for i in range(primaries * (1 + replicas))
+        ]
+        self.replicas = replicas
+
+    @property
+    def url(self) -> str:
+        """A seed URL; `cluster=true` makes Flotilla use the cluster client."""
+        return f"redis://127.0.0.1:{self.nodes[0].port}?cluster=true"
+
+    def start(self, timeout_s: float = 60.0) -> RedisCluster:
+        for node in self.nodes:
+            node.start()
+        cli = str(Path(redis_server_binary()).with_name("redis-cli"))
+        if not Path(cli).exists():
+            cli = shutil.which("redis-cli") or "redis-cli"
+        addresses = [f"127.0.0.1:{n.port}" for n in self.nodes]
+        subprocess.run(
+            [cli, "--cluster", "create", *addresses, "--cluster-replicas", str(self.replicas), "--cluster-yes"],
+            check=True,
+            capture_output=True,
+            timeout=timeout_s,
+        )
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            states = [
+                subprocess.run(
+                    [cli, "-p", str(n.port), "cluster", "info"], capture_output=True, text=True, timeout=5, check=False
+                ).stdout
+                for n in self.nodes
+            ]
+            if all("cluster_state:ok" in s for s in states):
+                return self
+            time.sleep(0.2)
+        msg = "the Redis Cluster did not reach cluster_state:ok"
+        raise TimeoutError(msg)
+
+    def stop(self) -> None:
+        for node in self.nodes:
+            node.stop()

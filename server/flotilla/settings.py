@@ -23,6 +23,8 @@ class Settings:
     heartbeat_s: float = 10.0  # [FLOTILLA_HEARTBEAT] idle WatchGame/Play checkpoint
     session_ttl_s: int = 7 * 24 * 3600  # [FLOTILLA_SESSION_TTL] guest session lifetime
     log_format: str = "auto"  # [FLOTILLA_LOG_FORMAT] auto | json | console
+    wait_replicas: int = 0  # [FLOTILLA_WAIT_REPLICAS] replicas each commit waits for (WAIT) before confirming
+    wait_timeout_ms: int = 1000  # [FLOTILLA_WAIT_TIMEOUT_MS] how long a commit waits for them
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -36,4 +38,6 @@ class Settings:
             heartbeat_s=float(os.environ.get("FLOTILLA_HEARTBEAT", d.heartbeat_s)),
             session_ttl_s=_int("FLOTILLA_SESSION_TTL", d.session_ttl_s),
             log_format=os.environ.get("FLOTILLA_LOG_FORMAT", d.log_format),
+            wait_replicas=_int("FLOTILLA_WAIT_REPLICAS", d.wait_replicas),
+            wait_timeout_ms=_int("FLOTILLA_WAIT_TIMEOUT_MS", d.wait_timeout_ms),
         )

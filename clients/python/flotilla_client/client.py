@@ -81,6 +81,7 @@ class FlotillaClient:
         self.session_token = ""
         self.user = ""
         self._index = 0
+        self._retired: list[grpc.aio.Channel] = []
         self._connect()
 
     def _connect(self) -> None:
@@ -89,14 +90,19 @@ class FlotillaClient:
         self.auth = game_service_pb2_grpc.AuthServiceStub(self.channel)  # type: ignore[no-untyped-call]
 
     async def _failover(self) -> None:
-        """Move to the next target (a no-op with one target: the channel reconnects by itself)."""
+        """Move to the next target (a no-op with one target: the channel reconnects by itself).
+
+        The old channel stays open until `close()`: other calls (a watch) may still run on it.
+        """
         if len(self.targets) > 1:
-            await self.channel.close()
+            self._retired.append(self.channel)
             self._index += 1
             self._connect()
 
     async def close(self) -> None:
-        await self.channel.close()
+        for channel in [*self._retired, self.channel]:
+            await channel.close()
+        self._retired.clear()
 
     async def __aenter__(self) -> FlotillaClient:
         return self

@@ -37,8 +37,7 @@ class Inbox:
     async def stop(self) -> None:
         if self._task is not None:
             self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+            await asyncio.wait([self._task], timeout=1)  # a cluster client's blocked read may linger
         with contextlib.suppress(RedisConnectionError, RedisTimeoutError, OSError):
             await self.store.drop_inbox(self.key)
 

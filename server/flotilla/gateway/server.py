@@ -74,7 +74,7 @@ class Gateway:
 
 async def start_gateway(settings: Settings, store: RedisStore | None = None) -> Gateway:
     """Build and start a gateway bound to `settings.bind` (port 0 picks a free one)."""
-    store = store or RedisStore.from_url(settings.redis_url)
+    store = store or RedisStore.from_settings(settings)
     key = settings.secret.encode() if settings.secret else await store.shared_secret()
     tokens = Tokens(key, settings.session_ttl_s)
     inbox = Inbox(store)

@@ -77,7 +77,7 @@ class MatchmakerSettings:
 
 
 async def run_matchmaker(settings: Settings, mm: MatchmakerSettings) -> None:
-    store = RedisStore.from_url(settings.redis_url)
+    store = RedisStore.from_settings(settings)
     lobby = LobbyStore(store.redis)
     key = settings.secret.encode() if settings.secret else await store.shared_secret()
     games = Games(

@@ -53,9 +53,10 @@ class _Feed:
         self.block_ms = block_ms
         self.subscribers: set[Subscription] = set()
         self.task: asyncio.Task[None] | None = None
+        self.closed = False
 
     async def run(self) -> None:
-        while True:
+        while not self.closed:
             try:
                 entries = await self.store.wait_entries(self.game_id, self.cursor, self.block_ms)
             except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
@@ -66,6 +67,19 @@ class _Feed:
                 self.cursor = entries[-1].version
                 for subscriber in self.subscribers:
                     subscriber.push(entries)
+
+    def close(self) -> None:
+        """Stop reading. Not awaited: a blocked read of the cluster client may not end at once on
+        cancellation, and no watcher should wait for it; `closed` ends the loop in any case."""
+        self.closed = True
+        if self.task is not None:
+            self.task.cancel()
+            self.task.add_done_callback(_retrieve)
+
+
+def _retrieve(task: asyncio.Task[None]) -> None:
+    if not task.cancelled():
+        task.exception()
 
 
 class Feeds:
@@ -96,13 +110,9 @@ class Feeds:
             feed.subscribers.discard(subscription)
             if not feed.subscribers and self._feeds.get(game_id) is feed:
                 del self._feeds[game_id]
-                if feed.task is not None:
-                    feed.task.cancel()
-                    with contextlib.suppress(asyncio.CancelledError):
-                        await feed.task
+                feed.close()
 
     async def close(self) -> None:
         for feed in list(self._feeds.values()):
-            if feed.task is not None:
-                feed.task.cancel()
+            feed.close()
         self._feeds.clear()

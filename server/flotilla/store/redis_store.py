@@ -2,17 +2,25 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import secrets
 from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import orjson
 import redis.asyncio as aioredis
+from redis.asyncio.cluster import RedisCluster
+from redis.connection import parse_url
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import RedisClusterException as ClusterError
 from redis.exceptions import ResponseError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from flotilla.settings import Settings
 from flotilla.store import keys
 
 OUTCOME_TTL_S = 24 * 3600
@@ -41,6 +49,19 @@ class GameMeta:
     seatclock: list[list[Any]] | None = None
 
 
+@dataclass(slots=True)
+class _Node:
+    """A cluster primary: a plain client on it and the commit script bound to that client."""
+
+    client: Any
+    script: Any
+
+    @property
+    def address(self) -> tuple[str, int]:
+        kwargs = self.client.connection_pool.connection_kwargs
+        return (kwargs["host"], kwargs["port"])
+
+
 @dataclass(frozen=True, slots=True)
 class Entry:
     """One commit as read from a game's event stream."""
@@ -59,6 +80,7 @@ class Committed:
     outcome: bytes | None = None
     current_version: int | None = None
     status: str = ""
+    durable: bool = True  # False: committed, but not on the replicas asked for within the timeout
 
 
 _META_FIELDS = (
@@ -113,10 +135,17 @@ def parse_entry(fields: Mapping[bytes, bytes]) -> Entry:
 class RedisStore:
     """Games, event streams, action streams, inboxes and users in Redis (redis.asyncio)."""
 
-    def __init__(self, client: aioredis.Redis) -> None:
+    def __init__(self, client: Any, *, wait_replicas: int = 0, wait_timeout_ms: int = 1000) -> None:
         # redis-py types replies as unions of sync/async and bytes/str; ours are bytes (no
         # decode_responses) and are decoded explicitly below, so the client is used untyped.
         self.redis: Any = client
+        self.cluster = isinstance(client, RedisCluster)
+        self.wait_replicas = wait_replicas
+        self.wait_timeout_ms = wait_timeout_ms
+        self._node_options: dict[str, Any] = {}
+        self._nodes: dict[tuple[str, int], _Node] = {}
+        self._readers: list[asyncio.Task[None]] = []
+        self._incoming: asyncio.Queue[list[tuple[str, bytes, dict[bytes, bytes]]]] = asyncio.Queue(64)
         self._commit = client.register_script(_script("commit_transition.lua"))
         self._create = client.register_script(_script("create_game.lua"))
         self._join = client.register_script(_script("join_seat.lua"))
@@ -125,16 +154,91 @@ class RedisStore:
         self._settle_timer = client.register_script(_script("settle_timer.lua"))
 
     @classmethod
-    def from_url(cls, url: str, **kwargs: Any) -> RedisStore:
-        """A store on the Redis at `url` (redis://, rediss:// for TLS, with user/password)."""
+    def from_url(cls, url: str, *, wait_replicas: int = 0, wait_timeout_ms: int = 1000, **kwargs: Any) -> RedisStore:
+        """A store on the Redis at `url`: redis:// or rediss:// (TLS), user:password@ as usual;
+        `?cluster=true` for a Redis Cluster (the URL names any node).
+
+        `wait_replicas` > 0 makes every commit wait (WAIT) for that many replicas before a move
+        is confirmed, so a failover cannot lose a confirmed move.
+        """
         # Blocking reads (XREAD/XREADGROUP BLOCK) last at most ~10 s; the socket timeout sits above them.
         kwargs.setdefault("socket_timeout", 30)
         kwargs.setdefault("socket_connect_timeout", 5)
-        kwargs.setdefault("health_check_interval", 15)
-        return cls(aioredis.Redis.from_url(url, **kwargs))
+        parts = urlsplit(url)
+        query = parse_qsl(parts.query)
+        cluster = any(k == "cluster" and v.lower() in ("1", "true", "yes") for k, v in query)
+        plain_url = urlunsplit(parts._replace(query=urlencode([(k, v) for k, v in query if k != "cluster"])))
+        if cluster:
+            client: Any = RedisCluster.from_url(plain_url, **kwargs)
+        else:
+            kwargs.setdefault("health_check_interval", 15)
+            client = aioredis.Redis.from_url(plain_url, **kwargs)
+        store = cls(client, wait_replicas=wait_replicas, wait_timeout_ms=wait_timeout_ms)
+        store._node_options = {**parse_url(plain_url), **kwargs}  # type: ignore[no-untyped-call]
+        return store
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> RedisStore:
+        """The store every Flotilla process uses: REDIS_URL plus the durability knob."""
+        return cls.from_url(
+            settings.redis_url, wait_replicas=settings.wait_replicas, wait_timeout_ms=settings.wait_timeout_ms
+        )
 
     async def close(self) -> None:
+        for reader in self._readers:
+            reader.cancel()
+        for node in self._nodes.values():
+            await node.client.aclose()
         await self.redis.aclose()
+
+    # --- the cluster's primaries, addressed directly (scripts in pipelines, WAIT) -------
+    def _node_for(self, key: str) -> _Node:
+        """A plain client of the primary that holds `key`'s slot (cluster mode)."""
+        node = self.redis.get_node_from_key(key)
+        address = (node.host, node.port)
+        found = self._nodes.get(address)
+        if found is None:
+            options = {k: v for k, v in self._node_options.items() if k not in ("host", "port", "db", "path")}
+            client = aioredis.Redis(host=node.host, port=node.port, **options)
+            found = self._nodes[address] = _Node(client, client.register_script(_script("commit_transition.lua")))
+        return found
+
+    async def _commit_on(
+        self, client: Any, script: Any, commits: Sequence[tuple[list[str], list[Any]]]
+    ) -> tuple[list[Any], bool]:
+        """Commit scripts in one pipeline on one connection, then WAIT for replicas if asked."""
+        async with client.pipeline(transaction=False) as pipe:
+            for key_list, args in commits:
+                await script(keys=key_list, args=args, client=pipe)
+            if self.wait_replicas:
+                pipe.execute_command("WAIT", self.wait_replicas, self.wait_timeout_ms)
+            replies = await pipe.execute()
+        if self.wait_replicas:
+            acked = int(replies.pop())
+            return replies, acked >= self.wait_replicas
+        return replies, True
+
+    async def confirm(self, game_ids: Sequence[str]) -> bool:
+        """Wait until every earlier write to these games' primaries is on `wait_replicas` replicas.
+
+        A write to the game's slot (a no-op EXPIRE refresh) followed by WAIT on the same
+        connection: replication is ordered, so its acknowledgement covers every earlier write.
+        """
+        if not self.wait_replicas or not game_ids:
+            return True
+        groups: dict[Any, list[str]] = {}
+        for game_id in game_ids:
+            client = self._node_for(keys.game(game_id)).client if self.cluster else self.redis
+            groups.setdefault(client, []).append(game_id)
+        ok = True
+        for client, games in groups.items():
+            async with client.pipeline(transaction=False) as pipe:
+                for game_id in games:
+                    pipe.hsetnx(keys.game(game_id), "confirmed", 1)
+                pipe.execute_command("WAIT", self.wait_replicas, self.wait_timeout_ms)
+                replies = await pipe.execute()
+            ok = ok and int(replies[-1]) >= self.wait_replicas
+        return ok
 
     # --- games -------------------------------------------------------------------------
     async def create_game(
@@ -245,18 +349,43 @@ class RedisStore:
         )
 
     async def commit_many(self, commits: Sequence[tuple[list[str], list[Any]]]) -> list[Committed]:
-        """Run several commit scripts in one round trip (each is atomic on its own)."""
+        """Run several commit scripts in one round trip per primary (each is atomic on its own)."""
         if not commits:
             return []
-        async with self.redis.pipeline(transaction=False) as pipe:
-            for key_list, args in commits:
-                await self._commit(keys=key_list, args=args, client=pipe)
-            replies = await pipe.execute()
+        if not self.cluster:
+            replies, durable = await self._commit_on(self.redis, self._commit, commits)
+            durability = [durable] * len(commits)
+        else:  # a cluster pipeline cannot run scripts: one plain pipeline per primary, concurrently
+            by_node: dict[tuple[str, int], list[int]] = {}
+            for i, (key_list, _args) in enumerate(commits):
+                node = self._node_for(key_list[0])
+                by_node.setdefault(node.address, []).append(i)
+            try:
+                results = await asyncio.gather(
+                    *(
+                        self._commit_on(
+                            self._nodes[address].client, self._nodes[address].script, [commits[i] for i in idx]
+                        )
+                        for address, idx in by_node.items()
+                    )
+                )
+            except (RedisConnectionError, RedisTimeoutError, OSError, ResponseError):
+                # A primary failed over (or a slot moved): relearn the slots; the caller retries.
+                self._nodes.clear()
+                await self.redis.nodes_manager.initialize()
+                raise
+            replies = [None] * len(commits)
+            durability = [True] * len(commits)
+            for idx, (node_replies, durable) in zip(by_node.values(), results, strict=True):
+                for i, reply in zip(idx, node_replies, strict=True):
+                    replies[i] = reply
+                    durability[i] = durable
         out = []
-        for reply in replies:
+        for reply, durable in zip(replies, durability, strict=True):
+            assert reply is not None
             code = int(reply[0])
             if code == 1:
-                out.append(Committed(1, status=(reply[1] or b"").decode()))
+                out.append(Committed(1, status=(reply[1] or b"").decode(), durable=durable))
             elif code == 0:
                 out.append(Committed(0, outcome=reply[1]))
             else:
@@ -317,10 +446,55 @@ class RedisStore:
     async def read_work(
         self, streams: Sequence[str], consumer: str, count: int, block_ms: int
     ) -> list[tuple[str, bytes, dict[bytes, bytes]]]:
+        """New messages for `consumer` from any of `streams`, waiting up to `block_ms`."""
+        if self.cluster:
+            return await self._read_work_per_stream(streams, consumer, count, block_ms)
         reply = await self.redis.xreadgroup(
             keys.WORKER_GROUP, consumer, dict.fromkeys(streams, ">"), count=count, block=block_ms
         )
         return [(stream.decode(), msg_id, fields) for stream, messages in reply or [] for msg_id, fields in messages]
+
+    async def _read_work_per_stream(
+        self, streams: Sequence[str], consumer: str, count: int, block_ms: int
+    ) -> list[tuple[str, bytes, dict[bytes, bytes]]]:
+        """Cluster mode: streams live in different slots, so one blocking reader per stream feeds a queue."""
+        if not self._readers:
+            for stream in streams:
+                self._readers.append(asyncio.create_task(self._stream_reader(stream, consumer, count, block_ms)))
+        try:
+            first = await asyncio.wait_for(self._incoming.get(), block_ms / 1000)
+        except TimeoutError:
+            return []
+        out = list(first)
+        while not self._incoming.empty() and len(out) < count:
+            out.extend(self._incoming.get_nowait())
+        return out
+
+    async def _stream_reader(self, stream: str, consumer: str, count: int, block_ms: int) -> None:
+        while True:
+            try:
+                reply = await self.redis.xreadgroup(
+                    keys.WORKER_GROUP, consumer, {stream: ">"}, count=count, block=block_ms
+                )
+            except (RedisConnectionError, RedisTimeoutError, OSError, ClusterError):
+                await asyncio.sleep(0.5)  # a failover in progress: the cluster client rediscovers the slots
+                continue
+            except ResponseError as exc:
+                if "NOGROUP" not in str(exc):
+                    raise
+                await self.ensure_group(stream)
+                continue
+            batch = [(stream, msg_id, fields) for _s, messages in reply or [] for msg_id, fields in messages]
+            if batch:
+                await self._incoming.put(batch)
+
+    async def retire_consumer(self, streams: Sequence[str], consumer: str) -> None:
+        """Remove a stopping worker from the group on streams where it holds no pending message
+        (where it does, the consumer stays until another worker reclaims those)."""
+        for stream in streams:
+            pending = await self.redis.xpending_range(stream, keys.WORKER_GROUP, "-", "+", 1, consumername=consumer)
+            if not pending:
+                await self.redis.xgroup_delconsumer(stream, keys.WORKER_GROUP, consumer)
 
     async def reclaim_work(
         self, stream: str, consumer: str, min_idle_ms: int, count: int

@@ -32,7 +32,7 @@ from redis.exceptions import ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from flotilla.app import clocks
-from flotilla.app.errors import AppError, GameNotFound, InvalidRequest, StaleVersion
+from flotilla.app.errors import AppError, GameNotFound, InvalidRequest, StaleVersion, StoreUnavailable
 from flotilla.app.host import ABSENT, TIMED_OUT, GameHost, Step, host_for, result_plain
 from flotilla.app.outcome import Outcome
 from flotilla.games import REGISTRY
@@ -43,6 +43,7 @@ from flotilla.store.redis_store import RedisStore
 log = structlog.get_logger("flotilla.worker")
 
 CAS_RETRIES = 5
+NOT_REPLICATED = StoreUnavailable("the move is stored but not yet on a replica; retry with the same request_id")
 ACT = "act"
 LEAVE = "leave"
 CLOCK = "clock"
@@ -156,8 +157,9 @@ class Worker:
             await self._work_loop()
         finally:
             timers.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await timers
+            await asyncio.wait([timers], timeout=1)
+            with contextlib.suppress(RedisConnectionError, RedisTimeoutError, OSError):
+                await self.store.retire_consumer(self.streams, self.consumer)
         log.info(
             "worker.stopped",
             consumer=self.consumer,
@@ -331,6 +333,7 @@ class Worker:
             committing.append((work, after, outcome, clocks.next_deadline(seat_clocks)))
         wake: dict[str, int] = {}
         finished: list[str] = []
+        unconfirmed: set[bytes] = {w.msg_id for w, o, _ in replies if o.ok}  # answered from an earlier outcome
         for (work, after, outcome, next_ms), done in zip(
             committing, await self.store.commit_many(commits), strict=True
         ):
@@ -338,7 +341,7 @@ class Worker:
                 self.remember(work.game_id, after)
                 self.applied += 1
                 self.timeouts += work.kind == CLOCK
-                replies.append((work, outcome, False))
+                replies.append((work, outcome if done.durable else Outcome.rejected(NOT_REPLICATED), False))
                 if next_ms is not None:
                     wake[work.game_id] = next_ms
                 if work.kind == CLOCK:
@@ -357,6 +360,7 @@ class Worker:
                 self.cache.pop(work.game_id, None)
                 wake[work.game_id] = now_ms  # the first attempt may have died before setting the timer
                 replies.append((work, Outcome.loads(done.outcome or b""), False))
+                unconfirmed.add(work.msg_id)
             else:
                 self.cache.pop(work.game_id, None)
                 attempts[work.msg_id] = attempts.get(work.msg_id, 0) + 1
@@ -365,6 +369,7 @@ class Worker:
                 else:
                     error = StaleVersion("the game kept moving; retry", game=work.game_id)
                     replies.append((work, Outcome.rejected(error), False))
+        replies = await self.confirmed(replies, unconfirmed)
         for work, outcome, _ in replies:
             if not outcome.ok:
                 self.rejected += 1
@@ -380,6 +385,18 @@ class Worker:
             leased = next(w.leased_until for w in works if w.game_id == game_id)
             await self.store.settle_timer(game_id, leased, next_ms)
         return retry
+
+    async def confirmed(
+        self, replies: list[tuple[Work, Outcome, bool]], unconfirmed: set[bytes]
+    ) -> list[tuple[Work, Outcome, bool]]:
+        """With the durability knob on, an outcome recorded earlier is only given out once it is
+        on the replicas (the first attempt may have died before its WAIT)."""
+        games = sorted({w.game_id for w, o, _ in replies if o.ok and w.msg_id in unconfirmed})
+        if not games or await self.store.confirm(games):
+            return replies
+        return [
+            (w, Outcome.rejected(NOT_REPLICATED) if o.ok and w.msg_id in unconfirmed else o, c) for w, o, c in replies
+        ]
 
     def plan(
         self, work: Work, loaded: Loaded, clock: Clocks, now_ms: int

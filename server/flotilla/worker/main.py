@@ -12,7 +12,7 @@ from flotilla.worker.loop import Worker
 
 
 async def run_worker(settings: Settings) -> None:
-    store = RedisStore.from_url(settings.redis_url)
+    store = RedisStore.from_settings(settings)
     worker = Worker(store, shards=settings.shards)
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
