@@ -7,7 +7,7 @@ import os
 import random
 import subprocess
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from flotilla.cli import _wait_for_gateway
@@ -25,11 +25,17 @@ class Stack:
     worker_procs: list[subprocess.Popen[bytes]]
     env: dict[str, str]
     log_dir: Path
+    serve_metrics: bool = False
+    metrics: list[tuple[str, int]] = field(default_factory=list)  # (process, port) when serve_metrics
 
     def start_worker(self) -> subprocess.Popen[bytes]:
+        env = self.env
+        if self.serve_metrics:
+            env = dict(env, FLOTILLA_METRICS_PORT=str(port := free_port()))
+            self.metrics.append(("worker", port))
         with (self.log_dir / f"worker-{len(self.worker_procs)}.log").open("ab") as log:
             proc = subprocess.Popen(
-                [sys.executable, "-m", "flotilla.cli", "worker"], env=self.env, stdout=log, stderr=subprocess.STDOUT
+                [sys.executable, "-m", "flotilla.cli", "worker"], env=env, stdout=log, stderr=subprocess.STDOUT
             )
         self.worker_procs.append(proc)
         return proc
@@ -46,14 +52,24 @@ class Stack:
 
 
 def start_stack(
-    redis_url: str, log_dir: Path, *, gateways: int = 2, workers: int = 2, extra_env: dict[str, str] | None = None
+    redis_url: str,
+    log_dir: Path,
+    *,
+    gateways: int = 2,
+    workers: int = 2,
+    extra_env: dict[str, str] | None = None,
+    metrics: bool = False,
 ) -> Stack:
-    env = dict(os.environ, **(extra_env or {}))
+    """Gateways and workers as subprocesses; with `metrics`, each serves /metrics on its own free port."""
+    env = dict(os.environ, FLOTILLA_METRICS_PORT="0", **(extra_env or {}))
     env.update(REDIS_URL=redis_url, FLOTILLA_LOG_FORMAT="json", FLOTILLA_HEARTBEAT="2", FLOTILLA_SUBMIT_TIMEOUT="10")
-    stack = Stack(redis_url, [], [], [], env, log_dir)
+    stack = Stack(redis_url, [], [], [], env, log_dir, serve_metrics=metrics)
     for i in range(gateways):
         port = free_port()
         genv = dict(env, FLOTILLA_BIND=f"127.0.0.1:{port}")
+        if metrics:
+            genv["FLOTILLA_METRICS_PORT"] = str(metrics_port := free_port())
+            stack.metrics.append(("gateway", metrics_port))
         with (log_dir / f"gateway-{i}.log").open("ab") as log:
             stack.gateway_procs.append(
                 subprocess.Popen(

@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 from flotilla.logs import configure
+from flotilla.metrics import serve as serve_metrics
 from flotilla.settings import Settings
 
 
@@ -47,9 +48,15 @@ def cmd_up(args: argparse.Namespace) -> int:
     children: list[subprocess.Popen[bytes]] = []
     exe = [sys.executable, "-m", "flotilla.cli"]
     try:
-        children.append(subprocess.Popen([*exe, "gateway"], env=env))
-        children.extend(subprocess.Popen([*exe, "worker"], env=env) for _ in range(args.workers))
-        children.append(subprocess.Popen([*exe, "matchmaker"], env=env))  # rooms' bots, tickets, ratings
+        # Metrics: the gateway on 9100, workers on 9101, 9102, ..., the matchmaker after them.
+        children.append(subprocess.Popen([*exe, "gateway"], env=dict(env, FLOTILLA_METRICS_PORT="9100")))
+        children.extend(
+            subprocess.Popen([*exe, "worker"], env=dict(env, FLOTILLA_METRICS_PORT=str(9101 + i)))
+            for i in range(args.workers)
+        )
+        children.append(  # rooms' bots, tickets, ratings
+            subprocess.Popen([*exe, "matchmaker"], env=dict(env, FLOTILLA_METRICS_PORT=str(9101 + args.workers)))
+        )
         target = f"{args.host}:{args.port}"
         _wait_for_gateway(target)
         print(f"Flotilla is up: gRPC on {target}, Redis at {env['REDIS_URL']}, {args.workers} workers.", flush=True)
@@ -119,6 +126,7 @@ def cmd_gateway(_args: argparse.Namespace) -> int:
 
     settings = Settings.from_env()
     configure("gateway", settings.log_format)
+    serve_metrics("gateway")
     asyncio.run(serve(settings))
     return 0
 
@@ -128,6 +136,7 @@ def cmd_worker(_args: argparse.Namespace) -> int:
 
     settings = Settings.from_env()
     configure("worker", settings.log_format)
+    serve_metrics("worker")
     asyncio.run(run_worker(settings))
     return 0
 
@@ -137,6 +146,7 @@ def cmd_matchmaker(_args: argparse.Namespace) -> int:
 
     settings = Settings.from_env()
     configure("matchmaker", settings.log_format)
+    serve_metrics("matchmaker")
     asyncio.run(run_matchmaker(settings, MatchmakerSettings.from_env(settings)))
     return 0
 

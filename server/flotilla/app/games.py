@@ -14,6 +14,7 @@ from typing import Any
 
 import orjson
 
+from flotilla import metrics
 from flotilla.app import clocks
 from flotilla.app.errors import GameFull, GameNotFinished, GameNotFound, InvalidRequest
 from flotilla.app.host import ENDING, GameHost, host_for, seed_commitment
@@ -197,7 +198,8 @@ class Games:
         try:
             await self.store.enqueue(keys.work(kind, rules_version, shard), {**fields, "i": self.inbox.key})
             wait_s = self.submit_timeout_s if timeout_s is None else min(timeout_s, self.submit_timeout_s)
-            return await asyncio.wait_for(waiter, max(wait_s, 0.001))
+            with metrics.SUBMIT_SECONDS.time():
+                return await asyncio.wait_for(waiter, max(wait_s, 0.001))
         finally:
             self.inbox.forget(request_id, waiter)
 

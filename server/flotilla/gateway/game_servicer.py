@@ -15,6 +15,7 @@ import grpc
 import structlog
 from google.rpc import code_pb2, status_pb2
 
+from flotilla import metrics
 from flotilla.api.game.v1 import game_pb2, game_service_pb2, game_service_pb2_grpc
 from flotilla.app.errors import InvalidRequest, NotSeated, Unauthenticated
 from flotilla.app.games import Games, check_request_id, game_id_of
@@ -271,8 +272,9 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         game_id = game_id_of(request.game)
         viewer = await self.seat(self.principal(context, required=False), game_id, required=False)
         structlog.contextvars.bind_contextvars(game=game_id, seat=viewer)
-        async for batch in self.games.watch(game_id, viewer, request.after_event_id):
-            yield self.render.watch_response(game_id, batch, viewer)
+        with metrics.OPEN_STREAMS.labels("WatchGame").track_inprogress():
+            async for batch in self.games.watch(game_id, viewer, request.after_event_id):
+                yield self.render.watch_response(game_id, batch, viewer)
 
     @maps_stream_errors
     async def Play(
@@ -314,6 +316,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
 
         watcher = asyncio.create_task(watch())
         submitter = asyncio.create_task(submits())
+        metrics.OPEN_STREAMS.labels("Play").inc()
         try:
             while True:
                 item = await out.get()
@@ -330,6 +333,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
                         yield rest
                 return
         finally:
+            metrics.OPEN_STREAMS.labels("Play").dec()
             for task in (watcher, submitter):
                 task.cancel()
             for task in (watcher, submitter):

@@ -16,6 +16,7 @@ import structlog
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from flotilla import metrics
 from flotilla.store.redis_store import Entry, RedisStore
 
 log = structlog.get_logger("flotilla.feeds")
@@ -101,6 +102,7 @@ class Feeds:
         feed = self._feeds.get(game_id)
         if feed is None:
             feed = self._feeds[game_id] = _Feed(self.store, game_id, version, self.block_ms)
+            metrics.WATCHED_GAMES.set(len(self._feeds))
             feed.task = asyncio.get_running_loop().create_task(feed.run(), name=f"feed-{game_id}")
         subscription = Subscription(self.queue_size)
         feed.subscribers.add(subscription)
@@ -110,6 +112,7 @@ class Feeds:
             feed.subscribers.discard(subscription)
             if not feed.subscribers and self._feeds.get(game_id) is feed:
                 del self._feeds[game_id]
+                metrics.WATCHED_GAMES.set(len(self._feeds))
                 feed.close()
 
     async def close(self) -> None:

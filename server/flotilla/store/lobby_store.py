@@ -152,7 +152,11 @@ class LobbyStore:
             for ticket_id in ids:
                 pipe.hmget(keys.mm_ticket(queue, ticket_id), (b"data", b"state", b"game", b"seats"))
             rows = await pipe.execute()
-        return [t for t in (_ticket(i, r) for i, r in zip(ids, rows, strict=True)) if t is not None]
+        tickets = [_ticket(i, r) for i, r in zip(ids, rows, strict=True)]
+        gone = [i for i, t in zip(ids, tickets, strict=True) if t is None]
+        if gone:  # the ticket's hash outlived its TTL while queued: drop it from the queue
+            await self.redis.zrem(keys.mm_waiting(queue), *gone)
+        return [t for t in tickets if t is not None]
 
     async def waiting_count(self, queue: str) -> int:
         return int(await self.redis.zcard(keys.mm_waiting(queue)))

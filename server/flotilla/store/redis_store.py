@@ -488,6 +488,21 @@ class RedisStore:
             if batch:
                 await self._incoming.put(batch)
 
+    async def work_stats(self, streams: Sequence[str]) -> list[tuple[str, int, int | None]]:
+        """(stream, pending, lag) of the workers' group on each stream; lag is None before Redis 7."""
+        out = []
+        for stream in streams:
+            try:
+                groups = await self.redis.xinfo_groups(stream)
+            except ResponseError:  # the stream does not exist yet
+                continue
+            for group in groups:
+                name = group.get("name")
+                if name in (keys.WORKER_GROUP, keys.WORKER_GROUP.encode()):
+                    lag = group.get("lag")
+                    out.append((stream, int(group.get("pending", 0)), None if lag is None else int(lag)))
+        return out
+
     async def retire_consumer(self, streams: Sequence[str], consumer: str) -> None:
         """Remove a stopping worker from the group on streams where it holds no pending message
         (where it does, the consumer stays until another worker reclaims those)."""

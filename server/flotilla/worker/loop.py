@@ -31,6 +31,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from flotilla import metrics
 from flotilla.app import clocks
 from flotilla.app.errors import AppError, GameNotFound, InvalidRequest, StaleVersion, StoreUnavailable
 from flotilla.app.host import ABSENT, TIMED_OUT, GameHost, Step, host_for, result_plain
@@ -43,6 +44,7 @@ from flotilla.store.redis_store import RedisStore
 log = structlog.get_logger("flotilla.worker")
 
 CAS_RETRIES = 5
+STATS_INTERVAL_S = 5.0
 NOT_REPLICATED = StoreUnavailable("the move is stored but not yet on a replica; retry with the same request_id")
 ACT = "act"
 LEAVE = "leave"
@@ -169,9 +171,15 @@ class Worker:
         )
 
     async def _work_loop(self) -> None:
-        last_claim = 0.0
+        last_claim = last_stats = 0.0
         while not self._stopping.is_set():
             try:
+                if time.monotonic() - last_stats > STATS_INTERVAL_S:
+                    last_stats = time.monotonic()
+                    for stream, pending, lag in await self.store.work_stats(self.streams):
+                        metrics.WORK_PENDING.labels(stream).set(pending)
+                        if lag is not None:
+                            metrics.WORK_LAG.labels(stream).set(lag)
                 messages = await self.store.read_work(self.streams, self.consumer, self.batch, self.block_ms)
                 if time.monotonic() - last_claim > self.claim_idle_ms / 2000:
                     last_claim = time.monotonic()
@@ -279,6 +287,7 @@ class Worker:
         settle: dict[str, int | None] = {}
         for work, previous, clock in zip(works, earlier, clock_rows, strict=True):
             if previous is not None:
+                metrics.DEDUPLICATED.inc()
                 replies.append((work, Outcome.loads(previous), False))
                 continue
             loaded = self.cache.get(work.game_id)
@@ -334,13 +343,18 @@ class Worker:
         wake: dict[str, int] = {}
         finished: list[str] = []
         unconfirmed: set[bytes] = {w.msg_id for w, o, _ in replies if o.ok}  # answered from an earlier outcome
-        for (work, after, outcome, next_ms), done in zip(
-            committing, await self.store.commit_many(commits), strict=True
-        ):
+        started = time.perf_counter()
+        done_list = await self.store.commit_many(commits)
+        if commits:
+            metrics.COMMIT_SECONDS.observe(time.perf_counter() - started)
+        for (work, after, outcome, next_ms), done in zip(committing, done_list, strict=True):
             if done.code == 1:
                 self.remember(work.game_id, after)
                 self.applied += 1
+                metrics.MOVES_APPLIED.labels(after.host.rules.name, "server" if work.kind != ACT else "seat").inc()
                 self.timeouts += work.kind == CLOCK
+                if work.kind == CLOCK:
+                    metrics.CLOCK_TIMEOUTS.inc()
                 replies.append((work, outcome if done.durable else Outcome.rejected(NOT_REPLICATED), False))
                 if next_ms is not None:
                     wake[work.game_id] = next_ms
@@ -361,8 +375,10 @@ class Worker:
                 wake[work.game_id] = now_ms  # the first attempt may have died before setting the timer
                 replies.append((work, Outcome.loads(done.outcome or b""), False))
                 unconfirmed.add(work.msg_id)
+                metrics.DEDUPLICATED.inc()
             else:
                 self.cache.pop(work.game_id, None)
+                metrics.COMMIT_CONFLICTS.inc()
                 attempts[work.msg_id] = attempts.get(work.msg_id, 0) + 1
                 if attempts[work.msg_id] < CAS_RETRIES:
                     retry.add(work.msg_id)
@@ -370,9 +386,12 @@ class Worker:
                     error = StaleVersion("the game kept moving; retry", game=work.game_id)
                     replies.append((work, Outcome.rejected(error), False))
         replies = await self.confirmed(replies, unconfirmed)
+        metrics.RETRIES.inc(len(retry))
         for work, outcome, _ in replies:
             if not outcome.ok:
                 self.rejected += 1
+                kind = self.cache[work.game_id].host.rules.name if work.game_id in self.cache else "unknown"
+                metrics.MOVES_REJECTED.labels(kind, outcome.reason).inc()
                 log.info(
                     "worker.rejected",
                     game=work.game_id,

@@ -1,0 +1,54 @@
+"""Prometheus metrics of every Flotilla process (served on FLOTILLA_METRICS_PORT, see docs/metrics.md).
+
+Names follow Prometheus conventions (`_total` counters, `_seconds` histograms). Labels are
+bounded: game kinds, rejection reasons and work streams, never game or user ids.
+"""
+
+from __future__ import annotations
+
+import os
+
+import structlog
+from prometheus_client import Counter, Gauge, Histogram, start_http_server
+
+# Default ports; each process kind has its own so that `flotilla up` can run them side by side.
+DEFAULT_PORTS = {"gateway": 9100, "worker": 9101, "matchmaker": 9102}
+
+MOVES_APPLIED = Counter("flotilla_moves_applied_total", "Actions committed by workers", ["game", "by"])
+MOVES_REJECTED = Counter("flotilla_moves_rejected_total", "Actions refused by workers", ["game", "reason"])
+COMMIT_SECONDS = Histogram(
+    "flotilla_commit_seconds",
+    "Round trip of one batch of commit scripts (incl. WAIT for replicas when configured)",
+    buckets=(0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1, 2.5),
+)
+COMMIT_CONFLICTS = Counter(
+    "flotilla_commit_conflicts_total", "Commits refused because the game moved (version compare-and-set)"
+)
+RETRIES = Counter("flotilla_work_retries_total", "Messages processed again after a conflict or a stale cached state")
+DEDUPLICATED = Counter("flotilla_requests_deduplicated_total", "Requests answered from their recorded outcome")
+CLOCK_TIMEOUTS = Counter("flotilla_clock_timeouts_total", "Default actions played by the turn clock")
+WORK_PENDING = Gauge("flotilla_work_pending", "Messages delivered to workers and not yet acknowledged", ["stream"])
+WORK_LAG = Gauge("flotilla_work_lag", "Messages in a work stream not yet delivered to any worker", ["stream"])
+SUBMIT_SECONDS = Histogram(
+    "flotilla_submit_seconds",
+    "Gateway: from queueing an action to its outcome",
+    buckets=(0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10),
+)
+OPEN_STREAMS = Gauge("flotilla_gateway_open_streams", "Gateway: open WatchGame/Play streams", ["method"])
+WATCHED_GAMES = Gauge("flotilla_gateway_watched_games", "Gateway: games with a live feed in this process")
+TICKETS_WAITING = Gauge("flotilla_tickets_waiting", "Matchmaking tickets waiting, by queue", ["queue"])
+
+
+def serve(process: str) -> int | None:
+    """Serve /metrics for this process on FLOTILLA_METRICS_PORT (default by process kind; 0 = off)."""
+    raw = os.environ.get("FLOTILLA_METRICS_PORT")
+    port = int(raw) if raw else DEFAULT_PORTS.get(process, 0)
+    if port <= 0:
+        return None
+    addr = os.environ.get("FLOTILLA_METRICS_ADDR", "0.0.0.0")
+    try:
+        start_http_server(port, addr=addr)
+    except OSError as exc:  # the port is taken: run without metrics rather than not at all
+        structlog.get_logger("flotilla.metrics").warning("metrics.unavailable", port=port, error=str(exc))
+        return None
+    return port

@@ -1,0 +1,43 @@
+"""Every process serves Prometheus metrics; the figures move when games are played."""
+
+from __future__ import annotations
+
+import urllib.request
+from collections.abc import Iterator
+
+import pytest
+from prometheus_client.parser import text_string_to_metric_families
+from support import Stack, play_full_game, start_stack
+
+from flotilla.redis_server import RedisServer
+
+pytestmark = [pytest.mark.redis, pytest.mark.timeout(120)]
+
+
+@pytest.fixture(scope="module")
+def measured(redis_server: RedisServer, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    running = start_stack(redis_server.url, tmp_path_factory.mktemp("metrics"), gateways=1, workers=1, metrics=True)
+    yield running
+    running.stop()
+
+
+def scrape(port: int) -> dict[str, float]:
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as reply:  # noqa: S310 - loopback
+        text = reply.read().decode()
+    values: dict[str, float] = {}
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            labels = ",".join(f"{k}={v}" for k, v in sorted(sample.labels.items()))
+            values[f"{sample.name}{{{labels}}}"] = sample.value
+    return values
+
+
+async def test_gateway_and_worker_metrics_count_the_moves(measured: Stack) -> None:
+    await play_full_game(measured, "counter", 2, {"moves": "20"})
+    ports = dict(measured.metrics)
+    worker = scrape(ports["worker"])
+    gateway = scrape(ports["gateway"])
+    assert worker["flotilla_moves_applied_total{by=seat,game=counter}"] >= 20
+    assert worker["flotilla_commit_seconds_count{}"] >= 1
+    assert gateway["flotilla_submit_seconds_count{}"] >= 20
+    assert "flotilla_gateway_open_streams{method=WatchGame}" in gateway
