@@ -20,20 +20,31 @@ pytestmark = [pytest.mark.redis]
 async def lobby(redis_url: str) -> AsyncIterator[LobbyStore]:
     store = RedisStore.from_url(redis_url)
     yield LobbyStore(store.redis)
+    for queue in await store.redis.smembers(keys.MM_QUEUES):  # keep these test queues away from matchmakers
+        if queue.startswith(b"scripts."):
+            await store.redis.srem(keys.MM_QUEUES, queue)
     await store.close()
 
 
 async def _tickets(lobby: LobbyStore, queue: str, n: int) -> list[str]:
     ids = [uuid.uuid4().hex for _ in range(n)]
     for i, ticket_id in enumerate(ids):
-        data = {"party": [{"user": f"u{ticket_id}", "name": "x"}], "rating": 25.0, "seat_counts": [2]}
+        data = {
+            "kind": "counter",
+            "options": {},
+            "seat_counts": [2],
+            "party": [{"user": f"u{ticket_id}", "name": "x"}],
+            "rating": 25.0,
+            "owner": "",
+            "enqueued_ms": 1000 + i,
+        }
         assert await lobby.create_ticket(queue, ticket_id, data, 1000 + i, 60)
     return ids
 
 
 class TestClaim:
     async def test_a_claim_takes_all_its_tickets_or_none(self, lobby: LobbyStore) -> None:
-        queue = f"counter.{uuid.uuid4().hex[:12]}"
+        queue = f"scripts.{uuid.uuid4().hex[:12]}"
         a, b, c = await _tickets(lobby, queue, 3)
         assert await lobby.claim(queue, "m1", {"x": 1}, [a, b], 5000)
         assert not await lobby.claim(queue, "m2", {"x": 2}, [b, c], 5000)  # b is taken: c stays waiting
@@ -44,7 +55,7 @@ class TestClaim:
         assert await lobby.stale_matches(queue, 6000) == [("m1", {"x": 1})]
 
     async def test_a_match_completes_once_and_cancel_only_ends_waiting_tickets(self, lobby: LobbyStore) -> None:
-        queue = f"counter.{uuid.uuid4().hex[:12]}"
+        queue = f"scripts.{uuid.uuid4().hex[:12]}"
         a, b, c = await _tickets(lobby, queue, 3)
         assert await lobby.claim(queue, "m1", {}, [a, b], 5000)
         seats = {a: {f"u{a}": 1}, b: {f"u{b}": 0}}
@@ -61,7 +72,7 @@ class TestClaim:
         assert ticket_c.state == "expired"
 
     async def test_the_same_ticket_id_is_queued_once(self, lobby: LobbyStore) -> None:
-        queue = f"counter.{uuid.uuid4().hex[:12]}"
+        queue = f"scripts.{uuid.uuid4().hex[:12]}"
         (a,) = await _tickets(lobby, queue, 1)
         assert not await lobby.create_ticket(queue, a, {"other": True}, 1, 60)
         assert await lobby.waiting_count(queue) == 1

@@ -18,6 +18,8 @@ from collections.abc import Mapping
 from typing import Any
 
 import structlog
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from flotilla.app.games import Games
 from flotilla.lobby.rooms import bot_user
@@ -67,7 +69,12 @@ class Former:
         """One pass over every queue; returns the number of tickets seated."""
         seated = 0
         for queue in await self.store.queues():
-            seated += await self.pass_queue(queue)
+            try:
+                seated += await self.pass_queue(queue)
+            except (RedisConnectionError, RedisTimeoutError):
+                raise
+            except Exception:  # one broken queue must not stall the others
+                log.exception("matchmaker.queue_failed", queue=queue)
         return seated
 
     async def pass_queue(self, queue: str) -> int:
@@ -97,8 +104,14 @@ class Former:
                 log.info("matchmaker.completing_stale_match", queue=queue, match=match_id)
                 return await self.make_game(queue, match_id, data)
 
-        done = await asyncio.gather(*(claim_and_make(m) for m in proposals), *(finish(m, d) for m, d in stale))
-        return sum(done)
+        done = await asyncio.gather(
+            *(claim_and_make(m) for m in proposals), *(finish(m, d) for m, d in stale), return_exceptions=True
+        )
+        for failure in (d for d in done if isinstance(d, BaseException)):
+            if isinstance(failure, RedisConnectionError | RedisTimeoutError):
+                raise failure
+            log.error("matchmaker.match_failed", queue=queue, error=repr(failure))  # retried after the lease
+        return sum(d for d in done if isinstance(d, int))
 
     @staticmethod
     def match_data(match: Match, by_id: Mapping[str, StoredTicket]) -> dict[str, Any]:
