@@ -247,3 +247,25 @@ class TestListRooms:
         assert all(r.visibility == pb.ROOM_VISIBILITY_PUBLIC for r in reply.rooms)
         code, _reason = await _refused(host.call(host.lobby, "ListRooms", pb.ListRoomsRequest(page_token="garbage")))
         assert code == grpc.StatusCode.INVALID_ARGUMENT
+
+
+class TestManyWatchers:
+    async def test_one_gateway_serves_many_room_watchers_at_once(self, players: list[Player]) -> None:
+        """Watchers share the gateway's stream reader: far more of them than Redis connections in a pool."""
+        host = players[0]
+        rooms = [(await host.call(host.lobby, "CreateRoom", _create("sail_away", 4))).room.name for _ in range(150)]
+        calls = [host.lobby.WatchRoom(pb.WatchRoomRequest(room=name), metadata=host.md) for name in rooms]
+        firsts = await asyncio.wait_for(asyncio.gather(*(c.read() for c in calls)), 30)
+        assert all(f.room.version == 1 for f in firsts)
+        await asyncio.gather(*(host.call(host.lobby, "AddBot", pb.AddBotRequest(room=name)) for name in rooms))
+
+        async def next_change(call: object) -> int:
+            while True:
+                message = await call.read()  # type: ignore[attr-defined]
+                if not message.is_checkpoint:
+                    return int(message.room.version)
+
+        versions = await asyncio.wait_for(asyncio.gather(*(next_change(c) for c in calls)), 30)
+        assert versions == [2] * len(rooms)
+        for call in calls:
+            call.cancel()

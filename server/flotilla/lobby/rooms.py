@@ -351,21 +351,28 @@ class Rooms:
                 cursor = version
                 if room["status"] in (STARTED, CLOSED):
                     return
-            block_ms = int(self.heartbeat_s * 1000)
-            while True:
-                changes = await self.store.room_changes(room_id, cursor, block_ms)
-                if not changes:
-                    if await self.store.room(room_id) is None:
-                        raise RoomNotFound(f"room rooms/{room_id} expired", room=f"rooms/{room_id}")
-                    await self._present(room, user)
-                    yield None
-                    continue
-                for version, room in changes:
-                    cursor = version
-                    await self._present(room, user)
-                    yield version, room
-                    if room["status"] in (STARTED, CLOSED):
-                        return
+            async with self.store.room_feed(room_id, cursor) as feed:
+                while True:
+                    try:
+                        batch = await asyncio.wait_for(feed.get(), self.heartbeat_s)
+                    except TimeoutError:
+                        if await self.store.room(room_id) is None:
+                            raise RoomNotFound(f"room rooms/{room_id} expired", room=f"rooms/{room_id}") from None
+                        await self._present(room, user)
+                        yield None
+                        continue
+                    if batch is None:
+                        changes = await self.store.room_changes(room_id, cursor)
+                    else:
+                        changes = self.store.parse_room_changes(batch)
+                    for version, room in changes:
+                        if version <= cursor:
+                            continue
+                        cursor = version
+                        await self._present(room, user)
+                        yield version, room
+                        if room["status"] in (STARTED, CLOSED):
+                            return
         finally:
             if user and room["status"] != OPEN:
                 await self.store.drop_presence(room_id, user)

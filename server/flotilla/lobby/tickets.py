@@ -7,6 +7,7 @@ one slot. The matchmaker processes (`flotilla.matchmaker`) form the games.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import re
 import time
@@ -122,18 +123,17 @@ class Tickets:
     async def watch(self, queue: str, ticket_id: str, user: str) -> AsyncIterator[StoredTicket | None]:
         """The ticket now and after each change, until it is matched, expired or cancelled; None: heartbeat."""
         ticket = await self.get(queue, ticket_id, user)
-        cursor = "0-0"
-        last_state = ""
-        block_ms = int(self.heartbeat_s * 1000)
-        while True:
-            if ticket.state != last_state:
-                last_state = ticket.state
-                yield ticket
-            if ticket.state in ENDED:
-                return
-            change = await self.store.ticket_changes(queue, ticket_id, cursor, block_ms)
-            if change is None:
-                yield None
-            else:
-                cursor = change
-            ticket = await self.get(queue, ticket_id, user)
+        shown = ""
+        async with self.store.ticket_feed(queue, ticket_id) as feed:
+            while True:
+                state = SEARCHING if ticket.state == CLAIMED else ticket.state
+                if state != shown:
+                    shown = state
+                    yield ticket
+                if ticket.state in ENDED:
+                    return
+                try:
+                    await asyncio.wait_for(feed.get(), self.heartbeat_s)
+                except TimeoutError:
+                    yield None
+                ticket = await self.get(queue, ticket_id, user)

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
-from collections.abc import Mapping, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import orjson
 import redis.asyncio as aioredis
+from redis.asyncio.cluster import RedisCluster
+from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from flotilla.store import keys
 from flotilla.store.redis_store import _script
@@ -54,6 +58,7 @@ class LobbyStore:
         self._ticket_end = client.register_script(_script("ticket_end.lua"))
         self._rate_game = client.register_script(_script("rate_game.lua"))
         self._presence_take = client.register_script(_script("presence_take.lua"))
+        self.hub = StreamHub(client)
 
     # --- rooms -------------------------------------------------------------------------
     async def next_room_seq(self) -> int:
@@ -101,12 +106,17 @@ class LobbyStore:
         rows = await self.redis.zrangebyscore(key, start, "+inf", start=0, num=count, withscores=True)
         return [(room_id.decode(), score) for room_id, score in rows]
 
-    async def room_changes(self, room_id: str, after_version: int, block_ms: int) -> list[tuple[int, dict[str, Any]]]:
-        """Room versions after `after_version`, blocking up to `block_ms` for the first."""
-        reply = await self.redis.xread({keys.room_changes(room_id): f"0-{after_version}"}, block=block_ms)
-        if not reply:
-            return []
-        return [(int(msg_id.split(b"-")[1]), orjson.loads(fields[b"d"])) for msg_id, fields in reply[0][1]]
+    def room_feed(self, room_id: str, after_version: int) -> Any:
+        """Live batches of the room's change stream after `after_version` (see `StreamHub.subscribe`)."""
+        return self.hub.subscribe(keys.room_changes(room_id), f"0-{after_version}")
+
+    async def room_changes(self, room_id: str, after_version: int) -> list[tuple[int, dict[str, Any]]]:
+        """Stored room versions after `after_version` (what a feed's None asks to re-read)."""
+        return self.parse_room_changes(await self.redis.xrange(keys.room_changes(room_id), f"(0-{after_version}", "+"))
+
+    @staticmethod
+    def parse_room_changes(batch: StreamEntries) -> list[tuple[int, dict[str, Any]]]:
+        return [(int(msg_id.split(b"-")[1]), orjson.loads(fields[b"d"])) for msg_id, fields in batch]
 
     async def touch_presence(self, room_id: str, user: str, now_ms: int) -> None:
         await self.redis.zadd(keys.ROOMS_PRESENCE, {f"{room_id}:{user}": now_ms})
@@ -205,12 +215,9 @@ class LobbyStore:
         )
         return bool(reply)
 
-    async def ticket_changes(self, queue: str, ticket_id: str, after: str, block_ms: int) -> str | None:
-        """The id of the latest change after `after` (blocking up to `block_ms`), None if none."""
-        reply = await self.redis.xread({keys.mm_ticket_changes(queue, ticket_id): after}, block=block_ms)
-        if not reply:
-            return None
-        return str(reply[0][1][-1][0].decode())
+    def ticket_feed(self, queue: str, ticket_id: str) -> Any:
+        """Live batches of the ticket's change stream (any batch: the ticket may have changed)."""
+        return self.hub.subscribe(keys.mm_ticket_changes(queue, ticket_id), "0-0")
 
     # --- bots --------------------------------------------------------------------------
     async def request_bots(self, seats: Sequence[Mapping[str, str | int]]) -> None:
@@ -290,3 +297,89 @@ class LobbyStore:
             for user in users:
                 pipe.hget(keys.user(user), "name")
             return [(n or b"").decode() for n in await pipe.execute()]
+
+
+def _stream_id(text: str) -> tuple[int, int]:
+    ms, _, seq = text.partition("-")
+    return int(ms), int(seq or 0)
+
+
+StreamEntries = list[tuple[bytes, dict[bytes, bytes]]]
+
+
+class StreamHub:
+    """Live reads of many small streams (rooms, tickets) over few Redis connections.
+
+    Every watcher of a gateway subscribes here instead of holding its own blocking XREAD: one
+    reader task reads all subscribed streams with one `XREAD BLOCK` (on a Redis Cluster, one
+    reader per hash slot, as XREAD cannot span slots) and hands each batch to the streams'
+    subscribers. A stream subscribed while the reader blocks joins its next read (at most
+    `block_ms` later); nothing is missed, as the read starts from the subscriber's cursor.
+    """
+
+    def __init__(self, client: aioredis.Redis, *, block_ms: int = 250, queue_size: int = 64) -> None:
+        self.redis: Any = client
+        self.block_ms = block_ms
+        self.queue_size = queue_size
+        self._cluster = isinstance(client, RedisCluster)
+        self._subs: dict[str, set[asyncio.Queue[StreamEntries | None]]] = {}
+        self._cursors: dict[str, str] = {}
+        self._readers: dict[int, asyncio.Task[None]] = {}
+
+    def _group(self, stream: str) -> int:
+        return int(self.redis.keyslot(stream)) if self._cluster else 0
+
+    @contextlib.asynccontextmanager
+    async def subscribe(self, stream: str, after: str) -> AsyncIterator[asyncio.Queue[StreamEntries | None]]:
+        """A queue of entry batches after `after`; None in it means: you fell behind, re-read the state."""
+        queue: asyncio.Queue[StreamEntries | None] = asyncio.Queue(self.queue_size)
+        self._subs.setdefault(stream, set()).add(queue)
+        current = self._cursors.get(stream)
+        if current is None:
+            self._cursors[stream] = after
+        elif _stream_id(after) < _stream_id(current):
+            queue.put_nowait(None)  # the shared read is past this watcher's cursor: it re-reads the gap itself
+        group = self._group(stream)
+        if group not in self._readers or self._readers[group].done():
+            self._readers[group] = asyncio.get_running_loop().create_task(self._read(group), name="stream-hub")
+        try:
+            yield queue
+        finally:
+            subs = self._subs.get(stream)
+            if subs is not None:
+                subs.discard(queue)
+                if not subs:
+                    del self._subs[stream]
+                    self._cursors.pop(stream, None)
+
+    async def _read(self, group: int) -> None:
+        while True:
+            streams = {k: v for k, v in self._cursors.items() if self._group(k) == group}
+            if not streams:
+                self._readers.pop(group, None)
+                return
+            try:
+                reply = await self.redis.xread(streams, block=self.block_ms, count=256)
+            except (RedisConnectionError, RedisTimeoutError):
+                await asyncio.sleep(0.5)
+                continue
+            for raw_stream, entries in reply or []:
+                stream = raw_stream.decode() if isinstance(raw_stream, bytes) else raw_stream
+                if stream not in self._cursors or not entries:
+                    continue
+                self._cursors[stream] = entries[-1][0].decode()
+                for queue in list(self._subs.get(stream, ())):
+                    try:
+                        queue.put_nowait(list(entries))
+                    except asyncio.QueueFull:  # a slow watcher: tell it to resync from the stored state
+                        while not queue.empty():
+                            queue.get_nowait()
+                        queue.put_nowait(None)
+
+    async def close(self) -> None:
+        for task in self._readers.values():
+            task.cancel()
+        for task in list(self._readers.values()):
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        self._readers.clear()
