@@ -52,7 +52,7 @@ class Former:
         *,
         batch: int = 5000,
         lease_s: float = 15.0,
-        concurrency: int = 64,
+        concurrency: int = 16,
         bot_policy: str = "random",
     ) -> None:
         self.store = store
