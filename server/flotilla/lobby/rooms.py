@@ -316,20 +316,20 @@ class Rooms:
             rows = await self.store.listed_rooms(where.kind, low, cursor, size)
             if not rows:
                 return out, None
-            stale: list[str] = []
             for (room_id, score), row in zip(rows, await self.store.rooms([r for r, _ in rows]), strict=True):
                 cursor = score
-                if row is None or listing(row[1]) != score:
-                    stale.append(room_id)  # an index entry left by a crash or a race: heal it
-                    if row is not None and listing(row[1]) is not None:
-                        await self.store.relist(room_id, row[1]["kind"], listing(row[1]))
+                # An index entry that disagrees with its room (a crash between the two writes, or a
+                # race with a writer): repair it from the room as read and skip it on this page.
+                if row is None:
+                    await self.store.unlist(room_id, where.kind)
+                    continue
+                if listing(row[1]) != score:
+                    await self.store.relist(room_id, row[1]["kind"], listing(row[1]))
                     continue
                 if where.accepts(row[1]):
                     out.append(row)
                     if len(out) == size:
                         return out, cursor
-            for room_id in stale:
-                await self.store.relist(room_id, where.kind or "", None)
             if len(rows) < size:
                 return out, None
         return out, cursor

@@ -99,6 +99,12 @@ class LobbyStore:
                     pipe.zadd(key, {room_id: listing})
             await pipe.execute()
 
+    async def unlist(self, room_id: str, kind: str) -> None:
+        """Drop a room that no longer exists from the listing (the kind's index too, if known)."""
+        await self.redis.zrem(keys.ROOMS_LISTED, room_id)
+        if kind:
+            await self.redis.zrem(keys.rooms_listed(kind), room_id)
+
     async def listed_rooms(self, kind: str, low: float, after: float | None, count: int) -> list[tuple[str, float]]:
         """(room id, score) ascending, from `low` (inclusive) or after the cursor `after` (exclusive)."""
         key = keys.rooms_listed(kind) if kind else keys.ROOMS_LISTED
