@@ -14,6 +14,7 @@ Configured from the environment (besides REDIS_URL, FLOTILLA_SECRET and FLOTILLA
 | `FLOTILLA_MM_ROLES` | `match,bots,ratings,rooms` | which loops this process runs |
 | `FLOTILLA_ROOM_GRACE` | `60` | seconds a seated player's WatchRoom may be gone before the seat is freed |
 | `FLOTILLA_MM_MAX_BOTS` | `500` | bot seats one process plays at once |
+| `FLOTILLA_MM_CLAIM_IDLE` | `30` | seconds before a dead process's bot seats and finished games are taken over |
 """
 
 from __future__ import annotations
@@ -57,6 +58,7 @@ class MatchmakerSettings:
     max_bots: int
     lease_s: float
     room_grace_s: float
+    claim_idle_s: float = 30.0
 
     @classmethod
     def from_env(cls, settings: Settings) -> MatchmakerSettings:
@@ -73,7 +75,8 @@ class MatchmakerSettings:
         roles = frozenset(r.strip() for r in os.environ.get("FLOTILLA_MM_ROLES", "match,bots,ratings,rooms").split(","))
         max_bots = int(_float("FLOTILLA_MM_MAX_BOTS", 500))
         lease_s, grace_s = _float("FLOTILLA_MM_LEASE", 15.0), _float("FLOTILLA_ROOM_GRACE", 60.0)
-        return cls(targets, policy, roles, max_bots, lease_s, grace_s)
+        claim_idle_s = _float("FLOTILLA_MM_CLAIM_IDLE", 30.0)
+        return cls(targets, policy, roles, max_bots, lease_s, grace_s, claim_idle_s)
 
 
 async def run_matchmaker(settings: Settings, mm: MatchmakerSettings) -> None:
@@ -97,9 +100,12 @@ async def run_matchmaker(settings: Settings, mm: MatchmakerSettings) -> None:
     if "match" in mm.roles:
         tasks.append(Former(lobby, games, mm.policy, lease_s=mm.lease_s).run(stop))
     if "bots" in mm.roles:
-        tasks.append(BotRunner(lobby, Tokens(key), list(mm.targets), max_bots=mm.max_bots).run(stop))
+        idle_ms = int(mm.claim_idle_s * 1000)
+        runner = BotRunner(lobby, Tokens(key), list(mm.targets), max_bots=mm.max_bots, claim_idle_ms=idle_ms)
+        tasks.append(runner.run(stop))
     if "ratings" in mm.roles:
-        tasks.append(RatingsConsumer(lobby, Ratings(lobby, store)).run(stop))
+        consumer = RatingsConsumer(lobby, Ratings(lobby, store), claim_idle_ms=int(mm.claim_idle_s * 1000))
+        tasks.append(consumer.run(stop))
     if "rooms" in mm.roles:
         tasks.append(RoomSweeper(Rooms(lobby, games), mm.room_grace_s).run(stop))
     log.info("matchmaker.started", roles=sorted(mm.roles), targets=mm.targets)
