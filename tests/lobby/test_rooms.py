@@ -89,10 +89,13 @@ class TestRoomToGame:
         host, guest = players[0], players[1]
         room = (await host.call(host.lobby, "CreateRoom", _create("sail_away", 3, public=False))).room
         assert room.join_code
-        code, reason = await _refused(
-            guest.call(guest.lobby, "JoinRoom", pb.JoinRoomRequest(room=room.name, join_code="WRONG1"))
-        )
-        assert code == grpc.StatusCode.PERMISSION_DENIED
+        for wrong in ("WRONG1", "", "ÄÖÜ✓"):
+            code, reason = await _refused(
+                guest.call(guest.lobby, "JoinRoom", pb.JoinRoomRequest(room=room.name, join_code=wrong))
+            )
+            assert code == grpc.StatusCode.PERMISSION_DENIED
+            assert reason == "ERROR_REASON_WRONG_JOIN_CODE"
+        code, reason = await _refused(guest.call(guest.lobby, "GetRoom", pb.GetRoomRequest(room=room.name)))
         assert reason == "ERROR_REASON_WRONG_JOIN_CODE"
         room = (
             await guest.call(guest.lobby, "JoinRoom", pb.JoinRoomRequest(room=room.name, join_code=room.join_code))
@@ -245,8 +248,9 @@ class TestListRooms:
         assert reply.rooms
         assert all(r.kind == "sail_away" and r.open_seats >= 3 for r in reply.rooms)
         assert all(r.visibility == pb.ROOM_VISIBILITY_PUBLIC for r in reply.rooms)
-        code, _reason = await _refused(host.call(host.lobby, "ListRooms", pb.ListRoomsRequest(page_token="garbage")))
-        assert code == grpc.StatusCode.INVALID_ARGUMENT
+        for token in ("garbage", "nan", "inf", "-5"):
+            code, _reason = await _refused(host.call(host.lobby, "ListRooms", pb.ListRoomsRequest(page_token=token)))
+            assert code == grpc.StatusCode.INVALID_ARGUMENT
 
 
 class TestManyWatchers:

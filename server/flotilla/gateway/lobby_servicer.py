@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -16,7 +15,18 @@ from flotilla.app.games import check_request_id
 from flotilla.gateway.auth import Principal, Tokens
 from flotilla.gateway.errors import maps_errors, maps_stream_errors
 from flotilla.gateway.game_servicer import MAX_PAGE, _bearer
-from flotilla.lobby.rooms import CLOSED, OPEN, STARTED, STARTING, Room, RoomFilter, Rooms, room_id_of, seat_of
+from flotilla.lobby.rooms import (
+    CLOSED,
+    OPEN,
+    STARTED,
+    STARTING,
+    Room,
+    RoomFilter,
+    Rooms,
+    code_matches,
+    room_id_of,
+    seat_of,
+)
 
 log = structlog.get_logger("flotilla.gateway")
 
@@ -85,7 +95,7 @@ class LobbyServicer(pb_grpc.LobbyServiceServicer):
     def _check_code(self, room: Room, who: Principal, code: str) -> None:
         if room["public"] or seat_of(room, who.user) is not None:
             return
-        if not secrets.compare_digest(code.upper(), room["code"]):
+        if not code_matches(room, code):
             raise WrongJoinCode("this private room needs its join code", room=f"rooms/{room['id']}")
 
     @maps_errors
@@ -116,7 +126,9 @@ class LobbyServicer(pb_grpc.LobbyServiceServicer):
             try:
                 after = float(request.page_token)
             except ValueError:
-                raise InvalidRequest("page_token is not one this server issued", field="page_token") from None
+                after = -1.0
+            if not 0 <= after < 1e16:  # also refuses nan and inf
+                raise InvalidRequest("page_token is not one this server issued", field="page_token")
         where = RoomFilter(request.kind, request.min_open_seats, dict(request.options))
         rows, cursor = await self.rooms.list(where, after, size)
         return pb.ListRoomsResponse(

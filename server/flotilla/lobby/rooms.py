@@ -49,6 +49,11 @@ def room_id_of(name: str) -> str:
     return match.group(1)
 
 
+def code_matches(room: Room, code: str) -> bool:
+    """Whether `code` is the room's join code (any case; compared in constant time)."""
+    return secrets.compare_digest(code.upper().encode(), str(room["code"]).encode())
+
+
 def bot_user(room_or_match: str, seat: int) -> str:
     """The user id of a bot seat (stable, so a retried start joins the same bot)."""
     return "bot-" + uuid.uuid5(uuid.NAMESPACE_URL, f"flotilla:bot:{room_or_match}:{seat}").hex
@@ -175,7 +180,7 @@ class Rooms:
         def change(room: Room) -> None:
             if seat_of(room, user) is not None:
                 return
-            if not room["public"] and not secrets.compare_digest(code.upper(), room["code"]):
+            if not room["public"] and not code_matches(room, code):
                 raise WrongJoinCode("this private room needs its join code", room=f"rooms/{room_id}")
             _require_open(room)
             if seat is not None:
