@@ -10,7 +10,9 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Coroutine
 from pathlib import Path
+from typing import Any
 
 from flotilla.logs import configure
 from flotilla.metrics import serve as serve_metrics
@@ -121,13 +123,23 @@ async def _demo(target: str, kind: str, seats: int) -> int:
     return 0
 
 
+def run_service(main: Coroutine[Any, Any, None]) -> None:
+    """Run a long-lived process on uvloop when it is installed (a faster event loop), else asyncio's."""
+    try:
+        import uvloop  # noqa: PLC0415
+    except ImportError:
+        asyncio.run(main)
+    else:
+        uvloop.run(main)
+
+
 def cmd_gateway(_args: argparse.Namespace) -> int:
     from flotilla.gateway.server import serve  # noqa: PLC0415
 
     settings = Settings.from_env()
     configure("gateway", settings.log_format)
     serve_metrics("gateway")
-    asyncio.run(serve(settings))
+    run_service(serve(settings))
     return 0
 
 
@@ -137,7 +149,7 @@ def cmd_worker(_args: argparse.Namespace) -> int:
     settings = Settings.from_env()
     configure("worker", settings.log_format)
     serve_metrics("worker")
-    asyncio.run(run_worker(settings))
+    run_service(run_worker(settings))
     return 0
 
 
@@ -147,7 +159,7 @@ def cmd_matchmaker(_args: argparse.Namespace) -> int:
     settings = Settings.from_env()
     configure("matchmaker", settings.log_format)
     serve_metrics("matchmaker")
-    asyncio.run(run_matchmaker(settings, MatchmakerSettings.from_env(settings)))
+    run_service(run_matchmaker(settings, MatchmakerSettings.from_env(settings)))
     return 0
 
 

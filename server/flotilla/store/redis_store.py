@@ -164,6 +164,7 @@ class RedisStore:
         # Blocking reads (XREAD/XREADGROUP BLOCK) last at most ~10 s; the socket timeout sits above them.
         kwargs.setdefault("socket_timeout", 30)
         kwargs.setdefault("socket_connect_timeout", 5)
+        kwargs.setdefault("max_connections", 10_000)  # blocking reads (feeds, inbox) each hold one
         parts = urlsplit(url)
         query = parse_qsl(parts.query)
         cluster = any(k == "cluster" and v.lower() in ("1", "true", "yes") for k, v in query)
@@ -296,17 +297,6 @@ class RedisStore:
         if meta is None:
             return None
         return meta, values[-1]
-
-    async def load_many(self, game_ids: Sequence[str]) -> list[tuple[GameMeta, bytes] | None]:
-        async with self.redis.pipeline(transaction=False) as pipe:
-            for game_id in game_ids:
-                pipe.hmget(keys.game(game_id), (*_META_FIELDS, b"state"))
-            rows = await pipe.execute()
-        out: list[tuple[GameMeta, bytes] | None] = []
-        for game_id, values in zip(game_ids, rows, strict=True):
-            meta = _meta(game_id, values[:-1])
-            out.append(None if meta is None else (meta, values[-1]))
-        return out
 
     def commit_args(
         self,
@@ -518,12 +508,21 @@ class RedisStore:
         reply = await self.redis.xautoclaim(stream, keys.WORKER_GROUP, consumer, min_idle_ms, "0-0", count=count)
         return [(stream, msg_id, fields) for msg_id, fields in reply[1] if fields]
 
-    async def earlier_outcomes(self, requests: Sequence[tuple[str, str]]) -> list[bytes | None]:
-        """The cached outcome of each (game id, request id), None where there is none."""
+    async def prefetch(
+        self, requests: Sequence[tuple[str, str]]
+    ) -> list[tuple[bytes | None, GameMeta | None, bytes | None]]:
+        """For each (game, request id): the request's earlier outcome, the game's description and
+        its state, in one round trip (what a worker needs to apply a round of actions)."""
         async with self.redis.pipeline(transaction=False) as pipe:
             for game_id, request_id in requests:
                 pipe.get(keys.game_reply(game_id, request_id))
-            return list(await pipe.execute())
+                pipe.hmget(keys.game(game_id), (*_META_FIELDS, b"state"))
+            replies = await pipe.execute()
+        out = []
+        for i, (game_id, _request_id) in enumerate(requests):
+            values = replies[2 * i + 1]
+            out.append((replies[2 * i], _meta(game_id, values[:-1]), values[-1]))
+        return out
 
     async def finish_work(
         self,
@@ -556,14 +555,6 @@ class RedisStore:
         await self.redis.delete(inbox)
 
     # --- clocks and timers -------------------------------------------------------------
-    async def clock_state(self, game_ids: Sequence[str]) -> list[tuple[str, bytes | None, bytes | None]]:
-        """(status, clock config, seat clocks) of each game, fresh (one round trip)."""
-        async with self.redis.pipeline(transaction=False) as pipe:
-            for game_id in game_ids:
-                pipe.hmget(keys.game(game_id), ["status", "clock", "seatclock"])
-            rows = await pipe.execute()
-        return [((status or b"").decode(), clock, seats) for status, clock, seats in rows]
-
     async def update_clock(self, game_id: str, version: int, seatclock: bytes) -> bool:
         return bool(await self._update_clock(keys=[keys.game(game_id)], args=[version, seatclock]))
 

@@ -277,7 +277,6 @@ class Worker:
 
     async def round(self, works: list[Work], attempts: dict[bytes, int]) -> set[bytes]:
         """Process one piece of work of each game; returns the messages to retry (version moved)."""
-        fresh = {w.game_id for w in works if w.game_id not in self.cache}
         earlier, clock_rows = await self.prefetch(works)
         retry: set[bytes] = set()
         now_ms = _now_ms()
@@ -302,10 +301,6 @@ class Worker:
                     )
                 planned = self.plan(work, loaded, clock, now_ms)
             except (RulesError, AppError) as exc:
-                if work.game_id not in fresh:  # judged on a cached state: check again on the stored one
-                    self.cache.pop(work.game_id, None)
-                    retry.add(work.msg_id)
-                    continue
                 replies.append((work, Outcome.rejected(exc), isinstance(exc, RulesError)))
                 continue
             except (ValueError, TypeError, KeyError) as exc:  # an undecodable action in the stream
@@ -470,23 +465,36 @@ class Worker:
         return step, seat_clocks, orjson.dumps([int(seat), orjson.Fragment(plain), step.version, "clock"])
 
     async def prefetch(self, works: list[Work]) -> tuple[list[bytes | None], list[Clocks]]:
-        """Earlier outcomes of these request ids, fresh clocks, and the states of games not in the cache."""
-        missing = [w.game_id for w in works if w.game_id not in self.cache]
-        earlier = await self.store.earlier_outcomes([(w.game_id, w.request_id) for w in works])
-        rows = await self.store.clock_state([w.game_id for w in works])
-        clock_rows = [Clocks(status, clocks.ClockConfig.from_plain(_loads(raw)), seats) for status, raw, seats in rows]
-        if missing:
-            for game_id, row in zip(missing, await self.store.load_many(missing), strict=True):
-                if row is None:
-                    continue
-                meta, state = row
-                try:
-                    host = host_for(meta.kind, meta.rules_version)
-                except AppError as exc:  # routed to the wrong rules version: never apply other rules
-                    log.error("worker.wrong_rules_version", game=game_id, error=exc.message)
-                    continue
-                loaded = Loaded(host, meta.version, host.loads(state), meta.status == "finished", meta.seat_count)
-                self.remember(game_id, loaded)
+        """Earlier outcomes of these request ids, the games' clocks, and their current states.
+
+        One round trip for the whole round. A cached state is kept when its version is still
+        the stored one (no decode); otherwise the stored state is decoded. With several
+        workers, consecutive moves of a game rarely meet the same worker, so reading the
+        state every time is cheaper than acting on a stale cache and retrying.
+        """
+        rows = await self.store.prefetch([(w.game_id, w.request_id) for w in works])
+        earlier: list[bytes | None] = []
+        clock_rows: list[Clocks] = []
+        for work, (previous, meta, state) in zip(works, rows, strict=True):
+            earlier.append(previous)
+            if meta is None:
+                self.cache.pop(work.game_id, None)
+                clock_rows.append(Clocks("", clocks.ClockConfig(), None))
+                continue
+            clock_rows.append(Clocks(meta.status, clocks.ClockConfig.from_plain(meta.clock), _dumps(meta.seatclock)))
+            cached = self.cache.get(work.game_id)
+            if cached is not None and cached.version == meta.version:
+                continue
+            try:
+                host = host_for(meta.kind, meta.rules_version)
+            except AppError as exc:  # routed to the wrong rules version: never apply other rules
+                log.error("worker.wrong_rules_version", game=work.game_id, error=exc.message)
+                self.cache.pop(work.game_id, None)
+                continue
+            self.remember(
+                work.game_id,
+                Loaded(host, meta.version, host.loads(state or b""), meta.status == "finished", meta.seat_count),
+            )
         return earlier, clock_rows
 
     def remember(self, game_id: str, loaded: Loaded) -> None:
@@ -509,3 +517,7 @@ class Worker:
 
 def _loads(raw: bytes | None) -> Any:
     return orjson.loads(raw) if raw else None
+
+
+def _dumps(value: Any) -> bytes | None:
+    return orjson.dumps(value) if value is not None else None
