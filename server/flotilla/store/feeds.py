@@ -1,9 +1,12 @@
 """Shared live feeds of game event streams inside one gateway process.
 
-However many clients of a gateway watch a game, one task reads that game's stream
-(`XREAD BLOCK`) and hands each batch of entries to every subscriber's queue. A subscriber
-that falls behind is told so (it then re-reads the gap from the store) instead of growing
-an unbounded queue.
+However many clients of a gateway watch a game, its stream is read once per commit and each
+batch of entries goes to every subscriber's queue. On a single Redis, one multiplexed reader
+serves up to `GAMES_PER_READER` games with one `XREAD BLOCK` over all their streams (woken
+with `CLIENT UNBLOCK` when a game joins it), so a gateway needs a handful of connections,
+not one per game. On a Redis Cluster (streams in different slots) each game has its own
+reader. A subscriber that falls behind is told so (it then re-reads the gap from the store)
+instead of growing an unbounded queue.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator
+from typing import Any
 
 import structlog
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -83,6 +87,65 @@ def _retrieve(task: asyncio.Task[None]) -> None:
         task.exception()
 
 
+GAMES_PER_READER = 512
+
+
+class _Reader:
+    """One blocking XREAD over the streams of many games (single Redis only)."""
+
+    def __init__(self, store: RedisStore, block_ms: int) -> None:
+        self.store = store
+        self.block_ms = block_ms
+        self.feeds: dict[str, _Feed] = {}
+        self.client: Any = store.dedicated_client()
+        self.client_id: int | None = None
+        self.task: asyncio.Task[None] | None = None
+        self.reading: set[str] = set()  # the games the XREAD in flight covers
+
+    async def wake(self, game_id: str) -> None:
+        """Make the blocked XREAD return so that the next one includes `game_id`.
+
+        The XREAD may still be on its way to Redis (not blocked yet: UNBLOCK answers 0), so try
+        until it either was unblocked or already covers the game.
+        """
+        for _ in range(50):
+            if game_id in self.reading:
+                return
+            if self.client_id is not None:
+                with contextlib.suppress(RedisConnectionError, RedisTimeoutError, OSError):
+                    if await self.store.redis.client_unblock(self.client_id):
+                        return
+            await asyncio.sleep(0.002)
+
+    async def run(self) -> None:
+        while self.feeds:
+            try:
+                if self.client_id is None:
+                    self.client_id = int(await self.client.client_id())
+                cursors = {feed.game_id: feed.cursor for feed in self.feeds.values()}
+                self.reading = set(cursors)
+                batches = await self.store.wait_entries_many(self.client, cursors, self.block_ms)
+            except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
+                log.warning("feed.redis_unavailable", error=str(exc))
+                self.client_id = None
+                await asyncio.sleep(0.5)
+                continue
+            for game_id, entries in batches.items():
+                feed = self.feeds.get(game_id)
+                if feed is None or not entries:
+                    continue
+                feed.cursor = max(feed.cursor, entries[-1].version)
+                for subscriber in feed.subscribers:
+                    subscriber.push(entries)
+
+    async def close(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            self.task.add_done_callback(_retrieve)
+        with contextlib.suppress(RedisConnectionError, RedisTimeoutError, OSError):
+            await self.client.aclose()
+
+
 class Feeds:
     """One live feed per watched game, shared by all its subscribers in this process."""
 
@@ -91,6 +154,34 @@ class Feeds:
         self.block_ms = block_ms
         self.queue_size = queue_size
         self._feeds: dict[str, _Feed] = {}
+        self._readers: list[_Reader] = []
+        self._reader_of: dict[str, _Reader] = {}
+
+    async def _attach(self, feed: _Feed) -> None:
+        """Start reading a newly watched game: its own task on a cluster, else a shared reader."""
+        if self.store.cluster:
+            feed.task = asyncio.get_running_loop().create_task(feed.run(), name=f"feed-{feed.game_id}")
+            return
+        reader = next((r for r in self._readers if len(r.feeds) < GAMES_PER_READER), None)
+        if reader is None:
+            reader = _Reader(self.store, self.block_ms)
+            self._readers.append(reader)
+        reader.feeds[feed.game_id] = feed
+        self._reader_of[feed.game_id] = reader
+        if reader.task is None or reader.task.done():
+            reader.task = asyncio.get_running_loop().create_task(reader.run(), name="feeds")
+        else:
+            await reader.wake(feed.game_id)
+
+    async def _detach(self, feed: _Feed) -> None:
+        reader = self._reader_of.pop(feed.game_id, None)
+        if reader is None:
+            feed.close()
+            return
+        reader.feeds.pop(feed.game_id, None)
+        if not reader.feeds:
+            self._readers.remove(reader)
+            await reader.close()
 
     @property
     def watched_games(self) -> int:
@@ -103,7 +194,7 @@ class Feeds:
         if feed is None:
             feed = self._feeds[game_id] = _Feed(self.store, game_id, version, self.block_ms)
             metrics.WATCHED_GAMES.set(len(self._feeds))
-            feed.task = asyncio.get_running_loop().create_task(feed.run(), name=f"feed-{game_id}")
+            await self._attach(feed)
         subscription = Subscription(self.queue_size)
         feed.subscribers.add(subscription)
         try:
@@ -113,9 +204,13 @@ class Feeds:
             if not feed.subscribers and self._feeds.get(game_id) is feed:
                 del self._feeds[game_id]
                 metrics.WATCHED_GAMES.set(len(self._feeds))
-                feed.close()
+                await self._detach(feed)
 
     async def close(self) -> None:
         for feed in list(self._feeds.values()):
             feed.close()
+        for reader in self._readers:
+            await reader.close()
         self._feeds.clear()
+        self._readers.clear()
+        self._reader_of.clear()

@@ -41,6 +41,11 @@ def game_events(g: str) -> str:
     return f"{PREFIX}:game:{{{g}}}:events"
 
 
+def game_of_events(key: str) -> str:
+    """The game id in a `game_events` key."""
+    return key[key.index("{") + 1 : key.rindex("}")]
+
+
 def game_actions(g: str) -> str:
     return f"{PREFIX}:game:{{{g}}}:actions"
 

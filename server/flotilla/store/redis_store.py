@@ -418,6 +418,24 @@ class RedisStore:
         rows = await self.redis.xrange(keys.game_events(game_id), f"(0-{after_version}", "+", count=count)
         return [parse_entry(fields) for _id, fields in rows]
 
+    def dedicated_client(self) -> Any:
+        """A client on one connection of its own (single Redis), e.g. for a blocking read that
+        another connection may end with CLIENT UNBLOCK."""
+        return self.redis.client()
+
+    async def wait_entries_many(
+        self, client: Any, cursors: Mapping[str, int], block_ms: int
+    ) -> dict[str, list[Entry]]:
+        """Block on many games' streams at once (single Redis); entries after each cursor, by game."""
+        reply = await client.xread(
+            {keys.game_events(g): f"0-{v}" for g, v in cursors.items()}, block=block_ms, count=256
+        )
+        out: dict[str, list[Entry]] = {}
+        for key, rows in reply or []:
+            game_id = keys.game_of_events(key.decode())
+            out[game_id] = [parse_entry(fields) for _id, fields in rows]
+        return out
+
     async def wait_entries(self, game_id: str, after_version: int, block_ms: int) -> list[Entry]:
         """Block until commits after `after_version` exist (or `block_ms` passes)."""
         reply = await self.redis.xread({keys.game_events(game_id): f"0-{after_version}"}, block=block_ms)
