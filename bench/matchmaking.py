@@ -162,6 +162,71 @@ async def run_tickets(redis_url: str, count: int, matchmakers: int, workdir: Pat
         await store.close()
 
 
+async def run_grpc_tickets(redis_url: str, count: int, rate: float, workdir: Path) -> dict[str, Any]:
+    """Players over gRPC: sign in, CreateTicket (counter), WatchTicket until MATCHED; the client's clock."""
+    from flotilla.api.matchmaking.v1 import matchmaking_service_pb2 as mpb  # noqa: PLC0415
+    from flotilla.api.matchmaking.v1 import matchmaking_service_pb2_grpc  # noqa: PLC0415
+    from flotilla_client import FlotillaClient  # noqa: PLC0415
+
+    store = RedisStore.from_url(redis_url)
+    await store.redis.flushall()
+    await store.close()
+    port = free_port()
+    env = dict(os.environ, REDIS_URL=redis_url, FLOTILLA_BIND=f"127.0.0.1:{port}", FLOTILLA_LOG_FORMAT="json")
+    log = (workdir / "grpc.log").open("ab")
+    procs = [
+        subprocess.Popen([sys.executable, "-m", "flotilla.cli", "gateway"], env=env, stdout=log, stderr=log),  # noqa: ASYNC220
+        subprocess.Popen(  # noqa: ASYNC220
+            [sys.executable, "-m", "flotilla.cli", "matchmaker"],
+            env=dict(env, FLOTILLA_MM_ROLES="match", FLOTILLA_MM_BOT_FILL_AFTER="off"),
+            stdout=log,
+            stderr=log,
+        ),
+    ]
+    try:
+        _wait_for_gateway(f"127.0.0.1:{port}")
+        await asyncio.sleep(2.0)
+        async with FlotillaClient(f"127.0.0.1:{port}") as client:
+            stub = matchmaking_service_pb2_grpc.MatchmakingServiceStub(client.channel)  # type: ignore[no-untyped-call]
+            auth = client.auth
+            from flotilla.api.game.v1 import game_service_pb2 as gpb  # noqa: PLC0415
+
+            tokens = [
+                (await auth.SignInAsGuest(gpb.SignInAsGuestRequest(display_name=f"p{i}"))).session_token
+                for i in range(count)
+            ]
+            latencies: list[float] = []
+
+            async def player(i: int) -> None:
+                md = (("authorization", f"Bearer {tokens[i]}"),)
+                t0 = time.perf_counter()
+                request = mpb.CreateTicketRequest(kind="counter", seat_counts=[2], request_id=uuid.uuid4().hex)
+                ticket = (await stub.CreateTicket(request, metadata=md, timeout=30)).ticket
+                async for update in stub.WatchTicket(mpb.WatchTicketRequest(ticket=ticket.name), metadata=md):
+                    if update.ticket.state == mpb.TICKET_STATE_MATCHED and update.ticket.seat_token:
+                        latencies.append(time.perf_counter() - t0)
+                        return
+
+            started = time.perf_counter()
+            tasks = []
+            for i in range(count):
+                await asyncio.sleep(max(0.0, started + i / rate - time.perf_counter()))
+                tasks.append(asyncio.create_task(player(i)))
+            await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), 120)
+        return {
+            "tickets": count,
+            "rate": rate,
+            "matched": len(latencies),
+            "p50": pct(latencies, 0.5),
+            "p99": pct(latencies, 0.99),
+        }
+    finally:
+        for proc in procs:
+            proc.terminate()
+        for proc in procs:
+            proc.wait(15)
+
+
 async def run_rooms(redis_url: str, count: int, samples: int, workdir: Path) -> dict[str, Any]:
     from flotilla.api.lobby.v1 import lobby_service_pb2 as pb  # noqa: PLC0415
     from flotilla.api.lobby.v1 import lobby_service_pb2_grpc  # noqa: PLC0415
@@ -236,6 +301,7 @@ async def main() -> None:
     parser.add_argument("--matchmakers", default="1,3")
     parser.add_argument("--rate", type=float, default=150.0, help="arrival rate of the steady runs (tickets/s)")
     parser.add_argument("--steady", type=int, default=3000, help="tickets of the steady runs (0: none)")
+    parser.add_argument("--grpc", type=int, default=1000, help="players of the gRPC run (0: none)")
     parser.add_argument("--no-record", action="store_true")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
@@ -250,6 +316,7 @@ async def main() -> None:
                     await run_tickets(redis.url, args.steady, int(k), workdir, args.rate)
                     for k in args.matchmakers.split(",")
                 ]
+            grpc_row = await run_grpc_tickets(redis.url, args.grpc, 100.0, workdir) if args.grpc else None
             room_row = await run_rooms(redis.url, args.rooms, args.samples, workdir)
         finally:
             redis.stop()
@@ -257,9 +324,10 @@ async def main() -> None:
         f"## {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}",
         "",
         f"`python bench/matchmaking.py --tickets {args.tickets} --rooms {args.rooms} --samples {args.samples}"
-        f" --matchmakers {args.matchmakers} --steady {args.steady} --rate {args.rate:.0f}` on {machine()}"
+        f" --matchmakers {args.matchmakers} --steady {args.steady} --rate {args.rate:.0f} --grpc {args.grpc}`"
+        f" on {machine()}"
         " (shared with other jobs). Tickets go straight into Redis (the CreateTicket script);"
-        " seated = the ticket's game exists with its players seated.",
+        " seated = the ticket's game exists with its players seated (Redis clock).",
         "",
         "| arrival | matchmakers | tickets | seated | enqueue (s) | seated/s (to 95%)"
         " | enqueue->seated p50 (s) | p99 |",
@@ -271,6 +339,16 @@ async def main() -> None:
             for r in ticket_rows
         ),
         "",
+        *(
+            [
+                f"Over gRPC (one gateway, one matchmaker): {grpc_row['tickets']} players at"
+                f" {grpc_row['rate']:.0f}/s, CreateTicket -> WatchTicket says MATCHED with a seat token:"
+                f" {grpc_row['matched']} matched, p50 {grpc_row['p50']:.3f} s, p99 {grpc_row['p99']:.3f} s.",
+                "",
+            ]
+            if grpc_row
+            else []
+        ),
         "| open rooms | ListRooms(kind, min_open_seats=2, 50/page) calls | mean page | p50 (ms) | p99 (ms) |",
         "|---|---|---|---|---|",
         f"| {room_row['rooms']} | {room_row['samples']} | {room_row['page']:.0f} | {room_row['p50_ms']:.2f}"
