@@ -1,0 +1,96 @@
+"""Rooms, bots, tickets and ratings on a real 6-node Redis Cluster: every script stays in one slot."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import uuid
+from collections.abc import Iterator
+
+import pytest
+
+from flotilla.api.lobby.v1 import lobby_service_pb2 as lpb
+from flotilla.api.matchmaking.v1 import matchmaking_service_pb2 as mpb
+from flotilla.redis_server import RedisCluster
+from flotilla_client import Seat, play_random
+from lobby.mm_support import Player, start_matchmaker, stop
+from support import Stack, start_stack
+
+pytestmark = [pytest.mark.redis, pytest.mark.slow, pytest.mark.timeout(240)]
+
+
+@pytest.fixture(scope="module")
+def cluster_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    cluster = RedisCluster(tmp_path_factory.mktemp("cluster")).start()
+    running = start_stack(cluster.url, tmp_path_factory.mktemp("cluster-stack"), workers=1)
+    matchmaker = start_matchmaker(running, tmp_path_factory.mktemp("mm"), "cluster", FLOTILLA_MM_BOT_FILL_AFTER="off")
+    yield running
+    stop(matchmaker)
+    running.stop()
+    cluster.stop()
+
+
+async def test_rooms_tickets_and_ratings_work_on_a_cluster(cluster_stack: Stack) -> None:
+    ada, bob = [await Player.signed_in(cluster_stack.gateways[i], n) for i, n in enumerate(("ada", "bob"))]
+    try:
+        # A room with a bot, watched while it starts, played to the end.
+        room = (
+            await ada.call(
+                ada.lobby,
+                "CreateRoom",
+                lpb.CreateRoomRequest(
+                    kind="counter", seat_count=2, options={"moves": "20"}, request_id=uuid.uuid4().hex
+                ),
+            )
+        ).room
+        watch = ada.lobby.WatchRoom(lpb.WatchRoomRequest(room=room.name), metadata=ada.md)
+        assert (await asyncio.wait_for(watch.read(), 10)).room.version == 1
+        await ada.call(ada.lobby, "AddBot", lpb.AddBotRequest(room=room.name))
+        started = await ada.call(ada.lobby, "StartRoom", lpb.StartRoomRequest(room=room.name))
+        seat = Seat(started.room.game, 0, started.seat_token)
+        await asyncio.wait_for(play_random(ada.client, seat, random.Random(1)), 60)
+        watch.cancel()
+        listed = await ada.call(ada.lobby, "ListRooms", lpb.ListRoomsRequest(kind="counter"))
+        assert room.name not in [r.name for r in listed.rooms]
+
+        # Two tickets matched into one game, played, rated once.
+        tickets = [
+            (
+                await p.call(
+                    p.mm,
+                    "CreateTicket",
+                    mpb.CreateTicketRequest(
+                        kind="counter", options={"moves": "10"}, seat_counts=[2], request_id=uuid.uuid4().hex
+                    ),
+                )
+            ).ticket
+            for p in (ada, bob)
+        ]
+
+        async def matched(player: Player, name: str) -> mpb.Ticket:
+            async for update in player.mm.WatchTicket(mpb.WatchTicketRequest(ticket=name), metadata=player.md):
+                if update.ticket.state == mpb.TICKET_STATE_MATCHED:
+                    return update.ticket
+            raise AssertionError("the ticket ended unmatched")
+
+        mine = await asyncio.wait_for(
+            asyncio.gather(*(matched(p, t.name) for p, t in zip((ada, bob), tickets, strict=True))), 30
+        )
+        await asyncio.wait_for(
+            asyncio.gather(
+                *(
+                    play_random(p.client, Seat(t.game, t.seat, t.seat_token), random.Random(i))
+                    for i, (p, t) in enumerate(zip((ada, bob), mine, strict=True))
+                )
+            ),
+            60,
+        )
+        for _ in range(100):
+            rating = (await ada.call(ada.ratings, "GetRating", mpb.GetRatingRequest(kind="counter"))).rating
+            if rating.games:
+                break
+            await asyncio.sleep(0.1)
+        assert rating.games == 1
+    finally:
+        await ada.close()
+        await bob.close()
