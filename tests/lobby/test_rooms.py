@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
 import uuid
 from collections.abc import AsyncIterator, Iterator
 
@@ -11,6 +12,8 @@ import grpc
 import pytest
 
 from flotilla.api.lobby.v1 import lobby_service_pb2 as pb
+from flotilla.store.lobby_store import LobbyStore
+from flotilla.store.redis_store import RedisStore
 from flotilla_client import FlotillaClient, Seat, play_random
 from lobby.mm_support import Player, reason_of, start_matchmaker, stop
 from support import Stack
@@ -119,6 +122,35 @@ class TestRoomToGame:
         )
         final = await host.client.get_game(game)
         assert final.state == 3 or final.result.ranks  # finished: a result with ranks
+
+
+class TestStuckStart:
+    async def test_a_start_left_midway_is_finished_by_a_matchmaker(
+        self, matchmaker: None, players: list[Player], stack: Stack
+    ) -> None:
+        """The gateway that began a start died after freezing the room: a matchmaker makes the game."""
+        host = players[0]
+        room = (await host.call(host.lobby, "CreateRoom", _create(moves="10"))).room
+        room = (await host.call(host.lobby, "AddBot", pb.AddBotRequest(room=room.name))).room
+        store = RedisStore.from_url(stack.redis_url)
+        try:
+            lobby = LobbyStore(store.redis)
+            room_id = room.name.removeprefix("rooms/")
+            version, stored = await lobby.room(room_id)  # type: ignore[misc]
+            stored["status"] = "starting"
+            assert await lobby.write_room(room_id, version, stored, None) == version + 1
+            await lobby.mark_starting(room_id, int(time.time() * 1000) - 60_000)
+        finally:
+            await store.close()
+        call = host.lobby.WatchRoom(pb.WatchRoomRequest(room=room.name), metadata=host.md)
+        last = None
+        while (message := await asyncio.wait_for(call.read(), 20)) != grpc.aio.EOF:
+            last = message
+        assert last is not None
+        assert last.room.state == pb.ROOM_STATE_STARTED
+        seat = Seat(last.room.game, 0, last.seat_token)
+        await asyncio.wait_for(play_random(host.client, seat, random.Random(4)), 60)
+        assert (await host.client.get_game(last.room.game)).last_event_id == 12
 
 
 class TestAbsentPlayers:

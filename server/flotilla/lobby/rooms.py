@@ -293,9 +293,14 @@ class Rooms:
                 raise RoomNotReady(f"not ready yet: {', '.join(waiting)}", room=f"rooms/{room_id}")
             room["status"] = STARTING
 
+        await self.store.mark_starting(room_id, int(time.time() * 1000))  # first: a crash after it is healed
         version, room = await self._change(room_id, freeze)
         if room["status"] == STARTED:
             return version, room
+        return await self.finish_start(room_id, room)
+
+    async def finish_start(self, room_id: str, room: Room) -> tuple[int, Room]:
+        """The idempotent rest of a start: the game, its seats, the bots, then `started`."""
         meta = await self.games.create(room["kind"], room["seat_count"], room["options"], f"room:{room_id}")
         bots = []
         for i, seat in enumerate(room["seats"]):
@@ -308,7 +313,21 @@ class Rooms:
             room["status"] = STARTED
             room["game"] = meta.game_id
 
-        return await self._change(room_id, started)
+        done = await self._change(room_id, started)
+        await self.store.done_starting(room_id)
+        return done
+
+    async def finish_stuck_starts(self, lease_s: float, count: int = 100) -> int:
+        """Finish starts whose starter vanished midway (the room stayed `starting` for `lease_s`)."""
+        finished = 0
+        for room_id in await self.store.stale_starting(int((time.time() - lease_s) * 1000), count):
+            row = await self.store.room(room_id)
+            if row is None or row[1]["status"] != STARTING:
+                await self.store.done_starting(room_id)  # started, or the start was refused: nothing to do
+                continue
+            await self.finish_start(room_id, row[1])
+            finished += 1
+        return finished
 
     async def list(
         self, where: RoomFilter, after: float | None, size: int

@@ -10,7 +10,7 @@ Configured from the environment (besides REDIS_URL, FLOTILLA_SECRET and FLOTILLA
 | `FLOTILLA_MM_MAX_WINDOW` | `50` | the widest window |
 | `FLOTILLA_MM_BOT_FILL_AFTER` | `30` | seconds before open seats are filled with bots (`off`: never) |
 | `FLOTILLA_MM_EXPIRE_AFTER` | `300` | seconds before a ticket expires |
-| `FLOTILLA_MM_LEASE` | `15` | seconds before another matchmaker completes a match whose claimer vanished |
+| `FLOTILLA_MM_LEASE` | `15` | seconds before a matchmaker completes a match (or room start) whose maker vanished |
 | `FLOTILLA_MM_ROLES` | `match,bots,ratings,rooms` | which loops this process runs |
 | `FLOTILLA_ROOM_GRACE` | `60` | seconds a seated player's WatchRoom may be gone before the seat is freed |
 | `FLOTILLA_MM_MAX_BOTS` | `500` | bot seats one process plays at once |
@@ -107,7 +107,7 @@ async def run_matchmaker(settings: Settings, mm: MatchmakerSettings) -> None:
         consumer = RatingsConsumer(lobby, Ratings(lobby, store), claim_idle_ms=int(mm.claim_idle_s * 1000))
         tasks.append(consumer.run(stop))
     if "rooms" in mm.roles:
-        tasks.append(RoomSweeper(Rooms(lobby, games), mm.room_grace_s).run(stop))
+        tasks.append(RoomSweeper(Rooms(lobby, games), mm.room_grace_s, lease_s=mm.lease_s).run(stop))
     log.info("matchmaker.started", roles=sorted(mm.roles), targets=mm.targets)
     try:
         await asyncio.gather(*tasks)

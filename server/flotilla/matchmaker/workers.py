@@ -149,11 +149,13 @@ class RatingsConsumer:
 
 
 class RoomSweeper:
-    """Frees room seats of players whose WatchRoom stream has been gone for the grace period."""
+    """Frees room seats of players whose WatchRoom stream has been gone for the grace period,
+    and finishes room starts whose starter vanished midway (after `lease_s`)."""
 
-    def __init__(self, rooms: Rooms, grace_s: float, *, interval_s: float = 1.0) -> None:
+    def __init__(self, rooms: Rooms, grace_s: float, *, lease_s: float = 15.0, interval_s: float = 1.0) -> None:
         self.rooms = rooms
         self.grace_s = grace_s
+        self.lease_s = lease_s
         self.interval_s = interval_s
 
     async def run(self, stop: asyncio.Event) -> None:
@@ -162,7 +164,12 @@ class RoomSweeper:
                 freed = await self.rooms.free_absent(self.grace_s)
                 if freed:
                     log.info("rooms.absent_players_freed", seats=freed)
+                started = await self.rooms.finish_stuck_starts(self.lease_s)
+                if started:
+                    log.info("rooms.stuck_starts_finished", rooms=started)
             except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
                 log.warning("rooms.redis_unavailable", error=str(exc))
+            except Exception:
+                log.exception("rooms.sweep_failed")
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(stop.wait(), self.interval_s)

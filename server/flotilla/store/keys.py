@@ -146,3 +146,5 @@ def rated(kind: str, g: str) -> str:
 
 # | flotilla:rooms:presence | ZSET | "<room>:<user>" -> last ms a seated player's WatchRoom stream was alive |
 ROOMS_PRESENCE = f"{PREFIX}:rooms:presence"
+# | flotilla:rooms:starting | ZSET | room -> when a start began (ms); a start left midway is finished by a matchmaker |
+ROOMS_STARTING = f"{PREFIX}:rooms:starting"

@@ -124,6 +124,16 @@ class LobbyStore:
     def parse_room_changes(batch: StreamEntries) -> list[tuple[int, dict[str, Any]]]:
         return [(int(msg_id.split(b"-")[1]), orjson.loads(fields[b"d"])) for msg_id, fields in batch]
 
+    async def mark_starting(self, room_id: str, now_ms: int) -> None:
+        await self.redis.zadd(keys.ROOMS_STARTING, {room_id: now_ms}, nx=True)
+
+    async def done_starting(self, room_id: str) -> None:
+        await self.redis.zrem(keys.ROOMS_STARTING, room_id)
+
+    async def stale_starting(self, older_than_ms: int, count: int) -> list[str]:
+        rows = await self.redis.zrangebyscore(keys.ROOMS_STARTING, "-inf", older_than_ms, start=0, num=count)
+        return [r.decode() for r in rows]
+
     async def touch_presence(self, room_id: str, user: str, now_ms: int) -> None:
         await self.redis.zadd(keys.ROOMS_PRESENCE, {f"{room_id}:{user}": now_ms})
 
