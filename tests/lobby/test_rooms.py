@@ -63,6 +63,7 @@ class TestRoomToGame:
         host = players[0]
         room = (await host.call(host.lobby, "CreateRoom", _create(moves="20"))).room
         assert room.state == pb.ROOM_STATE_OPEN
+        assert abs(room.create_time.ToMilliseconds() - time.time() * 1000) < 60_000
         assert room.seats[0].user == f"{host.user}"
         watch = host.lobby.WatchRoom(pb.WatchRoomRequest(room=room.name), metadata=host.md)
         first = await asyncio.wait_for(watch.read(), 10)

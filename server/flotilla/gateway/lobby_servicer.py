@@ -60,8 +60,8 @@ def render_room(version: int, room: Room, viewer: str) -> pb.Room:
         game=f"games/{room['game']}" if room["game"] else "",
         version=version,
         open_seats=sum(1 for s in room["seats"] if s is None),
-        create_time_ms=room["created_ms"],
     )
+    out.create_time.FromMilliseconds(room["created_ms"])
     for i, seat in enumerate(room["seats"]):
         if seat is None:
             out.seats.append(pb.RoomSeat(seat=i))

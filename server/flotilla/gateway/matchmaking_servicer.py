@@ -69,9 +69,9 @@ class MatchmakingServicer(pb_grpc.MatchmakingServiceServicer):
             seat_counts=data["seat_counts"],
             party=[f"users/{m['user']}" for m in data["party"]],
             state=STATES.get(ticket.state, pb.TICKET_STATE_UNSPECIFIED),
-            create_time_ms=data["enqueued_ms"],
             rating=data["rating"],
         )
+        out.create_time.FromMilliseconds(data["enqueued_ms"])
         if ticket.state == MATCHED and ticket.seats is not None and who.user in ticket.seats:
             seat = ticket.seats[who.user]
             out.game = f"games/{ticket.game}"
@@ -173,17 +173,14 @@ class RatingServicer(pb_grpc.RatingServiceServicer):
         user = self._user(request.user, context)
         size, offset = _page(request.page_size, request.page_token)
         rows = await self.ratings.history(request.kind, user, offset, size)
+        changes = []
+        for r in rows:
+            change = pb.RatingChange(
+                game=f"games/{r['game']}", rank=r["rank"], mu=r["mu"], sigma=r["sigma"], ordinal=r["ordinal"]
+            )
+            change.rate_time.FromMilliseconds(r["time_ms"])
+            changes.append(change)
         return pb.ListRatingHistoryResponse(
-            changes=[
-                pb.RatingChange(
-                    game=f"games/{r['game']}",
-                    rank=r["rank"],
-                    mu=r["mu"],
-                    sigma=r["sigma"],
-                    ordinal=r["ordinal"],
-                    rate_time_ms=r["time_ms"],
-                )
-                for r in rows
-            ],
+            changes=changes,
             next_page_token=str(offset + size) if len(rows) == size else "",
         )

@@ -1,3 +1,6 @@
+import datetime
+
+from google.protobuf import timestamp_pb2 as _timestamp_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from google.protobuf import descriptor as _descriptor
@@ -30,7 +33,7 @@ ROOM_STATE_STARTED: RoomState
 ROOM_STATE_CLOSED: RoomState
 
 class Room(_message.Message):
-    __slots__ = ("name", "kind", "seat_count", "options", "visibility", "join_code", "host", "seats", "state", "game", "version", "open_seats", "create_time_ms")
+    __slots__ = ("name", "kind", "seat_count", "options", "visibility", "join_code", "host", "seats", "state", "game", "version", "open_seats", "create_time")
     class OptionsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -50,7 +53,7 @@ class Room(_message.Message):
     GAME_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
     OPEN_SEATS_FIELD_NUMBER: _ClassVar[int]
-    CREATE_TIME_MS_FIELD_NUMBER: _ClassVar[int]
+    CREATE_TIME_FIELD_NUMBER: _ClassVar[int]
     name: str
     kind: str
     seat_count: int
@@ -63,8 +66,8 @@ class Room(_message.Message):
     game: str
     version: int
     open_seats: int
-    create_time_ms: int
-    def __init__(self, name: _Optional[str] = ..., kind: _Optional[str] = ..., seat_count: _Optional[int] = ..., options: _Optional[_Mapping[str, str]] = ..., visibility: _Optional[_Union[RoomVisibility, str]] = ..., join_code: _Optional[str] = ..., host: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[RoomSeat, _Mapping]]] = ..., state: _Optional[_Union[RoomState, str]] = ..., game: _Optional[str] = ..., version: _Optional[int] = ..., open_seats: _Optional[int] = ..., create_time_ms: _Optional[int] = ...) -> None: ...
+    create_time: _timestamp_pb2.Timestamp
+    def __init__(self, name: _Optional[str] = ..., kind: _Optional[str] = ..., seat_count: _Optional[int] = ..., options: _Optional[_Mapping[str, str]] = ..., visibility: _Optional[_Union[RoomVisibility, str]] = ..., join_code: _Optional[str] = ..., host: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[RoomSeat, _Mapping]]] = ..., state: _Optional[_Union[RoomState, str]] = ..., game: _Optional[str] = ..., version: _Optional[int] = ..., open_seats: _Optional[int] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
 
 class RoomSeat(_message.Message):
     __slots__ = ("seat", "taken", "user", "display_name", "ready", "bot_policy")

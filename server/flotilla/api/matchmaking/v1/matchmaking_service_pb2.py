@@ -22,9 +22,10 @@ _runtime_version.ValidateProtobufRuntimeVersion(
 _sym_db = _symbol_database.Default()
 
 
+from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n5flotilla/api/matchmaking/v1/matchmaking_service.proto\x12\x1b\x66lotilla.api.matchmaking.v1\"\xcc\x02\n\x06Ticket\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0c\n\x04kind\x18\x02 \x01(\t\x12\x41\n\x07options\x18\x03 \x03(\x0b\x32\x30.flotilla.api.matchmaking.v1.Ticket.OptionsEntry\x12\x13\n\x0bseat_counts\x18\x04 \x03(\x05\x12\r\n\x05party\x18\x05 \x03(\t\x12\x37\n\x05state\x18\x06 \x01(\x0e\x32(.flotilla.api.matchmaking.v1.TicketState\x12\x0c\n\x04game\x18\x07 \x01(\t\x12\x0c\n\x04seat\x18\x08 \x01(\x05\x12\x12\n\nseat_token\x18\t \x01(\t\x12\x16\n\x0e\x63reate_time_ms\x18\n \x01(\x03\x12\x0e\n\x06rating\x18\x0b \x01(\x01\x1a.\n\x0cOptionsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"\xdb\x01\n\x13\x43reateTicketRequest\x12\x0c\n\x04kind\x18\x01 \x01(\t\x12N\n\x07options\x18\x02 \x03(\x0b\x32=.flotilla.api.matchmaking.v1.CreateTicketRequest.OptionsEntry\x12\x13\n\x0bseat_counts\x18\x03 \x03(\x05\x12\r\n\x05party\x18\x04 \x03(\t\x12\x12\n\nrequest_id\x18\x05 \x01(\t\x1a.\n\x0cOptionsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"K\n\x14\x43reateTicketResponse\x12\x33\n\x06ticket\x18\x01 \x01(\x0b\x32#.flotilla.api.matchmaking.v1.Ticket\"\"\n\x10GetTicketRequest\x12\x0e\n\x06ticket\x18\x01 \x01(\t\"H\n\x11GetTicketResponse\x12\x33\n\x06ticket\x18\x01 \x01(\x0b\x32#.flotilla.api.matchmaking.v1.Ticket\"%\n\x13\x43\x61ncelTicketRequest\x12\x0e\n\x06ticket\x18\x01 \x01(\t\"K\n\x14\x43\x61ncelTicketResponse\x12\x33\n\x06ticket\x18\x01 \x01(\x0b\x32#.flotilla.api.matchmaking.v1.Ticket\"$\n\x12WatchTicketRequest\x12\x0e\n\x06ticket\x18\x01 \x01(\t\"a\n\x13WatchTicketResponse\x12\x33\n\x06ticket\x18\x01 \x01(\x0b\x32#.flotilla.api.matchmaking.v1.Ticket\x12\x15\n\ris_checkpoint\x18\x02 \x01(\x08\"{\n\x0cPlayerRating\x12\x0c\n\x04user\x18\x01 \x01(\t\x12\x14\n\x0c\x64isplay_name\x18\x02 \x01(\t\x12\n\n\x02mu\x18\x03 \x01(\x01\x12\r\n\x05sigma\x18\x04 \x01(\x01\x12\x0f\n\x07ordinal\x18\x05 \x01(\x01\x12\r\n\x05games\x18\x06 \x01(\x05\x12\x0c\n\x04rank\x18\x07 \x01(\x05\"M\n\x16ListLeaderboardRequest\x12\x0c\n\x04kind\x18\x01 \x01(\t\x12\x11\n\tpage_size\x18\x02 \x01(\x05\x12\x12\n\npage_token\x18\x03 \x01(\t\"n\n\x17ListLeaderboardResponse\x12:\n\x07ratings\x18\x01 \x03(\x0b\x32).flotilla.api.matchmaking.v1.PlayerRating\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\".\n\x10GetRatingRequest\x12\x0c\n\x04kind\x18\x01 \x01(\t\x12\x0c\n\x04user\x18\x02 \x01(\t\"N\n\x11GetRatingResponse\x12\x39\n\x06rating\x18\x01 \x01(\x0b\x32).flotilla.api.matchmaking.v1.PlayerRating\"]\n\x18ListRatingHistoryRequest\x12\x0c\n\x04kind\x18\x01 \x01(\t\x12\x0c\n\x04user\x18\x02 \x01(\t\x12\x11\n\tpage_size\x18\x03 \x01(\x05\x12\x12\n\npage_token\x18\x04 \x01(\t\"p\n\x19ListRatingHistoryResponse\x12:\n\x07\x63hanges\x18\x01 \x03(\x0b\x32).flotilla.api.matchmaking.v1.RatingChange\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"l\n\x0cRatingChange\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\x0c\n\x04rank\x18\x02 \x01(\x05\x12\n\n\x02mu\x18\x03 \x01(\x01\x12\r\n\x05sigma\x18\x04 \x01(\x01\x12\x0f\n\x07ordinal\x18\x05 \x01(\x01\x12\x14\n\x0crate_time_ms\x18\x06 \x01(\x03*\x97\x01\n\x0bTicketState\x12\x1c\n\x18TICKET_STATE_UNSPECIFIED\x10\x00\x12\x1a\n\x16TICKET_STATE_SEARCHING\x10\x01\x12\x18\n\x14TICKET_STATE_MATCHED\x10\x02\x12\x18\n\x14TICKET_STATE_EXPIRED\x10\x03\x12\x1a\n\x16TICKET_STATE_CANCELLED\x10\x04\x32\xde\x03\n\x12MatchmakingService\x12s\n\x0c\x43reateTicket\x12\x30.flotilla.api.matchmaking.v1.CreateTicketRequest\x1a\x31.flotilla.api.matchmaking.v1.CreateTicketResponse\x12j\n\tGetTicket\x12-.flotilla.api.matchmaking.v1.GetTicketRequest\x1a..flotilla.api.matchmaking.v1.GetTicketResponse\x12s\n\x0c\x43\x61ncelTicket\x12\x30.flotilla.api.matchmaking.v1.CancelTicketRequest\x1a\x31.flotilla.api.matchmaking.v1.CancelTicketResponse\x12r\n\x0bWatchTicket\x12/.flotilla.api.matchmaking.v1.WatchTicketRequest\x1a\x30.flotilla.api.matchmaking.v1.WatchTicketResponse0\x01\x32\xfe\x02\n\rRatingService\x12|\n\x0fListLeaderboard\x12\x33.flotilla.api.matchmaking.v1.ListLeaderboardRequest\x1a\x34.flotilla.api.matchmaking.v1.ListLeaderboardResponse\x12j\n\tGetRating\x12-.flotilla.api.matchmaking.v1.GetRatingRequest\x1a..flotilla.api.matchmaking.v1.GetRatingResponse\x12\x82\x01\n\x11ListRatingHistory\x12\x35.flotilla.api.matchmaking.v1.ListRatingHistoryRequest\x1a\x36.flotilla.api.matchmaking.v1.ListRatingHistoryResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n5flotilla/api/matchmaking/v1/matchmaking_service.proto\x12\x1b\x66lotilla.api.matchmaking.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"\xe5\x02\n\x06Ticket\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0c\n\x04kind\x18\x02 \x01(\t\x12\x41\n\x07options\x18\x03 \x03(\x0b\x32\x30.flotilla.api.matchmaking.v1.Ticket.OptionsEntry\x12\x13\n\x0bseat_counts\x18\x04 \x03(\x05\x12\r\n\x05party\x18\x05 \x03(\t\x12\x37\n\x05state\x18\x06 \x01(\x0e\x32(.flotilla.api.matchmaking.v1.TicketState\x12\x0c\n\x04game\x18\x07 \x01(\t\x12\x0c\n\x04seat\x18\x08 \x01(\x05\x12\x12\n\nseat_token\x18\t \x01(\t\x12/\n\x0b\x63reate_time\x18\n \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x0e\n\x06rating\x18\x0b \x01(\x01\x1a.\n\x0cOptionsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"\xdb\x01\n\x13\x43reateTicketRequest\x12\x0c\n\x04kind\x18\x01 \x01(\t\x12N\n\x07options\x18\x02 \x03(\x0b\x32=.flotilla.api.matchmaking.v1.CreateTicketRequest.OptionsEntry\x12\x13\n\x0bseat_counts\x18\x03 \x03(\x05\x12\r\n\x05party\x18\x04 \x03(\t\x12\x12\n\nrequest_id\x18\x05 \x01(\t\x1a.\n\x0cOptionsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"K\n\x14\x43reateTicketResponse\x12\x33\n\x06ticket\x18\x01 \x01(\x0b\x32#.flotilla.api.matchmaking.v1.Ticket\"\"\n\x10GetTicketRequest\x12\x0e\n\x06ticket\x18\x01 \x01(\t\"H\n\x11GetTicketResponse\x12\x33\n\x06ticket\x18\x01 \x01(\x0b\x32#.flotilla.api.matchmaking.v1.Ticket\"%\n\x13\x43\x61ncelTicketRequest\x12\x0e\n\x06ticket\x18\x01 \x01(\t\"K\n\x14\x43\x61ncelTicketResponse\x12\x33\n\x06ticket\x18\x01 \x01(\x0b\x32#.flotilla.api.matchmaking.v1.Ticket\"$\n\x12WatchTicketRequest\x12\x0e\n\x06ticket\x18\x01 \x01(\t\"a\n\x13WatchTicketResponse\x12\x33\n\x06ticket\x18\x01 \x01(\x0b\x32#.flotilla.api.matchmaking.v1.Ticket\x12\x15\n\ris_checkpoint\x18\x02 \x01(\x08\"{\n\x0cPlayerRating\x12\x0c\n\x04user\x18\x01 \x01(\t\x12\x14\n\x0c\x64isplay_name\x18\x02 \x01(\t\x12\n\n\x02mu\x18\x03 \x01(\x01\x12\r\n\x05sigma\x18\x04 \x01(\x01\x12\x0f\n\x07ordinal\x18\x05 \x01(\x01\x12\r\n\x05games\x18\x06 \x01(\x05\x12\x0c\n\x04rank\x18\x07 \x01(\x05\"M\n\x16ListLeaderboardRequest\x12\x0c\n\x04kind\x18\x01 \x01(\t\x12\x11\n\tpage_size\x18\x02 \x01(\x05\x12\x12\n\npage_token\x18\x03 \x01(\t\"n\n\x17ListLeaderboardResponse\x12:\n\x07ratings\x18\x01 \x03(\x0b\x32).flotilla.api.matchmaking.v1.PlayerRating\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\".\n\x10GetRatingRequest\x12\x0c\n\x04kind\x18\x01 \x01(\t\x12\x0c\n\x04user\x18\x02 \x01(\t\"N\n\x11GetRatingResponse\x12\x39\n\x06rating\x18\x01 \x01(\x0b\x32).flotilla.api.matchmaking.v1.PlayerRating\"]\n\x18ListRatingHistoryRequest\x12\x0c\n\x04kind\x18\x01 \x01(\t\x12\x0c\n\x04user\x18\x02 \x01(\t\x12\x11\n\tpage_size\x18\x03 \x01(\x05\x12\x12\n\npage_token\x18\x04 \x01(\t\"p\n\x19ListRatingHistoryResponse\x12:\n\x07\x63hanges\x18\x01 \x03(\x0b\x32).flotilla.api.matchmaking.v1.RatingChange\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"\x85\x01\n\x0cRatingChange\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\x0c\n\x04rank\x18\x02 \x01(\x05\x12\n\n\x02mu\x18\x03 \x01(\x01\x12\r\n\x05sigma\x18\x04 \x01(\x01\x12\x0f\n\x07ordinal\x18\x05 \x01(\x01\x12-\n\trate_time\x18\x06 \x01(\x0b\x32\x1a.google.protobuf.Timestamp*\x97\x01\n\x0bTicketState\x12\x1c\n\x18TICKET_STATE_UNSPECIFIED\x10\x00\x12\x1a\n\x16TICKET_STATE_SEARCHING\x10\x01\x12\x18\n\x14TICKET_STATE_MATCHED\x10\x02\x12\x18\n\x14TICKET_STATE_EXPIRED\x10\x03\x12\x1a\n\x16TICKET_STATE_CANCELLED\x10\x04\x32\xde\x03\n\x12MatchmakingService\x12s\n\x0c\x43reateTicket\x12\x30.flotilla.api.matchmaking.v1.CreateTicketRequest\x1a\x31.flotilla.api.matchmaking.v1.CreateTicketResponse\x12j\n\tGetTicket\x12-.flotilla.api.matchmaking.v1.GetTicketRequest\x1a..flotilla.api.matchmaking.v1.GetTicketResponse\x12s\n\x0c\x43\x61ncelTicket\x12\x30.flotilla.api.matchmaking.v1.CancelTicketRequest\x1a\x31.flotilla.api.matchmaking.v1.CancelTicketResponse\x12r\n\x0bWatchTicket\x12/.flotilla.api.matchmaking.v1.WatchTicketRequest\x1a\x30.flotilla.api.matchmaking.v1.WatchTicketResponse0\x01\x32\xfe\x02\n\rRatingService\x12|\n\x0fListLeaderboard\x12\x33.flotilla.api.matchmaking.v1.ListLeaderboardRequest\x1a\x34.flotilla.api.matchmaking.v1.ListLeaderboardResponse\x12j\n\tGetRating\x12-.flotilla.api.matchmaking.v1.GetRatingRequest\x1a..flotilla.api.matchmaking.v1.GetRatingResponse\x12\x82\x01\n\x11ListRatingHistory\x12\x35.flotilla.api.matchmaking.v1.ListRatingHistoryRequest\x1a\x36.flotilla.api.matchmaking.v1.ListRatingHistoryResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -35,48 +36,48 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_TICKET_OPTIONSENTRY']._serialized_options = b'8\001'
   _globals['_CREATETICKETREQUEST_OPTIONSENTRY']._loaded_options = None
   _globals['_CREATETICKETREQUEST_OPTIONSENTRY']._serialized_options = b'8\001'
-  _globals['_TICKETSTATE']._serialized_start=1847
-  _globals['_TICKETSTATE']._serialized_end=1998
-  _globals['_TICKET']._serialized_start=87
-  _globals['_TICKET']._serialized_end=419
-  _globals['_TICKET_OPTIONSENTRY']._serialized_start=373
-  _globals['_TICKET_OPTIONSENTRY']._serialized_end=419
-  _globals['_CREATETICKETREQUEST']._serialized_start=422
-  _globals['_CREATETICKETREQUEST']._serialized_end=641
-  _globals['_CREATETICKETREQUEST_OPTIONSENTRY']._serialized_start=373
-  _globals['_CREATETICKETREQUEST_OPTIONSENTRY']._serialized_end=419
-  _globals['_CREATETICKETRESPONSE']._serialized_start=643
-  _globals['_CREATETICKETRESPONSE']._serialized_end=718
-  _globals['_GETTICKETREQUEST']._serialized_start=720
-  _globals['_GETTICKETREQUEST']._serialized_end=754
-  _globals['_GETTICKETRESPONSE']._serialized_start=756
-  _globals['_GETTICKETRESPONSE']._serialized_end=828
-  _globals['_CANCELTICKETREQUEST']._serialized_start=830
-  _globals['_CANCELTICKETREQUEST']._serialized_end=867
-  _globals['_CANCELTICKETRESPONSE']._serialized_start=869
-  _globals['_CANCELTICKETRESPONSE']._serialized_end=944
-  _globals['_WATCHTICKETREQUEST']._serialized_start=946
-  _globals['_WATCHTICKETREQUEST']._serialized_end=982
-  _globals['_WATCHTICKETRESPONSE']._serialized_start=984
-  _globals['_WATCHTICKETRESPONSE']._serialized_end=1081
-  _globals['_PLAYERRATING']._serialized_start=1083
-  _globals['_PLAYERRATING']._serialized_end=1206
-  _globals['_LISTLEADERBOARDREQUEST']._serialized_start=1208
-  _globals['_LISTLEADERBOARDREQUEST']._serialized_end=1285
-  _globals['_LISTLEADERBOARDRESPONSE']._serialized_start=1287
-  _globals['_LISTLEADERBOARDRESPONSE']._serialized_end=1397
-  _globals['_GETRATINGREQUEST']._serialized_start=1399
-  _globals['_GETRATINGREQUEST']._serialized_end=1445
-  _globals['_GETRATINGRESPONSE']._serialized_start=1447
-  _globals['_GETRATINGRESPONSE']._serialized_end=1525
-  _globals['_LISTRATINGHISTORYREQUEST']._serialized_start=1527
-  _globals['_LISTRATINGHISTORYREQUEST']._serialized_end=1620
-  _globals['_LISTRATINGHISTORYRESPONSE']._serialized_start=1622
-  _globals['_LISTRATINGHISTORYRESPONSE']._serialized_end=1734
-  _globals['_RATINGCHANGE']._serialized_start=1736
-  _globals['_RATINGCHANGE']._serialized_end=1844
-  _globals['_MATCHMAKINGSERVICE']._serialized_start=2001
-  _globals['_MATCHMAKINGSERVICE']._serialized_end=2479
-  _globals['_RATINGSERVICE']._serialized_start=2482
-  _globals['_RATINGSERVICE']._serialized_end=2864
+  _globals['_TICKETSTATE']._serialized_start=1931
+  _globals['_TICKETSTATE']._serialized_end=2082
+  _globals['_TICKET']._serialized_start=120
+  _globals['_TICKET']._serialized_end=477
+  _globals['_TICKET_OPTIONSENTRY']._serialized_start=431
+  _globals['_TICKET_OPTIONSENTRY']._serialized_end=477
+  _globals['_CREATETICKETREQUEST']._serialized_start=480
+  _globals['_CREATETICKETREQUEST']._serialized_end=699
+  _globals['_CREATETICKETREQUEST_OPTIONSENTRY']._serialized_start=431
+  _globals['_CREATETICKETREQUEST_OPTIONSENTRY']._serialized_end=477
+  _globals['_CREATETICKETRESPONSE']._serialized_start=701
+  _globals['_CREATETICKETRESPONSE']._serialized_end=776
+  _globals['_GETTICKETREQUEST']._serialized_start=778
+  _globals['_GETTICKETREQUEST']._serialized_end=812
+  _globals['_GETTICKETRESPONSE']._serialized_start=814
+  _globals['_GETTICKETRESPONSE']._serialized_end=886
+  _globals['_CANCELTICKETREQUEST']._serialized_start=888
+  _globals['_CANCELTICKETREQUEST']._serialized_end=925
+  _globals['_CANCELTICKETRESPONSE']._serialized_start=927
+  _globals['_CANCELTICKETRESPONSE']._serialized_end=1002
+  _globals['_WATCHTICKETREQUEST']._serialized_start=1004
+  _globals['_WATCHTICKETREQUEST']._serialized_end=1040
+  _globals['_WATCHTICKETRESPONSE']._serialized_start=1042
+  _globals['_WATCHTICKETRESPONSE']._serialized_end=1139
+  _globals['_PLAYERRATING']._serialized_start=1141
+  _globals['_PLAYERRATING']._serialized_end=1264
+  _globals['_LISTLEADERBOARDREQUEST']._serialized_start=1266
+  _globals['_LISTLEADERBOARDREQUEST']._serialized_end=1343
+  _globals['_LISTLEADERBOARDRESPONSE']._serialized_start=1345
+  _globals['_LISTLEADERBOARDRESPONSE']._serialized_end=1455
+  _globals['_GETRATINGREQUEST']._serialized_start=1457
+  _globals['_GETRATINGREQUEST']._serialized_end=1503
+  _globals['_GETRATINGRESPONSE']._serialized_start=1505
+  _globals['_GETRATINGRESPONSE']._serialized_end=1583
+  _globals['_LISTRATINGHISTORYREQUEST']._serialized_start=1585
+  _globals['_LISTRATINGHISTORYREQUEST']._serialized_end=1678
+  _globals['_LISTRATINGHISTORYRESPONSE']._serialized_start=1680
+  _globals['_LISTRATINGHISTORYRESPONSE']._serialized_end=1792
+  _globals['_RATINGCHANGE']._serialized_start=1795
+  _globals['_RATINGCHANGE']._serialized_end=1928
+  _globals['_MATCHMAKINGSERVICE']._serialized_start=2085
+  _globals['_MATCHMAKINGSERVICE']._serialized_end=2563
+  _globals['_RATINGSERVICE']._serialized_start=2566
+  _globals['_RATINGSERVICE']._serialized_end=2948
 # @@protoc_insertion_point(module_scope)

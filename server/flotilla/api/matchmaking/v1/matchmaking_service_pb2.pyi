@@ -1,3 +1,6 @@
+import datetime
+
+from google.protobuf import timestamp_pb2 as _timestamp_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from google.protobuf import descriptor as _descriptor
@@ -21,7 +24,7 @@ TICKET_STATE_EXPIRED: TicketState
 TICKET_STATE_CANCELLED: TicketState
 
 class Ticket(_message.Message):
-    __slots__ = ("name", "kind", "options", "seat_counts", "party", "state", "game", "seat", "seat_token", "create_time_ms", "rating")
+    __slots__ = ("name", "kind", "options", "seat_counts", "party", "state", "game", "seat", "seat_token", "create_time", "rating")
     class OptionsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -38,7 +41,7 @@ class Ticket(_message.Message):
     GAME_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     SEAT_TOKEN_FIELD_NUMBER: _ClassVar[int]
-    CREATE_TIME_MS_FIELD_NUMBER: _ClassVar[int]
+    CREATE_TIME_FIELD_NUMBER: _ClassVar[int]
     RATING_FIELD_NUMBER: _ClassVar[int]
     name: str
     kind: str
@@ -49,9 +52,9 @@ class Ticket(_message.Message):
     game: str
     seat: int
     seat_token: str
-    create_time_ms: int
+    create_time: _timestamp_pb2.Timestamp
     rating: float
-    def __init__(self, name: _Optional[str] = ..., kind: _Optional[str] = ..., options: _Optional[_Mapping[str, str]] = ..., seat_counts: _Optional[_Iterable[int]] = ..., party: _Optional[_Iterable[str]] = ..., state: _Optional[_Union[TicketState, str]] = ..., game: _Optional[str] = ..., seat: _Optional[int] = ..., seat_token: _Optional[str] = ..., create_time_ms: _Optional[int] = ..., rating: _Optional[float] = ...) -> None: ...
+    def __init__(self, name: _Optional[str] = ..., kind: _Optional[str] = ..., options: _Optional[_Mapping[str, str]] = ..., seat_counts: _Optional[_Iterable[int]] = ..., party: _Optional[_Iterable[str]] = ..., state: _Optional[_Union[TicketState, str]] = ..., game: _Optional[str] = ..., seat: _Optional[int] = ..., seat_token: _Optional[str] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., rating: _Optional[float] = ...) -> None: ...
 
 class CreateTicketRequest(_message.Message):
     __slots__ = ("kind", "options", "seat_counts", "party", "request_id")
@@ -189,17 +192,17 @@ class ListRatingHistoryResponse(_message.Message):
     def __init__(self, changes: _Optional[_Iterable[_Union[RatingChange, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
 
 class RatingChange(_message.Message):
-    __slots__ = ("game", "rank", "mu", "sigma", "ordinal", "rate_time_ms")
+    __slots__ = ("game", "rank", "mu", "sigma", "ordinal", "rate_time")
     GAME_FIELD_NUMBER: _ClassVar[int]
     RANK_FIELD_NUMBER: _ClassVar[int]
     MU_FIELD_NUMBER: _ClassVar[int]
     SIGMA_FIELD_NUMBER: _ClassVar[int]
     ORDINAL_FIELD_NUMBER: _ClassVar[int]
-    RATE_TIME_MS_FIELD_NUMBER: _ClassVar[int]
+    RATE_TIME_FIELD_NUMBER: _ClassVar[int]
     game: str
     rank: int
     mu: float
     sigma: float
     ordinal: float
-    rate_time_ms: int
-    def __init__(self, game: _Optional[str] = ..., rank: _Optional[int] = ..., mu: _Optional[float] = ..., sigma: _Optional[float] = ..., ordinal: _Optional[float] = ..., rate_time_ms: _Optional[int] = ...) -> None: ...
+    rate_time: _timestamp_pb2.Timestamp
+    def __init__(self, game: _Optional[str] = ..., rank: _Optional[int] = ..., mu: _Optional[float] = ..., sigma: _Optional[float] = ..., ordinal: _Optional[float] = ..., rate_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
