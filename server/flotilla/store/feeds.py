@@ -139,11 +139,13 @@ class _Reader:
                     subscriber.push(entries)
 
     async def close(self) -> None:
+        self.feeds.clear()
         if self.task is not None:
             self.task.cancel()
             self.task.add_done_callback(_retrieve)
+            await asyncio.wait([self.task], timeout=1)
         with contextlib.suppress(RedisConnectionError, RedisTimeoutError, OSError):
-            await self.client.aclose()
+            await self.client.aclose(close_connection_pool=True)
 
 
 class Feeds:

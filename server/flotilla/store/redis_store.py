@@ -419,9 +419,14 @@ class RedisStore:
         return [parse_entry(fields) for _id, fields in rows]
 
     def dedicated_client(self) -> Any:
-        """A client on one connection of its own (single Redis), e.g. for a blocking read that
-        another connection may end with CLIENT UNBLOCK."""
-        return self.redis.client()
+        """A client on a connection of its own, outside the shared pool (single Redis): for a
+        blocking read that another connection may end with CLIENT UNBLOCK, and that is closed
+        with its reader (its connection never goes back to the shared pool mid-read)."""
+        shared = self.redis.connection_pool
+        pool = aioredis.ConnectionPool(
+            connection_class=shared.connection_class, **{**shared.connection_kwargs, "max_connections": 1}
+        )
+        return aioredis.Redis(connection_pool=pool, single_connection_client=True)
 
     async def wait_entries_many(
         self, client: Any, cursors: Mapping[str, int], block_ms: int
