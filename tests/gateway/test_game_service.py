@@ -242,3 +242,25 @@ async def test_unreachable_redis_is_unavailable_and_the_gateway_keeps_serving() 
                 assert caught.value.code() == grpc.StatusCode.UNAVAILABLE
     finally:
         await asyncio.wait_for(gateway.stop(0), 30)
+
+
+async def test_games_one_after_another_on_one_gateway_keep_it_healthy(stack: Stack) -> None:
+    """Regression: closing a game's live feed must not hand a connection still reading back to the pool."""
+    client = FlotillaClient(stack.gateways[0])
+    other = FlotillaClient(stack.gateways[0])
+    await client.sign_in("a")
+    await other.sign_in("b")
+    for _ in range(3):
+        game = await client.create_game("counter", 2, {"moves": "4"})
+        seats = [await client.join(game.name), await other.join(game.name)]
+
+        async def play(player: FlotillaClient, seat_index: int) -> None:
+            stream = player.play(seats[seat_index])
+            async for response in stream:
+                if response.HasField("update") and response.update.HasField("prompt"):
+                    prompt = response.update.prompt
+                    stream.send(prompt.legal_actions[0], etag=prompt.etag)
+
+        await asyncio.wait_for(asyncio.gather(play(client, 0), play(other, 1)), 30)
+    await client.close()
+    await other.close()
