@@ -12,7 +12,7 @@ import redis.asyncio as aioredis
 from flotilla.api.counter.v1 import counter_pb2
 from flotilla.api.game.v1 import game_pb2, game_service_pb2, game_service_pb2_grpc
 from flotilla.store import keys
-from flotilla_client import FlotillaClient, FlotillaError
+from flotilla_client import FlotillaClient, FlotillaError, Seat
 from support import Stack
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(120)]
@@ -254,13 +254,13 @@ async def test_games_one_after_another_on_one_gateway_keep_it_healthy(stack: Sta
         game = await client.create_game("counter", 2, {"moves": "4"})
         seats = [await client.join(game.name), await other.join(game.name)]
 
-        async def play(player: FlotillaClient, seat_index: int) -> None:
-            stream = player.play(seats[seat_index])
+        async def play(player: FlotillaClient, seat: Seat) -> None:
+            stream = player.play(seat)
             async for response in stream:
                 if response.HasField("update") and response.update.HasField("prompt"):
                     prompt = response.update.prompt
                     stream.send(prompt.legal_actions[0], etag=prompt.etag)
 
-        await asyncio.wait_for(asyncio.gather(play(client, 0), play(other, 1)), 30)
+        await asyncio.wait_for(asyncio.gather(play(client, seats[0]), play(other, seats[1])), 30)
     await client.close()
     await other.close()

@@ -180,10 +180,7 @@ class Feeds:
         if reader is None:
             feed.close()
             return
-        reader.feeds.pop(feed.game_id, None)
-        if not reader.feeds:
-            self._readers.remove(reader)
-            await reader.close()
+        reader.feeds.pop(feed.game_id, None)  # the reader (and its connection) stays for the next games
 
     @property
     def watched_games(self) -> int:
