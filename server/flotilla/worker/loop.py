@@ -34,7 +34,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from flotilla import metrics
 from flotilla.app import clocks
 from flotilla.app.errors import AppError, GameNotFound, InvalidRequest, StaleVersion, StoreUnavailable
-from flotilla.app.host import ABSENT, TIMED_OUT, GameHost, Step, host_for, result_plain
+from flotilla.app.host import ABSENT, FINISHED, TIMED_OUT, GameHost, Step, host_for, result_plain
 from flotilla.app.outcome import Outcome
 from flotilla.games import REGISTRY
 from flotilla.rules import Result, RulesError, Seat
@@ -381,6 +381,13 @@ class Worker:
                     error = StaleVersion("the game kept moving; retry", game=work.game_id)
                     replies.append((work, Outcome.rejected(error), False))
         replies = await self.confirmed(replies, unconfirmed)
+        # An earlier attempt may have died between its commit and announcing the end: announce
+        # again (the ratings consumer rates each game once).
+        finished.extend(
+            w.game_id
+            for w, o, _ in replies
+            if w.msg_id in unconfirmed and o.ok and any(row[2] == FINISHED for row in o.events)
+        )
         metrics.RETRIES.inc(len(retry))
         for work, outcome, _ in replies:
             if not outcome.ok:
