@@ -145,6 +145,8 @@ class RedisStore:
         self._node_options: dict[str, Any] = {}
         self._nodes: dict[tuple[str, int], _Node] = {}
         self._readers: list[asyncio.Task[None]] = []
+        self._outgoing: list[tuple[str, dict[str, Any], asyncio.Future[None]]] = []
+        self._flushing: set[asyncio.Task[None]] = set()
         self._incoming: asyncio.Queue[list[tuple[str, bytes, dict[bytes, bytes]]]] = asyncio.Queue(64)
         self._commit = client.register_script(_script("commit_transition.lua"))
         self._create = client.register_script(_script("create_game.lua"))
@@ -454,7 +456,39 @@ class RedisStore:
             await self.redis.xgroup_create(stream, keys.WORKER_GROUP, id="0", mkstream=True)
 
     async def enqueue(self, stream: str, fields: Mapping[str, bytes | str | int]) -> None:
-        await self.redis.xadd(stream, dict(fields))
+        """Append to a work stream. Concurrent calls in one event-loop turn share one pipeline
+        (auto-pipelining: a busy gateway sends one round trip per turn, not one per action)."""
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[None] = loop.create_future()
+        self._outgoing.append((stream, dict(fields), done))
+        if len(self._outgoing) == 1:
+            loop.call_soon(self._flush_soon)
+        await done
+
+    def _flush_soon(self) -> None:
+        batch, self._outgoing = self._outgoing, []
+        task = asyncio.get_running_loop().create_task(self._flush(batch))
+        self._flushing.add(task)
+        task.add_done_callback(self._flushing.discard)
+
+    async def _flush(self, batch: list[tuple[str, dict[str, Any], asyncio.Future[None]]]) -> None:
+        try:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for stream, fields, _done in batch:
+                    pipe.xadd(stream, fields)
+                replies = await pipe.execute(raise_on_error=False)
+        except Exception as exc:
+            for _stream, _fields, waiting in batch:
+                if not waiting.done():
+                    waiting.set_exception(exc)
+            return
+        for (_stream, _fields, waiting), reply in zip(batch, replies, strict=True):
+            if waiting.done():
+                continue
+            if isinstance(reply, Exception):
+                waiting.set_exception(reply)
+            else:
+                waiting.set_result(None)
 
     async def read_work(
         self, streams: Sequence[str], consumer: str, count: int, block_ms: int
