@@ -27,6 +27,14 @@ from flotilla.rules.testing import game_seed
 MODES: dict[str, list[tuple[str, int, dict[str, str]]]] = {
     "counter": [("2p", 2, {})],
     "sail_away": [("2p", 2, {}), ("3p", 3, {}), ("4p", 4, {})],
+    "port_royal": [
+        ("base 4p", 4, {"mode": "base"}),
+        ("contract 4p", 4, {"mode": "contract_comp"}),
+        ("co-op solo", 1, {"mode": "contract_coop"}),
+        ("co-op 4p", 4, {"mode": "contract_coop"}),
+    ],
+    "pirates_of_nassau": [("4p", 4, {}), ("2p variant", 2, {})],
+    "navegador": [("2p", 2, {}), ("4p", 4, {})],
 }
 
 

@@ -1,4 +1,4 @@
-"""Load generator: M concurrent 2-seat `counter` games against Flotilla gateways (its own process).
+"""Load generator: M concurrent games (the 2-seat `counter` game by default) against Flotilla gateways.
 
 Each slot creates a game, seats two players and plays it to the end as fast as possible, then
 starts the next: the mover submits the instant its prompt arrives. Mode `unary`: both seats
@@ -8,6 +8,11 @@ Play stream each. Measured in the window [warmup, warmup + duration]: moves comm
 opponent (same clock, same process). Bounded in time; prints one JSON object.
 
     python bench/load.py --targets 127.0.0.1:50051 --games 10 --mode stream --duration 10
+    python bench/load.py --kind sail_away --seats 3 --games 10 --mode stream
+
+With another game than `counter`, each seat plays a uniformly random legal action from its
+prompt; a move may then emit several events, and latency is measured to the move's first
+event.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ import asyncio
 import contextlib
 import json
 import os
+import random
 import resource
 import time
 import uuid
@@ -53,13 +59,12 @@ class Meter:
         return time.perf_counter() > self.t1
 
 
-async def slot(stubs: list, auth: list[str], meter: Meter, mode: str, index: int) -> None:  # type: ignore[type-arg]
+async def slot(stubs: list, auth: list[str], meter: Meter, mode: str, index: int, kind: str) -> None:  # type: ignore[type-arg]
     games = stubs[index % len(stubs)]
     while not meter.done():
         meta = (("authorization", f"Bearer {auth[0]}"),)
-        created = await games.CreateGame(
-            game_service_pb2.CreateGameRequest(kind="counter", seat_count=2, request_id=uuid.uuid4().hex), metadata=meta
-        )
+        request = game_service_pb2.CreateGameRequest(kind=kind, seat_count=len(auth), request_id=uuid.uuid4().hex)
+        created = await games.CreateGame(request, metadata=meta)
         name = created.game.name
         tokens = []
         for token in auth:
@@ -68,47 +73,56 @@ async def slot(stubs: list, auth: list[str], meter: Meter, mode: str, index: int
             )
             tokens.append((joined.seat, joined.seat_token))
         tokens.sort()
-        sent: dict[int, float] = {}  # event id of the move -> submit time
+        sent: dict[int, tuple[float, int]] = {}  # event id of a move -> (submit time, mover seat)
         await (play_stream if mode == "stream" else play_unary)(games, name, tokens, sent, meter)
         meter.games_finished += 1
 
 
-def record(meter: Meter, sent: dict[int, float], event_id: int, mover: bool, now: float) -> None:
-    t = sent.get(event_id)
-    if t is not None and meter.in_window(t):
-        (meter.mover if mover else meter.opponent).append((now - t) * 1000)
+def record(meter: Meter, sent: dict[int, tuple[float, int]], event_id: int, seat: int, now: float) -> None:
+    """Latency from a move's submit to its first event at `seat` (mover or opponent)."""
+    move = sent.get(event_id)
+    if move is not None and meter.in_window(move[0]):
+        (meter.mover if move[1] == seat else meter.opponent).append((now - move[0]) * 1000)
 
 
-async def play_unary(games, name: str, tokens, sent: dict[int, float], meter: Meter) -> None:  # type: ignore[no-untyped-def]
+def choose(prompt: game_pb2.Prompt, rng: random.Random) -> game_pb2.Action:
+    """The counter's Add(1), else a uniformly random legal action."""
+    actions = list(prompt.legal_actions)
+    return ADD if actions[0].HasField("counter") else rng.choice(actions)
+
+
+async def play_unary(games, name: str, tokens, sent: dict[int, tuple[float, int]], meter: Meter) -> None:  # type: ignore[no-untyped-def]
     async def seat(seat_index: int, token: str) -> None:
+        rng = random.Random(seat_index)
         metadata = (("authorization", f"Bearer {token}"),)
         call = games.WatchGame(game_service_pb2.WatchGameRequest(game=name), metadata=metadata)
         async for update in call:
             now = time.perf_counter()
             for event in update.events:
-                if event.HasField("counter"):
-                    record(meter, sent, event.event_id, event.counter.added.seat == seat_index, now)
+                record(meter, sent, event.event_id, seat_index, now)
             if update.HasField("prompt"):
                 if meter.done():
                     call.cancel()
                     return
-                version = int(update.prompt.etag)
-                t = time.perf_counter()
-                sent[version + 1] = t
-                await games.SubmitAction(
-                    game_service_pb2.SubmitActionRequest(
-                        game=name, action=ADD, etag=update.prompt.etag, request_id=uuid.uuid4().hex
-                    ),
-                    metadata=metadata,
+                sent[int(update.prompt.etag) + 1] = (time.perf_counter(), seat_index)
+                request = game_service_pb2.SubmitActionRequest(
+                    game=name, action=choose(update.prompt, rng), etag=update.prompt.etag, request_id=uuid.uuid4().hex
                 )
+                try:
+                    await games.SubmitAction(request, metadata=metadata)
+                except grpc.aio.AioRpcError as error:  # simultaneous seats: another seat moved first
+                    if error.code() != grpc.StatusCode.ABORTED:
+                        meter.errors += 1
+                    continue
                 if meter.in_window(time.perf_counter()):
                     meter.committed += 1
 
     await asyncio.gather(*(seat(s, t) for s, t in tokens))
 
 
-async def play_stream(games, name: str, tokens, sent: dict[int, float], meter: Meter) -> None:  # type: ignore[no-untyped-def]
+async def play_stream(games, name: str, tokens, sent: dict[int, tuple[float, int]], meter: Meter) -> None:  # type: ignore[no-untyped-def]
     async def seat(seat_index: int, token: str) -> None:
+        rng = random.Random(seat_index)
         outgoing: asyncio.Queue[game_service_pb2.PlayRequest | None] = asyncio.Queue()
         outgoing.put_nowait(game_service_pb2.PlayRequest(open=game_service_pb2.WatchGameRequest(game=name)))
 
@@ -123,21 +137,20 @@ async def play_stream(games, name: str, tokens, sent: dict[int, float], meter: M
                 if response.outcome.status.code == 0:
                     if meter.in_window(now):
                         meter.committed += 1
-                else:
+                elif response.outcome.status.code != grpc.StatusCode.ABORTED.value[0]:
                     meter.errors += 1
                 continue
             update = response.update
             for event in update.events:
-                if event.HasField("counter"):
-                    record(meter, sent, event.event_id, event.counter.added.seat == seat_index, now)
+                record(meter, sent, event.event_id, seat_index, now)
             if update.HasField("prompt"):
                 if meter.done():
                     outgoing.put_nowait(None)
                     call.cancel()
                     return
-                sent[int(update.prompt.etag) + 1] = time.perf_counter()
+                sent[int(update.prompt.etag) + 1] = (time.perf_counter(), seat_index)
                 submit = game_service_pb2.SubmitActionRequest(
-                    action=ADD, etag=update.prompt.etag, request_id=uuid.uuid4().hex
+                    action=choose(update.prompt, rng), etag=update.prompt.etag, request_id=uuid.uuid4().hex
                 )
                 outgoing.put_nowait(game_service_pb2.PlayRequest(submit=submit))
         outgoing.put_nowait(None)
@@ -152,6 +165,8 @@ async def main() -> None:
     parser.add_argument("--mode", choices=["unary", "stream"], default="stream")
     parser.add_argument("--warmup", type=float, default=3)
     parser.add_argument("--duration", type=float, default=10)
+    parser.add_argument("--kind", default="counter", help="game kind (bots play random legal actions)")
+    parser.add_argument("--seats", type=int, default=2)
     args = parser.parse_args()
     targets = args.targets.split(",")
     if not all(t.startswith(("127.", "localhost", "[::1]")) for t in targets):
@@ -160,12 +175,12 @@ async def main() -> None:
     stubs = [game_service_pb2_grpc.GameServiceStub(c) for c in channels]
     auth_stub = game_service_pb2_grpc.AuthServiceStub(channels[0])
     auth = []
-    for name in ("bench-a", "bench-b"):
+    for name in [f"bench-{i}" for i in range(args.seats)]:
         reply = await auth_stub.SignInAsGuest(game_service_pb2.SignInAsGuestRequest(display_name=name))
         auth.append(reply.session_token)
     meter = Meter(args.warmup, args.duration)
     cpu0 = resource.getrusage(resource.RUSAGE_SELF)
-    tasks = [asyncio.create_task(slot(stubs, auth, meter, args.mode, i)) for i in range(args.games)]
+    tasks = [asyncio.create_task(slot(stubs, auth, meter, args.mode, i, args.kind)) for i in range(args.games)]
     with contextlib.suppress(TimeoutError):
         await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), args.warmup + args.duration + 30)
     cpu1 = resource.getrusage(resource.RUSAGE_SELF)
@@ -176,6 +191,7 @@ async def main() -> None:
         json.dumps(
             {
                 "mode": args.mode,
+                "kind": args.kind,
                 "games": args.games,
                 "gateways": len(targets),
                 "committed_moves": meter.committed,

@@ -100,6 +100,10 @@ def run_flotilla(args: argparse.Namespace, workdir: Path) -> list[dict[str, obje
                         str(args.warmup),
                         "--duration",
                         str(args.duration),
+                        "--kind",
+                        args.kind,
+                        "--seats",
+                        str(args.seats),
                     ],
                     env=env,
                     capture_output=True,
@@ -110,7 +114,7 @@ def run_flotilla(args: argparse.Namespace, workdir: Path) -> list[dict[str, obje
                 elapsed = time.monotonic() - started
                 row = json.loads(out.stdout.strip().splitlines()[-1])
                 row["server_cpu_pct"] = 100 * (cpu_seconds(pids) - before) / elapsed
-                row["system"] = f"flotilla {mode} (G={args.gateways}, W={args.workers})"
+                row["system"] = f"flotilla {args.kind} {mode} (G={args.gateways}, W={args.workers})"
                 rows.append(row)
                 print(json.dumps(row), flush=True)
         return rows
@@ -209,13 +213,15 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--warmup", type=float, default=3)
     parser.add_argument("--duration", type=float, default=10)
+    parser.add_argument("--kind", default="counter", help="game kind; the peer runs only for counter")
+    parser.add_argument("--seats", type=int, default=2)
     parser.add_argument("--pin", action="store_true", help="servers on CPU 0, load generators on CPU 1")
     parser.add_argument("--peer", default=str(ROOT.parent / "shared" / "peers"), help="shared/peers, or '' to skip")
     parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "e2e.jsonl"))
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="flotilla-bench-") as tmp:
         rows = run_flotilla(args, Path(tmp))
-        if args.peer:
+        if args.peer and args.kind == "counter":
             rows += run_peer(args, Path(tmp))
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     with Path(args.out).open("a") as f:
