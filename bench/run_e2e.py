@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "server"))
 
 from flotilla.cli import _wait_for_gateway  # noqa: E402
-from flotilla.redis_server import RedisServer, free_port  # noqa: E402
+from flotilla.redis_server import RedisCluster, RedisServer, free_port  # noqa: E402
 
 
 def cpu_seconds(pids: list[int]) -> float:
@@ -46,13 +46,17 @@ def taskset(cpu: str | None) -> list[str]:
 def run_flotilla(args: argparse.Namespace, workdir: Path) -> list[dict[str, object]]:
     server_cpu = "0" if args.pin else None
     driver_cpu = "1" if args.pin else None
-    redis = RedisServer(workdir / "redis", aof=True, extra=("--appendfsync", "everysec"))
-    if server_cpu is not None and shutil.which("taskset"):
-        redis.start()
-        subprocess.run(["taskset", "-pc", server_cpu, str(redis.process.pid)], check=True, capture_output=True)  # type: ignore[union-attr]
+    redis: RedisServer | RedisCluster
+    if args.cluster:
+        redis = RedisCluster(workdir / "cluster").start()
+        redis_pids = [n.process.pid for n in redis.nodes if n.process is not None]
     else:
-        redis.start()
-    env = dict(os.environ, REDIS_URL=redis.url, FLOTILLA_LOG_FORMAT="json")
+        redis = RedisServer(workdir / "redis", aof=True, extra=("--appendfsync", "everysec")).start()
+        redis_pids = [redis.process.pid] if redis.process is not None else []
+    if server_cpu is not None and shutil.which("taskset"):
+        for pid in redis_pids:
+            subprocess.run(["taskset", "-pc", server_cpu, str(pid)], check=True, capture_output=True)
+    env = dict(os.environ, REDIS_URL=redis.url, FLOTILLA_LOG_FORMAT="json", FLOTILLA_METRICS_PORT="0")
     procs: list[subprocess.Popen[bytes]] = []
     targets = []
     log = (workdir / "servers.log").open("ab")
@@ -80,7 +84,7 @@ def run_flotilla(args: argparse.Namespace, workdir: Path) -> list[dict[str, obje
         for target in targets:
             _wait_for_gateway(target)
         rows = []
-        pids = [p.pid for p in procs] + [redis.process.pid]  # type: ignore[union-attr]
+        pids = [p.pid for p in procs] + redis_pids
         for mode in args.modes.split(","):
             for games in [int(m) for m in args.games.split(",")]:
                 before = cpu_seconds(pids)
@@ -114,7 +118,8 @@ def run_flotilla(args: argparse.Namespace, workdir: Path) -> list[dict[str, obje
                 elapsed = time.monotonic() - started
                 row = json.loads(out.stdout.strip().splitlines()[-1])
                 row["server_cpu_pct"] = 100 * (cpu_seconds(pids) - before) / elapsed
-                row["system"] = f"flotilla {args.kind} {mode} (G={args.gateways}, W={args.workers})"
+                where = "cluster 3+3" if args.cluster else "1 Redis"
+                row["system"] = f"flotilla {args.kind} {mode} (G={args.gateways}, W={args.workers}, {where})"
                 rows.append(row)
                 print(json.dumps(row), flush=True)
         return rows
@@ -213,6 +218,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--warmup", type=float, default=3)
     parser.add_argument("--duration", type=float, default=10)
+    parser.add_argument("--cluster", action="store_true", help="a 3-primary, 3-replica Redis Cluster")
     parser.add_argument("--kind", default="counter", help="game kind; the peer runs only for counter")
     parser.add_argument("--seats", type=int, default=2)
     parser.add_argument("--pin", action="store_true", help="servers on CPU 0, load generators on CPU 1")

@@ -11,6 +11,7 @@ from collections.abc import AsyncIterator, Iterator
 import grpc
 import pytest
 
+from flotilla.api.game.v1 import game_service_pb2
 from flotilla.api.lobby.v1 import lobby_service_pb2 as pb
 from flotilla.store.lobby_store import LobbyStore
 from flotilla.store.redis_store import RedisStore
@@ -114,6 +115,15 @@ class TestRoomToGame:
         assert again.room.game == started.room.game
         assert again.seat_token
         game = started.room.game
+        # A private room's game: spectators need the room's code; it is not listed.
+        stranger = players[2]
+        view = game_service_pb2.GetViewRequest(game=game)
+        code, reason = await _refused(stranger.call(stranger.client.games, "GetView", view))
+        assert (code, reason) == (grpc.StatusCode.PERMISSION_DENIED, "ERROR_REASON_WRONG_JOIN_CODE")
+        view.join_code = room.join_code.lower()
+        assert (await stranger.call(stranger.client.games, "GetView", view)).view.game == game
+        listed = await stranger.client.list_games("sail_away", page_size=500)
+        assert game not in [g.name for g in listed.games]
         await asyncio.wait_for(
             asyncio.gather(
                 play_random(host.client, Seat(game, 0, started.seat_token), random.Random(2)),

@@ -85,8 +85,12 @@ class Games:
         options: Mapping[str, str],
         request_id: str,
         clock: clocks.ClockConfig | None = None,
+        private_code: str = "",
     ) -> GameMeta:
-        """Create a game with open seats. The same request id returns the same game."""
+        """Create a game with open seats. The same request id returns the same game.
+
+        `private_code`: the game of a private room; spectators must show that code.
+        """
         host = host_for(kind)
         if not 1 <= seats <= MAX_SEATS:
             raise InvalidRequest(f"seat_count must be 1..{MAX_SEATS}, got {seats}", field="seat_count")
@@ -112,6 +116,7 @@ class Games:
             seed_sha256=seed_commitment(seed),
             clock=orjson.dumps(clock.plain()) if clock is not None else b"",
             seatclock=orjson.dumps(clocks.dump(clocks.initial(clock or clocks.ClockConfig(), seats))),
+            private_code=private_code,
         )
         return await self.meta(game_id)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
+import secrets
 import time
 import uuid
 from collections import OrderedDict
@@ -17,7 +18,7 @@ from google.rpc import code_pb2, status_pb2
 
 from flotilla import metrics
 from flotilla.api.game.v1 import game_pb2, game_service_pb2, game_service_pb2_grpc
-from flotilla.app.errors import InvalidRequest, NotSeated, Unauthenticated
+from flotilla.app.errors import InvalidRequest, NotSeated, Unauthenticated, WrongJoinCode
 from flotilla.app.games import Games, check_request_id, game_id_of
 from flotilla.app.host import GameHost, host_for
 from flotilla.gateway.auth import Principal, Tokens
@@ -110,6 +111,16 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
             raise NotSeated("you hold no seat in this game; JoinGame first", game=f"games/{game_id}")
         return seat
 
+    async def viewer(self, context: Context, game_id: str, join_code: str) -> Seat | None:
+        """The caller's seat, or None for a spectator; a private room's game needs its join code."""
+        seat = await self.seat(self.principal(context, required=False), game_id, required=False)
+        if seat is None:
+            meta = await self.games.meta(game_id)
+            given = join_code.strip().upper().encode()
+            if meta.private_code and not secrets.compare_digest(given, meta.private_code.encode()):
+                raise WrongJoinCode("this game is private: watch it with its room's join code", game=f"games/{game_id}")
+        return seat
+
     # --- unary -------------------------------------------------------------------------
     @maps_errors
     async def CreateGame(
@@ -185,7 +196,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
             metas = await self.games.store.metas([g for g, _ in rows])
             for (_game_id, score), meta in zip(rows, metas, strict=True):
                 cursor = score
-                if meta is not None and (wanted is None or meta.status == wanted):
+                if meta is not None and not meta.private_code and (wanted is None or meta.status == wanted):
                     games.append(self.render.game(meta, {}))
                     if len(games) == size:
                         break
@@ -200,7 +211,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         self, request: game_service_pb2.GetViewRequest, context: Context
     ) -> game_service_pb2.GetViewResponse:
         game_id = game_id_of(request.game)
-        viewer = await self.seat(self.principal(context, required=False), game_id, required=False)
+        viewer = await self.viewer(context, game_id, request.join_code)
         batch = await self.games.view(game_id, viewer)
         response = game_service_pb2.GetViewResponse(view=self.render.view(game_id, batch, viewer))
         if batch.prompt is not None and viewer is not None:
@@ -270,7 +281,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         self, request: game_service_pb2.WatchGameRequest, context: Context
     ) -> AsyncIterator[game_service_pb2.WatchGameResponse]:
         game_id = game_id_of(request.game)
-        viewer = await self.seat(self.principal(context, required=False), game_id, required=False)
+        viewer = await self.viewer(context, game_id, request.join_code)
         structlog.contextvars.bind_contextvars(game=game_id, seat=viewer)
         with metrics.OPEN_STREAMS.labels("WatchGame").track_inprogress():
             async for batch in self.games.watch(game_id, viewer, request.after_event_id):
@@ -284,7 +295,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         if first is None or first.WhichOneof("kind") != "open":
             raise InvalidRequest("the first Play message must be `open` (game and resume point)", field="open")
         game_id = game_id_of(first.open.game)
-        seat = await self.seat(self.principal(context, required=False), game_id, required=False)
+        seat = await self.viewer(context, game_id, first.open.join_code)
         out: asyncio.Queue[game_service_pb2.PlayResponse | None] = asyncio.Queue()
         idle = asyncio.Event()
         idle.set()

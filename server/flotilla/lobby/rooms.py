@@ -301,7 +301,13 @@ class Rooms:
 
     async def finish_start(self, room_id: str, room: Room) -> tuple[int, Room]:
         """The idempotent rest of a start: the game, its seats, the bots, then `started`."""
-        meta = await self.games.create(room["kind"], room["seat_count"], room["options"], f"room:{room_id}")
+        meta = await self.games.create(
+            room["kind"],
+            room["seat_count"],
+            room["options"],
+            f"room:{room_id}",
+            private_code="" if room["public"] else str(room["code"]),
+        )
         bots = []
         for i, seat in enumerate(room["seats"]):
             await self.games.join(meta.game_id, seat["user"], seat["name"], i)

@@ -47,6 +47,7 @@ class GameMeta:
     seed_sha256: str = ""
     clock: dict[str, Any] | None = None
     seatclock: list[list[Any]] | None = None
+    private_code: str = ""  # set for games of private rooms: spectators need it
 
 
 @dataclass(slots=True)
@@ -96,6 +97,7 @@ _META_FIELDS = (
     b"seed_sha256",
     b"clock",
     b"seatclock",
+    b"private_code",
 )
 
 
@@ -103,8 +105,9 @@ def _meta(game_id: str, values: Sequence[bytes | None]) -> GameMeta | None:
     if values[0] is None:
         return None
     kind, rules_version, seat_count, options, status, version, created_ms, to_act, result, commitment, clock, seats = (
-        values
+        values[:12]
     )
+    code = values[12]
     return GameMeta(
         game_id=game_id,
         kind=kind.decode() if kind else "",
@@ -119,6 +122,7 @@ def _meta(game_id: str, values: Sequence[bytes | None]) -> GameMeta | None:
         seed_sha256=commitment.decode() if commitment else "",
         clock=orjson.loads(clock) if clock else None,
         seatclock=orjson.loads(seats) if seats else None,
+        private_code=code.decode() if code else "",
     )
 
 
@@ -261,6 +265,7 @@ class RedisStore:
         seed_sha256: str,
         clock: bytes = b"",
         seatclock: bytes = b"",
+        private_code: str = "",
     ) -> bool:
         """Store a new game and its first stream entry; False if the id exists already."""
         created_us = created_ms * 1000 + secrets.randbelow(1000)  # listing order; unique in practice
@@ -280,6 +285,7 @@ class RedisStore:
                 seed_sha256,
                 clock,
                 seatclock,
+                private_code,
             ],
         )
         if created:
@@ -430,9 +436,7 @@ class RedisStore:
         )
         return aioredis.Redis(connection_pool=pool, single_connection_client=True)
 
-    async def wait_entries_many(
-        self, client: Any, cursors: Mapping[str, int], block_ms: int
-    ) -> dict[str, list[Entry]]:
+    async def wait_entries_many(self, client: Any, cursors: Mapping[str, int], block_ms: int) -> dict[str, list[Entry]]:
         """Block on many games' streams at once (single Redis); entries after each cursor, by game."""
         reply = await client.xread(
             {keys.game_events(g): f"0-{v}" for g, v in cursors.items()}, block=block_ms, count=256

@@ -116,10 +116,12 @@ class ListGamesResponse(_message.Message):
     def __init__(self, games: _Optional[_Iterable[_Union[_game_pb2.Game, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
 
 class GetViewRequest(_message.Message):
-    __slots__ = ("game",)
+    __slots__ = ("game", "join_code")
     GAME_FIELD_NUMBER: _ClassVar[int]
+    JOIN_CODE_FIELD_NUMBER: _ClassVar[int]
     game: str
-    def __init__(self, game: _Optional[str] = ...) -> None: ...
+    join_code: str
+    def __init__(self, game: _Optional[str] = ..., join_code: _Optional[str] = ...) -> None: ...
 
 class GetViewResponse(_message.Message):
     __slots__ = ("view", "prompt")
@@ -152,12 +154,14 @@ class SubmitActionResponse(_message.Message):
     def __init__(self, etag: _Optional[str] = ..., through_event_id: _Optional[int] = ..., events: _Optional[_Iterable[_Union[_game_pb2.GameEvent, _Mapping]]] = ...) -> None: ...
 
 class WatchGameRequest(_message.Message):
-    __slots__ = ("game", "after_event_id")
+    __slots__ = ("game", "after_event_id", "join_code")
     GAME_FIELD_NUMBER: _ClassVar[int]
     AFTER_EVENT_ID_FIELD_NUMBER: _ClassVar[int]
+    JOIN_CODE_FIELD_NUMBER: _ClassVar[int]
     game: str
     after_event_id: int
-    def __init__(self, game: _Optional[str] = ..., after_event_id: _Optional[int] = ...) -> None: ...
+    join_code: str
+    def __init__(self, game: _Optional[str] = ..., after_event_id: _Optional[int] = ..., join_code: _Optional[str] = ...) -> None: ...
 
 class WatchGameResponse(_message.Message):
     __slots__ = ("view", "events", "through_event_id", "is_checkpoint", "prompt")
