@@ -7,9 +7,9 @@ from collections.abc import Iterator
 
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
-from support import Stack, play_full_game, start_stack
 
 from flotilla.redis_server import RedisServer
+from support import Stack, play_full_game, start_stack
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(120)]
 
@@ -22,7 +22,7 @@ def measured(redis_server: RedisServer, tmp_path_factory: pytest.TempPathFactory
 
 
 def scrape(port: int) -> dict[str, float]:
-    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as reply:  # noqa: S310 - loopback
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as reply:
         text = reply.read().decode()
     values: dict[str, float] = {}
     for family in text_string_to_metric_families(text):

@@ -4,6 +4,7 @@ watcher sees a gapless event sequence; the stored state is the replay of the act
 from __future__ import annotations
 
 import pytest
+
 from support import Stack, assert_gapless, assert_stored_state_replays, play_full_game
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(600)]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from support import Stack, assert_gapless, assert_stored_state_replays, play_full_game
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(600)]
