@@ -21,6 +21,7 @@ import structlog
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from flotilla import metrics
 from flotilla.app.games import Games
 from flotilla.lobby.rooms import bot_user
 from flotilla.lobby.tickets import EXPIRED
@@ -78,6 +79,7 @@ class Former:
         return seated
 
     async def pass_queue(self, queue: str) -> int:
+        metrics.TICKETS_WAITING.labels(queue).set(await self.store.waiting_count(queue))
         waiting = await self.store.waiting(queue, self.batch)
         now_ms = int(time.time() * 1000)
         by_id = {t.ticket_id: t for t in waiting}
