@@ -12,6 +12,7 @@ import os
 import sys
 
 import structlog
+from structlog.tracebacks import ExceptionDictTransformer
 
 
 def configure(process: str, log_format: str = "auto", level: int = logging.INFO) -> None:
@@ -25,7 +26,10 @@ def configure(process: str, log_format: str = "auto", level: int = logging.INFO)
             structlog.contextvars.merge_contextvars,
             structlog.processors.add_log_level,
             structlog.processors.TimeStamper(fmt="iso", utc=True),
-            structlog.processors.dict_tracebacks if as_json else structlog.processors.format_exc_info,
+            # Never locals in tracebacks: a frame's locals can hold a game state (hidden cards).
+            structlog.processors.ExceptionRenderer(ExceptionDictTransformer(show_locals=False))
+            if as_json
+            else structlog.processors.format_exc_info,
             renderer,
         ],
         wrapper_class=structlog.make_filtering_bound_logger(level),
