@@ -25,6 +25,7 @@ class Settings:
     log_format: str = "auto"  # [FLOTILLA_LOG_FORMAT] auto | json | console
     wait_replicas: int = 0  # [FLOTILLA_WAIT_REPLICAS] replicas each commit waits for (WAIT) before confirming
     wait_timeout_ms: int = 1000  # [FLOTILLA_WAIT_TIMEOUT_MS] how long a commit waits for them
+    finished_ttl_s: int = 30 * 24 * 3600  # [FLOTILLA_FINISHED_TTL] keep ended games this long (0: forever)
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -40,4 +41,5 @@ class Settings:
             log_format=os.environ.get("FLOTILLA_LOG_FORMAT", d.log_format),
             wait_replicas=_int("FLOTILLA_WAIT_REPLICAS", d.wait_replicas),
             wait_timeout_ms=_int("FLOTILLA_WAIT_TIMEOUT_MS", d.wait_timeout_ms),
+            finished_ttl_s=_int("FLOTILLA_FINISHED_TTL", d.finished_ttl_s),
         )

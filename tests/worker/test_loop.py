@@ -18,9 +18,9 @@ from flotilla.worker.loop import Worker, work_streams
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(60)]
 
 
-async def new_counter_game(store: RedisStore, game_id: str) -> None:
+async def new_counter_game(store: RedisStore, game_id: str, options: dict[str, str] | None = None) -> None:
     host = host_for("counter")
-    step = host.start(host.config(2, {}), 12345, {}, int(time.time() * 1000))
+    step = host.start(host.config(2, options or {}), 12345, options or {}, int(time.time() * 1000))
     await store.create_game(
         game_id,
         kind="counter",
@@ -98,4 +98,25 @@ async def test_a_rejected_request_id_answers_the_same_when_resent(redis_url: str
     meta = await store.game_meta(game_id)
     assert meta is not None
     assert meta.version == 2
+    await store.close()
+
+
+async def test_a_game_is_kept_for_the_retention_period_once_it_ends(redis_url: str) -> None:
+    store = RedisStore.from_url(redis_url)
+    game_id = "retained-" + str(time.time_ns())
+    inbox = keys.inbox("test-" + game_id)
+    await new_counter_game(store, game_id, {"moves": "2"})
+    stream = work_streams(1, ["counter"])[0]
+    await store.ensure_group(stream)
+    worker = Worker(store, shards=1, kinds=["counter"], consumer="w", block_ms=100, finished_ttl_s=3600)
+    await store.enqueue(stream, work(game_id, 0, 1, "m1", inbox))
+    await run_for(worker, 0.5)
+    assert await store.redis.ttl(keys.game(game_id)) == -1  # still running: kept
+    await store.enqueue(stream, work(game_id, 1, 1, "m2", inbox))
+    await run_for(worker, 0.5)
+    meta = await store.game_meta(game_id)
+    assert meta is not None
+    assert meta.status == "finished"
+    for key in (keys.game(game_id), keys.game_events(game_id), keys.game_actions(game_id)):
+        assert 3500 < await store.redis.ttl(key) <= 3600
     await store.close()

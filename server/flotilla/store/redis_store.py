@@ -322,13 +322,17 @@ class RedisStore:
         record: bytes,
         outcome: bytes,
         seatclock: bytes = b"",
+        retain_s: int = 0,
     ) -> tuple[list[str], list[Any]]:
+        """Keys and arguments of one commit script; `retain_s` > 0 expires a game that this
+        commit ends (finished or abandoned) after that many seconds."""
         return (
             [
                 keys.game(game_id),
                 keys.game_events(game_id),
                 keys.game_actions(game_id),
                 keys.game_reply(game_id, request_id),
+                keys.game_seats(game_id),
             ],
             [
                 expected,
@@ -343,6 +347,7 @@ class RedisStore:
                 outcome,
                 OUTCOME_TTL_S,
                 seatclock,
+                retain_s,
             ],
         )
 

@@ -127,6 +127,7 @@ class Worker:
         kinds: Sequence[str] | None = None,
         timer_interval_s: float = 0.2,
         timer_lease_ms: int = 10_000,
+        finished_ttl_s: int = 30 * 24 * 3600,
     ) -> None:
         self.store = store
         self.kinds = list(kinds or REGISTRY)
@@ -139,6 +140,7 @@ class Worker:
         self.cache_size = cache_size
         self.timer_interval_s = timer_interval_s
         self.timer_lease_ms = timer_lease_ms
+        self.finished_ttl_s = finished_ttl_s
         self.applied = 0
         self.rejected = 0
         self.timeouts = 0
@@ -331,6 +333,7 @@ class Worker:
                     record=record,
                     outcome=outcome.dumps(),
                     seatclock=orjson.dumps(clocks.dump(seat_clocks)),
+                    retain_s=self.finished_ttl_s,
                 )
             )
             after = Loaded(host, step.version, step.state, step.status != "", loaded.seats)

@@ -3,10 +3,12 @@
 -- KEYS[2] = flotilla:game:{g}:events     (stream; entry id 0-<new version>)
 -- KEYS[3] = flotilla:game:{g}:actions    (list: the replay log)
 -- KEYS[4] = flotilla:game:{g}:req:{r}    (cached outcome of this request id)
+-- KEYS[5] = flotilla:game:{g}:seats      (expired with the game)
 -- ARGV[1] = expected version   ARGV[2] = new version (last event id)   ARGV[3] = new state
 -- ARGV[4] = encoded events     ARGV[5] = encoded prompts   ARGV[6] = to_act (JSON)
 -- ARGV[7] = new status or ""   ARGV[8] = result (JSON or "")   ARGV[9] = action record
 -- ARGV[10] = encoded outcome   ARGV[11] = outcome TTL (s)   ARGV[12] = seat clocks (JSON) or ""
+-- ARGV[13] = seconds to keep a game this commit ends (0: forever)
 -- Returns {1, status} when committed, {0, outcome} when this request id was already applied,
 -- {-1, current version} when the version moved (the caller reloads and retries).
 local cached = redis.call('GET', KEYS[4])
@@ -32,4 +34,11 @@ if ARGV[9] ~= '' then
   redis.call('RPUSH', KEYS[3], ARGV[9])
 end
 redis.call('SET', KEYS[4], ARGV[10], 'EX', tonumber(ARGV[11]))
+local retain = tonumber(ARGV[13])
+if ARGV[7] ~= '' and retain and retain > 0 then
+  for i = 1, 3 do
+    redis.call('EXPIRE', KEYS[i], retain)
+  end
+  redis.call('EXPIRE', KEYS[5], retain)
+end
 return {1, redis.call('HGET', KEYS[1], 'status')}
