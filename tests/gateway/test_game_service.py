@@ -264,3 +264,29 @@ async def test_games_one_after_another_on_one_gateway_keep_it_healthy(stack: Sta
         await asyncio.wait_for(asyncio.gather(play(client, seats[0]), play(other, seats[1])), 30)
     await client.close()
     await other.close()
+
+
+async def test_bad_clocks_and_leaving_without_a_seat_are_refused(stack: Stack) -> None:
+    client = FlotillaClient(stack.gateways[0])
+    await client.sign_in("clock-tester")
+    auth = client._auth(client.session_token)
+    for clock in (
+        game_pb2.Clock(turn_seconds=-1),
+        game_pb2.Clock(turn_seconds=10, bank_seconds=60),
+        game_pb2.Clock(max_timeouts=1000),
+        game_pb2.Clock(absence_policy=99),  # type: ignore[arg-type]
+    ):
+        request = game_service_pb2.CreateGameRequest(kind="counter", seat_count=2, clock=clock)
+        with pytest.raises(grpc.aio.AioRpcError) as caught:
+            await client.games.CreateGame(request, metadata=auth)
+        assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    game = await client.create_game("counter", 2)
+    leave = game_service_pb2.LeaveGameRequest(game=game.name, request_id="x")
+    with pytest.raises(grpc.aio.AioRpcError) as caught:
+        await client.games.LeaveGame(leave, metadata=auth)  # signed in, but holds no seat
+    assert caught.value.code() == grpc.StatusCode.PERMISSION_DENIED
+    with pytest.raises(grpc.aio.AioRpcError) as caught:
+        await client.games.LeaveGame(leave)  # no token at all
+    assert caught.value.code() == grpc.StatusCode.UNAUTHENTICATED
+    assert (await client.get_game(game.name)).last_event_id == 1  # nothing changed
+    await client.close()
