@@ -10,7 +10,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
@@ -133,34 +133,31 @@ def run_service(main: Coroutine[Any, Any, None]) -> None:
         uvloop.run(main)
 
 
+def serve_process(process: str, main: Callable[[Settings], Coroutine[Any, Any, None]]) -> int:
+    """Settings from the environment, logs, metrics, then the process's main loop."""
+    settings = Settings.from_env()
+    configure(process, settings.log_format)
+    serve_metrics(process)
+    run_service(main(settings))
+    return 0
+
+
 def cmd_gateway(_args: argparse.Namespace) -> int:
     from flotilla.gateway.server import serve  # noqa: PLC0415
 
-    settings = Settings.from_env()
-    configure("gateway", settings.log_format)
-    serve_metrics("gateway")
-    run_service(serve(settings))
-    return 0
+    return serve_process("gateway", serve)
 
 
 def cmd_worker(_args: argparse.Namespace) -> int:
     from flotilla.worker.main import run_worker  # noqa: PLC0415
 
-    settings = Settings.from_env()
-    configure("worker", settings.log_format)
-    serve_metrics("worker")
-    run_service(run_worker(settings))
-    return 0
+    return serve_process("worker", run_worker)
 
 
 def cmd_matchmaker(_args: argparse.Namespace) -> int:
     from flotilla.matchmaker.main import MatchmakerSettings, run_matchmaker  # noqa: PLC0415
 
-    settings = Settings.from_env()
-    configure("matchmaker", settings.log_format)
-    serve_metrics("matchmaker")
-    run_service(run_matchmaker(settings, MatchmakerSettings.from_env(settings)))
-    return 0
+    return serve_process("matchmaker", lambda s: run_matchmaker(s, MatchmakerSettings.from_env(s)))
 
 
 def cmd_bot(args: argparse.Namespace) -> int:

@@ -13,6 +13,7 @@ import hmac
 import time
 from dataclasses import dataclass
 
+import grpc
 import orjson
 
 from flotilla.app.errors import Unauthenticated
@@ -72,3 +73,30 @@ class Tokens:
                 raise Unauthenticated("the session token expired; sign in again")
             return Principal(user=payload["u"], name=payload["n"])
         return Principal(user=payload["u"], name=payload["n"], game=payload["g"], seat=int(payload["s"]))
+
+
+def bearer(context: grpc.aio.ServicerContext) -> str | None:  # type: ignore[type-arg]
+    """The token of the call's `authorization: Bearer <token>` metadata (None when absent)."""
+    for key, value in context.invocation_metadata() or ():
+        if key == "authorization":
+            text = value if isinstance(value, str) else value.decode()
+            scheme, _, token = text.partition(" ")
+            if scheme.lower() != "bearer" or not token:
+                raise Unauthenticated("authorization must be 'Bearer <token>'")
+            return token.strip()
+    return None
+
+
+def principal_of(
+    tokens: Tokens,
+    context: grpc.aio.ServicerContext,  # type: ignore[type-arg]
+    *,
+    required: bool = True,
+) -> Principal | None:
+    """Who is calling (None for an anonymous call when that is allowed)."""
+    token = bearer(context)
+    if token is None:
+        if required:
+            raise Unauthenticated("send 'authorization: Bearer <token>' (sign in with AuthService)")
+        return None
+    return tokens.verify(token)

@@ -21,7 +21,7 @@ from flotilla.api.game.v1 import game_pb2, game_service_pb2, game_service_pb2_gr
 from flotilla.app.errors import InvalidRequest, NotSeated, Unauthenticated, WrongJoinCode
 from flotilla.app.games import Games, check_request_id, game_id_of
 from flotilla.app.host import GameHost, host_for
-from flotilla.gateway.auth import Principal, Tokens
+from flotilla.gateway.auth import Principal, Tokens, principal_of
 from flotilla.gateway.errors import maps_errors, maps_stream_errors, to_status
 from flotilla.gateway.render import STATE_NAMES, Renderer, clock_from_pb
 from flotilla.rules import RulesError, Seat
@@ -32,17 +32,6 @@ log = structlog.get_logger("flotilla.gateway")
 Context = grpc.aio.ServicerContext[Any, Any]
 _NAME = re.compile(r"^[^\x00-\x1f\x7f]{1,40}$")
 MAX_PAGE = 500
-
-
-def _bearer(context: Context) -> str | None:
-    for key, value in context.invocation_metadata() or ():
-        if key == "authorization":
-            text = value if isinstance(value, str) else value.decode()
-            scheme, _, token = text.partition(" ")
-            if scheme.lower() != "bearer" or not token:
-                raise Unauthenticated("authorization must be 'Bearer <token>'")
-            return token.strip()
-    return None
 
 
 class AuthServicer(game_service_pb2_grpc.AuthServiceServicer):
@@ -78,12 +67,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
 
     # --- helpers -----------------------------------------------------------------------
     def principal(self, context: Context, *, required: bool = True) -> Principal | None:
-        token = _bearer(context)
-        if token is None:
-            if required:
-                raise Unauthenticated("send 'authorization: Bearer <token>' (sign in with AuthService)")
-            return None
-        return self.tokens.verify(token)
+        return principal_of(self.tokens, context, required=required)
 
     async def host(self, game_id: str) -> GameHost:
         """The rules host of a game; its kind and rules version never change, so they are cached."""

@@ -10,11 +10,11 @@ import structlog
 
 from flotilla.api.lobby.v1 import lobby_service_pb2 as pb
 from flotilla.api.lobby.v1 import lobby_service_pb2_grpc as pb_grpc
-from flotilla.app.errors import InvalidRequest, Unauthenticated, WrongJoinCode
+from flotilla.app.errors import InvalidRequest, WrongJoinCode
 from flotilla.app.games import check_request_id
-from flotilla.gateway.auth import Principal, Tokens
+from flotilla.gateway.auth import Principal, Tokens, principal_of
 from flotilla.gateway.errors import maps_errors, maps_stream_errors
-from flotilla.gateway.game_servicer import MAX_PAGE, _bearer
+from flotilla.gateway.game_servicer import MAX_PAGE
 from flotilla.lobby.rooms import (
     CLOSED,
     OPEN,
@@ -40,10 +40,9 @@ STATES = {
 
 
 def principal(tokens: Tokens, context: Context) -> Principal:
-    token = _bearer(context)
-    if token is None:
-        raise Unauthenticated("send 'authorization: Bearer <session_token>' (sign in with AuthService)")
-    return tokens.verify(token)
+    who = principal_of(tokens, context)
+    assert who is not None  # required: Unauthenticated otherwise
+    return who
 
 
 def render_room(version: int, room: Room, viewer: str) -> pb.Room:
