@@ -36,6 +36,13 @@ SUBMIT_SECONDS = Histogram(
 )
 OPEN_STREAMS = Gauge("flotilla_gateway_open_streams", "Gateway: open WatchGame/Play streams", ["method"])
 WATCHED_GAMES = Gauge("flotilla_gateway_watched_games", "Gateway: games with a live feed in this process")
+FEED_REWINDS = Counter(
+    "flotilla_gateway_feed_rewinds_total",
+    "Gateway: watched games found behind their feed's cursor (Redis came back behind); watchers resynced",
+)
+WATCH_RESYNCS = Counter(
+    "flotilla_gateway_watch_resyncs_total", "Gateway: full views sent to resync a watcher, by cause", ["cause"]
+)
 TICKETS_WAITING = Gauge("flotilla_tickets_waiting", "Matchmaking tickets waiting, by queue", ["queue"])
 
 

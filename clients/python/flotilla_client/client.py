@@ -186,23 +186,24 @@ class FlotillaClient:
         return reply
 
     async def watch(
-        self, game: str, seat: Seat | None = None, after_event_id: int = 0
+        self, game: str, seat: Seat | None = None, after_event_id: int = 0, after_etag: str = ""
     ) -> AsyncIterator[game_service_pb2.WatchGameResponse]:
-        """Updates from `after_event_id`; reconnects (and fails over) and resumes where it stopped.
+        """Updates from `after_etag` (or `after_event_id`); reconnects (and fails over) and resumes
+        where it stopped, by etag, so the server can tell when the game's history changed under it.
 
-        Ends when the game is over. Each event arrives exactly once, in order.
+        Ends when the game is over. Each event arrives exactly once, in order; an update with a
+        `view` replaces everything known so far (its `resync_reason` says why, mid-stream).
         """
-        cursor = after_event_id
+        cursor, etag = after_event_id, after_etag
         token = seat.token if seat else self.session_token
         attempt = 0
         while True:
-            call = self.games.WatchGame(
-                game_service_pb2.WatchGameRequest(game=game, after_event_id=cursor), metadata=self._auth(token)
-            )
+            request = game_service_pb2.WatchGameRequest(game=game, after_event_id=cursor, after_etag=etag)
+            call = self.games.WatchGame(request, metadata=self._auth(token))
             try:
                 async for update in call:
                     attempt = 0
-                    cursor = max(cursor, update.through_event_id)
+                    cursor, etag = update.through_event_id, update.etag
                     yield update
                 return
             except grpc.aio.AioRpcError as error:
@@ -212,22 +213,21 @@ class FlotillaClient:
                 await self._failover()
                 await asyncio.sleep(self.backoff_s * (2 ** min(attempt, 5)))
 
-    def play(self, seat: Seat, after_event_id: int = 0) -> PlayStream:
+    def play(self, seat: Seat, after_event_id: int = 0, after_etag: str = "") -> PlayStream:
         """A bidirectional Play stream for `seat` (actions in, outcomes and updates out)."""
-        return PlayStream(self, seat, after_event_id)
+        return PlayStream(self, seat, after_event_id, after_etag)
 
 
 class PlayStream:
     """Wraps GameService.Play: `send` actions, iterate `PlayResponse`s."""
 
-    def __init__(self, client: FlotillaClient, seat: Seat, after_event_id: int) -> None:
+    def __init__(self, client: FlotillaClient, seat: Seat, after_event_id: int, after_etag: str = "") -> None:
         self._outgoing: asyncio.Queue[game_service_pb2.PlayRequest | None] = asyncio.Queue()
         self.seat = seat
-        self._outgoing.put_nowait(
-            game_service_pb2.PlayRequest(
-                open=game_service_pb2.WatchGameRequest(game=seat.game, after_event_id=after_event_id)
-            )
+        opening = game_service_pb2.WatchGameRequest(
+            game=seat.game, after_event_id=after_event_id, after_etag=after_etag
         )
+        self._outgoing.put_nowait(game_service_pb2.PlayRequest(open=opening))
         self.call = client.games.Play(self._requests(), metadata=client._auth(seat.token))
 
     async def _requests(self) -> AsyncIterator[game_service_pb2.PlayRequest]:

@@ -9,7 +9,6 @@ import time
 import uuid
 import zlib
 from collections.abc import AsyncIterator, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 import orjson
@@ -17,13 +16,15 @@ import orjson
 from flotilla import metrics
 from flotilla.app import clocks
 from flotilla.app.errors import GameFull, GameNotFinished, GameNotFound, InvalidRequest
-from flotilla.app.host import ENDING, GameHost, host_for, seed_commitment
+from flotilla.app.host import GameHost, host_for, seed_commitment
 from flotilla.app.inbox import Inbox
+from flotilla.app.lineage import new_lineage, parse_etag
 from flotilla.app.outcome import Outcome
+from flotilla.app.watching import Batch, Watcher
 from flotilla.rules import Seat
 from flotilla.store import keys
 from flotilla.store.feeds import Feeds
-from flotilla.store.redis_store import Entry, GameMeta, RedisStore
+from flotilla.store.redis_store import GameMeta, RedisStore
 
 _GAME_NAME = re.compile(r"^games/([A-Za-z0-9_-]{1,64})$")
 _REQUEST_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,128}$")
@@ -44,19 +45,6 @@ def check_request_id(request_id: str) -> str:
     if not _REQUEST_ID.match(request_id):
         raise InvalidRequest("request_id must be 1-128 of [A-Za-z0-9_.:-] (a UUID is best)", field="request_id")
     return request_id
-
-
-@dataclass(frozen=True, slots=True)
-class Batch:
-    """What one watcher receives at once: maybe a full view, events, maybe a prompt."""
-
-    host: GameHost
-    version: int
-    view: Any | None = None
-    events: tuple[list[Any], ...] = ()
-    prompt: tuple[Any, ...] | None = None
-    to_act: tuple[int, ...] = ()
-    finished: bool = False
 
 
 class Games:
@@ -117,6 +105,7 @@ class Games:
             clock=orjson.dumps(clock.plain()) if clock is not None else b"",
             seatclock=orjson.dumps(clocks.dump(clocks.initial(clock or clocks.ClockConfig(), seats))),
             private_code=private_code,
+            lineage=new_lineage(),
         )
         return await self.meta(game_id)
 
@@ -152,6 +141,7 @@ class Games:
             prompt=prompt,
             to_act=tuple(meta.to_act),
             finished=meta.status in ("finished", "abandoned"),
+            lineage=meta.head,
         )
 
     async def seat_of(self, game_id: str, user: str) -> Seat | None:
@@ -173,14 +163,14 @@ class Games:
         timeout_s: float | None = None,
     ) -> Outcome:
         """Queue an action for the workers and wait for its outcome."""
-        if etag and not etag.strip('"').isdigit():
-            raise InvalidRequest("etag must be a game version as returned by the server", field="etag")
+        if etag:
+            parse_etag(etag)
         fields: dict[str, bytes | str | int] = {
             "g": game_id,
             "s": int(seat),
             "a": action_plain,
             "r": request_id,
-            "e": etag.strip('"'),
+            "e": etag.strip().strip('"'),
         }
         return await self._queue(kind, rules_version, game_id, request_id, fields, timeout_s)
 
@@ -214,52 +204,18 @@ class Games:
             raise GameNotFinished("the seed and action log are given out once the game is over", game=game_id)
         return meta, host, state.rng.seed, await self.store.actions_log(game_id)
 
-    async def watch(self, game_id: str, viewer: Seat | None, after: int) -> AsyncIterator[Batch]:
-        """The viewer's batches from `after` (0: a full view first), live until the game ends."""
-        if after < 0:
+    async def watch(self, game_id: str, viewer: Seat | None, after: int, after_etag: str = "") -> AsyncIterator[Batch]:
+        """The viewer's batches from a full view (`after` 0) or after a resume point (an event id,
+        or better an etag, which is checked against the game's history), live until the game
+        ends. See app/watching.py."""
+        after_lineage: str | None = None
+        if after_etag:
+            after, after_lineage = parse_etag(after_etag, "after_etag")
+        elif after < 0:
             raise InvalidRequest("after_event_id must be >= 0", field="after_event_id")
         meta = await self.meta(game_id)
         host = host_for(meta.kind, meta.rules_version)
-        async with self.feeds.subscribe(game_id, meta.version) as live:
-            if after == 0 or after > meta.version:
-                first = await self.view(game_id, viewer)
-                cursor = first.version
-                yield first
-                if first.finished:
-                    return
-            else:
-                cursor = after
-                for batch in self._batches(host, viewer, await self.store.entries_after(game_id, after), after):
-                    cursor = batch.version
-                    yield batch
-                    if batch.finished:
-                        return
-            while True:
-                try:
-                    entries = await asyncio.wait_for(live.get(), self.heartbeat_s)
-                except TimeoutError:
-                    yield Batch(host, cursor)
-                    continue
-                if entries is None:  # this watcher fell behind the feed: read the gap from the store
-                    entries = await self.store.entries_after(game_id, cursor)
-                for batch in self._batches(host, viewer, entries, cursor):
-                    cursor = batch.version
-                    yield batch
-                    if batch.finished:
-                        return
-
-    @staticmethod
-    def _batches(host: GameHost, viewer: Seat | None, entries: list[Entry], after: int) -> list[Batch]:
-        out = []
-        for entry in entries:
-            if entry.version <= after:
-                continue
-            rows = tuple(row for row in entry.events if row[0] > after)
-            prompt = None
-            if viewer is not None and str(viewer) in entry.prompts:
-                prompt = tuple(host.codec.from_plain(a) for a in entry.prompts[str(viewer)])
-            finished = any(row[2] in ENDING for row in rows)
-            out.append(
-                Batch(host, entry.version, events=rows, prompt=prompt, to_act=tuple(entry.to_act), finished=finished)
-            )
-        return out
+        watcher = Watcher(self.store, host, game_id, viewer, lambda: self.view(game_id, viewer), self.heartbeat_s)
+        async with self.feeds.subscribe(game_id, meta.version, meta.head) as live:
+            async for batch in watcher.run(live, after, after_lineage):
+                yield batch

@@ -10,6 +10,7 @@ import orjson
 from flotilla.rules import errors as rules_errors
 
 from . import errors as app_errors
+from .lineage import etag
 
 
 def _error_classes() -> dict[str, type[Exception]]:
@@ -26,7 +27,7 @@ ERROR_CLASSES = _error_classes()
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """Accepted (version and event rows) or rejected (reason, message, metadata)."""
+    """Accepted (version, its lineage and event rows) or rejected (reason, message, metadata)."""
 
     ok: bool
     version: int = 0
@@ -34,10 +35,16 @@ class Outcome:
     reason: str = ""
     message: str = ""
     metadata: dict[str, str] = field(default_factory=dict)
+    lineage: str = ""
 
     @classmethod
-    def accepted(cls, version: int, events: list[list[Any]]) -> Outcome:
-        return cls(True, version, events)
+    def accepted(cls, version: int, events: list[list[Any]], lineage: str = "") -> Outcome:
+        return cls(True, version, events, lineage=lineage)
+
+    @property
+    def etag(self) -> str:
+        """The etag of the game version after an accepted action."""
+        return etag(self.version, self.lineage)
 
     @classmethod
     def rejected(cls, error: rules_errors.RulesError | app_errors.AppError) -> Outcome:
@@ -45,14 +52,14 @@ class Outcome:
 
     def dumps(self) -> bytes:
         if self.ok:
-            return orjson.dumps({"ok": True, "v": self.version, "e": self.events})
+            return orjson.dumps({"ok": True, "v": self.version, "e": self.events, "h": self.lineage})
         return orjson.dumps({"ok": False, "r": self.reason, "m": self.message, "d": self.metadata})
 
     @classmethod
     def loads(cls, data: bytes) -> Outcome:
         raw = orjson.loads(data)
         if raw["ok"]:
-            return cls(True, raw["v"], raw["e"])
+            return cls(True, raw["v"], raw["e"], lineage=raw.get("h", ""))
         return cls(False, reason=raw["r"], message=raw["m"], metadata=raw["d"])
 
     def error(self) -> Exception:

@@ -21,6 +21,7 @@ from flotilla.api.game.v1 import game_pb2, game_service_pb2, game_service_pb2_gr
 from flotilla.app.errors import InvalidRequest, NotSeated, Unauthenticated, WrongJoinCode
 from flotilla.app.games import Games, check_request_id, game_id_of
 from flotilla.app.host import GameHost, host_for
+from flotilla.app.outcome import Outcome
 from flotilla.gateway.auth import Principal, Tokens, principal_of
 from flotilla.gateway.errors import maps_errors, maps_stream_errors, to_status
 from flotilla.gateway.render import STATE_NAMES, Renderer, clock_from_pb
@@ -32,6 +33,7 @@ log = structlog.get_logger("flotilla.gateway")
 Context = grpc.aio.ServicerContext[Any, Any]
 _NAME = re.compile(r"^[^\x00-\x1f\x7f]{1,40}$")
 MAX_PAGE = 500
+PLAY_QUEUE = 8  # Play responses waiting for the transport, per stream
 
 
 class AuthServicer(game_service_pb2_grpc.AuthServiceServicer):
@@ -148,7 +150,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         if not outcome.ok:
             raise outcome.error()
         log.info("game.left", game=game_id, seat=seat)
-        return game_service_pb2.LeaveGameResponse(etag=str(outcome.version))
+        return game_service_pb2.LeaveGameResponse(etag=outcome.etag)
 
     @maps_errors
     async def GetGame(
@@ -199,7 +201,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         batch = await self.games.view(game_id, viewer)
         response = game_service_pb2.GetViewResponse(view=self.render.view(game_id, batch, viewer))
         if batch.prompt is not None and viewer is not None:
-            response.prompt.CopyFrom(self.render.prompt(batch.host, viewer, batch.prompt, batch.version))
+            response.prompt.CopyFrom(self.render.prompt(batch.host, viewer, batch.prompt, batch.version, batch.lineage))
         return response
 
     async def _submit(
@@ -208,7 +210,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         seat: Seat,
         request: game_service_pb2.SubmitActionRequest,
         deadline_s: float | None = None,
-    ) -> tuple[GameHost, int, list[Any]]:
+    ) -> tuple[GameHost, Outcome]:
         host = await self.host(game_id)
         action = self.render.action_from_pb(host, request.action)
         request_id = check_request_id(request.request_id)
@@ -225,7 +227,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         )
         if not outcome.ok:
             raise outcome.error()
-        return host, outcome.version, outcome.events
+        return host, outcome
 
     @maps_errors
     async def SubmitAction(
@@ -235,9 +237,11 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         seat = await self.seat(self.principal(context), game_id, required=True)
         assert seat is not None
         remaining = context.time_remaining()  # the client's deadline, if it set one
-        host, version, rows = await self._submit(game_id, seat, request, remaining)
+        host, outcome = await self._submit(game_id, seat, request, remaining)
         return game_service_pb2.SubmitActionResponse(
-            etag=str(version), through_event_id=version, events=self.render.events(game_id, host, rows, seat)
+            etag=outcome.etag,
+            through_event_id=outcome.version,
+            events=self.render.events(game_id, host, outcome.events, seat, [outcome.lineage]),
         )
 
     @maps_errors
@@ -268,7 +272,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         viewer = await self.viewer(context, game_id, request.join_code)
         structlog.contextvars.bind_contextvars(game=game_id, seat=viewer)
         with metrics.OPEN_STREAMS.labels("WatchGame").track_inprogress():
-            async for batch in self.games.watch(game_id, viewer, request.after_event_id):
+            async for batch in self.games.watch(game_id, viewer, request.after_event_id, request.after_etag):
                 yield self.render.watch_response(game_id, batch, viewer)
 
     @maps_stream_errors
@@ -280,13 +284,14 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
             raise InvalidRequest("the first Play message must be `open` (game and resume point)", field="open")
         game_id = game_id_of(first.open.game)
         seat = await self.viewer(context, game_id, first.open.join_code)
-        out: asyncio.Queue[game_service_pb2.PlayResponse | None] = asyncio.Queue()
+        # Bounded: the watch waits while the client is not reading (flow control reaches the store reads).
+        out: asyncio.Queue[game_service_pb2.PlayResponse | None] = asyncio.Queue(PLAY_QUEUE)
         idle = asyncio.Event()
         idle.set()
 
         async def watch() -> None:
             try:
-                async for batch in self.games.watch(game_id, seat, first.open.after_event_id):
+                async for batch in self.games.watch(game_id, seat, first.open.after_event_id, first.open.after_etag):
                     await out.put(
                         game_service_pb2.PlayResponse(update=self.render.watch_response(game_id, batch, seat))
                     )
@@ -345,7 +350,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
                 raise InvalidRequest("a Play stream acts on the game it was opened for", field="game")
             if seat is None:
                 raise NotSeated("you hold no seat in this game; open Play with a seat token")
-            _host, version, _rows = await self._submit(game_id, seat, request)
+            _host, accepted = await self._submit(game_id, seat, request)
         except (RulesError, InvalidRequest, NotSeated, Unauthenticated, TimeoutError) as exc:
             outcome.status.CopyFrom(to_status(exc))
             return outcome
@@ -353,6 +358,6 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
             outcome.status.CopyFrom(to_status(exc))
             return outcome
         outcome.status.CopyFrom(status_pb2.Status(code=code_pb2.OK))
-        outcome.etag = str(version)
-        outcome.through_event_id = version
+        outcome.etag = accepted.etag
+        outcome.through_event_id = accepted.version
         return outcome

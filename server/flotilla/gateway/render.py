@@ -1,7 +1,8 @@
 """Builds the wire messages a viewer receives: games, views, prompts and redacted events.
 
-Rendered events are cached per (game, event id, viewer), so a game with many watchers on
-one gateway decodes, redacts and converts each event once per distinct viewer.
+Rendered events are cached per (game, lineage of the commit, event id, viewer), so a game
+with many watchers on one gateway decodes, redacts and converts each event once per distinct
+viewer, and an event id that a rewound history reused is never served from the cache.
 """
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ from google.protobuf.timestamp_pb2 import Timestamp
 from flotilla.api.game.v1 import game_pb2, game_service_pb2
 from flotilla.app import clocks
 from flotilla.app.errors import InvalidRequest
-from flotilla.app.games import Batch
 from flotilla.app.host import ABORTED, ABSENT, FINISHED, STARTED, TIMED_OUT, GameHost
+from flotilla.app.lineage import etag
+from flotilla.app.watching import RESUME_POINT_UNKNOWN, REWOUND, Batch
 from flotilla.gateway.convert import GameConverter, summarize
 from flotilla.rules import InvalidAction, Seat
 from flotilla.store.redis_store import GameMeta
@@ -29,6 +31,10 @@ _STATE = {
     "abandoned": game_pb2.GAME_STATE_ABANDONED,
 }
 STATE_NAMES = {v: k for k, v in _STATE.items()}
+_RESYNC = {
+    REWOUND: game_service_pb2.RESYNC_REASON_HISTORY_REWOUND,
+    RESUME_POINT_UNKNOWN: game_service_pb2.RESYNC_REASON_RESUME_POINT_UNKNOWN,
+}
 
 
 def _timestamp(ms: int) -> Timestamp:
@@ -89,7 +95,7 @@ class Renderer:
 
     def __init__(self) -> None:
         self._converters: dict[str, GameConverter] = {}
-        self._events: OrderedDict[tuple[str, int, int], game_pb2.GameEvent] = OrderedDict()
+        self._events: OrderedDict[tuple[str, str, int, int], game_pb2.GameEvent] = OrderedDict()
 
     def converter(self, host: GameHost) -> GameConverter:
         conv = self._converters.get(host.rules.name)
@@ -112,16 +118,19 @@ class Renderer:
         getattr(envelope, host.rules.name).CopyFrom(self.converter(host).action_to_pb(action))
         return envelope
 
-    def prompt(self, host: GameHost, seat: Seat, actions: Sequence[Any], version: int) -> game_pb2.Prompt:
+    def prompt(self, host: GameHost, seat: Seat, actions: Sequence[Any], version: int, lineage: str) -> game_pb2.Prompt:
         return game_pb2.Prompt(
-            seat=seat, etag=str(version), legal_actions=[self.action_to_pb(host, a) for a in actions]
+            seat=seat, etag=etag(version, lineage), legal_actions=[self.action_to_pb(host, a) for a in actions]
         )
 
     # --- events ------------------------------------------------------------------------
-    def event(self, game_id: str, host: GameHost, row: list[Any], viewer: Seat | None) -> game_pb2.GameEvent:
-        """One stored event row as `viewer` may see it (a bare placeholder when hidden from them)."""
+    def event(
+        self, game_id: str, host: GameHost, row: list[Any], viewer: Seat | None, lineage: str
+    ) -> game_pb2.GameEvent:
+        """One stored event row (of the commit `lineage`) as `viewer` may see it (a bare
+        placeholder when hidden from them)."""
         event_id, time_ms, tag, payload = row
-        key = (game_id, event_id, -1 if viewer is None else viewer)
+        key = (game_id, lineage, event_id, -1 if viewer is None else viewer)
         if key in self._events:
             return self._events[key]
         msg: game_pb2.GameEvent
@@ -174,13 +183,21 @@ class Renderer:
             self._events.popitem(last=False)
         return msg
 
-    def events(self, game_id: str, host: GameHost, rows: Sequence[list[Any]], viewer: Seat | None) -> list[Any]:
-        return [self.event(game_id, host, row, viewer) for row in rows]
+    def events(
+        self, game_id: str, host: GameHost, rows: Sequence[list[Any]], viewer: Seat | None, lineages: Sequence[str]
+    ) -> list[Any]:
+        """Rows with the lineage of each one's commit (one for all: a sequence of one)."""
+        if len(lineages) == 1 and len(rows) != 1:
+            lineages = [lineages[0]] * len(rows)
+        return [self.event(game_id, host, row, viewer, lin) for row, lin in zip(rows, lineages, strict=True)]
 
     # --- views and batches -------------------------------------------------------------
     def view(self, game_id: str, batch: Batch, viewer: Seat | None) -> game_pb2.GameView:
         msg = game_pb2.GameView(
-            game=f"games/{game_id}", etag=str(batch.version), through_event_id=batch.version, to_act=batch.to_act
+            game=f"games/{game_id}",
+            etag=etag(batch.version, batch.lineage),
+            through_event_id=batch.version,
+            to_act=batch.to_act,
         )
         if viewer is not None:
             msg.viewer_seat = viewer
@@ -188,15 +205,18 @@ class Renderer:
         return msg
 
     def watch_response(self, game_id: str, batch: Batch, viewer: Seat | None) -> game_service_pb2.WatchGameResponse:
-        msg = game_service_pb2.WatchGameResponse(through_event_id=batch.version)
+        msg = game_service_pb2.WatchGameResponse(
+            through_event_id=batch.version, etag=etag(batch.version, batch.lineage)
+        )
         if batch.view is not None:
             msg.view.CopyFrom(self.view(game_id, batch, viewer))
+            msg.resync_reason = _RESYNC.get(batch.resync, game_service_pb2.RESYNC_REASON_UNSPECIFIED)
         elif batch.events:
-            msg.events.extend(self.events(game_id, batch.host, batch.events, viewer))
+            msg.events.extend(self.events(game_id, batch.host, batch.events, viewer, batch.lineages))
         else:
             msg.is_checkpoint = True
         if batch.prompt is not None and viewer is not None:
-            msg.prompt.CopyFrom(self.prompt(batch.host, viewer, batch.prompt, batch.version))
+            msg.prompt.CopyFrom(self.prompt(batch.host, viewer, batch.prompt, batch.version, batch.lineage))
         return msg
 
     # --- games -------------------------------------------------------------------------
@@ -207,7 +227,7 @@ class Renderer:
             seat_count=meta.seat_count,
             options=meta.options,
             state=_STATE.get(meta.status, game_pb2.GAME_STATE_UNSPECIFIED),
-            etag=str(meta.version),
+            etag=etag(meta.version, meta.head),
             rules_version=meta.rules_version,
             create_time=_timestamp(meta.created_ms),
             last_event_id=meta.version,

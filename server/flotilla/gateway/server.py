@@ -79,7 +79,7 @@ async def start_gateway(settings: Settings, store: RedisStore | None = None) -> 
     tokens = Tokens(key, settings.session_ttl_s)
     inbox = Inbox(store)
     inbox.start()
-    feeds = Feeds(store, block_ms=int(settings.heartbeat_s * 1000))
+    feeds = Feeds(store, block_ms=int(settings.heartbeat_s * 1000), check_s=settings.heartbeat_s)
     games = Games(
         store,
         inbox,

@@ -7,13 +7,24 @@ with `CLIENT UNBLOCK` when a game joins it), so a gateway needs a handful of con
 not one per game. On a Redis Cluster (streams in different slots) each game has its own
 reader. A subscriber that falls behind is told so (it then re-reads the gap from the store)
 instead of growing an unbounded queue.
+
+A Redis that comes back behind (restarted from an older append-only file, or failed over to
+a lagging replica) would leave a feed waiting after a version the game no longer has. So
+every reader compares its games' stored heads (version and lineage, app/lineage.py) with its
+cursors after any Redis error and every `check_s` seconds; a game found behind (or at the
+same version of another history) is rewound: its cursor moves back and every subscriber is
+told `REWOUND` (it resyncs with a full view). A history that was rewound and then played on
+past the cursor shows as a break in the lineage chain of the entries read; watchers check
+that chain themselves (app/games.py).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
+import enum
+import time
+from collections.abc import AsyncIterator, Iterable
 from typing import Any
 
 import structlog
@@ -25,12 +36,21 @@ from flotilla.store.redis_store import Entry, RedisStore
 
 log = structlog.get_logger("flotilla.feeds")
 
+CHECK_S = 5.0  # how often a reader compares its games' stored heads with its cursors
+
+
+class Signal(enum.Enum):
+    """What a subscription says instead of entries."""
+
+    BEHIND = "behind"  # the subscriber fell behind the feed: re-read the gap from the store
+    REWOUND = "rewound"  # the game's stored history went back: resync from a full view
+
 
 class Subscription:
-    """One watcher's queue of entry batches; `None` from `get` means: re-read from the store."""
+    """One watcher's queue of entry batches (bounded; overflow turns into `Signal.BEHIND`)."""
 
     def __init__(self, size: int) -> None:
-        self._queue: asyncio.Queue[list[Entry]] = asyncio.Queue(size)
+        self._queue: asyncio.Queue[list[Entry] | Signal] = asyncio.Queue(size)
         self._lagging = False
 
     def push(self, entries: list[Entry]) -> None:
@@ -41,37 +61,74 @@ class Subscription:
         except asyncio.QueueFull:
             self._lagging = True
 
-    async def get(self) -> list[Entry] | None:
+    def rewind(self) -> None:
+        """Drop what is queued (another history's entries) and say REWOUND next."""
+        while not self._queue.empty():
+            self._queue.get_nowait()
+        self._lagging = False
+        self._queue.put_nowait(Signal.REWOUND)
+
+    async def get(self) -> list[Entry] | Signal:
         if self._lagging:
             while not self._queue.empty():
-                self._queue.get_nowait()
+                if self._queue.get_nowait() is Signal.REWOUND:
+                    self._lagging = False
+                    return Signal.REWOUND
             self._lagging = False
-            return None
+            return Signal.BEHIND
         return await self._queue.get()
 
 
 class _Feed:
-    def __init__(self, store: RedisStore, game_id: str, version: int, block_ms: int) -> None:
+    """One watched game: where its reader is (version and lineage read last) and who listens."""
+
+    def __init__(self, store: RedisStore, game_id: str, version: int, lineage: str, block_ms: int) -> None:
         self.store = store
         self.game_id = game_id
         self.cursor = version
+        self.lineage = lineage
         self.block_ms = block_ms
         self.subscribers: set[Subscription] = set()
         self.task: asyncio.Task[None] | None = None
         self.closed = False
 
-    async def run(self) -> None:
+    def deliver(self, entries: list[Entry]) -> None:
+        """Entries read after the cursor: move on and hand them to every subscriber."""
+        if not entries or entries[-1].version <= self.cursor:
+            return
+        self.cursor, self.lineage = entries[-1].version, entries[-1].lineage
+        for subscriber in self.subscribers:
+            subscriber.push(entries)
+
+    def check(self, head: tuple[int, str] | None) -> None:
+        """Compare the stored head with the cursor; rewind when the game went back."""
+        if head is None:
+            return
+        version, lineage = head
+        behind = version < self.cursor
+        other_history = version == self.cursor and lineage != self.lineage and bool(lineage and self.lineage)
+        if behind or other_history:
+            log.warning("feed.rewound", game=self.game_id, cursor=self.cursor, stored=version)
+            metrics.FEED_REWINDS.inc()
+            self.cursor, self.lineage = version, lineage
+            for subscriber in self.subscribers:
+                subscriber.rewind()
+
+    async def run(self, check_s: float) -> None:
+        """A reader of this game alone (Redis Cluster)."""
+        checked = 0.0
         while not self.closed:
             try:
+                if time.monotonic() - checked >= check_s:
+                    self.check((await self.store.heads([self.game_id]))[0])
+                    checked = time.monotonic()
                 entries = await self.store.wait_entries(self.game_id, self.cursor, self.block_ms)
             except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
                 log.warning("feed.redis_unavailable", game=self.game_id, error=str(exc))
+                checked = 0.0  # Redis may come back behind: look at the head first
                 await asyncio.sleep(0.5)
                 continue
-            if entries:
-                self.cursor = entries[-1].version
-                for subscriber in self.subscribers:
-                    subscriber.push(entries)
+            self.deliver(entries)
 
     def close(self) -> None:
         """Stop reading. Not awaited: a blocked read of the cluster client may not end at once on
@@ -93,9 +150,10 @@ GAMES_PER_READER = 512
 class _Reader:
     """One blocking XREAD over the streams of many games (single Redis only)."""
 
-    def __init__(self, store: RedisStore, block_ms: int) -> None:
+    def __init__(self, store: RedisStore, block_ms: int, check_s: float) -> None:
         self.store = store
         self.block_ms = block_ms
+        self.check_s = check_s
         self.feeds: dict[str, _Feed] = {}
         self.client: Any = store.dedicated_client()
         self.client_id: int | None = None
@@ -118,25 +176,35 @@ class _Reader:
             await asyncio.sleep(0.002)
 
     async def run(self) -> None:
+        checked = 0.0
         while self.feeds:
             try:
                 if self.client_id is None:
                     self.client_id = int(await self.client.client_id())
+                if time.monotonic() - checked >= self.check_s:
+                    await self.check(self.feeds.values())
+                    checked = time.monotonic()
                 cursors = {feed.game_id: feed.cursor for feed in self.feeds.values()}
                 self.reading = set(cursors)
                 batches = await self.store.wait_entries_many(self.client, cursors, self.block_ms)
             except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
                 log.warning("feed.redis_unavailable", error=str(exc))
                 self.client_id = None
+                checked = 0.0  # Redis may come back behind: look at the heads first
                 await asyncio.sleep(0.5)
                 continue
             for game_id, entries in batches.items():
                 feed = self.feeds.get(game_id)
-                if feed is None or not entries:
-                    continue
-                feed.cursor = max(feed.cursor, entries[-1].version)
-                for subscriber in feed.subscribers:
-                    subscriber.push(entries)
+                if feed is not None:
+                    feed.deliver(entries)
+
+    async def check(self, feeds: Iterable[_Feed]) -> None:
+        """Compare the stored heads of these games with their cursors (one round trip)."""
+        watched = list(feeds)
+        if watched:
+            heads = await self.store.heads([feed.game_id for feed in watched])
+            for feed, head in zip(watched, heads, strict=True):
+                feed.check(head)
 
     async def close(self) -> None:
         self.feeds.clear()
@@ -151,10 +219,13 @@ class _Reader:
 class Feeds:
     """One live feed per watched game, shared by all its subscribers in this process."""
 
-    def __init__(self, store: RedisStore, block_ms: int = 10_000, queue_size: int = 512) -> None:
+    def __init__(
+        self, store: RedisStore, block_ms: int = 10_000, queue_size: int = 512, check_s: float = CHECK_S
+    ) -> None:
         self.store = store
         self.block_ms = block_ms
         self.queue_size = queue_size
+        self.check_s = check_s
         self._feeds: dict[str, _Feed] = {}
         self._readers: list[_Reader] = []
         self._reader_of: dict[str, _Reader] = {}
@@ -162,11 +233,11 @@ class Feeds:
     async def _attach(self, feed: _Feed) -> None:
         """Start reading a newly watched game: its own task on a cluster, else a shared reader."""
         if self.store.cluster:
-            feed.task = asyncio.get_running_loop().create_task(feed.run(), name=f"feed-{feed.game_id}")
+            feed.task = asyncio.get_running_loop().create_task(feed.run(self.check_s), name=f"feed-{feed.game_id}")
             return
         reader = next((r for r in self._readers if len(r.feeds) < GAMES_PER_READER), None)
         if reader is None:
-            reader = _Reader(self.store, self.block_ms)
+            reader = _Reader(self.store, self.block_ms, self.check_s)
             self._readers.append(reader)
         reader.feeds[feed.game_id] = feed
         self._reader_of[feed.game_id] = reader
@@ -187,11 +258,11 @@ class Feeds:
         return len(self._feeds)
 
     @contextlib.asynccontextmanager
-    async def subscribe(self, game_id: str, version: int) -> AsyncIterator[Subscription]:
-        """Entries committed after the moment of subscribing (at the latest after `version`)."""
+    async def subscribe(self, game_id: str, version: int, lineage: str = "") -> AsyncIterator[Subscription]:
+        """Entries committed after the moment of subscribing (at the latest after `version` of `lineage`)."""
         feed = self._feeds.get(game_id)
         if feed is None:
-            feed = self._feeds[game_id] = _Feed(self.store, game_id, version, self.block_ms)
+            feed = self._feeds[game_id] = _Feed(self.store, game_id, version, lineage, self.block_ms)
             metrics.WATCHED_GAMES.set(len(self._feeds))
             await self._attach(feed)
         subscription = Subscription(self.queue_size)

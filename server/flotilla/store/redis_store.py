@@ -48,6 +48,7 @@ class GameMeta:
     clock: dict[str, Any] | None = None
     seatclock: list[list[Any]] | None = None
     private_code: str = ""  # set for games of private rooms: spectators need it
+    head: str = ""  # the lineage of the current version (app/lineage.py)
 
 
 @dataclass(slots=True)
@@ -71,6 +72,8 @@ class Entry:
     events: list[list[Any]]
     prompts: dict[str, list[Any]]
     to_act: list[int]
+    lineage: str = ""  # this commit's lineage token (app/lineage.py); "" before lineages existed
+    previous: str = ""  # the lineage of the commit before it
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +101,7 @@ _META_FIELDS = (
     b"clock",
     b"seatclock",
     b"private_code",
+    b"head",
 )
 
 
@@ -107,7 +111,7 @@ def _meta(game_id: str, values: Sequence[bytes | None]) -> GameMeta | None:
     kind, rules_version, seat_count, options, status, version, created_ms, to_act, result, commitment, clock, seats = (
         values[:12]
     )
-    code = values[12]
+    code, head = values[12:14]
     return GameMeta(
         game_id=game_id,
         kind=kind.decode() if kind else "",
@@ -123,6 +127,7 @@ def _meta(game_id: str, values: Sequence[bytes | None]) -> GameMeta | None:
         clock=orjson.loads(clock) if clock else None,
         seatclock=orjson.loads(seats) if seats else None,
         private_code=code.decode() if code else "",
+        head=head.decode() if head else "",
     )
 
 
@@ -133,6 +138,8 @@ def parse_entry(fields: Mapping[bytes, bytes]) -> Entry:
         events=orjson.loads(fields[b"e"]),
         prompts=orjson.loads(fields[b"p"]),
         to_act=orjson.loads(fields[b"a"]),
+        lineage=fields.get(b"h", b"").decode(),
+        previous=fields.get(b"ph", b"").decode(),
     )
 
 
@@ -266,6 +273,7 @@ class RedisStore:
         clock: bytes = b"",
         seatclock: bytes = b"",
         private_code: str = "",
+        lineage: str = "",
     ) -> bool:
         """Store a new game and its first stream entry; False if the id exists already."""
         created_us = created_ms * 1000 + secrets.randbelow(1000)  # listing order; unique in practice
@@ -286,6 +294,7 @@ class RedisStore:
                 clock,
                 seatclock,
                 private_code,
+                lineage,
             ],
         )
         if created:
@@ -323,9 +332,13 @@ class RedisStore:
         outcome: bytes,
         seatclock: bytes = b"",
         retain_s: int = 0,
+        expected_lineage: str = "",
+        lineage: str = "",
     ) -> tuple[list[str], list[Any]]:
         """Keys and arguments of one commit script; `retain_s` > 0 expires a game that this
-        commit ends (finished or abandoned) after that many seconds."""
+        commit ends (finished or abandoned) after that many seconds. The commit applies only
+        while the game is at `expected` of the history `expected_lineage`; it becomes `version`
+        of `lineage` (app/lineage.py)."""
         return (
             [
                 keys.game(game_id),
@@ -348,6 +361,8 @@ class RedisStore:
                 OUTCOME_TTL_S,
                 seatclock,
                 retain_s,
+                expected_lineage,
+                lineage,
             ],
         )
 
@@ -430,6 +445,19 @@ class RedisStore:
         """Commits whose last event id is greater than `after_version`, oldest first."""
         rows = await self.redis.xrange(keys.game_events(game_id), f"(0-{after_version}", "+", count=count)
         return [parse_entry(fields) for _id, fields in rows]
+
+    async def entries_from(self, game_id: str, version: int, count: int) -> list[Entry]:
+        """At most `count` commits from the one ending at `version` (included, if it is a commit), oldest first."""
+        rows = await self.redis.xrange(keys.game_events(game_id), f"0-{version}", "+", count=count)
+        return [parse_entry(fields) for _id, fields in rows]
+
+    async def heads(self, game_ids: Sequence[str]) -> list[tuple[int, str] | None]:
+        """Each game's (version, lineage) now, in one round trip; None for a game that is gone."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for game_id in game_ids:
+                pipe.hmget(keys.game(game_id), (b"version", b"head"))
+            rows = await pipe.execute()
+        return [None if v is None else (int(v), (h or b"").decode()) for v, h in rows]
 
     def dedicated_client(self) -> Any:
         """A client on a connection of its own, outside the shared pool (single Redis): for a

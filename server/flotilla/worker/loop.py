@@ -32,7 +32,7 @@ from redis.exceptions import ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from flotilla import metrics
-from flotilla.app import clocks
+from flotilla.app import clocks, lineage
 from flotilla.app.errors import AppError, GameNotFound, InvalidRequest, StaleVersion, StoreUnavailable
 from flotilla.app.host import ABSENT, FINISHED, TIMED_OUT, GameHost, Step, host_for, result_plain
 from flotilla.app.outcome import Outcome
@@ -76,6 +76,7 @@ class Loaded:
     state: Any
     finished: bool
     seats: int
+    lineage: str = ""  # of `version` (app/lineage.py): a rewound and replayed history differs here
 
 
 @dataclass(slots=True)
@@ -295,11 +296,10 @@ class Worker:
             try:
                 if loaded is None:
                     raise GameNotFound(f"no game games/{work.game_id}", game=work.game_id)
-                if work.etag and work.etag != str(loaded.version):
+                if work.etag and not lineage.matches(loaded.version, loaded.lineage, *_etag(work.etag)):
+                    current = lineage.etag(loaded.version, loaded.lineage)
                     raise StaleVersion(
-                        f"etag {work.etag} is stale; the game is at {loaded.version}",
-                        etag=work.etag,
-                        current=str(loaded.version),
+                        f"etag {work.etag[:40]} is stale; the game is at {current}", etag=work.etag, current=current
                     )
                 planned = self.plan(work, loaded, clock, now_ms)
             except (RulesError, AppError) as exc:
@@ -313,11 +313,12 @@ class Worker:
                 if work.kind == CLOCK:
                     seat_clocks = clocks.load(_loads(clock.raw), clock.config, loaded.seats)
                     settle[work.game_id] = clocks.next_deadline(seat_clocks)
-                replies.append((work, Outcome.accepted(loaded.version, []), False))
+                replies.append((work, Outcome.accepted(loaded.version, [], loaded.lineage), False))
                 continue
             step, seat_clocks, record = planned
             host = loaded.host
-            outcome = Outcome.accepted(step.version, step.events)
+            head = lineage.new_lineage()
+            outcome = Outcome.accepted(step.version, step.events, head)
             commits.append(
                 self.store.commit_args(
                     work.game_id,
@@ -334,9 +335,11 @@ class Worker:
                     outcome=outcome.dumps(),
                     seatclock=orjson.dumps(clocks.dump(seat_clocks)),
                     retain_s=self.finished_ttl_s,
+                    expected_lineage=loaded.lineage,
+                    lineage=head,
                 )
             )
-            after = Loaded(host, step.version, step.state, step.status != "", loaded.seats)
+            after = Loaded(host, step.version, step.state, step.status != "", loaded.seats, head)
             committing.append((work, after, outcome, clocks.next_deadline(seat_clocks)))
         wake: dict[str, int] = {}
         finished: list[str] = []
@@ -493,7 +496,7 @@ class Worker:
                 continue
             clock_rows.append(Clocks(meta.status, clocks.ClockConfig.from_plain(meta.clock), _dumps(meta.seatclock)))
             cached = self.cache.get(work.game_id)
-            if cached is not None and cached.version == meta.version:
+            if cached is not None and cached.version == meta.version and cached.lineage == meta.head:
                 continue
             try:
                 host = host_for(meta.kind, meta.rules_version)
@@ -503,7 +506,9 @@ class Worker:
                 continue
             self.remember(
                 work.game_id,
-                Loaded(host, meta.version, host.loads(state or b""), meta.status == "finished", meta.seat_count),
+                Loaded(
+                    host, meta.version, host.loads(state or b""), meta.status == "finished", meta.seat_count, meta.head
+                ),
             )
         return earlier, clock_rows
 
@@ -523,6 +528,14 @@ class Worker:
             wake=wake,
             finished=finished,
         )
+
+
+def _etag(text: str) -> tuple[int, str]:
+    """A submitted etag (checked by the gateway); one that does not parse matches no version."""
+    try:
+        return lineage.parse_etag(text)
+    except AppError:
+        return -1, ""
 
 
 def _loads(raw: bytes | None) -> Any:

@@ -9,17 +9,21 @@
 -- ARGV[7] = new status or ""   ARGV[8] = result (JSON or "")   ARGV[9] = action record
 -- ARGV[10] = encoded outcome   ARGV[11] = outcome TTL (s)   ARGV[12] = seat clocks (JSON) or ""
 -- ARGV[13] = seconds to keep a game this commit ends (0: forever)
+-- ARGV[14] = expected lineage (the game's head; "" for a game stored before lineages)
+-- ARGV[15] = this commit's lineage (app/lineage.py): the new head, and field h of the entry
+--            (field ph holds the previous head, so a reader can check the chain)
 -- Returns {1, status} when committed, {0, outcome} when this request id was already applied,
 -- {-1, current version} when the version moved (the caller reloads and retries).
 local cached = redis.call('GET', KEYS[4])
 if cached then
   return {0, cached}
 end
-local version = redis.call('HGET', KEYS[1], 'version')
-if version ~= ARGV[1] then
+local current = redis.call('HMGET', KEYS[1], 'version', 'head')
+local version = current[1]
+if version ~= ARGV[1] or (current[2] or '') ~= ARGV[14] then
   return {-1, version or ''}
 end
-redis.call('HSET', KEYS[1], 'version', ARGV[2], 'state', ARGV[3], 'to_act', ARGV[6])
+redis.call('HSET', KEYS[1], 'version', ARGV[2], 'state', ARGV[3], 'to_act', ARGV[6], 'head', ARGV[15])
 if ARGV[7] ~= '' then
   redis.call('HSET', KEYS[1], 'status', ARGV[7])
 end
@@ -29,7 +33,8 @@ end
 if ARGV[12] ~= '' then
   redis.call('HSET', KEYS[1], 'seatclock', ARGV[12])
 end
-redis.call('XADD', KEYS[2], '0-' .. ARGV[2], 'v', ARGV[2], 'e', ARGV[4], 'p', ARGV[5], 'a', ARGV[6])
+redis.call('XADD', KEYS[2], '0-' .. ARGV[2], 'v', ARGV[2], 'e', ARGV[4], 'p', ARGV[5], 'a', ARGV[6],
+  'h', ARGV[15], 'ph', ARGV[14])
 if ARGV[9] ~= '' then
   redis.call('RPUSH', KEYS[3], ARGV[9])
 end

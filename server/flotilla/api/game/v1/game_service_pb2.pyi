@@ -1,12 +1,22 @@
 from flotilla.api.game.v1 import game_pb2 as _game_pb2
 from google.rpc import status_pb2 as _status_pb2
 from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from collections.abc import Iterable as _Iterable, Mapping as _Mapping
 from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 
 DESCRIPTOR: _descriptor.FileDescriptor
+
+class ResyncReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    RESYNC_REASON_UNSPECIFIED: _ClassVar[ResyncReason]
+    RESYNC_REASON_HISTORY_REWOUND: _ClassVar[ResyncReason]
+    RESYNC_REASON_RESUME_POINT_UNKNOWN: _ClassVar[ResyncReason]
+RESYNC_REASON_UNSPECIFIED: ResyncReason
+RESYNC_REASON_HISTORY_REWOUND: ResyncReason
+RESYNC_REASON_RESUME_POINT_UNKNOWN: ResyncReason
 
 class SignInAsGuestRequest(_message.Message):
     __slots__ = ("display_name",)
@@ -154,28 +164,34 @@ class SubmitActionResponse(_message.Message):
     def __init__(self, etag: _Optional[str] = ..., through_event_id: _Optional[int] = ..., events: _Optional[_Iterable[_Union[_game_pb2.GameEvent, _Mapping]]] = ...) -> None: ...
 
 class WatchGameRequest(_message.Message):
-    __slots__ = ("game", "after_event_id", "join_code")
+    __slots__ = ("game", "after_event_id", "join_code", "after_etag")
     GAME_FIELD_NUMBER: _ClassVar[int]
     AFTER_EVENT_ID_FIELD_NUMBER: _ClassVar[int]
     JOIN_CODE_FIELD_NUMBER: _ClassVar[int]
+    AFTER_ETAG_FIELD_NUMBER: _ClassVar[int]
     game: str
     after_event_id: int
     join_code: str
-    def __init__(self, game: _Optional[str] = ..., after_event_id: _Optional[int] = ..., join_code: _Optional[str] = ...) -> None: ...
+    after_etag: str
+    def __init__(self, game: _Optional[str] = ..., after_event_id: _Optional[int] = ..., join_code: _Optional[str] = ..., after_etag: _Optional[str] = ...) -> None: ...
 
 class WatchGameResponse(_message.Message):
-    __slots__ = ("view", "events", "through_event_id", "is_checkpoint", "prompt")
+    __slots__ = ("view", "events", "through_event_id", "is_checkpoint", "prompt", "etag", "resync_reason")
     VIEW_FIELD_NUMBER: _ClassVar[int]
     EVENTS_FIELD_NUMBER: _ClassVar[int]
     THROUGH_EVENT_ID_FIELD_NUMBER: _ClassVar[int]
     IS_CHECKPOINT_FIELD_NUMBER: _ClassVar[int]
     PROMPT_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
+    RESYNC_REASON_FIELD_NUMBER: _ClassVar[int]
     view: _game_pb2.GameView
     events: _containers.RepeatedCompositeFieldContainer[_game_pb2.GameEvent]
     through_event_id: int
     is_checkpoint: bool
     prompt: _game_pb2.Prompt
-    def __init__(self, view: _Optional[_Union[_game_pb2.GameView, _Mapping]] = ..., events: _Optional[_Iterable[_Union[_game_pb2.GameEvent, _Mapping]]] = ..., through_event_id: _Optional[int] = ..., is_checkpoint: _Optional[bool] = ..., prompt: _Optional[_Union[_game_pb2.Prompt, _Mapping]] = ...) -> None: ...
+    etag: str
+    resync_reason: ResyncReason
+    def __init__(self, view: _Optional[_Union[_game_pb2.GameView, _Mapping]] = ..., events: _Optional[_Iterable[_Union[_game_pb2.GameEvent, _Mapping]]] = ..., through_event_id: _Optional[int] = ..., is_checkpoint: _Optional[bool] = ..., prompt: _Optional[_Union[_game_pb2.Prompt, _Mapping]] = ..., etag: _Optional[str] = ..., resync_reason: _Optional[_Union[ResyncReason, str]] = ...) -> None: ...
 
 class PlayRequest(_message.Message):
     __slots__ = ("open", "submit")

@@ -1,0 +1,239 @@
+"""One watcher's stream of a game: resume, paged catch-up, live updates, resyncs. No grpc here.
+
+A watch starts with a full view (from 0) or resumes after a version the client names. Every
+resume reads the game's event stream in pages of `PAGE_ENTRIES` commits, each page only when
+the previous one has been taken by the transport (the generator is pulled by the gRPC
+stream, which waits on HTTP/2 flow control), so a client that resumes from event 1 of a
+40k-event game and stops reading costs the gateway one page and one message, not the history.
+Commits of a page are merged into messages of up to `MAX_EVENTS_PER_MESSAGE` events.
+
+Every commit carries its lineage token and its predecessor's (app/lineage.py); the watcher
+checks that chain on every entry it passes on, so a history that changed under it (a Redis
+that came back behind) is never streamed around: the watcher resyncs with a full view.
+
+Every resume, and every catch-up, ends with the seat's current prompt when it must act.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from flotilla import metrics
+from flotilla.app.host import ENDING, GameHost
+from flotilla.rules import Seat
+from flotilla.store.feeds import Signal, Subscription
+from flotilla.store.redis_store import Entry, RedisStore
+
+PAGE_ENTRIES = 64  # commits read from the store at a time by a catch-up
+MAX_EVENTS_PER_MESSAGE = 256  # a catch-up message carries whole commits up to this many events
+
+REWOUND = "rewound"  # resync causes (metrics label; wire: WatchGameResponse.resync_reason)
+RESUME_POINT_UNKNOWN = "resume"
+
+
+@dataclass(frozen=True, slots=True)
+class Batch:
+    """What one watcher receives at once: maybe a full view, events, maybe a prompt."""
+
+    host: GameHost
+    version: int
+    view: Any | None = None
+    events: tuple[list[Any], ...] = ()
+    prompt: tuple[Any, ...] | None = None
+    to_act: tuple[int, ...] = ()
+    finished: bool = False
+    lineage: str = ""  # of `version`
+    lineages: tuple[str, ...] = ()  # the lineage of each event's commit (render cache keys)
+    resync: str = ""  # with a view sent mid-stream or on a resume: REWOUND or RESUME_POINT_UNKNOWN
+
+
+def _ends(entry: Entry) -> bool:
+    return any(row[2] in ENDING for row in entry.events)
+
+
+class Watcher:
+    """The position of one watcher in a game's history and the batches that move it on."""
+
+    def __init__(
+        self,
+        store: RedisStore,
+        host: GameHost,
+        game_id: str,
+        viewer: Seat | None,
+        load_view: Callable[[], Awaitable[Batch]],
+        heartbeat_s: float,
+    ) -> None:
+        self.store = store
+        self.host = host
+        self.game_id = game_id
+        self.viewer = viewer
+        self.load_view = load_view
+        self.heartbeat_s = heartbeat_s
+        self.version = 0  # what the watcher has been given up to
+        self.lineage = ""  # the lineage of `version` ("" when unknown: a resume mid-commit)
+        self.to_act: tuple[int, ...] = ()
+        self.pending: list[Any] | None = None  # the viewer's prompt at `version` (plain), if any
+        self.prompted = -1  # the version whose prompt the watcher was given
+        self.finished = False
+
+    # --- the stream --------------------------------------------------------------------
+    async def run(self, live: Subscription, after: int, after_lineage: str | None) -> AsyncIterator[Batch]:
+        """From a full view (`after` 0) or a resume, then live until the game ends.
+
+        `after_lineage`: the lineage the client holds for `after` (from an etag); None when it
+        gave a bare event id.
+        """
+        if after == 0:
+            yield await self.resync("")
+        else:
+            async for batch in self.resume(after, after_lineage):
+                yield batch
+        while not self.finished:
+            try:
+                item = await asyncio.wait_for(live.get(), self.heartbeat_s)
+            except TimeoutError:
+                yield self.checkpoint()
+                continue
+            if item is Signal.REWOUND:
+                yield await self.resync(REWOUND)
+            elif item is Signal.BEHIND:  # the feed outran this watcher: read the gap from the store
+                async for batch in self.catch_up():
+                    yield batch
+                if (prompt := self.unprompted()) is not None:
+                    yield prompt
+            else:
+                batches, broken = self.advance(item)
+                for batch in batches:
+                    yield batch
+                if broken:
+                    yield await self.resync(REWOUND)
+
+    async def resume(self, after: int, after_lineage: str | None) -> AsyncIterator[Batch]:
+        """Everything after the client's resume point, then its prompt (or a checkpoint)."""
+        page = await self.store.entries_from(self.game_id, after, PAGE_ENTRIES)
+        first = page[0] if page else None
+        if first is None or (first.version != after and after_lineage is not None):
+            yield await self.resync(RESUME_POINT_UNKNOWN)  # beyond the history, or not a version of it
+            return
+        if first.version == after and after_lineage and first.lineage and first.lineage != after_lineage:
+            yield await self.resync(REWOUND)  # the client's version belongs to a history that was lost
+            return
+        self.version, self.lineage = after, first.lineage if first.version == after else ""
+        sent = False
+        async for batch in self.catch_up(page):
+            sent = True
+            yield batch
+        if (prompt := self.unprompted()) is not None:
+            yield prompt
+        elif not sent:
+            yield self.checkpoint()
+
+    async def catch_up(self, page: Sequence[Entry] | None = None) -> AsyncIterator[Batch]:
+        """Commits after `version` from the store, a page at a time, until the stored head."""
+        while True:
+            if page is None:
+                page = await self.store.entries_from(self.game_id, self.version, PAGE_ENTRIES)
+            if page and page[0].version == self.version:  # the watcher's own version: still ours?
+                head = page[0]
+                if self.lineage and head.lineage and head.lineage != self.lineage:
+                    yield await self.resync(REWOUND)
+                    return
+                self.pending = head.prompts.get(str(self.viewer)) if self.viewer is not None else None
+                self.to_act = tuple(head.to_act)
+                self.finished = self.finished or _ends(head)
+                entries = page[1:]
+            elif not page:  # nothing at or after the watcher's version: the history is shorter now
+                yield await self.resync(REWOUND)
+                return
+            else:
+                entries = list(page)
+            batches, broken = self.advance(entries)
+            for batch in batches:
+                yield batch
+            if broken:
+                yield await self.resync(REWOUND)
+                return
+            if len(page) < PAGE_ENTRIES or self.finished:
+                return
+            page = None
+
+    # --- moving on ---------------------------------------------------------------------
+    def advance(self, entries: Sequence[Entry]) -> tuple[list[Batch], bool]:
+        """Batches for the entries after `version` (whole commits merged up to the message
+        limit), and whether the lineage chain broke (the caller resyncs)."""
+        out: list[Batch] = []
+        rows: list[list[Any]] = []
+        lineages: list[str] = []
+        for entry in entries:
+            if entry.version <= self.version:
+                continue
+            if self.lineage and entry.previous and entry.previous != self.lineage:
+                if rows:
+                    out.append(self._batch(rows, lineages))
+                return out, True
+            fresh = [row for row in entry.events if row[0] > self.version]
+            rows.extend(fresh)
+            lineages.extend([entry.lineage] * len(fresh))
+            self.version, self.lineage, self.to_act = entry.version, entry.lineage, tuple(entry.to_act)
+            self.pending = entry.prompts.get(str(self.viewer)) if self.viewer is not None else None
+            self.finished = self.finished or _ends(entry)
+            if len(rows) >= MAX_EVENTS_PER_MESSAGE or self.finished:
+                out.append(self._batch(rows, lineages))
+                rows, lineages = [], []
+            if self.finished:
+                break
+        if rows:
+            out.append(self._batch(rows, lineages))
+        return out, False
+
+    def _batch(self, rows: list[list[Any]], lineages: list[str]) -> Batch:
+        prompt = self._prompt()
+        return Batch(
+            self.host,
+            self.version,
+            events=tuple(rows),
+            prompt=prompt,
+            to_act=self.to_act,
+            finished=self.finished,
+            lineage=self.lineage,
+            lineages=tuple(lineages),
+        )
+
+    def _prompt(self) -> tuple[Any, ...] | None:
+        if self.pending is None:
+            return None
+        self.prompted = self.version
+        return tuple(self.host.codec.from_plain(a) for a in self.pending)
+
+    def unprompted(self) -> Batch | None:
+        """The viewer's prompt at its version, if it must act and was not given it yet."""
+        if self.pending is None or self.prompted == self.version or self.finished:
+            return None
+        return Batch(self.host, self.version, prompt=self._prompt(), to_act=self.to_act, lineage=self.lineage)
+
+    def checkpoint(self) -> Batch:
+        return Batch(self.host, self.version, to_act=self.to_act, lineage=self.lineage, finished=self.finished)
+
+    async def resync(self, cause: str) -> Batch:
+        """A full view of the game now (with the viewer's prompt); the watcher starts over from it."""
+        batch = await self.load_view()
+        if cause:
+            metrics.WATCH_RESYNCS.labels(cause).inc()
+            batch = Batch(
+                batch.host,
+                batch.version,
+                view=batch.view,
+                prompt=batch.prompt,
+                to_act=batch.to_act,
+                finished=batch.finished,
+                lineage=batch.lineage,
+                resync=cause,
+            )
+        self.version, self.lineage, self.to_act = batch.version, batch.lineage, batch.to_act
+        self.pending = None
+        self.prompted = batch.version if batch.prompt is not None else -1
+        self.finished = batch.finished
+        return batch
