@@ -21,6 +21,7 @@ class Settings:
     shards: int = 4  # [FLOTILLA_SHARDS] work streams per game kind
     submit_timeout_s: float = 10.0  # [FLOTILLA_SUBMIT_TIMEOUT] wait for a worker's outcome
     heartbeat_s: float = 10.0  # [FLOTILLA_HEARTBEAT] idle WatchGame/Play checkpoint
+    catch_up_share: float = 0.25  # [FLOTILLA_CATCH_UP_SHARE] most of a gateway's loop time catch-ups may take
     session_ttl_s: int = 7 * 24 * 3600  # [FLOTILLA_SESSION_TTL] guest session lifetime
     log_format: str = "auto"  # [FLOTILLA_LOG_FORMAT] auto | json | console
     wait_replicas: int = 0  # [FLOTILLA_WAIT_REPLICAS] replicas each commit waits for (WAIT) before confirming
@@ -37,6 +38,7 @@ class Settings:
             shards=_int("FLOTILLA_SHARDS", d.shards),
             submit_timeout_s=float(os.environ.get("FLOTILLA_SUBMIT_TIMEOUT", d.submit_timeout_s)),
             heartbeat_s=float(os.environ.get("FLOTILLA_HEARTBEAT", d.heartbeat_s)),
+            catch_up_share=float(os.environ.get("FLOTILLA_CATCH_UP_SHARE", d.catch_up_share)),
             session_ttl_s=_int("FLOTILLA_SESSION_TTL", d.session_ttl_s),
             log_format=os.environ.get("FLOTILLA_LOG_FORMAT", d.log_format),
             wait_replicas=_int("FLOTILLA_WAIT_REPLICAS", d.wait_replicas),

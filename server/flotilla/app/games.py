@@ -20,6 +20,7 @@ from flotilla.app.host import GameHost, host_for, seed_commitment
 from flotilla.app.inbox import Inbox
 from flotilla.app.lineage import new_lineage, parse_etag
 from flotilla.app.outcome import Outcome
+from flotilla.app.pacing import Budget
 from flotilla.app.watching import Batch, Watcher
 from flotilla.rules import Seat
 from flotilla.store import keys
@@ -51,7 +52,15 @@ class Games:
     """The game use cases over one store; shared by every RPC of a gateway process."""
 
     def __init__(
-        self, store: RedisStore, inbox: Inbox, feeds: Feeds, *, shards: int, submit_timeout_s: float, heartbeat_s: float
+        self,
+        store: RedisStore,
+        inbox: Inbox,
+        feeds: Feeds,
+        *,
+        shards: int,
+        submit_timeout_s: float,
+        heartbeat_s: float,
+        catch_up: Budget | None = None,
     ) -> None:
         self.store = store
         self.inbox = inbox
@@ -59,6 +68,7 @@ class Games:
         self.shards = shards
         self.submit_timeout_s = submit_timeout_s
         self.heartbeat_s = heartbeat_s
+        self.catch_up = catch_up or Budget()  # the share of the loop catch-ups may take (app/pacing.py)
 
     async def meta(self, game_id: str) -> GameMeta:
         meta = await self.store.game_meta(game_id)
@@ -215,7 +225,9 @@ class Games:
             raise InvalidRequest("after_event_id must be >= 0", field="after_event_id")
         meta = await self.meta(game_id)
         host = host_for(meta.kind, meta.rules_version)
-        watcher = Watcher(self.store, host, game_id, viewer, lambda: self.view(game_id, viewer), self.heartbeat_s)
+        watcher = Watcher(
+            self.store, host, game_id, viewer, lambda: self.view(game_id, viewer), self.heartbeat_s, self.catch_up
+        )
         async with self.feeds.subscribe(game_id, meta.version, meta.head) as live:
             async for batch in watcher.run(live, after, after_lineage):
                 yield batch

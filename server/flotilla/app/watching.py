@@ -23,9 +23,10 @@ from typing import Any
 
 from flotilla import metrics
 from flotilla.app.host import ENDING, GameHost
+from flotilla.app.pacing import Budget
 from flotilla.rules import Seat
 from flotilla.store.feeds import Signal, Subscription
-from flotilla.store.redis_store import Entry, RedisStore
+from flotilla.store.redis_store import Entry, RedisStore, parse_entry
 
 PAGE_ENTRIES = 64  # commits read from the store at a time by a catch-up
 MAX_EVENTS_PER_MESSAGE = 256  # a catch-up message carries whole commits up to this many events
@@ -48,6 +49,7 @@ class Batch:
     lineage: str = ""  # of `version`
     lineages: tuple[str, ...] = ()  # the lineage of each event's commit (render cache keys)
     resync: str = ""  # with a view sent mid-stream or on a resume: REWOUND or RESUME_POINT_UNKNOWN
+    catch_up: bool = False  # read from the store to catch up (the gateway paces these: gateway/pacing.py)
 
 
 def _ends(entry: Entry) -> bool:
@@ -65,6 +67,7 @@ class Watcher:
         viewer: Seat | None,
         load_view: Callable[[], Awaitable[Batch]],
         heartbeat_s: float,
+        budget: Budget,
     ) -> None:
         self.store = store
         self.host = host
@@ -72,10 +75,11 @@ class Watcher:
         self.viewer = viewer
         self.load_view = load_view
         self.heartbeat_s = heartbeat_s
+        self.budget = budget
         self.version = 0  # what the watcher has been given up to
         self.lineage = ""  # the lineage of `version` ("" when unknown: a resume mid-commit)
         self.to_act: tuple[int, ...] = ()
-        self.pending: list[Any] | None = None  # the viewer's prompt at `version` (plain), if any
+        self.at: Entry | None = None  # the commit that ends at `version` (its prompts), if read
         self.prompted = -1  # the version whose prompt the watcher was given
         self.finished = False
 
@@ -113,7 +117,7 @@ class Watcher:
 
     async def resume(self, after: int, after_lineage: str | None) -> AsyncIterator[Batch]:
         """Everything after the client's resume point, then its prompt (or a checkpoint)."""
-        page = await self.store.entries_from(self.game_id, after, PAGE_ENTRIES)
+        page = await self.read_page(after)
         first = page[0] if page else None
         if first is None or (first.version != after and after_lineage is not None):
             yield await self.resync(RESUME_POINT_UNKNOWN)  # beyond the history, or not a version of it
@@ -135,14 +139,13 @@ class Watcher:
         """Commits after `version` from the store, a page at a time, until the stored head."""
         while True:
             if page is None:
-                page = await self.store.entries_from(self.game_id, self.version, PAGE_ENTRIES)
+                page = await self.read_page(self.version)
             if page and page[0].version == self.version:  # the watcher's own version: still ours?
                 head = page[0]
                 if self.lineage and head.lineage and head.lineage != self.lineage:
                     yield await self.resync(REWOUND)
                     return
-                self.pending = head.prompts.get(str(self.viewer)) if self.viewer is not None else None
-                self.to_act = tuple(head.to_act)
+                self.at, self.to_act = head, tuple(head.to_act)
                 self.finished = self.finished or _ends(head)
                 entries = page[1:]
             elif not page:  # nothing at or after the watcher's version: the history is shorter now
@@ -150,7 +153,7 @@ class Watcher:
                 return
             else:
                 entries = list(page)
-            batches, broken = self.advance(entries)
+            batches, broken = self.advance(entries, catch_up=True)
             for batch in batches:
                 yield batch
             if broken:
@@ -160,8 +163,14 @@ class Watcher:
                 return
             page = None
 
+    async def read_page(self, version: int) -> list[Entry]:
+        """A page of commits from `version` on, read and decoded within the catch-up budget."""
+        async with self.budget.slot():
+            fields = await self.store.entry_fields_from(self.game_id, version, PAGE_ENTRIES)
+            return [parse_entry(f) for f in fields]
+
     # --- moving on ---------------------------------------------------------------------
-    def advance(self, entries: Sequence[Entry]) -> tuple[list[Batch], bool]:
+    def advance(self, entries: Sequence[Entry], *, catch_up: bool = False) -> tuple[list[Batch], bool]:
         """Batches for the entries after `version` (whole commits merged up to the message
         limit), and whether the lineage chain broke (the caller resyncs)."""
         out: list[Batch] = []
@@ -172,24 +181,23 @@ class Watcher:
                 continue
             if self.lineage and entry.previous and entry.previous != self.lineage:
                 if rows:
-                    out.append(self._batch(rows, lineages))
+                    out.append(self._batch(rows, lineages, catch_up))
                 return out, True
             fresh = [row for row in entry.events if row[0] > self.version]
             rows.extend(fresh)
             lineages.extend([entry.lineage] * len(fresh))
-            self.version, self.lineage, self.to_act = entry.version, entry.lineage, tuple(entry.to_act)
-            self.pending = entry.prompts.get(str(self.viewer)) if self.viewer is not None else None
+            self.version, self.lineage, self.to_act, self.at = entry.version, entry.lineage, tuple(entry.to_act), entry
             self.finished = self.finished or _ends(entry)
             if len(rows) >= MAX_EVENTS_PER_MESSAGE or self.finished:
-                out.append(self._batch(rows, lineages))
+                out.append(self._batch(rows, lineages, catch_up))
                 rows, lineages = [], []
             if self.finished:
                 break
         if rows:
-            out.append(self._batch(rows, lineages))
+            out.append(self._batch(rows, lineages, catch_up))
         return out, False
 
-    def _batch(self, rows: list[list[Any]], lineages: list[str]) -> Batch:
+    def _batch(self, rows: list[list[Any]], lineages: list[str], catch_up: bool) -> Batch:
         prompt = self._prompt()
         return Batch(
             self.host,
@@ -200,19 +208,24 @@ class Watcher:
             finished=self.finished,
             lineage=self.lineage,
             lineages=tuple(lineages),
+            catch_up=catch_up,
         )
 
     def _prompt(self) -> tuple[Any, ...] | None:
-        if self.pending is None:
+        """The viewer's legal actions at `version` (from the commit that ends there), if it must act."""
+        if self.viewer is None or self.at is None or self.at.version != self.version:
+            return None
+        plain = self.at.prompt(self.viewer)
+        if plain is None:
             return None
         self.prompted = self.version
-        return tuple(self.host.codec.from_plain(a) for a in self.pending)
+        return tuple(self.host.codec.from_plain(a) for a in plain)
 
     def unprompted(self) -> Batch | None:
         """The viewer's prompt at its version, if it must act and was not given it yet."""
-        if self.pending is None or self.prompted == self.version or self.finished:
+        if self.prompted == self.version or self.finished or (prompt := self._prompt()) is None:
             return None
-        return Batch(self.host, self.version, prompt=self._prompt(), to_act=self.to_act, lineage=self.lineage)
+        return Batch(self.host, self.version, prompt=prompt, to_act=self.to_act, lineage=self.lineage)
 
     def checkpoint(self) -> Batch:
         return Batch(self.host, self.version, to_act=self.to_act, lineage=self.lineage, finished=self.finished)
@@ -233,7 +246,7 @@ class Watcher:
                 resync=cause,
             )
         self.version, self.lineage, self.to_act = batch.version, batch.lineage, batch.to_act
-        self.pending = None
+        self.at = None
         self.prompted = batch.version if batch.prompt is not None else -1
         self.finished = batch.finished
         return batch

@@ -22,6 +22,7 @@ from flotilla.app.errors import InvalidRequest, NotSeated, Unauthenticated, Wron
 from flotilla.app.games import Games, check_request_id, game_id_of
 from flotilla.app.host import GameHost, host_for
 from flotilla.app.outcome import Outcome
+from flotilla.app.watching import Batch
 from flotilla.gateway.auth import Principal, Tokens, principal_of
 from flotilla.gateway.errors import maps_errors, maps_stream_errors, to_status
 from flotilla.gateway.render import STATE_NAMES, Renderer, clock_from_pb
@@ -65,6 +66,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         self.games = games
         self.tokens = tokens
         self.render = renderer
+        self.catch_up = games.catch_up
         self._kinds: OrderedDict[str, tuple[str, str]] = OrderedDict()  # game id -> (kind, rules version)
 
     # --- helpers -----------------------------------------------------------------------
@@ -264,6 +266,13 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         )
 
     # --- streams -----------------------------------------------------------------------
+    async def update(self, game_id: str, batch: Batch, viewer: Seat | None) -> game_service_pb2.WatchGameResponse:
+        """One stream message; catch-up messages are rendered within the catch-up budget."""
+        if not batch.catch_up:
+            return self.render.watch_response(game_id, batch, viewer)
+        async with self.catch_up.slot():
+            return self.render.watch_response(game_id, batch, viewer)
+
     @maps_stream_errors
     async def WatchGame(
         self, request: game_service_pb2.WatchGameRequest, context: Context
@@ -273,7 +282,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         structlog.contextvars.bind_contextvars(game=game_id, seat=viewer)
         with metrics.OPEN_STREAMS.labels("WatchGame").track_inprogress():
             async for batch in self.games.watch(game_id, viewer, request.after_event_id, request.after_etag):
-                yield self.render.watch_response(game_id, batch, viewer)
+                yield await self.update(game_id, batch, viewer)
 
     @maps_stream_errors
     async def Play(
@@ -292,9 +301,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         async def watch() -> None:
             try:
                 async for batch in self.games.watch(game_id, seat, first.open.after_event_id, first.open.after_etag):
-                    await out.put(
-                        game_service_pb2.PlayResponse(update=self.render.watch_response(game_id, batch, seat))
-                    )
+                    await out.put(game_service_pb2.PlayResponse(update=await self.update(game_id, batch, seat)))
             finally:
                 await out.put(None)
 

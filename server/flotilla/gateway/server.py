@@ -17,6 +17,7 @@ from flotilla.api.lobby.v1 import lobby_service_pb2, lobby_service_pb2_grpc
 from flotilla.api.matchmaking.v1 import matchmaking_service_pb2, matchmaking_service_pb2_grpc
 from flotilla.app.games import Games
 from flotilla.app.inbox import Inbox
+from flotilla.app.pacing import Budget
 from flotilla.gateway.auth import Tokens
 from flotilla.gateway.game_servicer import AuthServicer, GameServicer
 from flotilla.gateway.lobby_servicer import LobbyServicer
@@ -87,9 +88,11 @@ async def start_gateway(settings: Settings, store: RedisStore | None = None) -> 
         shards=settings.shards,
         submit_timeout_s=settings.submit_timeout_s,
         heartbeat_s=settings.heartbeat_s,
+        catch_up=Budget(settings.catch_up_share),
     )
     server = grpc.aio.server(options=SERVER_OPTIONS)
-    game_service_pb2_grpc.add_GameServiceServicer_to_server(GameServicer(games, tokens, Renderer()), server)  # type: ignore[no-untyped-call]
+    servicer = GameServicer(games, tokens, Renderer())
+    game_service_pb2_grpc.add_GameServiceServicer_to_server(servicer, server)  # type: ignore[no-untyped-call]
     game_service_pb2_grpc.add_AuthServiceServicer_to_server(AuthServicer(store, tokens), server)  # type: ignore[no-untyped-call]
     lobby_store = LobbyStore(store.redis)
     ratings = Ratings(lobby_store, store)

@@ -66,14 +66,21 @@ class _Node:
 
 @dataclass(frozen=True, slots=True)
 class Entry:
-    """One commit as read from a game's event stream."""
+    """One commit as read from a game's event stream (its prompts decoded only when asked for)."""
 
     version: int
     events: list[list[Any]]
-    prompts: dict[str, list[Any]]
+    raw_prompts: bytes
     to_act: list[int]
     lineage: str = ""  # this commit's lineage token (app/lineage.py); "" before lineages existed
     previous: str = ""  # the lineage of the commit before it
+
+    def prompt(self, seat: int) -> list[Any] | None:
+        """The legal actions (plain) of `seat` after this commit, if it must act."""
+        if seat not in self.to_act:
+            return None
+        found: list[Any] | None = orjson.loads(self.raw_prompts).get(str(seat))
+        return found
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,7 +143,7 @@ def parse_entry(fields: Mapping[bytes, bytes]) -> Entry:
     return Entry(
         version=int(fields[b"v"]),
         events=orjson.loads(fields[b"e"]),
-        prompts=orjson.loads(fields[b"p"]),
+        raw_prompts=fields[b"p"],
         to_act=orjson.loads(fields[b"a"]),
         lineage=fields.get(b"h", b"").decode(),
         previous=fields.get(b"ph", b"").decode(),
@@ -446,10 +453,11 @@ class RedisStore:
         rows = await self.redis.xrange(keys.game_events(game_id), f"(0-{after_version}", "+", count=count)
         return [parse_entry(fields) for _id, fields in rows]
 
-    async def entries_from(self, game_id: str, version: int, count: int) -> list[Entry]:
-        """At most `count` commits from the one ending at `version` (included, if it is a commit), oldest first."""
+    async def entry_fields_from(self, game_id: str, version: int, count: int) -> list[Mapping[bytes, bytes]]:
+        """At most `count` commits from the one ending at `version` (included, if it is a commit),
+        oldest first, as stored (decode each with `parse_entry`)."""
         rows = await self.redis.xrange(keys.game_events(game_id), f"0-{version}", "+", count=count)
-        return [parse_entry(fields) for _id, fields in rows]
+        return [fields for _id, fields in rows]
 
     async def heads(self, game_ids: Sequence[str]) -> list[tuple[int, str] | None]:
         """Each game's (version, lineage) now, in one round trip; None for a game that is gone."""
