@@ -19,6 +19,8 @@ import redis.asyncio as aioredis
 
 from flotilla.api.counter.v1 import counter_pb2
 from flotilla.api.game.v1 import game_pb2, game_service_pb2
+from flotilla.api.lobby.v1 import lobby_service_pb2 as lobby_pb
+from flotilla.api.lobby.v1 import lobby_service_pb2_grpc
 from flotilla.worker.loop import work_streams
 from flotilla_client import FlotillaClient, Seat
 from support import Stack
@@ -156,3 +158,29 @@ async def test_a_seat_cannot_spoil_its_own_clock_with_a_server_request_id(stack:
                 break
     assert timed_out == [0]
     await host.close()
+
+
+async def test_a_user_cannot_take_a_rooms_game_by_naming_its_request_id(stack: Stack) -> None:
+    """A room's game is created under a server key (`room:<id>`) that no user's request id can name."""
+    host = FlotillaClient(stack.gateways[0])
+    await host.sign_in("host")
+    lobby = lobby_service_pb2_grpc.LobbyServiceStub(host.channel)  # type: ignore[no-untyped-call]
+    auth = host._auth(host.session_token)
+    room = (
+        await lobby.CreateRoom(
+            lobby_pb.CreateRoomRequest(kind="sail_away", seat_count=2, request_id=uuid.uuid4().hex), metadata=auth
+        )
+    ).room
+    room_id = room.name.removeprefix("rooms/")
+    thief = FlotillaClient(stack.gateways[1])
+    await thief.sign_in("thief")
+    taken = await thief.games.CreateGame(
+        game_service_pb2.CreateGameRequest(kind="counter", seat_count=2, request_id=f"room:{room_id}"),
+        metadata=thief._auth(thief.session_token),
+    )
+    await lobby.AddBot(lobby_pb.AddBotRequest(room=room.name), metadata=auth)
+    started = (await lobby.StartRoom(lobby_pb.StartRoomRequest(room=room.name), metadata=auth)).room
+    assert started.game != taken.game.name
+    assert (await host.get_game(started.game)).kind == "sail_away"
+    await host.close()
+    await thief.close()

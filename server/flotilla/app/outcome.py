@@ -1,4 +1,4 @@
-"""The outcome of a submitted action, as workers send it to gateways and cache it per request id."""
+"""The outcome of a submitted action, as workers send it to gateways and cache it per (game, seat, request id)."""
 
 from __future__ import annotations
 
@@ -26,7 +26,12 @@ ERROR_CLASSES = _error_classes()
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """Accepted (version and event rows) or rejected (reason, message, metadata)."""
+    """Accepted (version and event rows) or rejected (reason, message, metadata).
+
+    `game` and `seat` say whose request it answers: set from the inbox entry that carried it
+    (empty and -1 where nobody asked, e.g. in a worker), and checked by the gateway before
+    anything of it is shown (app.games.Games._queue).
+    """
 
     ok: bool
     version: int = 0
@@ -34,6 +39,8 @@ class Outcome:
     reason: str = ""
     message: str = ""
     metadata: dict[str, str] = field(default_factory=dict)
+    game: str = ""
+    seat: int = -1
 
     @classmethod
     def accepted(cls, version: int, events: list[list[Any]]) -> Outcome:
@@ -49,11 +56,12 @@ class Outcome:
         return orjson.dumps({"ok": False, "r": self.reason, "m": self.message, "d": self.metadata})
 
     @classmethod
-    def loads(cls, data: bytes) -> Outcome:
+    def loads(cls, data: bytes, *, game: str = "", seat: int = -1) -> Outcome:
+        """Decode `dumps`; `game` and `seat`: whose request it answers."""
         raw = orjson.loads(data)
         if raw["ok"]:
-            return cls(True, raw["v"], raw["e"])
-        return cls(False, reason=raw["r"], message=raw["m"], metadata=raw["d"])
+            return cls(True, raw["v"], raw["e"], game=game, seat=seat)
+        return cls(False, reason=raw["r"], message=raw["m"], metadata=raw["d"], game=game, seat=seat)
 
     def error(self) -> Exception:
         """The exception this rejection stands for (same class as where it was raised)."""

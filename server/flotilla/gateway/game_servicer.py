@@ -110,10 +110,16 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
     async def CreateGame(
         self, request: game_service_pb2.CreateGameRequest, context: Context
     ) -> game_service_pb2.CreateGameResponse:
-        self.principal(context)
+        principal = self.principal(context)
+        assert principal is not None
         clock = clock_from_pb(request.clock) if request.HasField("clock") else None
         meta = await self.games.create(
-            request.kind, request.seat_count, dict(request.options), check_request_id(request.request_id), clock
+            request.kind,
+            request.seat_count,
+            dict(request.options),
+            check_request_id(request.request_id),
+            clock,
+            creator=principal.user,
         )
         log.info("game.created", game=meta.game_id, kind=meta.kind, seats=meta.seat_count)
         return game_service_pb2.CreateGameResponse(game=self.render.game(meta, {}))
