@@ -19,6 +19,7 @@ from flotilla.app import clocks
 from flotilla.app.errors import GameFull, GameNotFinished, GameNotFound, InvalidRequest
 from flotilla.app.host import ENDING, GameHost, host_for, seed_commitment
 from flotilla.app.inbox import Inbox
+from flotilla.app.inputs import echo
 from flotilla.app.outcome import Outcome
 from flotilla.rules import Seat
 from flotilla.store import keys
@@ -27,6 +28,7 @@ from flotilla.store.redis_store import Entry, GameMeta, RedisStore
 
 _GAME_NAME = re.compile(r"^games/([A-Za-z0-9_-]{1,64})$")
 _REQUEST_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,128}$")
+_ETAG = re.compile(r"[A-Za-z0-9_.:-]{1,64}")  # opaque to clients; the worker compares it
 MAX_SEATS = 16
 
 
@@ -34,7 +36,7 @@ def game_id_of(name: str) -> str:
     """The id in `games/{id}`; InvalidRequest otherwise."""
     match = _GAME_NAME.match(name)
     if match is None:
-        raise InvalidRequest(f"game must look like games/<id>, got {name!r}", field="game")
+        raise InvalidRequest(f"game must look like games/<id>, got {echo(name)}", field="game")
     return match.group(1)
 
 
@@ -192,8 +194,8 @@ class Games:
         timeout_s: float | None = None,
     ) -> Outcome:
         """Queue an action for the workers and wait for its outcome."""
-        if etag and not etag.strip('"').isdigit():
-            raise InvalidRequest("etag must be a game version as returned by the server", field="etag")
+        if etag and _ETAG.fullmatch(etag.strip('"')) is None:
+            raise InvalidRequest("etag must be one the server returned", field="etag")
         fields: dict[str, bytes | str | int] = {
             "g": game_id,
             "s": int(seat),

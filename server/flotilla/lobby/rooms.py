@@ -31,6 +31,7 @@ from flotilla.app.errors import (
 )
 from flotilla.app.games import MAX_SEATS, Games
 from flotilla.app.host import host_for
+from flotilla.app.inputs import echo
 from flotilla.store.lobby_store import LISTING_STEP, LobbyStore
 
 OPEN, STARTING, STARTED, CLOSED = "open", "starting", "started", "closed"
@@ -45,7 +46,7 @@ Room = dict[str, Any]
 def room_id_of(name: str) -> str:
     match = _ROOM_NAME.match(name)
     if match is None:
-        raise InvalidRequest(f"room must look like rooms/<id>, got {name!r}", field="room")
+        raise InvalidRequest(f"room must look like rooms/<id>, got {echo(name)}", field="room")
     return match.group(1)
 
 
