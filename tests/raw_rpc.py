@@ -42,6 +42,7 @@ class Answer:
     reason: str = ""
     metadata: dict[str, str] = field(default_factory=dict)
     trailer_bytes: int = 0
+    client_race: bool = False  # see `lost_to_a_write`: the server's status never reached us
 
     def check_typed(self) -> None:
         """A typed status: never UNKNOWN or INTERNAL; an error carries an ErrorInfo and a short echo."""
@@ -54,8 +55,18 @@ class Answer:
         assert self.trailer_bytes <= MAX_TRAILER_BYTES, self
 
 
+def lost_to_a_write(error: grpc.aio.AioRpcError) -> bool:
+    """grpc's Python client, writing to a stream the server has just ended, replaces the server's
+    status with its own INTERNAL "Internal error from Core" (no trailers): a client artefact."""
+    return (
+        error.code() == grpc.StatusCode.INTERNAL
+        and error.details() == "Internal error from Core"
+        and not error.trailing_metadata()
+    )
+
+
 def answer_of(error: grpc.aio.AioRpcError) -> Answer:
-    out = Answer(error.code(), error.details() or "")
+    out = Answer(error.code(), error.details() or "", client_race=lost_to_a_write(error))
     for key, value in error.trailing_metadata() or ():
         if key == "grpc-status-details-bin":
             assert isinstance(value, bytes)
@@ -83,19 +94,30 @@ async def call(
     deadline_s: float = 10,
 ) -> Answer:
     """Send `bodies` (one for a unary request) as they are; a stream that answers is closed after
-    its first response (OK)."""
+    its first response (OK). A request stream sends its first body, and the rest only once the
+    server answered it (fewer client write races, see `lost_to_a_write`)."""
     metadata = auth(token)
+    sent = asyncio.Event()
     try:
         if method.client_streaming:
             stream = channel.stream_stream(path(method))
+            answered = asyncio.Event()
 
             async def requests() -> AsyncIterator[bytes]:
-                for body in bodies:
+                yield bodies[0]
+                await answered.wait()
+                for body in bodies[1:]:
                     yield body
-                await asyncio.sleep(deadline_s)  # keep the stream open: the server answers or ends it
+                await sent.wait()  # keep the stream open until its answer (or end) is in
 
             live = stream(requests(), metadata=metadata, timeout=deadline_s)
-            await first_or_end(live)
+            try:
+                await live.read()
+                answered.set()
+                if len(bodies) > 1:
+                    await live.read()
+            finally:
+                live.cancel()
         elif method.server_streaming:
             live = channel.unary_stream(path(method))(bodies[0], metadata=metadata, timeout=deadline_s)
             await first_or_end(live)
@@ -103,6 +125,8 @@ async def call(
             await channel.unary_unary(path(method))(bodies[0], metadata=metadata, timeout=deadline_s)
     except grpc.aio.AioRpcError as error:
         return answer_of(error)
+    finally:
+        sent.set()
     return Answer(grpc.StatusCode.OK, "")
 
 
@@ -135,13 +159,11 @@ async def snapshot(redis_url: str, skip: Sequence[str] = ()) -> dict[bytes, byte
     """Every key of the Redis at `redis_url` with its DUMP, but keys starting with one of `skip`."""
     client = aioredis.Redis.from_url(redis_url)
     try:
-        out: dict[bytes, bytes] = {}
-        async for key in client.scan_iter(count=1000):
-            if any(key.startswith(prefix.encode()) for prefix in skip):
-                continue
-            dumped = await client.dump(key)
-            if dumped is not None:
-                out[key] = dumped
-        return out
+        names = [k async for k in client.scan_iter(count=1000) if not k.startswith(tuple(p.encode() for p in skip))]
+        async with client.pipeline(transaction=False) as pipe:
+            for name in names:
+                pipe.dump(name)
+            dumps = await pipe.execute()
+        return {name: dumped for name, dumped in zip(names, dumps, strict=True) if dumped is not None}
     finally:
         await client.aclose()

@@ -294,6 +294,8 @@ class Rooms:
                 raise RoomNotReady(f"not ready yet: {', '.join(waiting)}", room=f"rooms/{room_id}")
             room["status"] = STARTING
 
+        _version, room = await self.get(room_id)
+        freeze(copy.deepcopy(room))  # a refused start (not the host, not ready) writes nothing
         await self.store.mark_starting(room_id, int(time.time() * 1000))  # first: a crash after it is healed
         version, room = await self._change(room_id, freeze)
         if room["status"] == STARTED:
