@@ -32,11 +32,15 @@ def add(n: int) -> game_pb2.Action:
     return game_pb2.Action(counter=counter_pb2.Action(add=counter_pb2.Add(n=n)))
 
 
-async def counter_game(target: str, clock: game_pb2.Clock | None = None) -> tuple[FlotillaClient, str, list[Seat]]:
+async def counter_game(
+    target: str, clock: game_pb2.Clock | None = None, moves: int = 200
+) -> tuple[FlotillaClient, str, list[Seat]]:
     """A two-seat counter game on `target` with both seats taken (seat 0 acts first)."""
     host = FlotillaClient(target)
     await host.sign_in("host")
-    request = game_service_pb2.CreateGameRequest(kind="counter", seat_count=2, request_id=uuid.uuid4().hex)
+    request = game_service_pb2.CreateGameRequest(
+        kind="counter", seat_count=2, options={"moves": str(moves)}, request_id=uuid.uuid4().hex
+    )
     if clock is not None:
         request.clock.CopyFrom(clock)
     reply = await host.games.CreateGame(request, metadata=host._auth(host.session_token))
@@ -184,3 +188,23 @@ async def test_a_user_cannot_take_a_rooms_game_by_naming_its_request_id(stack: S
     assert (await host.get_game(started.game)).kind == "sail_away"
     await host.close()
     await thief.close()
+
+
+async def test_a_resent_leave_is_applied_once_and_the_other_seat_may_reuse_its_id(stack: Stack) -> None:
+    host, game, seats = await counter_game(stack.gateways[0], game_pb2.Clock(), moves=4)  # bots play the absent
+    auth = [host._auth(seat.token) for seat in seats]
+    leave = game_service_pb2.LeaveGameRequest(game=game, request_id="leaving")
+    first = await host.games.LeaveGame(leave, metadata=auth[1])
+    again = await host.games.LeaveGame(leave, metadata=auth[1])  # a retry: answered from its record
+    assert again.etag == first.etag
+    await host.games.LeaveGame(leave, metadata=auth[0])  # seat 0's own request, same id
+    info = await host.get_game(game)
+    assert [s.absent for s in info.seats] == [True, True]
+    absent = []
+    async with asyncio.timeout(20):
+        async for update in host.watch(game, after_event_id=1):
+            absent += [e.seat_absent.seat for e in update.events if e.WhichOneof("event") == "seat_absent"]
+            if len(absent) == 2:
+                break
+    assert sorted(absent) == [0, 1]
+    await host.close()
