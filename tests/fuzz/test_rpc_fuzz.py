@@ -268,7 +268,7 @@ async def _normal_move(world: World) -> None:
     seat = await world.player.join(created.name)
     await world.other.join(created.name)
     add = game_pb2.Action(counter=counter_pb2.Action(add=counter_pb2.Add(n=1)))
-    assert (await world.player.submit(created.name, seat, add)).etag == "2"
+    assert (await world.player.submit(created.name, seat, add)).through_event_id == 2
     await _timers_settled(world.stack.redis_url)
 
 
