@@ -64,6 +64,7 @@ async def write_long_game(redis_url: str, moves: int) -> str:
             commits.append(
                 store.commit_args(
                     game_id,
+                    i % 2,
                     f"r{i}",
                     expected=version,
                     version=step.version,

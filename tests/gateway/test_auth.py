@@ -41,3 +41,28 @@ def test_expired_sessions_are_refused() -> None:
     tokens = Tokens(b"k" * 32, session_ttl_s=-1)
     with pytest.raises(Unauthenticated):
         tokens.verify(tokens.session("u", "n"))
+
+
+@pytest.mark.parametrize(
+    ("kind", "payload"),
+    [
+        ("s1", {"u": "u1", "n": "Ada"}),  # no expiry
+        ("s1", {"u": "u1", "n": "Ada", "x": "soon"}),
+        ("s1", {"u": "u1", "n": "Ada", "x": True}),
+        ("s1", {"u": 1, "n": "Ada", "x": 2**40}),
+        ("s1", {"n": "Ada", "x": 2**40}),
+        ("s1", [1, 2, 3]),
+        ("s1", "u1"),
+        ("s1", None),
+        ("t1", {"u": "u1", "n": "Ada", "g": "g1"}),  # no seat
+        ("t1", {"u": "u1", "n": "Ada", "g": "g1", "s": "0"}),
+        ("t1", {"u": "u1", "n": "Ada", "g": "g1", "s": -1}),
+        ("t1", {"u": "u1", "n": "Ada", "g": "g1", "s": 2**40}),
+        ("t1", {"u": "u1", "n": "Ada", "g": ["g1"], "s": 0}),
+        ("t1", {"u": "u1", "n": None, "g": "g1", "s": 0}),
+    ],
+)
+def test_a_well_signed_token_with_a_malformed_payload_is_refused(kind: str, payload: object) -> None:
+    tokens = Tokens(b"k" * 32)
+    with pytest.raises(Unauthenticated, match="payload"):
+        tokens.verify(tokens._sign(kind, payload))  # type: ignore[arg-type]

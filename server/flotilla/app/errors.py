@@ -38,6 +38,12 @@ class InvalidRequest(AppError):
     reason = "INVALID_REQUEST"
 
 
+class MalformedMessage(InvalidRequest):
+    """The request body is not the RPC's protobuf message (or a string in it is not UTF-8)."""
+
+    reason = "MALFORMED_MESSAGE"
+
+
 class UnknownGameKind(AppError):
     reason = "UNKNOWN_GAME_KIND"
 

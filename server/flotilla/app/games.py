@@ -18,6 +18,7 @@ from flotilla.app import clocks
 from flotilla.app.errors import GameFull, GameNotFinished, GameNotFound, InvalidRequest
 from flotilla.app.host import GameHost, host_for, seed_commitment
 from flotilla.app.inbox import Inbox
+from flotilla.app.inputs import echo
 from flotilla.app.lineage import new_lineage, parse_etag
 from flotilla.app.outcome import Outcome
 from flotilla.app.pacing import Budget
@@ -36,16 +37,33 @@ def game_id_of(name: str) -> str:
     """The id in `games/{id}`; InvalidRequest otherwise."""
     match = _GAME_NAME.match(name)
     if match is None:
-        raise InvalidRequest(f"game must look like games/<id>, got {name!r}", field="game")
+        raise InvalidRequest(f"game must look like games/<id>, got {echo(name)}", field="game")
     return match.group(1)
 
 
 def check_request_id(request_id: str) -> str:
+    """A client's request id as given (a fresh one when empty); InvalidRequest when malformed.
+
+    The alphabet leaves out `@` and `/`, which start the server's own ids (worker turn clocks,
+    users' CreateGame keys), so a client can never name one of those.
+    """
     if not request_id:
         return uuid.uuid4().hex
     if not _REQUEST_ID.match(request_id):
         raise InvalidRequest("request_id must be 1-128 of [A-Za-z0-9_.:-] (a UUID is best)", field="request_id")
     return request_id
+
+
+def created_game_id(request_id: str, creator: str | None) -> str:
+    """The id of the game a creator's request makes: the same pair, the same game.
+
+    A user's key (`users/<id>:<request id>`) can never equal the server's own (`room:...`,
+    `match:...`): client request ids have no `/`.
+    """
+    if not request_id:
+        return uuid.uuid4().hex
+    key = request_id if creator is None else f"users/{creator}:{request_id}"
+    return uuid.uuid5(uuid.NAMESPACE_URL, f"flotilla:create:{key}").hex
 
 
 class Games:
@@ -84,18 +102,20 @@ class Games:
         request_id: str,
         clock: clocks.ClockConfig | None = None,
         private_code: str = "",
+        *,
+        creator: str | None = None,
     ) -> GameMeta:
-        """Create a game with open seats. The same request id returns the same game.
+        """Create a game with open seats. The same creator and request id return the same game.
 
+        `creator`: the user whose request this is (request ids are scoped to the user); None for
+        the server's own requests, whose ids are unique already (`room:<id>`, `match:<id>`).
         `private_code`: the game of a private room; spectators must show that code.
         """
         host = host_for(kind)
         if not 1 <= seats <= MAX_SEATS:
             raise InvalidRequest(f"seat_count must be 1..{MAX_SEATS}, got {seats}", field="seat_count")
         config = host.config(seats, options)
-        game_id = (
-            uuid.uuid5(uuid.NAMESPACE_URL, f"flotilla:create:{request_id}").hex if request_id else uuid.uuid4().hex
-        )
+        game_id = created_game_id(request_id, creator)
         seed = secrets.randbits(128)
         now_ms = int(time.time() * 1000)
         step = host.start(config, seed, options, now_ms)
@@ -182,31 +202,39 @@ class Games:
             "r": request_id,
             "e": etag.strip().strip('"'),
         }
-        return await self._queue(kind, rules_version, game_id, request_id, fields, timeout_s)
+        return await self._queue(kind, rules_version, game_id, seat, request_id, fields, timeout_s)
 
     async def leave(self, game_id: str, kind: str, rules_version: str, seat: Seat, request_id: str) -> Outcome:
         """The seat's player leaves for good; the game's absence policy applies (a worker decides)."""
         fields: dict[str, bytes | str | int] = {"g": game_id, "s": int(seat), "r": request_id, "k": "leave"}
-        return await self._queue(kind, rules_version, game_id, request_id, fields, None)
+        return await self._queue(kind, rules_version, game_id, seat, request_id, fields, None)
 
     async def _queue(
         self,
         kind: str,
         rules_version: str,
         game_id: str,
+        seat: Seat,
         request_id: str,
         fields: dict[str, bytes | str | int],
         timeout_s: float | None,
     ) -> Outcome:
+        """Enqueue for the workers and wait for the outcome of this (game, seat, request id)."""
         shard = zlib.crc32(game_id.encode()) % self.shards
-        waiter = self.inbox.expect(request_id)
+        request = (game_id, int(seat), request_id)
+        waiter = self.inbox.expect(request)
         try:
             await self.store.enqueue(keys.work(kind, rules_version, shard), {**fields, "i": self.inbox.key})
             wait_s = self.submit_timeout_s if timeout_s is None else min(timeout_s, self.submit_timeout_s)
             with metrics.SUBMIT_SECONDS.time():
-                return await asyncio.wait_for(waiter, max(wait_s, 0.001))
+                outcome = await asyncio.wait_for(waiter, max(wait_s, 0.001))
         finally:
-            self.inbox.forget(request_id, waiter)
+            self.inbox.forget(request, waiter)
+        # Nothing of another game or seat may ever reach this caller (nor the render cache).
+        if (outcome.game, outcome.seat) != request[:2]:
+            msg = f"outcome for {outcome.game}/{outcome.seat} answered {game_id}/{int(seat)}"
+            raise RuntimeError(msg)
+        return outcome
 
     async def record(self, game_id: str) -> tuple[GameMeta, GameHost, int, list[list[Any]]]:
         meta, host, state = await self.state(game_id)

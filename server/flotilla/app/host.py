@@ -22,6 +22,7 @@ from flotilla.rules.codec import Codec
 from flotilla.rules.options import config_from_options
 
 from .errors import RulesVersionUnavailable, UnknownGameKind
+from .inputs import echo
 
 STARTED = "s"
 FINISHED = "f"
@@ -156,7 +157,7 @@ class GameHost:
 def _host(kind: str) -> GameHost:
     rules = REGISTRY.get(kind)
     if rules is None:
-        raise UnknownGameKind(f"no game kind {kind!r}; known: {sorted(REGISTRY)}", kind=kind)
+        raise UnknownGameKind(f"no game kind {echo(kind)}; known: {sorted(REGISTRY)}", kind=kind)
     return GameHost(rules)
 
 

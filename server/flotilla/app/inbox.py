@@ -1,7 +1,8 @@
 """A gateway's inbox: one Redis stream where workers put the outcomes of its submitted actions.
 
-One reader task per gateway process resolves the waiting futures by request id, so waiting
-costs no Redis connection per request.
+One reader task per gateway process resolves the waiting futures, so waiting costs no Redis
+connection per request. Request ids are scoped to (game, seat): waiters are keyed by all three,
+as are the inbox entries (fields g, s, r and the outcome o).
 """
 
 from __future__ import annotations
@@ -20,15 +21,17 @@ from flotilla.store.redis_store import RedisStore
 
 log = structlog.get_logger("flotilla.inbox")
 
+Request = tuple[str, int, str]  # (game id, seat, request id)
+
 
 class Inbox:
-    """Futures of outcomes by request id, fed by one XREAD loop."""
+    """Futures of outcomes by (game, seat, request id), fed by one XREAD loop."""
 
     def __init__(self, store: RedisStore, gateway_id: str | None = None, block_ms: int = 5000) -> None:
         self.store = store
         self.key = keys.inbox(gateway_id or uuid.uuid4().hex)
         self.block_ms = block_ms
-        self._waiters: dict[str, asyncio.Future[Outcome]] = {}
+        self._waiters: dict[Request, asyncio.Future[Outcome]] = {}
         self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -41,17 +44,17 @@ class Inbox:
         with contextlib.suppress(RedisConnectionError, RedisTimeoutError, OSError):
             await self.store.drop_inbox(self.key)
 
-    def expect(self, request_id: str) -> asyncio.Future[Outcome]:
-        """The future that the outcome of `request_id` resolves (shared by concurrent duplicates)."""
-        waiter = self._waiters.get(request_id)
+    def expect(self, request: Request) -> asyncio.Future[Outcome]:
+        """The future that the outcome of `request` resolves (shared by concurrent duplicates)."""
+        waiter = self._waiters.get(request)
         if waiter is None or waiter.done():
             waiter = asyncio.get_running_loop().create_future()
-            self._waiters[request_id] = waiter
+            self._waiters[request] = waiter
         return waiter
 
-    def forget(self, request_id: str, waiter: asyncio.Future[Outcome]) -> None:
-        if self._waiters.get(request_id) is waiter:
-            del self._waiters[request_id]
+    def forget(self, request: Request, waiter: asyncio.Future[Outcome]) -> None:
+        if self._waiters.get(request) is waiter:
+            del self._waiters[request]
 
     async def _run(self) -> None:
         cursor = "0-0"
@@ -64,6 +67,11 @@ class Inbox:
                 continue
             for msg_id, fields in rows:
                 cursor = msg_id.decode()
-                waiter = self._waiters.get(fields[b"r"].decode())
+                try:
+                    game, seat, request_id = fields[b"g"].decode(), int(fields[b"s"]), fields[b"r"].decode()
+                except (KeyError, ValueError):  # not addressed to a (game, seat): no waiter may take it
+                    log.warning("inbox.unaddressed_outcome", entry=cursor)
+                    continue
+                waiter = self._waiters.get((game, seat, request_id))
                 if waiter is not None and not waiter.done():
-                    waiter.set_result(Outcome.loads(fields[b"o"]))
+                    waiter.set_result(Outcome.loads(fields[b"o"], game=game, seat=seat))

@@ -1,4 +1,4 @@
-"""The outcome of a submitted action, as workers send it to gateways and cache it per request id."""
+"""The outcome of a submitted action, as workers send it to gateways and cache it per (game, seat, request id)."""
 
 from __future__ import annotations
 
@@ -27,7 +27,12 @@ ERROR_CLASSES = _error_classes()
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """Accepted (version, its lineage and event rows) or rejected (reason, message, metadata)."""
+    """Accepted (version, its lineage and event rows) or rejected (reason, message, metadata).
+
+    `game` and `seat` say whose request it answers: set from the inbox entry that carried it
+    (empty and -1 where nobody asked, e.g. in a worker), and checked by the gateway before
+    anything of it is shown (app.games.Games._queue).
+    """
 
     ok: bool
     version: int = 0
@@ -36,6 +41,8 @@ class Outcome:
     message: str = ""
     metadata: dict[str, str] = field(default_factory=dict)
     lineage: str = ""
+    game: str = ""
+    seat: int = -1
 
     @classmethod
     def accepted(cls, version: int, events: list[list[Any]], lineage: str = "") -> Outcome:
@@ -56,11 +63,12 @@ class Outcome:
         return orjson.dumps({"ok": False, "r": self.reason, "m": self.message, "d": self.metadata})
 
     @classmethod
-    def loads(cls, data: bytes) -> Outcome:
+    def loads(cls, data: bytes, *, game: str = "", seat: int = -1) -> Outcome:
+        """Decode `dumps`; `game` and `seat`: whose request it answers."""
         raw = orjson.loads(data)
         if raw["ok"]:
-            return cls(True, raw["v"], raw["e"], lineage=raw.get("h", ""))
-        return cls(False, reason=raw["r"], message=raw["m"], metadata=raw["d"])
+            return cls(True, raw["v"], raw["e"], lineage=raw.get("h", ""), game=game, seat=seat)
+        return cls(False, reason=raw["r"], message=raw["m"], metadata=raw["d"], game=game, seat=seat)
 
     def error(self) -> Exception:
         """The exception this rejection stands for (same class as where it was raised)."""

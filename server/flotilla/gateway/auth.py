@@ -12,6 +12,7 @@ import hashlib
 import hmac
 import time
 from dataclasses import dataclass
+from typing import TypeGuard
 
 import grpc
 import orjson
@@ -59,7 +60,8 @@ class Tokens:
         return self._sign(SEAT, {"u": user, "n": name, "g": game, "s": seat})
 
     def verify(self, token: str) -> Principal:
-        """The principal of a valid token; Unauthenticated otherwise."""
+        """The principal of a valid token; Unauthenticated otherwise (also for a well-signed
+        token whose payload is not one this server writes)."""
         try:
             kind, body, mac = token.split(".")
             expected = hmac.new(self._key, f"{kind}.{body}".encode(), hashlib.sha256).digest()
@@ -68,11 +70,32 @@ class Tokens:
             payload = orjson.loads(_unb64(body))
         except (ValueError, orjson.JSONDecodeError):
             raise Unauthenticated("malformed token; send 'authorization: Bearer <token>'") from None
-        if kind == SESSION:
-            if payload["x"] < time.time():
-                raise Unauthenticated("the session token expired; sign in again")
-            return Principal(user=payload["u"], name=payload["n"])
-        return Principal(user=payload["u"], name=payload["n"], game=payload["g"], seat=int(payload["s"]))
+        principal = _principal(kind, payload)
+        if principal is None:
+            raise Unauthenticated("the token's payload is malformed; sign in again")
+        if kind == SESSION and payload["x"] < time.time():
+            raise Unauthenticated("the session token expired; sign in again")
+        return principal
+
+
+def _principal(kind: str, payload: object) -> Principal | None:
+    """The principal a payload names, None unless it has exactly the fields and types `Tokens` writes."""
+    if not isinstance(payload, dict):
+        return None
+    user, name = payload.get("u"), payload.get("n")
+    if not isinstance(user, str) or not isinstance(name, str):
+        return None
+    if kind == SESSION:
+        expires = payload.get("x")
+        return Principal(user=user, name=name) if _is_int(expires) else None
+    game, seat = payload.get("g"), payload.get("s")
+    if not isinstance(game, str) or not _is_int(seat) or not 0 <= seat < 1 << 16:
+        return None
+    return Principal(user=user, name=name, game=game, seat=seat)
+
+
+def _is_int(value: object) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def bearer(context: grpc.aio.ServicerContext) -> str | None:  # type: ignore[type-arg]

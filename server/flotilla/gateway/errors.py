@@ -1,11 +1,16 @@
-"""Exceptions -> gRPC status with a google.rpc.ErrorInfo detail (one table, one decorator)."""
+"""Exceptions -> gRPC status with a google.rpc.ErrorInfo detail (one table, one decorator).
+
+Whatever a handler raises becomes a typed status: known errors by the table below, anything
+else INTERNAL with an incident id (logged), never UNKNOWN. Messages and ErrorInfo metadata are
+clipped here, so no error carries more than a short echo of client input.
+"""
 
 from __future__ import annotations
 
 import functools
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, NoReturn, ParamSpec, TypeVar
 
 import grpc
 import structlog
@@ -21,6 +26,8 @@ from flotilla.rules import errors as rules
 log = structlog.get_logger("flotilla.gateway")
 
 DOMAIN = "flotilla.dev"
+MAX_MESSAGE_CHARS = 200
+MAX_METADATA_CHARS = 64
 
 # Most specific first: the first matching class decides.
 STATUS_OF: tuple[tuple[type[Exception], grpc.StatusCode], ...] = (
@@ -41,8 +48,13 @@ STATUS_OF: tuple[tuple[type[Exception], grpc.StatusCode], ...] = (
 )
 
 
+def clip(text: str, limit: int) -> str:
+    """`text` cut to `limit` characters, the last one an ellipsis when cut."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def to_status(exc: Exception) -> status_pb2.Status:
-    """The google.rpc.Status for an exception (INTERNAL without details for bugs)."""
+    """The google.rpc.Status for an exception (INTERNAL without details for bugs), clipped."""
     if isinstance(exc, RedisConnectionError | RedisTimeoutError):
         exc = app.StoreUnavailable("the game store is unreachable; retry with the same request_id")
     if isinstance(exc, TimeoutError):
@@ -50,15 +62,22 @@ def to_status(exc: Exception) -> status_pb2.Status:
     for cls, code in STATUS_OF:
         if isinstance(exc, cls):
             error: rules.RulesError | app.AppError = exc  # type: ignore[assignment]
-            info = error_details_pb2.ErrorInfo(
-                reason=f"ERROR_REASON_{error.reason}", domain=DOMAIN, metadata=error.metadata
-            )
+            metadata = {key: clip(value, MAX_METADATA_CHARS) for key, value in error.metadata.items()}
+            info = error_details_pb2.ErrorInfo(reason=f"ERROR_REASON_{error.reason}", domain=DOMAIN, metadata=metadata)
             detail = any_pb2.Any()
             detail.Pack(info)
-            return status_pb2.Status(code=code.value[0], message=error.message, details=[detail])
+            return status_pb2.Status(
+                code=code.value[0], message=clip(error.message, MAX_MESSAGE_CHARS), details=[detail]
+            )
     incident = uuid.uuid4().hex[:12]
     log.exception("gateway.internal_error", incident=incident)
     return status_pb2.Status(code=code_pb2.INTERNAL, message=f"internal error (incident {incident})")
+
+
+async def abort(context: grpc.aio.ServicerContext[Any, Any], exc: Exception) -> NoReturn:
+    """End the call with the status of `exc` (raises grpc's AbortError)."""
+    await context.abort_with_status(rpc_status.to_status(to_status(exc)))
+    raise AssertionError("unreachable: abort raises")
 
 
 P = ParamSpec("P")
@@ -72,10 +91,10 @@ def maps_errors(method: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R]]:
     async def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
             return await method(*args, **kwargs)
-        except (rules.RulesError, app.AppError, RedisConnectionError, RedisTimeoutError, TimeoutError) as exc:
-            context: grpc.aio.ServicerContext[Any, Any] = args[-1]  # type: ignore[assignment]
-            await context.abort_with_status(rpc_status.to_status(to_status(exc)))
-            raise  # unreachable: abort raises
+        except grpc.aio.AbortError:
+            raise
+        except Exception as exc:
+            await abort(args[-1], exc)  # type: ignore[arg-type]
 
     return wrapper
 
@@ -90,8 +109,9 @@ def maps_stream_errors(
         try:
             async for item in method(*args, **kwargs):
                 yield item
-        except (rules.RulesError, app.AppError, RedisConnectionError, RedisTimeoutError) as exc:
-            context: grpc.aio.ServicerContext[Any, Any] = args[-1]  # type: ignore[assignment]
-            await context.abort_with_status(rpc_status.to_status(to_status(exc)))
+        except grpc.aio.AbortError:
+            raise
+        except Exception as exc:
+            await abort(args[-1], exc)  # type: ignore[arg-type]
 
     return wrapper

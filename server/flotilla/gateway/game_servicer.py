@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import re
 import secrets
 import time
 import uuid
@@ -18,6 +17,7 @@ from google.rpc import code_pb2, status_pb2
 
 from flotilla import metrics
 from flotilla.api.game.v1 import game_pb2, game_service_pb2, game_service_pb2_grpc
+from flotilla.app import inputs
 from flotilla.app.errors import InvalidRequest, NotSeated, Unauthenticated, WrongJoinCode
 from flotilla.app.games import Games, check_request_id, game_id_of
 from flotilla.app.host import GameHost, host_for
@@ -32,7 +32,6 @@ from flotilla.store.redis_store import RedisStore
 log = structlog.get_logger("flotilla.gateway")
 
 Context = grpc.aio.ServicerContext[Any, Any]
-_NAME = re.compile(r"^[^\x00-\x1f\x7f]{1,40}$")
 MAX_PAGE = 500
 PLAY_QUEUE = 8  # Play responses waiting for the transport, per stream
 
@@ -48,9 +47,7 @@ class AuthServicer(game_service_pb2_grpc.AuthServiceServicer):
     async def SignInAsGuest(
         self, request: game_service_pb2.SignInAsGuestRequest, context: Context
     ) -> game_service_pb2.SignInAsGuestResponse:
-        name = request.display_name.strip()
-        if not _NAME.match(name):
-            raise InvalidRequest("display_name must be 1-40 printable characters", field="display_name")
+        name = inputs.display_name(request.display_name)
         user = uuid.uuid4().hex
         await self.store.create_user(user, name, int(time.time() * 1000))
         log.info("auth.guest_signed_in", user=user)
@@ -114,10 +111,16 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
     async def CreateGame(
         self, request: game_service_pb2.CreateGameRequest, context: Context
     ) -> game_service_pb2.CreateGameResponse:
-        self.principal(context)
+        principal = self.principal(context)
+        assert principal is not None
         clock = clock_from_pb(request.clock) if request.HasField("clock") else None
         meta = await self.games.create(
-            request.kind, request.seat_count, dict(request.options), check_request_id(request.request_id), clock
+            request.kind,
+            request.seat_count,
+            inputs.options(request.options),
+            check_request_id(request.request_id),
+            clock,
+            creator=principal.user,
         )
         log.info("game.created", game=meta.game_id, kind=meta.kind, seats=meta.seat_count)
         return game_service_pb2.CreateGameResponse(game=self.render.game(meta, {}))
@@ -169,15 +172,12 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         size = request.page_size or 50
         if not 0 < size <= MAX_PAGE:
             raise InvalidRequest(f"page_size must be 1..{MAX_PAGE}", field="page_size")
-        cursor: int | None = None
-        if request.page_token:
-            if not request.page_token.isdigit():
-                raise InvalidRequest("page_token is not one this server issued", field="page_token")
-            cursor = int(request.page_token)
+        cursor = inputs.page_number(request.page_token)
+        kind = inputs.kind_filter(request.kind)
         wanted = STATE_NAMES.get(request.state) if request.state else None
         games: list[game_pb2.Game] = []
         for _ in range(20):  # bounded scan when a state filter skips many games
-            rows = await self.games.store.list_games(request.kind, cursor, size)
+            rows = await self.games.store.list_games(kind, cursor, size)
             if not rows:
                 cursor = None
                 break
@@ -214,7 +214,10 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         deadline_s: float | None = None,
     ) -> tuple[GameHost, Outcome]:
         host = await self.host(game_id)
+        inputs.action_size(request.action.ByteSize())
         action = self.render.action_from_pb(host, request.action)
+        plain = host.dumps(action)
+        inputs.action_size(len(plain))
         request_id = check_request_id(request.request_id)
         structlog.contextvars.bind_contextvars(game=game_id, seat=int(seat), request_id=request_id)
         outcome = await self.games.submit(
@@ -222,7 +225,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
             host.rules.name,
             host.rules.version,
             seat,
-            host.dumps(action),
+            plain,
             etag=request.etag,
             request_id=request_id,
             timeout_s=deadline_s,

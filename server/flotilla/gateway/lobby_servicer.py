@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -10,6 +11,7 @@ import structlog
 
 from flotilla.api.lobby.v1 import lobby_service_pb2 as pb
 from flotilla.api.lobby.v1 import lobby_service_pb2_grpc as pb_grpc
+from flotilla.app import inputs
 from flotilla.app.errors import InvalidRequest, WrongJoinCode
 from flotilla.app.games import check_request_id
 from flotilla.gateway.auth import Principal, Tokens, principal_of
@@ -31,6 +33,7 @@ from flotilla.lobby.rooms import (
 log = structlog.get_logger("flotilla.gateway")
 
 Context = grpc.aio.ServicerContext[Any, Any]
+_PAGE_TOKEN = re.compile(r"[0-9]{1,16}(\.[0-9]{1,6})?")  # a listing score as repr() writes it (below 1e16)
 STATES = {
     OPEN: pb.ROOM_STATE_OPEN,
     STARTING: pb.ROOM_STATE_STARTING,
@@ -105,7 +108,7 @@ class LobbyServicer(pb_grpc.LobbyServiceServicer):
             who.name,
             request.kind,
             request.seat_count,
-            dict(request.options),
+            inputs.options(request.options),
             public=request.visibility != pb.ROOM_VISIBILITY_PRIVATE,
             request_id=check_request_id(request.request_id),
         )
@@ -122,13 +125,10 @@ class LobbyServicer(pb_grpc.LobbyServiceServicer):
             raise InvalidRequest("min_open_seats must be >= 0", field="min_open_seats")
         after: float | None = None
         if request.page_token:
-            try:
-                after = float(request.page_token)
-            except ValueError:
-                after = -1.0
-            if not 0 <= after < 1e16:  # also refuses nan and inf
+            if _PAGE_TOKEN.fullmatch(request.page_token) is None:
                 raise InvalidRequest("page_token is not one this server issued", field="page_token")
-        where = RoomFilter(request.kind, request.min_open_seats, dict(request.options))
+            after = float(request.page_token)
+        where = RoomFilter(inputs.kind_filter(request.kind), request.min_open_seats, inputs.options(request.options))
         rows, cursor = await self.rooms.list(where, after, size)
         return pb.ListRoomsResponse(
             rooms=[render_room(v, r, who.user) for v, r in rows],

@@ -11,6 +11,7 @@ import structlog
 
 from flotilla.api.matchmaking.v1 import matchmaking_service_pb2 as pb
 from flotilla.api.matchmaking.v1 import matchmaking_service_pb2_grpc as pb_grpc
+from flotilla.app import inputs
 from flotilla.app.errors import InvalidRequest
 from flotilla.app.games import check_request_id
 from flotilla.app.host import host_for
@@ -24,6 +25,7 @@ from flotilla.lobby.tickets import (
     CLAIMED,
     EXPIRED,
     MATCHED,
+    MAX_PARTY,
     SEARCHING,
     Tickets,
     parse_ticket_name,
@@ -48,9 +50,7 @@ def _page(size: int, token: str) -> tuple[int, int]:
     size = size or 50
     if not 0 < size <= MAX_PAGE:
         raise InvalidRequest(f"page_size must be 1..{MAX_PAGE}", field="page_size")
-    if token and not token.isdigit():
-        raise InvalidRequest("page_token is not one this server issued", field="page_token")
-    return size, int(token or 0)
+    return size, inputs.page_number(token) or 0
 
 
 class MatchmakingServicer(pb_grpc.MatchmakingServiceServicer):
@@ -82,11 +82,13 @@ class MatchmakingServicer(pb_grpc.MatchmakingServiceServicer):
     @maps_errors
     async def CreateTicket(self, request: pb.CreateTicketRequest, context: Context) -> pb.CreateTicketResponse:
         who = principal(self.tokens, context)
+        if len(request.party) > MAX_PARTY:
+            raise InvalidRequest(f"a party has at most {MAX_PARTY} members", field="party")
         queue, ticket = await self.tickets.create(
             who.user,
             who.name,
             request.kind,
-            dict(request.options),
+            inputs.options(request.options),
             list(request.seat_counts),
             list(request.party),
             check_request_id(request.request_id),

@@ -1,4 +1,5 @@
-"""The gateway process: one grpc.aio server with the game, auth, health and reflection services."""
+"""The gateway process: one grpc.aio server with the game, auth, lobby, matchmaking, rating,
+health and reflection services (registered by gateway/services.py: malformed requests are refused)."""
 
 from __future__ import annotations
 
@@ -6,15 +7,17 @@ import asyncio
 import contextlib
 import signal
 from dataclasses import dataclass
+from types import ModuleType
 
 import grpc
 import structlog
-from grpc_health.v1 import health, health_pb2, health_pb2_grpc
-from grpc_reflection.v1alpha import reflection
+from google.protobuf.descriptor import ServiceDescriptor
+from grpc_health.v1 import health, health_pb2
+from grpc_reflection.v1alpha import reflection, reflection_pb2
 
-from flotilla.api.game.v1 import game_service_pb2, game_service_pb2_grpc
-from flotilla.api.lobby.v1 import lobby_service_pb2, lobby_service_pb2_grpc
-from flotilla.api.matchmaking.v1 import matchmaking_service_pb2, matchmaking_service_pb2_grpc
+from flotilla.api.game.v1 import game_service_pb2
+from flotilla.api.lobby.v1 import lobby_service_pb2
+from flotilla.api.matchmaking.v1 import matchmaking_service_pb2
 from flotilla.app.games import Games
 from flotilla.app.inbox import Inbox
 from flotilla.app.pacing import Budget
@@ -23,6 +26,7 @@ from flotilla.gateway.game_servicer import AuthServicer, GameServicer
 from flotilla.gateway.lobby_servicer import LobbyServicer
 from flotilla.gateway.matchmaking_servicer import MatchmakingServicer, RatingServicer
 from flotilla.gateway.render import Renderer
+from flotilla.gateway.services import add_services
 from flotilla.lobby.ratings import Ratings
 from flotilla.lobby.rooms import Rooms
 from flotilla.lobby.tickets import Tickets
@@ -33,12 +37,18 @@ from flotilla.store.redis_store import RedisStore
 
 log = structlog.get_logger("flotilla.gateway")
 
+
+def _service(module: ModuleType, name: str) -> ServiceDescriptor:
+    service: ServiceDescriptor = module.DESCRIPTOR.services_by_name[name]
+    return service
+
+
 SERVICES = (
-    game_service_pb2.DESCRIPTOR.services_by_name["GameService"].full_name,
-    game_service_pb2.DESCRIPTOR.services_by_name["AuthService"].full_name,
-    lobby_service_pb2.DESCRIPTOR.services_by_name["LobbyService"].full_name,
-    matchmaking_service_pb2.DESCRIPTOR.services_by_name["MatchmakingService"].full_name,
-    matchmaking_service_pb2.DESCRIPTOR.services_by_name["RatingService"].full_name,
+    _service(game_service_pb2, "GameService").full_name,
+    _service(game_service_pb2, "AuthService").full_name,
+    _service(lobby_service_pb2, "LobbyService").full_name,
+    _service(matchmaking_service_pb2, "MatchmakingService").full_name,
+    _service(matchmaking_service_pb2, "RatingService").full_name,
 )
 
 # Keepalive: ping idle connections so dead clients and proxies are noticed; allow client pings
@@ -91,19 +101,26 @@ async def start_gateway(settings: Settings, store: RedisStore | None = None) -> 
         catch_up=Budget(settings.catch_up_share),
     )
     server = grpc.aio.server(options=SERVER_OPTIONS)
-    servicer = GameServicer(games, tokens, Renderer())
-    game_service_pb2_grpc.add_GameServiceServicer_to_server(servicer, server)  # type: ignore[no-untyped-call]
-    game_service_pb2_grpc.add_AuthServiceServicer_to_server(AuthServicer(store, tokens), server)  # type: ignore[no-untyped-call]
     lobby_store = LobbyStore(store.redis)
     ratings = Ratings(lobby_store, store)
     rooms = Rooms(lobby_store, games, heartbeat_s=settings.heartbeat_s)
     tickets = Tickets(lobby_store, ratings, heartbeat_s=settings.heartbeat_s)
-    lobby_service_pb2_grpc.add_LobbyServiceServicer_to_server(LobbyServicer(rooms, tokens), server)  # type: ignore[no-untyped-call]
-    matchmaking_service_pb2_grpc.add_MatchmakingServiceServicer_to_server(MatchmakingServicer(tickets, tokens), server)  # type: ignore[no-untyped-call]
-    matchmaking_service_pb2_grpc.add_RatingServiceServicer_to_server(RatingServicer(ratings, tokens), server)  # type: ignore[no-untyped-call]
     health_servicer = health.aio.HealthServicer()
-    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
-    reflection.enable_server_reflection((*SERVICES, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
+    add_services(
+        server,
+        [
+            (_service(game_service_pb2, "GameService"), GameServicer(games, tokens, Renderer())),
+            (_service(game_service_pb2, "AuthService"), AuthServicer(store, tokens)),
+            (_service(lobby_service_pb2, "LobbyService"), LobbyServicer(rooms, tokens)),
+            (_service(matchmaking_service_pb2, "MatchmakingService"), MatchmakingServicer(tickets, tokens)),
+            (_service(matchmaking_service_pb2, "RatingService"), RatingServicer(ratings, tokens)),
+            (_service(health_pb2, "Health"), health_servicer),
+            (
+                _service(reflection_pb2, "ServerReflection"),
+                reflection.aio.ReflectionServicer((*SERVICES, health.SERVICE_NAME, reflection.SERVICE_NAME)),
+            ),
+        ],
+    )
     port = server.add_insecure_port(settings.bind)
     if port == 0:
         msg = f"cannot bind {settings.bind}"

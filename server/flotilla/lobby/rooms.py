@@ -31,6 +31,7 @@ from flotilla.app.errors import (
 )
 from flotilla.app.games import MAX_SEATS, Games
 from flotilla.app.host import host_for
+from flotilla.app.inputs import echo
 from flotilla.store.lobby_store import LISTING_STEP, LobbyStore
 
 OPEN, STARTING, STARTED, CLOSED = "open", "starting", "started", "closed"
@@ -45,7 +46,7 @@ Room = dict[str, Any]
 def room_id_of(name: str) -> str:
     match = _ROOM_NAME.match(name)
     if match is None:
-        raise InvalidRequest(f"room must look like rooms/<id>, got {name!r}", field="room")
+        raise InvalidRequest(f"room must look like rooms/<id>, got {echo(name)}", field="room")
     return match.group(1)
 
 
@@ -293,6 +294,8 @@ class Rooms:
                 raise RoomNotReady(f"not ready yet: {', '.join(waiting)}", room=f"rooms/{room_id}")
             room["status"] = STARTING
 
+        _version, room = await self.get(room_id)
+        freeze(copy.deepcopy(room))  # a refused start (not the host, not ready) writes nothing
         await self.store.mark_starting(room_id, int(time.time() * 1000))  # first: a crash after it is healed
         version, room = await self._change(room_id, freeze)
         if room["status"] == STARTED:

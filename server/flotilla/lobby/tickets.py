@@ -20,6 +20,7 @@ import orjson
 from flotilla.app.errors import InvalidRequest, TicketNotFound
 from flotilla.app.games import MAX_SEATS
 from flotilla.app.host import host_for
+from flotilla.app.inputs import echo
 from flotilla.lobby.ratings import Ratings
 from flotilla.store.lobby_store import LobbyStore, StoredTicket
 
@@ -43,7 +44,7 @@ def parse_ticket_name(name: str) -> tuple[str, str]:
     """(queue, ticket id) of `tickets/{queue}-{id}`; InvalidRequest otherwise."""
     match = _TICKET_NAME.match(name)
     if match is None:
-        raise InvalidRequest(f"ticket must look like tickets/<queue>-<id>, got {name!r}", field="ticket")
+        raise InvalidRequest(f"ticket must look like tickets/<queue>-<id>, got {echo(name)}", field="ticket")
     return match.group(1), match.group(2)
 
 
@@ -79,7 +80,7 @@ class Tickets:
         for member in party:
             found = _USER_NAME.match(member)
             if found is None:
-                raise InvalidRequest(f"party members are users/<id>, got {member!r}", field="party")
+                raise InvalidRequest(f"party members are users/<id>, got {echo(member)}", field="party")
             if found.group(1) not in members:
                 members.append(found.group(1))
         if len(members) > min(MAX_PARTY, max(counts)):

@@ -10,7 +10,7 @@ All keys of one game share the tag `{<game_id>}`, so every script touches one sl
 | flotilla:game:{g}:events | STREAM | one entry per commit, id 0-<last event id>: |
 | | | v (version), e (events), p (prompts by seat), a (to_act) |
 | flotilla:game:{g}:actions | LIST | JSON [seat, action, through_event_id] per applied action (the replay log) |
-| flotilla:game:{g}:req:{r} | STRING | the cached outcome of request r (idempotent retries) |
+| flotilla:game:{g}:req:<seat>:{r} | STRING | the cached outcome of seat's request r (idempotent retries) |
 | flotilla:games | ZSET | game id -> created ms (listing) |
 | flotilla:games:kind:<kind> | ZSET | the same, per game kind |
 | flotilla:work:{<kind>@<version>:<shard>} | STREAM | submitted actions for workers (group "workers") |
@@ -50,8 +50,9 @@ def game_actions(g: str) -> str:
     return f"{PREFIX}:game:{{{g}}}:actions"
 
 
-def game_reply(g: str, request_id: str) -> str:
-    return f"{PREFIX}:game:{{{g}}}:req:{request_id}"
+def game_reply(g: str, seat: int, request_id: str) -> str:
+    """The outcome record of one request: request ids are scoped to (game, seat)."""
+    return f"{PREFIX}:game:{{{g}}}:req:{seat}:{request_id}"
 
 
 def games_of_kind(kind: str) -> str:

@@ -325,6 +325,7 @@ class RedisStore:
     def commit_args(
         self,
         game_id: str,
+        seat: int,
         request_id: str,
         *,
         expected: int,
@@ -351,7 +352,7 @@ class RedisStore:
                 keys.game(game_id),
                 keys.game_events(game_id),
                 keys.game_actions(game_id),
-                keys.game_reply(game_id, request_id),
+                keys.game_reply(game_id, seat, request_id),
                 keys.game_seats(game_id),
             ],
             [
@@ -611,17 +612,17 @@ class RedisStore:
         return [(stream, msg_id, fields) for msg_id, fields in reply[1] if fields]
 
     async def prefetch(
-        self, requests: Sequence[tuple[str, str]]
+        self, requests: Sequence[tuple[str, int, str]]
     ) -> list[tuple[bytes | None, GameMeta | None, bytes | None]]:
-        """For each (game, request id): the request's earlier outcome, the game's description and
-        its state, in one round trip (what a worker needs to apply a round of actions)."""
+        """For each (game, seat, request id): the request's earlier outcome, the game's description
+        and its state, in one round trip (what a worker needs to apply a round of actions)."""
         async with self.redis.pipeline(transaction=False) as pipe:
-            for game_id, request_id in requests:
-                pipe.get(keys.game_reply(game_id, request_id))
+            for game_id, seat, request_id in requests:
+                pipe.get(keys.game_reply(game_id, seat, request_id))
                 pipe.hmget(keys.game(game_id), (*_META_FIELDS, b"state"))
             replies = await pipe.execute()
         out = []
-        for i, (game_id, _request_id) in enumerate(requests):
+        for i, (game_id, _seat, _request_id) in enumerate(requests):
             values = replies[2 * i + 1]
             out.append((replies[2 * i], _meta(game_id, values[:-1]), values[-1]))
         return out
@@ -629,7 +630,7 @@ class RedisStore:
     async def finish_work(
         self,
         *,
-        rejections: Sequence[tuple[str, str, bytes]],
+        rejections: Sequence[tuple[str, int, str, bytes]],
         replies: Sequence[tuple[str, dict[str, bytes | str]]],
         acks: Sequence[tuple[str, bytes]],
         wake: Mapping[str, int] | None = None,
@@ -637,8 +638,8 @@ class RedisStore:
     ) -> None:
         """Cache rejections (first outcome wins), send outcomes to gateway inboxes, acknowledge; one round trip."""
         async with self.redis.pipeline(transaction=False) as pipe:
-            for game_id, request_id, outcome in rejections:
-                pipe.set(keys.game_reply(game_id, request_id), outcome, nx=True, ex=OUTCOME_TTL_S)
+            for game_id, seat, request_id, outcome in rejections:
+                pipe.set(keys.game_reply(game_id, seat, request_id), outcome, nx=True, ex=OUTCOME_TTL_S)
             for inbox, fields in replies:
                 pipe.xadd(inbox, fields, maxlen=100_000, approximate=True)
             for stream, msg_id in acks:

@@ -49,6 +49,7 @@ NOT_REPLICATED = StoreUnavailable("the move is stored but not yet on a replica; 
 ACT = "act"
 LEAVE = "leave"
 CLOCK = "clock"
+SERVER_REQUEST = "@"  # starts the worker's own request ids: never a client's (app.games.check_request_id)
 
 
 @dataclass(slots=True)
@@ -241,7 +242,7 @@ class Worker:
                         game_id=game_id,
                         seat=Seat(due[0]),
                         action=b"",
-                        request_id=f"clock:{meta.version}:{due[0]}",
+                        request_id=f"{SERVER_REQUEST}clock:{meta.version}",
                         etag="",
                         inbox="",
                         kind=CLOCK,
@@ -322,6 +323,7 @@ class Worker:
             commits.append(
                 self.store.commit_args(
                     work.game_id,
+                    work.seat,
                     work.request_id,
                     expected=loaded.version,
                     version=step.version,
@@ -485,7 +487,7 @@ class Worker:
         workers, consecutive moves of a game rarely meet the same worker, so reading the
         state every time is cheaper than acting on a stale cache and retrying.
         """
-        rows = await self.store.prefetch([(w.game_id, w.request_id) for w in works])
+        rows = await self.store.prefetch([(w.game_id, w.seat, w.request_id) for w in works])
         earlier: list[bytes | None] = []
         clock_rows: list[Clocks] = []
         for work, (previous, meta, state) in zip(works, rows, strict=True):
@@ -522,8 +524,12 @@ class Worker:
         self, replies: list[tuple[Work, Outcome, bool]], wake: dict[str, int], finished: list[str]
     ) -> None:
         await self.store.finish_work(
-            rejections=[(w.game_id, w.request_id, o.dumps()) for w, o, cache_it in replies if cache_it],
-            replies=[(w.inbox, {"r": w.request_id, "o": o.dumps()}) for w, o, _ in replies if w.inbox],
+            rejections=[(w.game_id, w.seat, w.request_id, o.dumps()) for w, o, cache_it in replies if cache_it],
+            replies=[
+                (w.inbox, {"g": w.game_id, "s": str(int(w.seat)), "r": w.request_id, "o": o.dumps()})
+                for w, o, _ in replies
+                if w.inbox
+            ],
             acks=[(w.stream, w.msg_id) for w, _, _ in replies if w.stream],
             wake=wake,
             finished=finished,

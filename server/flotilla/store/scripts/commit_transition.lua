@@ -2,7 +2,7 @@
 -- KEYS[1] = flotilla:game:{g}            (hash: version, state, status, to_act, result)
 -- KEYS[2] = flotilla:game:{g}:events     (stream; entry id 0-<new version>)
 -- KEYS[3] = flotilla:game:{g}:actions    (list: the replay log)
--- KEYS[4] = flotilla:game:{g}:req:{r}    (cached outcome of this request id)
+-- KEYS[4] = flotilla:game:{g}:req:<seat>:{r}  (cached outcome of this seat's request id)
 -- KEYS[5] = flotilla:game:{g}:seats      (expired with the game)
 -- ARGV[1] = expected version   ARGV[2] = new version (last event id)   ARGV[3] = new state
 -- ARGV[4] = encoded events     ARGV[5] = encoded prompts   ARGV[6] = to_act (JSON)
