@@ -354,7 +354,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         self, game_id: str, seat: Seat | None, request: game_service_pb2.SubmitActionRequest
     ) -> game_service_pb2.ActionOutcome:
         """One Play submission; errors become the outcome's status, the stream goes on."""
-        outcome = game_service_pb2.ActionOutcome(request_id=request.request_id)
+        outcome = game_service_pb2.ActionOutcome(request_id=request.request_id[:128])  # valid ids are shorter
         try:
             if request.game and request.game != f"games/{game_id}":
                 raise InvalidRequest("a Play stream acts on the game it was opened for", field="game")
