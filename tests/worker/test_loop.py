@@ -35,6 +35,8 @@ async def new_counter_game(store: RedisStore, game_id: str, options: dict[str, s
         to_act=orjson.dumps(step.to_act),
         seed_sha256="",
     )
+    for seat in range(2):  # every seat taken: the game has started (no unstarted-game TTL)
+        await store.join(game_id, f"user{seat}", f"player {seat}", seat)
 
 
 def work(game_id: str, seat: int, n: int, request_id: str, inbox: str) -> dict[str, bytes | str | int]:
@@ -52,6 +54,7 @@ async def test_a_message_left_pending_by_a_dead_worker_is_reclaimed_and_applied_
     store = RedisStore.from_url(redis_url)
     game_id = "reclaim-" + str(time.time_ns())
     inbox = keys.inbox("test-" + game_id)
+    await store.keep_inbox(inbox, 60_000)  # workers reply only to an inbox that exists
     await new_counter_game(store, game_id)
     stream = work_streams(1, ["counter"])[0]
     await store.ensure_group(stream)
@@ -78,6 +81,7 @@ async def test_a_rejected_request_id_answers_the_same_when_resent(redis_url: str
     store = RedisStore.from_url(redis_url)
     game_id = "reject-" + str(time.time_ns())
     inbox = keys.inbox("test-" + game_id)
+    await store.keep_inbox(inbox, 60_000)  # workers reply only to an inbox that exists
     await new_counter_game(store, game_id)
     stream = work_streams(1, ["counter"])[0]
     await store.ensure_group(stream)

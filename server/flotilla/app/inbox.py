@@ -2,12 +2,17 @@
 
 One reader task per gateway process resolves the waiting futures by request id, so waiting
 costs no Redis connection per request.
+
+The inbox lives only while its gateway does: it has a TTL (`ttl_s`) that the reader renews
+(re-creating the stream if it vanished, e.g. with a Redis that lost its data), workers never
+create it (XADD NOMKSTREAM), and the reader trims what it has read.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 import uuid
 
 import structlog
@@ -24,14 +29,19 @@ log = structlog.get_logger("flotilla.inbox")
 class Inbox:
     """Futures of outcomes by request id, fed by one XREAD loop."""
 
-    def __init__(self, store: RedisStore, gateway_id: str | None = None, block_ms: int = 5000) -> None:
+    def __init__(
+        self, store: RedisStore, gateway_id: str | None = None, block_ms: int = 5000, ttl_s: float = 30.0
+    ) -> None:
         self.store = store
         self.key = keys.inbox(gateway_id or uuid.uuid4().hex)
-        self.block_ms = block_ms
+        self.ttl_ms = int(ttl_s * 1000)
+        self.block_ms = min(block_ms, self.ttl_ms // 4)  # the reader renews the TTL between reads
         self._waiters: dict[str, asyncio.Future[Outcome]] = {}
         self._task: asyncio.Task[None] | None = None
 
-    def start(self) -> None:
+    async def start(self) -> None:
+        """Create the inbox (before any action is queued with its name), then read it."""
+        await self.store.keep_inbox(self.key, self.ttl_ms)
         self._task = asyncio.get_running_loop().create_task(self._run(), name="inbox")
 
     async def stop(self) -> None:
@@ -55,11 +65,17 @@ class Inbox:
 
     async def _run(self) -> None:
         cursor = "0-0"
+        kept = time.monotonic()
         while True:
             try:
-                rows = await self.store.read_inbox(self.key, cursor, self.block_ms)
+                if time.monotonic() - kept > self.ttl_ms / 3000:
+                    if await self.store.keep_inbox(self.key, self.ttl_ms):
+                        log.warning("inbox.recreated", inbox=self.key)  # it vanished: Redis lost it or we stalled
+                    kept = time.monotonic()
+                rows = await self.store.read_inbox(self.key, cursor, self.block_ms, trim=True)
             except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
                 log.warning("inbox.redis_unavailable", error=str(exc))
+                kept = 0.0  # renew (re-create) first thing once Redis is back
                 await asyncio.sleep(0.5)
                 continue
             for msg_id, fields in rows:
