@@ -30,7 +30,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Self
 
 import orjson
 import structlog
@@ -170,10 +170,11 @@ class Worker:
         self._stopping = asyncio.Event()
 
     @classmethod
-    def from_settings(cls, store: RedisStore, settings: Settings) -> Worker:
+    def from_settings(cls, store: RedisStore, settings: Settings, consumer: str | None = None) -> Self:
         """A worker with every knob from the settings (what `flotilla worker` runs)."""
         return cls(
             store,
+            consumer=consumer,
             shards=settings.shards,
             finished_ttl_s=settings.finished_ttl_s,
             claim_idle_ms=settings.reclaim_idle_ms,
