@@ -314,8 +314,12 @@ class LobbyStore:
         new: Sequence[bytes],
         ordinals: Sequence[float],
         history: Sequence[bytes],
+        keep_guard_ms: int = 0,
     ) -> int:
-        """1 rated now, 0 rated before (guard), -1 a rating moved meanwhile (re-read and retry)."""
+        """1 rated now, 0 rated before (guard), -1 a rating moved meanwhile (re-read and retry).
+
+        The guard is kept `keep_guard_ms` (0: for good): it need not outlive the game, which
+        cannot be rated once it is gone."""
         reply = await self._rate_game(
             keys=[
                 keys.rated(kind, game_id),
@@ -323,7 +327,7 @@ class LobbyStore:
                 keys.leaderboard(kind),
                 *(keys.rating_history(kind, u) for u in users),
             ],
-            args=[len(users), *users, *(p or b"" for p in previous), *new, *ordinals, *history],
+            args=[len(users), *users, *(p or b"" for p in previous), *new, *ordinals, *history, keep_guard_ms],
         )
         if int(reply) == 1:  # a rated user's name stays on the leaderboard: keep the record
             async with self.redis.pipeline(transaction=False) as pipe:

@@ -354,6 +354,11 @@ class RedisStore:
                 await pipe.execute()
         return bool(created)
 
+    async def expires_in_ms(self, game_id: str, margin_ms: int) -> int:
+        """Milliseconds until the game expires, plus `margin_ms`; 0 when it is kept for good."""
+        left = int(await self.redis.pttl(keys.game(game_id)))
+        return left + margin_ms if left > 0 else 0
+
     async def game_meta(self, game_id: str) -> GameMeta | None:
         return _meta(game_id, await self.redis.hmget(keys.game(game_id), _META_FIELDS))
 
