@@ -66,7 +66,7 @@ def rate(previous: list[Rating], ranks: list[int]) -> list[Rating]:
     return [Rating(team[0].mu, team[0].sigma, p.games + 1) for team, p in zip(after, previous, strict=True)]
 
 
-GUARD_MARGIN_MS = 3_600_000  # a game's rated guard outlives the game by this much
+GUARD_MARGIN_MS = 60_000  # a game's rated guard outlives the game by this much
 
 
 class Ratings:

@@ -107,7 +107,7 @@ def user(u: str) -> str:
 # | flotilla:{rating:<kind>}:players | HASH | user -> rating JSON {mu, sigma, games} |
 # | flotilla:{rating:<kind>}:board | ZSET | user -> ordinal (mu - 3 sigma) |
 # | flotilla:{rating:<kind>}:history:<u> | LIST | newest first: rating JSON after each rated game |
-# | flotilla:{rating:<kind>}:rated:<g> | STRING | set once a game is rated (exactly-once guard), 1 h past the game |
+# | flotilla:{rating:<kind>}:rated:<g> | STRING | set once a game is rated (exactly-once guard), 1 min past the game |
 ROOMS_SEQ = f"{PREFIX}:rooms:seq"
 ROOMS_LISTED = f"{PREFIX}:rooms:listed"
 MM_QUEUES = f"{PREFIX}:mm:queues"

@@ -32,20 +32,24 @@ class Liveness:
         self._thread = threading.Thread(target=self._run, name=f"liveness-{consumer}", daemon=True)
 
     def start(self) -> None:
-        """Set the key once (raises if Redis is unreachable), then keep it alive."""
-        self.client.set(self.key, 1, px=self.ttl_ms)
+        """Set the key (unless Redis is unreachable: then the thread keeps trying) and keep it alive."""
+        self._renew(failing=False)
         self._thread.start()
 
     def _run(self) -> None:
         failing = False
         while not self._stop.wait(self.refresh_ms / 1000):
-            try:
-                self.client.set(self.key, 1, px=self.ttl_ms)
-                failing = False
-            except (redis.ConnectionError, redis.TimeoutError, OSError) as exc:
-                if not failing:
-                    log.warning("worker.liveness_unavailable", error=str(exc))
-                failing = True
+            failing = self._renew(failing)
+
+    def _renew(self, failing: bool) -> bool:
+        """Set the key again; returns whether that failed (logged once per outage)."""
+        try:
+            self.client.set(self.key, 1, px=self.ttl_ms)
+        except (redis.ConnectionError, redis.TimeoutError, OSError) as exc:
+            if not failing:
+                log.warning("worker.liveness_unavailable", error=str(exc))
+            return True
+        return False
 
     def stop(self) -> None:
         """Stop renewing and delete the key: whatever this consumer still holds is taken over at once."""

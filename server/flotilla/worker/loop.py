@@ -191,7 +191,7 @@ class Worker:
     async def run(self) -> None:
         """Serve the work streams and the timers until `stop()`."""
         self._stopping.clear()
-        client = self.store.sync_client(self.liveness_ttl_ms / 1000)
+        client = self.store.sync_client(timeout_s=2.0)
         liveness = Liveness(client, self.consumer, ttl_ms=self.liveness_ttl_ms, refresh_ms=self.liveness_refresh_ms)
         await asyncio.to_thread(liveness.start)
         for stream in self.streams:
