@@ -17,6 +17,7 @@ import uuid
 
 import structlog
 from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from flotilla.app.outcome import Outcome
@@ -73,7 +74,7 @@ class Inbox:
                         log.warning("inbox.recreated", inbox=self.key)  # it vanished: Redis lost it or we stalled
                     kept = time.monotonic()
                 rows = await self.store.read_inbox(self.key, cursor, self.block_ms, trim=True)
-            except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
+            except (RedisError, OSError) as exc:  # unreachable, failing over, ...: the reader must go on
                 log.warning("inbox.redis_unavailable", error=str(exc))
                 kept = 0.0  # renew (re-create) first thing once Redis is back
                 await asyncio.sleep(0.5)

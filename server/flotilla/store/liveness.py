@@ -45,7 +45,7 @@ class Liveness:
         """Set the key again; returns whether that failed (logged once per outage)."""
         try:
             self.client.set(self.key, 1, px=self.ttl_ms)
-        except (redis.ConnectionError, redis.TimeoutError, OSError) as exc:
+        except (redis.RedisError, OSError) as exc:  # unreachable, failing over, ...: try again next time
             if not failing:
                 log.warning("worker.liveness_unavailable", error=str(exc))
             return True
@@ -56,6 +56,6 @@ class Liveness:
         self._stop.set()
         if self._thread.is_alive():
             self._thread.join(timeout=2)
-        with contextlib.suppress(redis.ConnectionError, redis.TimeoutError, OSError):
+        with contextlib.suppress(redis.RedisError, OSError):
             self.client.delete(self.key)
         self.client.close()

@@ -35,7 +35,7 @@ from typing import Any, Self
 import orjson
 import structlog
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import ResponseError
+from redis.exceptions import RedisError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from flotilla import metrics
@@ -271,7 +271,7 @@ class Worker:
         while not self._stopping.is_set():
             try:
                 await self.reclaim_dead()
-            except (RedisConnectionError, RedisTimeoutError, OSError, ResponseError) as exc:
+            except (RedisError, OSError) as exc:  # a failover, a lost group, ...: sweep again next time
                 log.warning("worker.sweep_failed", error=str(exc))
             await asyncio.sleep(self.sweep_ms / 1000)
 
@@ -300,8 +300,8 @@ class Worker:
                     keys.JANITOR_LEASE, self.consumer, lease_ms
                 ):
                     await janitor_pass(self.store)
-            except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
-                log.warning("worker.janitor_unavailable", error=str(exc))
+            except (RedisError, OSError) as exc:
+                log.warning("worker.janitor_failed", error=str(exc))
 
     # --- timers ------------------------------------------------------------------------
     async def _timer_loop(self) -> None:
