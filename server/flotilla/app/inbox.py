@@ -39,10 +39,16 @@ class Inbox:
         self.block_ms = min(block_ms, self.ttl_ms // 4)  # the reader renews the TTL between reads
         self._waiters: dict[str, asyncio.Future[Outcome]] = {}
         self._task: asyncio.Task[None] | None = None
+        self._kept = 0.0  # when the TTL was last renewed (monotonic); 0: renew first thing
 
     async def start(self) -> None:
-        """Create the inbox (before any action is queued with its name), then read it."""
-        await self.store.keep_inbox(self.key, self.ttl_ms)
+        """Create the inbox (before any action is queued with its name), then read it.
+
+        With Redis unreachable the gateway starts all the same; the reader creates the inbox
+        once Redis answers."""
+        with contextlib.suppress(RedisError, OSError):
+            await self.store.keep_inbox(self.key, self.ttl_ms)
+            self._kept = time.monotonic()
         self._task = asyncio.get_running_loop().create_task(self._run(), name="inbox")
 
     async def stop(self) -> None:
@@ -66,17 +72,16 @@ class Inbox:
 
     async def _run(self) -> None:
         cursor = "0-0"
-        kept = time.monotonic()
         while True:
             try:
-                if time.monotonic() - kept > self.ttl_ms / 3000:
-                    if await self.store.keep_inbox(self.key, self.ttl_ms):
+                if time.monotonic() - self._kept > self.ttl_ms / 3000:
+                    if await self.store.keep_inbox(self.key, self.ttl_ms) and self._kept:
                         log.warning("inbox.recreated", inbox=self.key)  # it vanished: Redis lost it or we stalled
-                    kept = time.monotonic()
+                    self._kept = time.monotonic()
                 rows = await self.store.read_inbox(self.key, cursor, self.block_ms, trim=True)
             except (RedisError, OSError) as exc:  # unreachable, failing over, ...: the reader must go on
                 log.warning("inbox.redis_unavailable", error=str(exc))
-                kept = 0.0  # renew (re-create) first thing once Redis is back
+                self._kept = 0.0  # renew (re-create) first thing once Redis is back
                 await asyncio.sleep(0.5)
                 continue
             for msg_id, fields in rows:
