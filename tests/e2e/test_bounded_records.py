@@ -5,12 +5,10 @@ A stack of its own (fresh Redis, one gateway, one worker) with short lifetimes.
 
 from __future__ import annotations
 
-import asyncio
 import subprocess
 import sys
-import time
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Iterator
 
 import grpc
 import pytest
@@ -27,7 +25,7 @@ from flotilla.store.redis_store import RedisStore
 from flotilla.worker.janitor import janitor_pass
 from flotilla.worker.loop import work_streams
 from flotilla_client import FlotillaClient, FlotillaError
-from support import Stack, start_stack
+from support import Stack, start_stack, until
 from worker.counter_work import new_counter_game, work
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(120)]
@@ -65,13 +63,6 @@ async def store(short_lived: Stack) -> AsyncIterator[RedisStore]:
     opened = RedisStore.from_url(short_lived.redis_url)
     yield opened
     await opened.close()
-
-
-async def until(condition: Callable[[], Awaitable[bool]], timeout_s: float, what: str) -> None:
-    deadline = time.monotonic() + timeout_s
-    while not await condition():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        await asyncio.sleep(0.05)
 
 
 async def test_a_game_whose_seats_never_fill_expires_and_the_janitor_drops_its_listing(

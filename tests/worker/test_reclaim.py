@@ -8,7 +8,7 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,22 +19,13 @@ from flotilla.store import keys
 from flotilla.store.redis_store import RedisStore
 from flotilla.worker.loop import Worker, parse_work, work_streams
 from flotilla_client import FlotillaClient
-from support import Stack, start_stack
+from support import Stack, start_stack, until
 from worker.counter_work import new_counter_game, work
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(120)]
 
 HOLDING_WORKER = Path(__file__).resolve().parent / "holding_worker.py"
 SUBMIT_DEADLINE_S = 10.0
-
-
-async def until(condition: Callable[[], Awaitable[bool]], timeout_s: float, what: str) -> None:
-    """Poll `condition` until it holds (fails the test after `timeout_s`)."""
-    deadline = time.monotonic() + timeout_s
-    while not await condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.005)
 
 
 async def consumers(store: RedisStore, stream: str) -> dict[str, int]:
