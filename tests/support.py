@@ -7,6 +7,8 @@ import os
 import random
 import subprocess
 import sys
+import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -166,3 +168,12 @@ async def assert_stored_state_replays(redis_url: str, game: str) -> None:
         assert state == stored, "the stored state is not the replay of the action log"
     finally:
         await store.close()
+
+
+async def until(condition: Callable[[], Awaitable[bool]], timeout_s: float, what: str, every_s: float = 0.01) -> None:
+    """Poll `condition` every `every_s` until it holds; fail the test after `timeout_s`."""
+    deadline = time.monotonic() + timeout_s
+    while not await condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await asyncio.sleep(every_s)

@@ -28,6 +28,11 @@ RETRIES = Counter("flotilla_work_retries_total", "Messages processed again after
 DEDUPLICATED = Counter("flotilla_requests_deduplicated_total", "Requests answered from their recorded outcome")
 CLOCK_TIMEOUTS = Counter("flotilla_clock_timeouts_total", "Default actions played by the turn clock")
 WORK_PENDING = Gauge("flotilla_work_pending", "Messages delivered to workers and not yet acknowledged", ["stream"])
+WORK_RECLAIMED = Counter(
+    "flotilla_work_reclaimed_total",
+    "Messages taken over from another worker: how=dead (its liveness key lapsed), idle (the stuck-worker backstop)",
+    ["how"],
+)
 WORK_LAG = Gauge("flotilla_work_lag", "Messages in a work stream not yet delivered to any worker", ["stream"])
 SUBMIT_SECONDS = Histogram(
     "flotilla_submit_seconds",

@@ -27,6 +27,14 @@ class Settings:
     wait_replicas: int = 0  # [FLOTILLA_WAIT_REPLICAS] replicas each commit waits for (WAIT) before confirming
     wait_timeout_ms: int = 1000  # [FLOTILLA_WAIT_TIMEOUT_MS] how long a commit waits for them
     finished_ttl_s: int = 30 * 24 * 3600  # [FLOTILLA_FINISHED_TTL] keep ended games this long (0: forever)
+    unstarted_ttl_s: int = 24 * 3600  # [FLOTILLA_UNSTARTED_TTL] a game whose seats never all fill expires (0: never)
+    outcome_ttl_s: int = 24 * 3600  # [FLOTILLA_OUTCOME_TTL] a request id's recorded outcome (idempotent retries)
+    inbox_ttl_s: int = 30  # [FLOTILLA_INBOX_TTL] a gateway's reply stream outlives a dead gateway this long
+    worker_ttl_ms: int = 500  # [FLOTILLA_WORKER_TTL_MS] a worker's liveness key; once gone, its work is taken over
+    worker_refresh_ms: int = 100  # [FLOTILLA_WORKER_REFRESH_MS] how often a worker renews its liveness key
+    reclaim_sweep_ms: int = 100  # [FLOTILLA_RECLAIM_SWEEP_MS] how often workers look for dead workers' work
+    reclaim_idle_ms: int = 10_000  # [FLOTILLA_RECLAIM_IDLE_MS] backstop: take over work a live worker held this long
+    janitor_interval_s: int = 60  # [FLOTILLA_JANITOR_INTERVAL] a pass dropping listing entries of expired games
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -44,4 +52,12 @@ class Settings:
             wait_replicas=_int("FLOTILLA_WAIT_REPLICAS", d.wait_replicas),
             wait_timeout_ms=_int("FLOTILLA_WAIT_TIMEOUT_MS", d.wait_timeout_ms),
             finished_ttl_s=_int("FLOTILLA_FINISHED_TTL", d.finished_ttl_s),
+            unstarted_ttl_s=_int("FLOTILLA_UNSTARTED_TTL", d.unstarted_ttl_s),
+            outcome_ttl_s=_int("FLOTILLA_OUTCOME_TTL", d.outcome_ttl_s),
+            inbox_ttl_s=_int("FLOTILLA_INBOX_TTL", d.inbox_ttl_s),
+            worker_ttl_ms=_int("FLOTILLA_WORKER_TTL_MS", d.worker_ttl_ms),
+            worker_refresh_ms=_int("FLOTILLA_WORKER_REFRESH_MS", d.worker_refresh_ms),
+            reclaim_sweep_ms=_int("FLOTILLA_RECLAIM_SWEEP_MS", d.reclaim_sweep_ms),
+            reclaim_idle_ms=_int("FLOTILLA_RECLAIM_IDLE_MS", d.reclaim_idle_ms),
+            janitor_interval_s=_int("FLOTILLA_JANITOR_INTERVAL", d.janitor_interval_s),
         )

@@ -5,40 +5,15 @@ from __future__ import annotations
 import asyncio
 import time
 
-import orjson
 import pytest
 
-from flotilla.app.host import host_for
 from flotilla.app.outcome import Outcome
-from flotilla.games.counter import Add
 from flotilla.store import keys
 from flotilla.store.redis_store import RedisStore
 from flotilla.worker.loop import Worker, work_streams
+from worker.counter_work import new_counter_game, work
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(60)]
-
-
-async def new_counter_game(store: RedisStore, game_id: str, options: dict[str, str] | None = None) -> None:
-    host = host_for("counter")
-    step = host.start(host.config(2, options or {}), 12345, options or {}, int(time.time() * 1000))
-    await store.create_game(
-        game_id,
-        kind="counter",
-        rules_version=host.rules.version,
-        seat_count=2,
-        options={},
-        created_ms=1,
-        version=step.version,
-        state=host.dumps(step.state),
-        events=orjson.dumps(step.events),
-        prompts=orjson.dumps(step.prompts),
-        to_act=orjson.dumps(step.to_act),
-        seed_sha256="",
-    )
-
-
-def work(game_id: str, seat: int, n: int, request_id: str, inbox: str) -> dict[str, bytes | str | int]:
-    return {"g": game_id, "s": seat, "a": host_for("counter").dumps(Add(n)), "r": request_id, "e": "", "i": inbox}
 
 
 async def run_for(worker: Worker, seconds: float) -> None:
@@ -52,6 +27,7 @@ async def test_a_message_left_pending_by_a_dead_worker_is_reclaimed_and_applied_
     store = RedisStore.from_url(redis_url)
     game_id = "reclaim-" + str(time.time_ns())
     inbox = keys.inbox("test-" + game_id)
+    await store.keep_inbox(inbox, 60_000)  # workers reply only to an inbox that exists
     await new_counter_game(store, game_id)
     stream = work_streams(1, ["counter"])[0]
     await store.ensure_group(stream)
@@ -78,6 +54,7 @@ async def test_a_rejected_request_id_answers_the_same_when_resent(redis_url: str
     store = RedisStore.from_url(redis_url)
     game_id = "reject-" + str(time.time_ns())
     inbox = keys.inbox("test-" + game_id)
+    await store.keep_inbox(inbox, 60_000)  # workers reply only to an inbox that exists
     await new_counter_game(store, game_id)
     stream = work_streams(1, ["counter"])[0]
     await store.ensure_group(stream)

@@ -73,6 +73,10 @@ class TicketNotFound(GameNotFound):
     reason = "TICKET_NOT_FOUND"
 
 
+class TicketAlreadyWaiting(GameFull):
+    reason = "TICKET_ALREADY_WAITING"
+
+
 class NotRoomHost(NotSeated):
     reason = "NOT_ROOM_HOST"
 

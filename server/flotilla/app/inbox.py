@@ -3,16 +3,22 @@
 One reader task per gateway process resolves the waiting futures, so waiting costs no Redis
 connection per request. Request ids are scoped to (game, seat): waiters are keyed by all three,
 as are the inbox entries (fields g, s, r and the outcome o).
+
+The inbox lives only while its gateway does: it has a TTL (`ttl_s`) that the reader renews
+(re-creating the stream if it vanished, e.g. with a Redis that lost its data), workers never
+create it (XADD NOMKSTREAM), and the reader trims what it has read.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 import uuid
 
 import structlog
 from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from flotilla.app.outcome import Outcome
@@ -27,14 +33,25 @@ Request = tuple[str, int, str]  # (game id, seat, request id)
 class Inbox:
     """Futures of outcomes by (game, seat, request id), fed by one XREAD loop."""
 
-    def __init__(self, store: RedisStore, gateway_id: str | None = None, block_ms: int = 5000) -> None:
+    def __init__(
+        self, store: RedisStore, gateway_id: str | None = None, block_ms: int = 5000, ttl_s: float = 30.0
+    ) -> None:
         self.store = store
         self.key = keys.inbox(gateway_id or uuid.uuid4().hex)
-        self.block_ms = block_ms
+        self.ttl_ms = int(ttl_s * 1000)
+        self.block_ms = min(block_ms, self.ttl_ms // 4)  # the reader renews the TTL between reads
         self._waiters: dict[Request, asyncio.Future[Outcome]] = {}
         self._task: asyncio.Task[None] | None = None
+        self._kept = 0.0  # when the TTL was last renewed (monotonic); 0: renew first thing
 
-    def start(self) -> None:
+    async def start(self) -> None:
+        """Create the inbox (before any action is queued with its name), then read it.
+
+        With Redis unreachable the gateway starts all the same; the reader creates the inbox
+        once Redis answers."""
+        with contextlib.suppress(RedisError, OSError):
+            await self.store.keep_inbox(self.key, self.ttl_ms)
+            self._kept = time.monotonic()
         self._task = asyncio.get_running_loop().create_task(self._run(), name="inbox")
 
     async def stop(self) -> None:
@@ -60,9 +77,14 @@ class Inbox:
         cursor = "0-0"
         while True:
             try:
-                rows = await self.store.read_inbox(self.key, cursor, self.block_ms)
-            except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
+                if time.monotonic() - self._kept > self.ttl_ms / 3000:
+                    if await self.store.keep_inbox(self.key, self.ttl_ms) and self._kept:
+                        log.warning("inbox.recreated", inbox=self.key)  # it vanished: Redis lost it or we stalled
+                    self._kept = time.monotonic()
+                rows = await self.store.read_inbox(self.key, cursor, self.block_ms, trim=True)
+            except (RedisError, OSError) as exc:  # unreachable, failing over, ...: the reader must go on
                 log.warning("inbox.redis_unavailable", error=str(exc))
+                self._kept = 0.0  # renew (re-create) first thing once Redis is back
                 await asyncio.sleep(0.5)
                 continue
             for msg_id, fields in rows:

@@ -88,8 +88,8 @@ async def start_gateway(settings: Settings, store: RedisStore | None = None) -> 
     store = store or RedisStore.from_settings(settings)
     key = settings.secret.encode() if settings.secret else await store.shared_secret()
     tokens = Tokens(key, settings.session_ttl_s)
-    inbox = Inbox(store)
-    inbox.start()
+    inbox = Inbox(store, ttl_s=settings.inbox_ttl_s)
+    await inbox.start()
     feeds = Feeds(store, block_ms=int(settings.heartbeat_s * 1000), check_s=settings.heartbeat_s)
     games = Games(
         store,

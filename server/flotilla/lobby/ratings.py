@@ -66,6 +66,9 @@ def rate(previous: list[Rating], ranks: list[int]) -> list[Rating]:
     return [Rating(team[0].mu, team[0].sigma, p.games + 1) for team, p in zip(after, previous, strict=True)]
 
 
+GUARD_MARGIN_MS = 60_000  # a game's rated guard outlives the game by this much
+
+
 class Ratings:
     """Rating use cases: rate a finished game once, leaderboards, histories."""
 
@@ -104,7 +107,14 @@ class Ratings:
                 for r, rank in zip(after, ranks, strict=True)
             ]
             done = await self.store.store_ratings(
-                meta.kind, game_id, users, raw, [r.dumps() for r in after], [r.ordinal for r in after], history
+                meta.kind,
+                game_id,
+                users,
+                raw,
+                [r.dumps() for r in after],
+                [r.ordinal for r in after],
+                history,
+                keep_guard_ms=await self.games.expires_in_ms(game_id, GUARD_MARGIN_MS),
             )
             if done >= 0:
                 log.info("ratings.rated" if done else "ratings.already_rated", game=game_id, kind=meta.kind)

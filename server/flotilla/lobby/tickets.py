@@ -3,6 +3,10 @@
 Tickets of one game kind with the same options wait in one queue (`<kind>.<options hash>`);
 every key of a queue shares its Redis Cluster hash tag, so claiming a match is one script on
 one slot. The matchmaker processes (`flotilla.matchmaker`) form the games.
+
+A user waits in at most one ticket per queue, as its owner or as a party member: creating
+another one meanwhile (another request id) is refused with FAILED_PRECONDITION /
+TICKET_ALREADY_WAITING naming the waiting ticket. So no match can hold a user twice.
 """
 
 from __future__ import annotations
@@ -17,12 +21,12 @@ from typing import Any
 
 import orjson
 
-from flotilla.app.errors import InvalidRequest, TicketNotFound
+from flotilla.app.errors import InvalidRequest, TicketAlreadyWaiting, TicketNotFound
 from flotilla.app.games import MAX_SEATS
 from flotilla.app.host import host_for
 from flotilla.app.inputs import echo
 from flotilla.lobby.ratings import Ratings
-from flotilla.store.lobby_store import LobbyStore, StoredTicket
+from flotilla.store.lobby_store import AlreadyWaiting, LobbyStore, StoredTicket
 
 SEARCHING, CLAIMED, MATCHED, EXPIRED, CANCELLED = "searching", "claimed", "matched", "expired", "cancelled"
 ENDED = (MATCHED, EXPIRED, CANCELLED)
@@ -104,7 +108,15 @@ class Tickets:
             "owner": user,
             "enqueued_ms": now_ms,
         }
-        await self.store.create_ticket(queue, ticket_id, data, now_ms, self.ttl_s)
+        try:
+            await self.store.create_ticket(queue, ticket_id, data, now_ms, self.ttl_s, members)
+        except AlreadyWaiting as busy:
+            who = "you wait" if busy.user == user else f"party member users/{busy.user} waits"
+            raise TicketAlreadyWaiting(
+                f"{who} in another ticket of this queue; cancel it or wait for it to end",
+                ticket=ticket_name(queue, busy.ticket_id) if busy.user == user else "",
+                user=f"users/{busy.user}",
+            ) from None
         stored = await self.store.ticket(queue, ticket_id)
         assert stored is not None
         return queue, stored

@@ -39,6 +39,7 @@ def as_matcher_ticket(ticket: StoredTicket) -> Ticket:
         len(data["party"]),
         tuple(data["seat_counts"]),
         int(data["enqueued_ms"]),
+        frozenset(member["user"] for member in data["party"]),
     )
 
 

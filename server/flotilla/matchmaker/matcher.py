@@ -11,6 +11,9 @@ The rule, per queue (tickets of one game kind with the same options):
   Candidates are the unused tickets whose rating lies within it, closest rating first.
 * A seat count the anchor accepts is filled exactly with whole parties (a party never
   splits), every party in it accepting that seat count. Larger seat counts are tried first.
+* A user is seated at most once per match: a ticket sharing a user with one already chosen
+  is passed over (the ticket store lets a user wait in one ticket per queue; this holds
+  even if it did not).
 * When the anchor has waited `bot_fill_after_s` (and bots are allowed), the best partial
   fill is completed with bots.
 * Tickets older than `expire_after_s` are not matched; `expired` lists them.
@@ -32,6 +35,7 @@ class Ticket:
     party_size: int
     seat_counts: tuple[int, ...]
     enqueued_ms: int
+    users: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,12 +78,14 @@ def _fill(anchor: Ticket, candidates: list[Ticket], seats: int) -> list[Ticket]:
     """Greedy exact-or-partial fill of `seats` with the anchor and candidates (closest first)."""
     chosen = [anchor]
     left = seats - anchor.party_size
+    seated = set(anchor.users)
     for ticket in candidates:
         if left == 0:
             break
-        if ticket.party_size <= left and seats in ticket.seat_counts:
+        if ticket.party_size <= left and seats in ticket.seat_counts and seated.isdisjoint(ticket.users):
             chosen.append(ticket)
             left -= ticket.party_size
+            seated |= ticket.users
     return chosen
 
 

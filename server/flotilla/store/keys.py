@@ -8,16 +8,25 @@ All keys of one game share the tag `{<game_id>}`, so every script touches one sl
 | | | result, created_ms, seed_sha256 |
 | flotilla:game:{g}:seats | HASH | seat index -> JSON {user, name} |
 | flotilla:game:{g}:events | STREAM | one entry per commit, id 0-<last event id>: |
-| | | v (version), e (events), p (prompts by seat), a (to_act) |
+| | | v (version), e (events), p (prompts by seat), a (to_act), h (lineage), ph (previous lineage) |
 | flotilla:game:{g}:actions | LIST | JSON [seat, action, through_event_id] per applied action (the replay log) |
-| flotilla:game:{g}:req:<seat>:{r} | STRING | the cached outcome of seat's request r (idempotent retries) |
-| flotilla:games | ZSET | game id -> created ms (listing) |
+| flotilla:game:{g}:req:<seat>:{r} | STRING | the outcome of a seat's request r (retries; FLOTILLA_OUTCOME_TTL) |
+| flotilla:games | ZSET | game id -> created us (listing; ids of expired games are dropped by the janitor) |
 | flotilla:games:kind:<kind> | ZSET | the same, per game kind |
-| flotilla:work:{<kind>@<version>:<shard>} | STREAM | submitted actions for workers (group "workers") |
-| flotilla:inbox:{<gateway>} | STREAM | outcomes for one gateway process |
-| flotilla:user:{u} | HASH | display name, created ms |
+| flotilla:work:{<kind>@<version>:<shard>} | STREAM | submitted actions for workers (group "workers"); an entry |
+| | | is deleted once applied |
+| flotilla:worker:{<consumer>} | STRING | a live worker (PX FLOTILLA_WORKER_TTL_MS, renewed by the worker); once it is |
+| | | gone, other workers take over that consumer's pending work and remove the consumer |
+| flotilla:inbox:{<gateway>} | STREAM | outcomes for one gateway process; TTL FLOTILLA_INBOX_TTL renewed by its |
+| | | gateway (workers never create it: XADD NOMKSTREAM); trimmed as the gateway reads |
+| flotilla:user:{u} | HASH | display name, created ms (TTL: the session lifetime; kept once the user is rated) |
+| flotilla:janitor:lease | STRING | the worker running the janitor pass now (PX) |
+| flotilla:janitor:cursors | HASH | listing index -> ZSCAN cursor where the next janitor pass resumes |
 | flotilla:timers | ZSET | game id -> when a worker must look at its clocks (ms) |
 | flotilla:secret | STRING | token-signing key shared by gateways (when FLOTILLA_SECRET is unset) |
+
+A game's keys expire FLOTILLA_UNSTARTED_TTL after its creation unless every seat is taken
+(the join that fills the last seat removes the TTL), and FLOTILLA_FINISHED_TTL after it ends.
 """
 
 from __future__ import annotations
@@ -27,6 +36,8 @@ WORKER_GROUP = "workers"
 GAMES = f"{PREFIX}:games"
 TIMERS = f"{PREFIX}:timers"
 SECRET = f"{PREFIX}:secret"
+JANITOR_LEASE = f"{PREFIX}:janitor:lease"
+JANITOR_CURSORS = f"{PREFIX}:janitor:cursors"
 
 
 def game(g: str) -> str:
@@ -50,6 +61,11 @@ def game_actions(g: str) -> str:
     return f"{PREFIX}:game:{{{g}}}:actions"
 
 
+def game_keys(g: str) -> list[str]:
+    """The game's hash, seats, event stream and action log (outcome records expire on their own)."""
+    return [game(g), game_seats(g), game_events(g), game_actions(g)]
+
+
 def game_reply(g: str, seat: int, request_id: str) -> str:
     """The outcome record of one request: request ids are scoped to (game, seat)."""
     return f"{PREFIX}:game:{{{g}}}:req:{seat}:{request_id}"
@@ -61,6 +77,10 @@ def games_of_kind(kind: str) -> str:
 
 def work(kind: str, rules_version: str, shard: int) -> str:
     return f"{PREFIX}:work:{{{kind}@{rules_version}:{shard}}}"
+
+
+def worker(consumer: str) -> str:
+    return f"{PREFIX}:worker:{{{consumer}}}"
 
 
 def inbox(gateway_id: str) -> str:
@@ -80,6 +100,7 @@ def user(u: str) -> str:
 # | flotilla:mm:{q}:waiting | ZSET | waiting ticket id -> enqueue ms |
 # | flotilla:mm:{q}:ticket:<t> | HASH | data (JSON), state, match, game, seats (JSON user -> seat) |
 # | flotilla:mm:{q}:ticket:<t>:changes | STREAM | state changes of one ticket |
+# | flotilla:mm:{q}:user:<u> | STRING | the user's latest ticket in the queue (one waiting ticket per user) |
 # | flotilla:mm:{q}:pending | ZSET | claimed match id -> claim ms (game not yet made) |
 # | flotilla:mm:{q}:match:<m> | STRING | a claimed match (JSON) until its game exists |
 # | flotilla:bots | STREAM | bot seats to play (group "bots"): g (game), s (seat), u, n, p (policy) |
@@ -87,7 +108,7 @@ def user(u: str) -> str:
 # | flotilla:{rating:<kind>}:players | HASH | user -> rating JSON {mu, sigma, games} |
 # | flotilla:{rating:<kind>}:board | ZSET | user -> ordinal (mu - 3 sigma) |
 # | flotilla:{rating:<kind>}:history:<u> | LIST | newest first: rating JSON after each rated game |
-# | flotilla:{rating:<kind>}:rated:<g> | STRING | set once a game is rated (exactly-once guard) |
+# | flotilla:{rating:<kind>}:rated:<g> | STRING | set once a game is rated (exactly-once guard), 1 min past the game |
 ROOMS_SEQ = f"{PREFIX}:rooms:seq"
 ROOMS_LISTED = f"{PREFIX}:rooms:listed"
 MM_QUEUES = f"{PREFIX}:mm:queues"
@@ -119,6 +140,10 @@ def mm_ticket(q: str, t: str) -> str:
 
 def mm_ticket_changes(q: str, t: str) -> str:
     return f"{PREFIX}:mm:{{{q}}}:ticket:{t}:changes"
+
+
+def mm_user(q: str, u: str) -> str:
+    return f"{PREFIX}:mm:{{{q}}}:user:{u}"
 
 
 def mm_pending(q: str) -> str:

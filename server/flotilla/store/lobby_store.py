@@ -33,6 +33,15 @@ class StoredTicket:
     seats: dict[str, int] | None = None
 
 
+class AlreadyWaiting(Exception):
+    """A party member of a new ticket still waits in another ticket of the same queue."""
+
+    def __init__(self, ticket_id: str, user: str) -> None:
+        super().__init__(f"user {user} waits in ticket {ticket_id}")
+        self.ticket_id = ticket_id
+        self.user = user
+
+
 def _ticket(ticket_id: str, raw: Sequence[bytes | None]) -> StoredTicket | None:
     data, state, game, seats = raw
     if data is None:
@@ -156,13 +165,30 @@ class LobbyStore:
         return bool(await self._presence_take(keys=[keys.ROOMS_PRESENCE], args=[member, score]))
 
     # --- tickets -----------------------------------------------------------------------
-    async def create_ticket(self, queue: str, ticket_id: str, data: Mapping[str, Any], now_ms: int, ttl_s: int) -> bool:
+    async def create_ticket(
+        self,
+        queue: str,
+        ticket_id: str,
+        data: Mapping[str, Any],
+        now_ms: int,
+        ttl_s: int,
+        users: Sequence[str] = (),
+    ) -> bool:
+        """Queue a ticket (False: that ticket id exists already). Raises AlreadyWaiting when one of
+        `users` (the party) still waits in another ticket of this queue."""
         await self.redis.sadd(keys.MM_QUEUES, queue)
-        created = await self._ticket_create(
-            keys=[keys.mm_waiting(queue), keys.mm_ticket(queue, ticket_id), keys.mm_ticket_changes(queue, ticket_id)],
+        reply = await self._ticket_create(
+            keys=[
+                keys.mm_waiting(queue),
+                keys.mm_ticket(queue, ticket_id),
+                keys.mm_ticket_changes(queue, ticket_id),
+                *(keys.mm_user(queue, u) for u in users),
+            ],
             args=[ticket_id, orjson.dumps(dict(data)), now_ms, ttl_s],
         )
-        return bool(created)
+        if int(reply[0]) < 0:
+            raise AlreadyWaiting(reply[1].decode(), users[int(reply[2])])
+        return bool(int(reply[0]))
 
     async def ticket(self, queue: str, ticket_id: str) -> StoredTicket | None:
         raw = await self.redis.hmget(keys.mm_ticket(queue, ticket_id), (b"data", b"state", b"game", b"seats"))
@@ -267,7 +293,11 @@ class LobbyStore:
             await self.redis.xclaim(stream, group, consumer, 0, list(msg_ids), justid=True)
 
     async def ack(self, stream: str, group: str, msg_id: bytes) -> None:
-        await self.redis.xack(stream, group, msg_id)
+        """Acknowledge and delete a handled message (each of these streams has one group)."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.xack(stream, group, msg_id)
+            pipe.xdel(stream, msg_id)
+            await pipe.execute()
 
     # --- ratings -----------------------------------------------------------------------
     async def read_ratings(self, kind: str, users: Sequence[str]) -> list[bytes | None]:
@@ -284,8 +314,12 @@ class LobbyStore:
         new: Sequence[bytes],
         ordinals: Sequence[float],
         history: Sequence[bytes],
+        keep_guard_ms: int = 0,
     ) -> int:
-        """1 rated now, 0 rated before (guard), -1 a rating moved meanwhile (re-read and retry)."""
+        """1 rated now, 0 rated before (guard), -1 a rating moved meanwhile (re-read and retry).
+
+        The guard is kept `keep_guard_ms` (0: for good): it need not outlive the game, which
+        cannot be rated once it is gone."""
         reply = await self._rate_game(
             keys=[
                 keys.rated(kind, game_id),
@@ -293,8 +327,13 @@ class LobbyStore:
                 keys.leaderboard(kind),
                 *(keys.rating_history(kind, u) for u in users),
             ],
-            args=[len(users), *users, *(p or b"" for p in previous), *new, *ordinals, *history],
+            args=[len(users), *users, *(p or b"" for p in previous), *new, *ordinals, *history, keep_guard_ms],
         )
+        if int(reply) == 1:  # a rated user's name stays on the leaderboard: keep the record
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for user in users:
+                    pipe.persist(keys.user(user))
+                await pipe.execute()
         return int(reply)
 
     async def is_rated(self, kind: str, game_id: str) -> bool:

@@ -12,7 +12,9 @@ from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import orjson
+import redis
 import redis.asyncio as aioredis
+import redis.cluster
 from redis.asyncio.cluster import RedisCluster
 from redis.connection import parse_url
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -23,11 +25,30 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from flotilla.settings import Settings
 from flotilla.store import keys
 
-OUTCOME_TTL_S = 24 * 3600
-
 
 def _script(name: str) -> str:
     return resources.files("flotilla.store.scripts").joinpath(name).read_text()
+
+
+def _split_url(url: str) -> tuple[str, bool]:
+    """(the URL without Flotilla's `cluster` parameter, whether it names a Redis Cluster)."""
+    parts = urlsplit(url)
+    query = parse_qsl(parts.query)
+    cluster = any(k == "cluster" and v.lower() in ("1", "true", "yes") for k, v in query)
+    return urlunsplit(parts._replace(query=urlencode([(k, v) for k, v in query if k != "cluster"]))), cluster
+
+
+@dataclass(frozen=True, slots=True)
+class Lifetimes:
+    """How long records live in Redis, in seconds (0: no TTL). Defaults are the settings' defaults."""
+
+    unstarted_game_s: int = 24 * 3600  # a game whose seats never all fill
+    outcome_s: int = 24 * 3600  # a request id's recorded outcome
+    user_s: int = 7 * 24 * 3600  # a guest user record (its sessions live as long)
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> Lifetimes:
+        return cls(settings.unstarted_ttl_s, settings.outcome_ttl_s, settings.session_ttl_s)
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,6 +159,15 @@ def _meta(game_id: str, values: Sequence[bytes | None]) -> GameMeta | None:
     )
 
 
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value
+
+
+def _pairs(flat: Sequence[bytes]) -> dict[bytes, bytes]:
+    """A stream entry's fields from a script's flat [field, value, ...] reply."""
+    return dict(zip(flat[::2], flat[1::2], strict=True))
+
+
 def parse_entry(fields: Mapping[bytes, bytes]) -> Entry:
     """Decode one event-stream entry's fields."""
     return Entry(
@@ -153,13 +183,17 @@ def parse_entry(fields: Mapping[bytes, bytes]) -> Entry:
 class RedisStore:
     """Games, event streams, action streams, inboxes and users in Redis (redis.asyncio)."""
 
-    def __init__(self, client: Any, *, wait_replicas: int = 0, wait_timeout_ms: int = 1000) -> None:
+    def __init__(
+        self, client: Any, *, wait_replicas: int = 0, wait_timeout_ms: int = 1000, lifetimes: Lifetimes | None = None
+    ) -> None:
         # redis-py types replies as unions of sync/async and bytes/str; ours are bytes (no
         # decode_responses) and are decoded explicitly below, so the client is used untyped.
         self.redis: Any = client
         self.cluster = isinstance(client, RedisCluster)
         self.wait_replicas = wait_replicas
         self.wait_timeout_ms = wait_timeout_ms
+        self.lifetimes = lifetimes or Lifetimes()
+        self.url = ""  # set by from_url (a second, synchronous client needs it: see `sync_client`)
         self._node_options: dict[str, Any] = {}
         self._nodes: dict[tuple[str, int], _Node] = {}
         self._readers: list[asyncio.Task[None]] = []
@@ -172,9 +206,21 @@ class RedisStore:
         self._update_clock = client.register_script(_script("update_clock.lua"))
         self._claim_timers = client.register_script(_script("claim_timers.lua"))
         self._settle_timer = client.register_script(_script("settle_timer.lua"))
+        self._claim_dead = client.register_script(_script("claim_dead.lua"))
+        self._keep_inbox = client.register_script(_script("keep_inbox.lua"))
+        self._drop_gone_game = client.register_script(_script("drop_gone_game.lua"))
+        self._zrem_if_score = client.register_script(_script("zrem_if_score.lua"))
 
     @classmethod
-    def from_url(cls, url: str, *, wait_replicas: int = 0, wait_timeout_ms: int = 1000, **kwargs: Any) -> RedisStore:
+    def from_url(
+        cls,
+        url: str,
+        *,
+        wait_replicas: int = 0,
+        wait_timeout_ms: int = 1000,
+        lifetimes: Lifetimes | None = None,
+        **kwargs: Any,
+    ) -> RedisStore:
         """A store on the Redis at `url`: redis:// or rediss:// (TLS), user:password@ as usual;
         `?cluster=true` for a Redis Cluster (the URL names any node).
 
@@ -185,25 +231,34 @@ class RedisStore:
         kwargs.setdefault("socket_timeout", 30)
         kwargs.setdefault("socket_connect_timeout", 5)
         kwargs.setdefault("max_connections", 10_000)  # blocking reads (feeds, inbox) each hold one
-        parts = urlsplit(url)
-        query = parse_qsl(parts.query)
-        cluster = any(k == "cluster" and v.lower() in ("1", "true", "yes") for k, v in query)
-        plain_url = urlunsplit(parts._replace(query=urlencode([(k, v) for k, v in query if k != "cluster"])))
+        plain_url, cluster = _split_url(url)
         if cluster:
             client: Any = RedisCluster.from_url(plain_url, **kwargs)
         else:
             kwargs.setdefault("health_check_interval", 15)
             client = aioredis.Redis.from_url(plain_url, **kwargs)
-        store = cls(client, wait_replicas=wait_replicas, wait_timeout_ms=wait_timeout_ms)
+        store = cls(client, wait_replicas=wait_replicas, wait_timeout_ms=wait_timeout_ms, lifetimes=lifetimes)
         store._node_options = {**parse_url(plain_url), **kwargs}  # type: ignore[no-untyped-call]
+        store.url = url
         return store
 
     @classmethod
     def from_settings(cls, settings: Settings) -> RedisStore:
-        """The store every Flotilla process uses: REDIS_URL plus the durability knob."""
+        """The store every Flotilla process uses: REDIS_URL, the durability knob and the records' lifetimes."""
         return cls.from_url(
-            settings.redis_url, wait_replicas=settings.wait_replicas, wait_timeout_ms=settings.wait_timeout_ms
+            settings.redis_url,
+            wait_replicas=settings.wait_replicas,
+            wait_timeout_ms=settings.wait_timeout_ms,
+            lifetimes=Lifetimes.from_settings(settings),
         )
+
+    def sync_client(self, timeout_s: float) -> Any:
+        """A blocking client on the same Redis (for a thread beside the event loop)."""
+        plain_url, _cluster = _split_url(self.url)
+        options = {"socket_timeout": timeout_s, "socket_connect_timeout": timeout_s}
+        if self.cluster:
+            return redis.cluster.RedisCluster.from_url(plain_url, **options)
+        return redis.Redis.from_url(plain_url, **options)
 
     async def close(self) -> None:
         for reader in self._readers:
@@ -282,7 +337,10 @@ class RedisStore:
         private_code: str = "",
         lineage: str = "",
     ) -> bool:
-        """Store a new game and its first stream entry; False if the id exists already."""
+        """Store a new game and its first stream entry; False if the id exists already.
+
+        The game expires after `lifetimes.unstarted_game_s` unless every seat gets taken.
+        """
         created_us = created_ms * 1000 + secrets.randbelow(1000)  # listing order; unique in practice
         created = await self._create(
             keys=[keys.game(game_id), keys.game_events(game_id)],
@@ -302,6 +360,7 @@ class RedisStore:
                 seatclock,
                 private_code,
                 lineage,
+                self.lifetimes.unstarted_game_s,
             ],
         )
         if created:
@@ -310,6 +369,11 @@ class RedisStore:
                 pipe.zadd(keys.games_of_kind(kind), {game_id: created_us})
                 await pipe.execute()
         return bool(created)
+
+    async def expires_in_ms(self, game_id: str, margin_ms: int) -> int:
+        """Milliseconds until the game expires, plus `margin_ms`; 0 when it is kept for good."""
+        left = int(await self.redis.pttl(keys.game(game_id)))
+        return left + margin_ms if left > 0 else 0
 
     async def game_meta(self, game_id: str) -> GameMeta | None:
         return _meta(game_id, await self.redis.hmget(keys.game(game_id), _META_FIELDS))
@@ -366,7 +430,7 @@ class RedisStore:
                 result,
                 record,
                 outcome,
-                OUTCOME_TTL_S,
+                self.lifetimes.outcome_s,
                 seatclock,
                 retain_s,
                 expected_lineage,
@@ -421,9 +485,7 @@ class RedisStore:
     async def join(self, game_id: str, user: str, name: str, seat: int | None) -> tuple[int, bool]:
         """Take a seat: (seat, whether this join started the game), or seat -1 no game, -2 taken/full, -3 no seat."""
         holder = orjson.dumps({"user": user, "name": name})
-        reply = await self._join(
-            keys=[keys.game(game_id), keys.game_seats(game_id)], args=[user, holder, "" if seat is None else seat]
-        )
+        reply = await self._join(keys=keys.game_keys(game_id), args=[user, holder, "" if seat is None else seat])
         return int(reply[0]), len(reply) > 1 and int(reply[1]) == 1
 
     async def seats(self, game_id: str) -> dict[int, dict[str, str]]:
@@ -607,9 +669,48 @@ class RedisStore:
     async def reclaim_work(
         self, stream: str, consumer: str, min_idle_ms: int, count: int
     ) -> list[tuple[str, bytes, dict[bytes, bytes]]]:
-        """Messages another worker left pending for `min_idle_ms` (it died): XAUTOCLAIM them."""
+        """Backstop for a live but stuck worker: XAUTOCLAIM messages pending for `min_idle_ms`."""
         reply = await self.redis.xautoclaim(stream, keys.WORKER_GROUP, consumer, min_idle_ms, "0-0", count=count)
         return [(stream, msg_id, fields) for msg_id, fields in reply[1] if fields]
+
+    async def claim_from_dead(
+        self, streams: Sequence[str], consumer: str, *, quiet_ms: int, count: int
+    ) -> list[tuple[str, bytes, dict[bytes, bytes]]]:
+        """Take over the pending work of dead workers (their liveness key is gone) and remove them.
+
+        One pipelined round trip lists each stream's consumers; only if another consumer holds
+        pending work, or has been quiet for `quiet_ms`, a second one checks their liveness keys;
+        dead ones are claimed and removed by `claim_dead.lua` (atomic: one sweeper wins).
+        """
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for stream in streams:
+                pipe.xinfo_consumers(stream, keys.WORKER_GROUP)
+            listed = await pipe.execute(raise_on_error=False)
+        suspects: list[tuple[str, str]] = []
+        for stream, consumers in zip(streams, listed, strict=True):
+            if isinstance(consumers, Exception):  # no such stream or group yet
+                continue
+            for row in consumers:
+                name = _text(row["name"])
+                if name != consumer and (int(row["pending"]) > 0 or int(row["idle"]) > quiet_ms):
+                    suspects.append((stream, name))
+        if not suspects:
+            return []
+        names = sorted({name for _stream, name in suspects})
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for name in names:
+                pipe.exists(keys.worker(name))
+            alive = dict(zip(names, await pipe.execute(), strict=True))
+        dead = [(stream, name) for stream, name in suspects if not alive[name]]
+        replies = await asyncio.gather(
+            *(self._claim_dead(keys=[stream], args=[keys.WORKER_GROUP, name, consumer, count]) for stream, name in dead)
+        )
+        return [
+            (stream, entry[0], _pairs(entry[1]))
+            for (stream, _name), claimed in zip(dead, replies, strict=True)
+            for entry in claimed
+            if entry and entry[1]
+        ]
 
     async def prefetch(
         self, requests: Sequence[tuple[str, int, str]]
@@ -636,22 +737,44 @@ class RedisStore:
         wake: Mapping[str, int] | None = None,
         finished: Sequence[str] = (),
     ) -> None:
-        """Cache rejections (first outcome wins), send outcomes to gateway inboxes, acknowledge; one round trip."""
+        """Cache rejections (first outcome wins), send outcomes to gateway inboxes, acknowledge and
+        delete the work entries; one round trip.
+
+        An inbox is never created here (NOMKSTREAM): one whose gateway died has expired, and stays gone.
+        """
         async with self.redis.pipeline(transaction=False) as pipe:
             for game_id, seat, request_id, outcome in rejections:
-                pipe.set(keys.game_reply(game_id, seat, request_id), outcome, nx=True, ex=OUTCOME_TTL_S)
+                pipe.set(keys.game_reply(game_id, seat, request_id), outcome, nx=True, ex=self.lifetimes.outcome_s)
             for inbox, fields in replies:
-                pipe.xadd(inbox, fields, maxlen=100_000, approximate=True)
+                pipe.xadd(inbox, fields, maxlen=100_000, approximate=True, nomkstream=True)
             for stream, msg_id in acks:
                 pipe.xack(stream, keys.WORKER_GROUP, msg_id)
+                pipe.xdel(stream, msg_id)
             if wake:
                 pipe.zadd(keys.TIMERS, dict(wake), lt=True)
             for game_id in finished:  # for the ratings consumer (docs/lobbies.md); it rates each game once
                 pipe.xadd(keys.FINISHED, {"g": game_id}, maxlen=100_000, approximate=True)
             await pipe.execute()
 
-    async def read_inbox(self, inbox: str, after: str, block_ms: int) -> list[tuple[bytes, dict[bytes, bytes]]]:
-        reply = await self.redis.xread({inbox: after}, block=block_ms, count=1000)
+    async def keep_inbox(self, inbox: str, ttl_ms: int) -> bool:
+        """Create the inbox if it is missing (True then) and (re)set its TTL."""
+        return bool(await self._keep_inbox(keys=[inbox], args=[ttl_ms]))
+
+    async def read_inbox(
+        self, inbox: str, after: str, block_ms: int, *, trim: bool = False
+    ) -> list[tuple[bytes, dict[bytes, bytes]]]:
+        """Outcomes after `after`, waiting up to `block_ms`; `trim` first drops the entries before
+        `after` (read already), in the same round trip on a single Redis."""
+        trim = trim and after != "0-0"
+        if trim and not self.cluster:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                pipe.xtrim(inbox, minid=after, approximate=False)
+                pipe.xread({inbox: after}, block=block_ms, count=1000)
+                reply = (await pipe.execute())[-1]
+        else:
+            if trim:
+                await self.redis.xtrim(inbox, minid=after, approximate=False)
+            reply = await self.redis.xread({inbox: after}, block=block_ms, count=1000)
         return list(reply[0][1]) if reply else []
 
     async def drop_inbox(self, inbox: str) -> None:
@@ -677,9 +800,45 @@ class RedisStore:
             keys=[keys.TIMERS], args=[game_id, leased_until_ms, "" if next_ms is None else next_ms]
         )
 
+    # --- the janitor: listing entries of expired games and rooms ------------------------
+    async def take_lease(self, key: str, owner: str, ms: int) -> bool:
+        """True when `owner` now holds the lease `key` for `ms` (no one else held it)."""
+        return bool(await self.redis.set(key, owner, nx=True, px=ms))
+
+    async def sweep_listing(self, index: str, budget: int) -> tuple[int, int]:
+        """Look at about `budget` entries of a listing index (a ZSET of game or room ids), resuming
+        where the last sweep of it stopped; drop those whose game or room is gone (and what is
+        left of such a game). Returns (entries looked at, entries dropped)."""
+        rooms = index.startswith(keys.ROOMS_LISTED)
+        cursor = int(await self.redis.hget(keys.JANITOR_CURSORS, index) or 0)
+        seen = dropped = 0
+        while seen < budget:
+            cursor, rows = await self.redis.zscan(index, cursor, count=min(budget - seen, 500))
+            seen += len(rows)
+            ids = [_text(member) for member, _score in rows]
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for entity in ids:
+                    pipe.exists(keys.room(entity) if rooms else keys.game(entity))
+                exists = await pipe.execute()
+            for (member, score), entity, found in zip(rows, ids, exists, strict=True):
+                if found:
+                    continue
+                if not rooms and not await self._drop_gone_game(keys=keys.game_keys(entity)):
+                    continue  # re-created meanwhile
+                dropped += int(await self._zrem_if_score(keys=[index], args=[member, repr(score)]))
+            if cursor == 0:
+                break
+        await self.redis.hset(keys.JANITOR_CURSORS, index, cursor)
+        return seen, dropped
+
     # --- users and secrets -------------------------------------------------------------
     async def create_user(self, user_id: str, name: str, created_ms: int) -> None:
-        await self.redis.hset(keys.user(user_id), mapping={"name": name, "created_ms": created_ms})
+        """A guest's record; it expires with the guest's sessions (`lifetimes.user_s`)."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hset(keys.user(user_id), mapping={"name": name, "created_ms": created_ms})
+            if self.lifetimes.user_s:
+                pipe.expire(keys.user(user_id), self.lifetimes.user_s)
+            await pipe.execute()
 
     async def shared_secret(self) -> bytes:
         """The token-signing key shared by every gateway (made once, kept in Redis)."""

@@ -2,8 +2,14 @@
 
 Stateless: the only thing kept between batches is a cache of committed states by game,
 checked on every commit by the version compare-and-set, so a stale entry costs one retry.
-A worker that dies leaves its messages pending; another reclaims them with XAUTOCLAIM and
-the per-request outcome record makes the retry harmless (applied at most once).
+
+A worker keeps a liveness key (`flotilla:worker:{consumer}`, see `store.liveness`). Every
+worker sweeps the work streams' consumers every `sweep_ms`: the pending messages of a
+consumer whose liveness key is gone (the process died) are claimed at once and applied, and
+the dead consumer is removed. A live worker stuck on its messages for `claim_idle_ms` loses
+them to XAUTOCLAIM (the backstop). Either way the version compare-and-set and the
+per-request outcome record make applying a message twice harmless (applied at most once).
+An applied message is acknowledged and deleted from its stream.
 
 Per batch, each game advances at most one action per round (rounds repeat until the
 batch is done), so a commit is only ever computed from a committed state.
@@ -18,17 +24,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import secrets
 import socket
 import time
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Self
 
 import orjson
 import structlog
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import ResponseError
+from redis.exceptions import RedisError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from flotilla import metrics
@@ -38,8 +45,11 @@ from flotilla.app.host import ABSENT, FINISHED, TIMED_OUT, GameHost, Step, host_
 from flotilla.app.outcome import Outcome
 from flotilla.games import REGISTRY
 from flotilla.rules import Result, RulesError, Seat
+from flotilla.settings import Settings
 from flotilla.store import keys
+from flotilla.store.liveness import Liveness
 from flotilla.store.redis_store import RedisStore
+from flotilla.worker.janitor import janitor_pass
 
 log = structlog.get_logger("flotilla.worker")
 
@@ -89,6 +99,9 @@ class Clocks:
     raw: bytes | None
 
 
+Message = tuple[str, bytes, dict[bytes, bytes]]  # (work stream, message id, fields) as read
+
+
 def parse_work(stream: str, msg_id: bytes, fields: dict[bytes, bytes]) -> Work:
     return Work(
         stream=stream,
@@ -125,6 +138,10 @@ class Worker:
         batch: int = 128,
         block_ms: int = 1000,
         claim_idle_ms: int = 10_000,
+        liveness_ttl_ms: int = 500,
+        liveness_refresh_ms: int = 100,
+        sweep_ms: int = 100,
+        janitor_interval_s: float = 60.0,
         cache_size: int = 50_000,
         kinds: Sequence[str] | None = None,
         timer_interval_s: float = 0.2,
@@ -134,10 +151,15 @@ class Worker:
         self.store = store
         self.kinds = list(kinds or REGISTRY)
         self.streams = work_streams(shards, self.kinds)
-        self.consumer = consumer or f"{socket.gethostname()}-{os.getpid()}"
+        # Unique per process start: a restarted container may have the same host name and pid.
+        self.consumer = consumer or f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
         self.batch = batch
         self.block_ms = block_ms
         self.claim_idle_ms = claim_idle_ms
+        self.liveness_ttl_ms = liveness_ttl_ms
+        self.liveness_refresh_ms = liveness_refresh_ms
+        self.sweep_ms = sweep_ms
+        self.janitor_interval_s = janitor_interval_s
         self.cache: OrderedDict[str, Loaded] = OrderedDict()
         self.cache_size = cache_size
         self.timer_interval_s = timer_interval_s
@@ -146,7 +168,23 @@ class Worker:
         self.applied = 0
         self.rejected = 0
         self.timeouts = 0
+        self.reclaimed = 0
         self._stopping = asyncio.Event()
+
+    @classmethod
+    def from_settings(cls, store: RedisStore, settings: Settings, consumer: str | None = None) -> Self:
+        """A worker with every knob from the settings (what `flotilla worker` runs)."""
+        return cls(
+            store,
+            consumer=consumer,
+            shards=settings.shards,
+            finished_ttl_s=settings.finished_ttl_s,
+            claim_idle_ms=settings.reclaim_idle_ms,
+            liveness_ttl_ms=settings.worker_ttl_ms,
+            liveness_refresh_ms=settings.worker_refresh_ms,
+            sweep_ms=settings.reclaim_sweep_ms,
+            janitor_interval_s=settings.janitor_interval_s,
+        )
 
     def stop(self) -> None:
         """Finish the batch in hand, then return from `run` (SIGTERM)."""
@@ -155,23 +193,33 @@ class Worker:
     async def run(self) -> None:
         """Serve the work streams and the timers until `stop()`."""
         self._stopping.clear()
+        client = self.store.sync_client(timeout_s=2.0)
+        liveness = Liveness(client, self.consumer, ttl_ms=self.liveness_ttl_ms, refresh_ms=self.liveness_refresh_ms)
+        await asyncio.to_thread(liveness.start)
         for stream in self.streams:
             await self.store.ensure_group(stream)
         log.info("worker.started", consumer=self.consumer, streams=len(self.streams))
-        timers = asyncio.create_task(self._timer_loop(), name="timers")
+        helpers = [
+            asyncio.create_task(self._timer_loop(), name="timers"),
+            asyncio.create_task(self._sweep_loop(), name="sweep"),
+            asyncio.create_task(self._janitor_loop(), name="janitor"),
+        ]
         try:
             await self._work_loop()
         finally:
-            timers.cancel()
-            await asyncio.wait([timers], timeout=1)
+            for task in helpers:
+                task.cancel()
+            await asyncio.wait(helpers, timeout=1)
             with contextlib.suppress(RedisConnectionError, RedisTimeoutError, OSError):
                 await self.store.retire_consumer(self.streams, self.consumer)
+            await asyncio.to_thread(liveness.stop)
         log.info(
             "worker.stopped",
             consumer=self.consumer,
             applied=self.applied,
             rejected=self.rejected,
             timeouts=self.timeouts,
+            reclaimed=self.reclaimed,
         )
 
     async def _work_loop(self) -> None:
@@ -187,10 +235,14 @@ class Worker:
                 messages = await self.store.read_work(self.streams, self.consumer, self.batch, self.block_ms)
                 if time.monotonic() - last_claim > self.claim_idle_ms / 2000:
                     last_claim = time.monotonic()
+                    stuck: list[Message] = []
                     for stream in self.streams:
-                        messages += await self.store.reclaim_work(stream, self.consumer, self.claim_idle_ms, 100)
+                        stuck += await self.store.reclaim_work(stream, self.consumer, self.claim_idle_ms, 100)
+                    if stuck:
+                        self._count_reclaimed("idle", stuck)
+                    messages += stuck
                 if messages:
-                    await self.handle([parse_work(*m) for m in messages])
+                    await self.handle(await self.parsed(messages))
             except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
                 log.warning("worker.redis_unavailable", error=str(exc))
                 self.cache.clear()
@@ -202,6 +254,56 @@ class Worker:
                 self.cache.clear()
                 for stream in self.streams:
                     await self.store.ensure_group(stream)
+
+    async def parsed(self, messages: list[Message]) -> list[Work]:
+        """The messages as work; a malformed one (not written by a gateway) is acknowledged and dropped."""
+        works, bad = [], []
+        for stream, msg_id, fields in messages:
+            try:
+                works.append(parse_work(stream, msg_id, fields))
+            except (KeyError, ValueError, UnicodeDecodeError):
+                log.warning("worker.malformed_message", stream=stream, message=msg_id.decode())
+                bad.append((stream, msg_id))
+        if bad:
+            await self.store.finish_work(rejections=[], replies=[], acks=bad)
+        return works
+
+    # --- taking over a dead worker's work ----------------------------------------------
+    async def _sweep_loop(self) -> None:
+        while not self._stopping.is_set():
+            try:
+                await self.reclaim_dead()
+            except (RedisError, OSError) as exc:  # a failover, a lost group, ...: sweep again next time
+                log.warning("worker.sweep_failed", error=str(exc))
+            await asyncio.sleep(self.sweep_ms / 1000)
+
+    async def reclaim_dead(self) -> int:
+        """One sweep: claim and apply the pending work of workers whose liveness key is gone."""
+        quiet_ms = self.block_ms + self.liveness_ttl_ms  # a live idle worker reads again within block_ms
+        claimed = await self.store.claim_from_dead(self.streams, self.consumer, quiet_ms=quiet_ms, count=self.batch)
+        if claimed:
+            self._count_reclaimed("dead", claimed)
+            await self.handle(await self.parsed(claimed))
+        return len(claimed)
+
+    def _count_reclaimed(self, how: str, messages: list[Message]) -> None:
+        self.reclaimed += len(messages)
+        metrics.WORK_RECLAIMED.labels(how).inc(len(messages))
+        log.info("worker.reclaimed", how=how, messages=len(messages))
+
+    # --- the janitor -------------------------------------------------------------------
+    async def _janitor_loop(self) -> None:
+        lease_ms = int(self.janitor_interval_s * 1000)
+        while lease_ms > 0 and not self._stopping.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._stopping.wait(), self.janitor_interval_s)
+            try:
+                if not self._stopping.is_set() and await self.store.take_lease(
+                    keys.JANITOR_LEASE, self.consumer, lease_ms
+                ):
+                    await janitor_pass(self.store)
+            except (RedisError, OSError) as exc:
+                log.warning("worker.janitor_failed", error=str(exc))
 
     # --- timers ------------------------------------------------------------------------
     async def _timer_loop(self) -> None:

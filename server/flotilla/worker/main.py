@@ -13,7 +13,7 @@ from flotilla.worker.loop import Worker
 
 async def run_worker(settings: Settings) -> None:
     store = RedisStore.from_settings(settings)
-    worker = Worker(store, shards=settings.shards, finished_ttl_s=settings.finished_ttl_s)
+    worker = Worker.from_settings(store, settings)
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         with contextlib.suppress(NotImplementedError):

@@ -1,7 +1,10 @@
 -- Take a seat: a given one, or the lowest open one. The same user joining again gets its seat back.
 -- KEYS[1] = flotilla:game:{g}   KEYS[2] = flotilla:game:{g}:seats
+-- KEYS[3] = flotilla:game:{g}:events   KEYS[4] = flotilla:game:{g}:actions
 -- ARGV[1] = user id   ARGV[2] = seat JSON {user, name}   ARGV[3] = wanted seat or "" for any
 -- Returns {seat, 1 if this join started the game else 0} on success, {-1} no such game, {-2} the wanted seat is taken or all are, {-3} bad seat.
+-- A game that has not started lives under a TTL (create_game.lua); its seats share that TTL, and
+-- the join that takes the last seat removes it from every key of the game.
 local n = tonumber(redis.call('HGET', KEYS[1], 'seat_count'))
 if not n then
   return {-1}
@@ -36,6 +39,13 @@ end
 redis.call('HSET', KEYS[2], tostring(seat), ARGV[2])
 if redis.call('HLEN', KEYS[2]) == n and redis.call('HGET', KEYS[1], 'status') == 'waiting' then
   redis.call('HSET', KEYS[1], 'status', 'active')
+  for i = 1, 4 do
+    redis.call('PERSIST', KEYS[i])
+  end
   return {seat, 1}
+end
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl > 0 then
+  redis.call('PEXPIRE', KEYS[2], ttl)
 end
 return {seat, 0}

@@ -2,7 +2,7 @@
 -- KEYS[1] = flotilla:{rating:<kind>}:rated:<g> (guard)   KEYS[2] = ...:players (hash)   KEYS[3] = ...:board (zset)
 -- KEYS[4..] = ...:history:<u> of each rated user
 -- ARGV[1] = n (users)   then n user ids, n previous rating JSONs ("" for none, as read),
--- n new rating JSONs, n ordinals, n history entries (JSON)
+-- n new rating JSONs, n ordinals, n history entries (JSON), then how long to keep the guard (ms; 0: for good)
 -- Returns 1 when rated now, 0 when this game was rated before, -1 when a rating moved (re-read and retry).
 if redis.call('EXISTS', KEYS[1]) == 1 then
   return 0
@@ -21,5 +21,10 @@ for i = 1, n do
   redis.call('LPUSH', KEYS[3 + i], ARGV[1 + 4 * n + i])
   redis.call('LTRIM', KEYS[3 + i], 0, 999)
 end
-redis.call('SET', KEYS[1], '1')
+local keep = tonumber(ARGV[2 + 5 * n])
+if keep and keep > 0 then
+  redis.call('SET', KEYS[1], '1', 'PX', keep)
+else
+  redis.call('SET', KEYS[1], '1')
+end
 return 1

@@ -1,0 +1,61 @@
+"""A worker's liveness key, kept alive by a thread beside the event loop.
+
+While the process lives, `flotilla:worker:{consumer}` exists (SET PX `ttl_ms`, renewed every
+`refresh_ms`). A thread, not a task: a worker busy applying a large batch is alive, so its
+work must not be taken from it; only a dead process (or one cut off from Redis) lets the key
+lapse. A live worker that is stuck is the idle-time backstop's case (`Worker.claim_idle_ms`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from typing import Any
+
+import redis
+import structlog
+
+from flotilla.store import keys
+
+log = structlog.get_logger("flotilla.worker")
+
+
+class Liveness:
+    """Keeps one consumer's liveness key alive from a daemon thread until `stop()`."""
+
+    def __init__(self, client: Any, consumer: str, *, ttl_ms: int, refresh_ms: int) -> None:
+        self.client = client
+        self.key = keys.worker(consumer)
+        self.ttl_ms = ttl_ms
+        self.refresh_ms = refresh_ms
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name=f"liveness-{consumer}", daemon=True)
+
+    def start(self) -> None:
+        """Set the key (unless Redis is unreachable: then the thread keeps trying) and keep it alive."""
+        self._renew(failing=False)
+        self._thread.start()
+
+    def _run(self) -> None:
+        failing = False
+        while not self._stop.wait(self.refresh_ms / 1000):
+            failing = self._renew(failing)
+
+    def _renew(self, failing: bool) -> bool:
+        """Set the key again; returns whether that failed (logged once per outage)."""
+        try:
+            self.client.set(self.key, 1, px=self.ttl_ms)
+        except (redis.RedisError, OSError) as exc:  # unreachable, failing over, ...: try again next time
+            if not failing:
+                log.warning("worker.liveness_unavailable", error=str(exc))
+            return True
+        return False
+
+    def stop(self) -> None:
+        """Stop renewing and delete the key: whatever this consumer still holds is taken over at once."""
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout=2)
+        with contextlib.suppress(redis.RedisError, OSError):
+            self.client.delete(self.key)
+        self.client.close()

@@ -1,0 +1,36 @@
+"""Counter games and work messages written straight to Redis, for worker tests."""
+
+from __future__ import annotations
+
+import time
+
+import orjson
+
+from flotilla.app.host import host_for
+from flotilla.games.counter import Add
+from flotilla.store.redis_store import RedisStore
+
+
+async def new_counter_game(store: RedisStore, game_id: str, options: dict[str, str] | None = None) -> None:
+    host = host_for("counter")
+    step = host.start(host.config(2, options or {}), 12345, options or {}, int(time.time() * 1000))
+    await store.create_game(
+        game_id,
+        kind="counter",
+        rules_version=host.rules.version,
+        seat_count=2,
+        options={},
+        created_ms=1,
+        version=step.version,
+        state=host.dumps(step.state),
+        events=orjson.dumps(step.events),
+        prompts=orjson.dumps(step.prompts),
+        to_act=orjson.dumps(step.to_act),
+        seed_sha256="",
+    )
+    for seat in range(2):  # every seat taken: the game has started (no unstarted-game TTL)
+        await store.join(game_id, f"user{seat}", f"player {seat}", seat)
+
+
+def work(game_id: str, seat: int, n: int, request_id: str, inbox: str) -> dict[str, bytes | str | int]:
+    return {"g": game_id, "s": seat, "a": host_for("counter").dumps(Add(n)), "r": request_id, "e": "", "i": inbox}
