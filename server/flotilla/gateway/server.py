@@ -17,6 +17,7 @@ from flotilla.api.lobby.v1 import lobby_service_pb2, lobby_service_pb2_grpc
 from flotilla.api.matchmaking.v1 import matchmaking_service_pb2, matchmaking_service_pb2_grpc
 from flotilla.app.games import Games
 from flotilla.app.inbox import Inbox
+from flotilla.gateway.admission import Admission, Limits, core_options
 from flotilla.gateway.auth import Tokens
 from flotilla.gateway.game_servicer import AuthServicer, GameServicer
 from flotilla.gateway.lobby_servicer import LobbyServicer
@@ -88,7 +89,8 @@ async def start_gateway(settings: Settings, store: RedisStore | None = None) -> 
         submit_timeout_s=settings.submit_timeout_s,
         heartbeat_s=settings.heartbeat_s,
     )
-    server = grpc.aio.server(options=SERVER_OPTIONS)
+    admission = Admission(Limits.from_settings(settings))
+    server = grpc.aio.server(interceptors=[admission], options=[*SERVER_OPTIONS, *core_options(settings)])
     game_service_pb2_grpc.add_GameServiceServicer_to_server(GameServicer(games, tokens, Renderer()), server)  # type: ignore[no-untyped-call]
     game_service_pb2_grpc.add_AuthServiceServicer_to_server(AuthServicer(store, tokens), server)  # type: ignore[no-untyped-call]
     lobby_store = LobbyStore(store.redis)

@@ -195,24 +195,15 @@ def _catalogue() -> tuple[tuple[CardInfo, ...], tuple[CardInfo, ...]]:
     new: list[CardInfo] = []
     for colour, rows in _BASE_SHIPS:
         for n, (coins, repel) in enumerate(rows, start=1):
-            base.append(
-                CardInfo(f"{colour.value}{n:02d}", Kind.SHIP, colour=colour, coins=coins, repel=repel)
-            )
+            base.append(CardInfo(f"{colour.value}{n:02d}", Kind.SHIP, colour=colour, coins=coins, repel=repel))
     for card, colour, coins, repel, special in _NEW_SHIPS:
-        new.append(
-            CardInfo(
-                card, Kind.SHIP, colour=colour, coins=coins, repel=repel, special=special, expansion=True
-            )
-        )
+        new.append(CardInfo(card, Kind.SHIP, colour=colour, coins=coins, repel=repel, special=special, expansion=True))
     base.extend(_persons(_BASE_PERSONS))
     for card, colour, cost, vp in _CLERKS:
-        new.append(
-            CardInfo(card, Kind.PERSON, colour=colour, role=Role.CLERK, cost=cost, vp=vp, expansion=True)
-        )
+        new.append(CardInfo(card, Kind.PERSON, colour=colour, role=Role.CLERK, cost=cost, vp=vp, expansion=True))
     new.extend(_persons(_NEW_PERSONS))
     expeditions = [
-        CardInfo(card, Kind.EXPEDITION, needs=needs, vp=vp, coins=coins)
-        for card, needs, vp, coins in _EXPEDITIONS
+        CardInfo(card, Kind.EXPEDITION, needs=needs, vp=vp, coins=coins) for card, needs, vp, coins in _EXPEDITIONS
     ]
     taxes = [
         CardInfo("TX1", Kind.TAX, tax=TaxBonus.MOST_SWORDS),

@@ -56,9 +56,7 @@ _PAIRS: dict[ContractId, tuple[Role, Role]] = {
 }
 
 
-def prep_cube(
-    contracts: tuple[Contract, ...] | list[Contract], contract: ContractId, seat: Seat
-) -> PrepCube | None:
+def prep_cube(contracts: tuple[Contract, ...] | list[Contract], contract: ContractId, seat: Seat) -> PrepCube | None:
     """`seat`'s cube in a prep box of `contract`, if any."""
     for c in contracts:
         if c.contract == contract:
@@ -183,11 +181,7 @@ def complete(w: Work, seat: Seat, contract: ContractId) -> None:
     if w.config.coop and all(x.slots for x in w.contracts):
         w.phase = Finished(coop_won=True)
         score = len(w.victory_pile)
-        w.emit(
-            GameEnded(
-                tuple(score for _ in range(w.n)), tuple(Seat(i) for i in range(w.n)), True, rank_title(score)
-            )
-        )
+        w.emit(GameEnded(tuple(score for _ in range(w.n)), tuple(Seat(i) for i in range(w.n)), True, rank_title(score)))
         raise GameOver
 
 

@@ -181,9 +181,7 @@ def tax_officer_answer(w: Work, seat: Seat, accept: bool) -> None:
         complete(w, seat, TAX_OFFICER)
     else:
         w.emit(ContractDeclined(seat, TAX_OFFICER))
-    rest = tuple(
-        s for s in phase.queue[1:] if is_eligible(w.contracts, w.players[s].completed, s, TAX_OFFICER)
-    )
+    rest = tuple(s for s in phase.queue[1:] if is_eligible(w.contracts, w.players[s].completed, s, TAX_OFFICER))
     if rest:
         w.phase = TaxOfficer(phase.tax, rest)
     else:

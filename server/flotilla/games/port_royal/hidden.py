@@ -29,6 +29,4 @@ def determinize(s: State, seat: Seat, rng: Rng) -> State:
     new_players = tuple(replace(p, coins=take(len(p.coins))) for p in players)
     time_pile = tuple(sorted(take(len(s.time_pile)), key=ORDER.__getitem__))
     victory_pile = tuple(sorted(take(len(s.victory_pile)), key=ORDER.__getitem__))
-    return replace(
-        s, rng=rng, draw_pile=draw_pile, players=new_players, time_pile=time_pile, victory_pile=victory_pile
-    )
+    return replace(s, rng=rng, draw_pile=draw_pile, players=new_players, time_pile=time_pile, victory_pile=victory_pile)

@@ -155,11 +155,7 @@ def _validate(s: State, seat: Seat, action: Action) -> None:
     if contract is not None and contract not in CONTRACTS:
         msg = f"unknown contract id {contract!r}"
         raise InvalidAction(msg, contract=str(contract))
-    if (
-        isinstance(action, TradeShip)
-        and action.gift_to is not None
-        and not 0 <= action.gift_to < len(s.players)
-    ):
+    if isinstance(action, TradeShip) and action.gift_to is not None and not 0 <= action.gift_to < len(s.players):
         msg = f"gift_to {action.gift_to} is not a seat"
         raise InvalidAction(msg)
     if isinstance(action, FulfillExpedition) and any(p not in CARDS for p in action.persons):

@@ -111,9 +111,7 @@ def phase_view(s: State) -> PhaseView:
     if isinstance(p, Jinx):
         return PhaseView(kind=PhaseKind.JINX, contract="C11")
     if isinstance(p, TaxOfficer):
-        return PhaseView(
-            kind=PhaseKind.TAX_OFFICER, contract="C03", seat=p.queue[0], tax=p.tax, queue=p.queue
-        )
+        return PhaseView(kind=PhaseKind.TAX_OFFICER, contract="C03", seat=p.queue[0], tax=p.tax, queue=p.queue)
     if isinstance(p, TimeCard):
         return PhaseView(kind=PhaseKind.TIME_CARD)
     if isinstance(p, Window):

@@ -149,9 +149,7 @@ class Work:
                 return None
             self.draw_pile = self.discard
             sort_pile(self.draw_pile)
-            self.reshuffled = (
-                (*self.reshuffled, *self.draw_pile) if self.reshuffled_now else tuple(self.draw_pile)
-            )
+            self.reshuffled = (*self.reshuffled, *self.draw_pile) if self.reshuffled_now else tuple(self.draw_pile)
             self.reshuffled_now = True
             self.discard = []
             self.emit(DrawPileReshuffled(len(self.draw_pile)))

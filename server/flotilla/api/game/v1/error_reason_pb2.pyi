@@ -34,6 +34,7 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     ERROR_REASON_ROOM_NOT_OPEN: _ClassVar[ErrorReason]
     ERROR_REASON_ROOM_NOT_READY: _ClassVar[ErrorReason]
     ERROR_REASON_ROOM_BUSY: _ClassVar[ErrorReason]
+    ERROR_REASON_OVERLOADED: _ClassVar[ErrorReason]
 ERROR_REASON_UNSPECIFIED: ErrorReason
 ERROR_REASON_INVALID_ACTION: ErrorReason
 ERROR_REASON_INVALID_CONFIG: ErrorReason
@@ -62,3 +63,4 @@ ERROR_REASON_ROOM_FULL: ErrorReason
 ERROR_REASON_ROOM_NOT_OPEN: ErrorReason
 ERROR_REASON_ROOM_NOT_READY: ErrorReason
 ERROR_REASON_ROOM_BUSY: ErrorReason
+ERROR_REASON_OVERLOADED: ErrorReason
