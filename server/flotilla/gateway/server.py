@@ -17,7 +17,7 @@ from flotilla.api.lobby.v1 import lobby_service_pb2, lobby_service_pb2_grpc
 from flotilla.api.matchmaking.v1 import matchmaking_service_pb2, matchmaking_service_pb2_grpc
 from flotilla.app.games import Games
 from flotilla.app.inbox import Inbox
-from flotilla.gateway.admission import Admission, Limits, core_options
+from flotilla.gateway.admission import Admission, Limits, core_options, core_server_ids
 from flotilla.gateway.auth import Tokens
 from flotilla.gateway.game_servicer import AuthServicer, GameServicer
 from flotilla.gateway.lobby_servicer import LobbyServicer
@@ -62,12 +62,14 @@ class Gateway:
     inbox: Inbox
     feeds: Feeds
     health: health.aio.HealthServicer
+    admission: Admission
 
     async def stop(self, grace: float = 5.0) -> None:
         """Stop taking calls, let running ones finish for `grace` seconds, release Redis."""
         for service in ("", *SERVICES):
             await self.health.set(service, health_pb2.HealthCheckResponse.NOT_SERVING)
         await self.server.stop(grace)
+        await self.admission.close()
         await self.feeds.close()
         await self.inbox.stop()
         await self.store.close()
@@ -90,6 +92,7 @@ async def start_gateway(settings: Settings, store: RedisStore | None = None) -> 
         heartbeat_s=settings.heartbeat_s,
     )
     admission = Admission(Limits.from_settings(settings))
+    known_servers = core_server_ids()
     server = grpc.aio.server(interceptors=[admission], options=[*SERVER_OPTIONS, *core_options(settings)])
     game_service_pb2_grpc.add_GameServiceServicer_to_server(GameServicer(games, tokens, Renderer()), server)  # type: ignore[no-untyped-call]
     game_service_pb2_grpc.add_AuthServiceServicer_to_server(AuthServicer(store, tokens), server)  # type: ignore[no-untyped-call]
@@ -108,10 +111,11 @@ async def start_gateway(settings: Settings, store: RedisStore | None = None) -> 
         msg = f"cannot bind {settings.bind}"
         raise OSError(msg)
     await server.start()
+    admission.watch_backlog(max(core_server_ids() - known_servers, default=None))
     for service in ("", *SERVICES):
         await health_servicer.set(service, health_pb2.HealthCheckResponse.SERVING)
     log.info("gateway.started", bind=settings.bind, port=port)
-    return Gateway(server, port, store, inbox, feeds, health_servicer)
+    return Gateway(server, port, store, inbox, feeds, health_servicer, admission)
 
 
 async def serve(settings: Settings) -> None:
