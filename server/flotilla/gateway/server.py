@@ -63,6 +63,7 @@ class Gateway:
     feeds: Feeds
     health: health.aio.HealthServicer
     admission: Admission
+    lobby: LobbyStore
 
     async def stop(self, grace: float = 5.0) -> None:
         """Stop taking calls, let running ones finish for `grace` seconds, release Redis."""
@@ -70,6 +71,7 @@ class Gateway:
             await self.health.set(service, health_pb2.HealthCheckResponse.NOT_SERVING)
         await self.server.stop(grace)
         await self.admission.close()
+        await self.lobby.close()
         await self.feeds.close()
         await self.inbox.stop()
         await self.store.close()
@@ -115,7 +117,7 @@ async def start_gateway(settings: Settings, store: RedisStore | None = None) -> 
     for service in ("", *SERVICES):
         await health_servicer.set(service, health_pb2.HealthCheckResponse.SERVING)
     log.info("gateway.started", bind=settings.bind, port=port)
-    return Gateway(server, port, store, inbox, feeds, health_servicer, admission)
+    return Gateway(server, port, store, inbox, feeds, health_servicer, admission, lobby_store)
 
 
 async def serve(settings: Settings) -> None:

@@ -7,12 +7,13 @@ one slot. The matchmaker processes (`flotilla.matchmaker`) form the games.
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import re
 import time
 import uuid
 from collections.abc import AsyncIterator, Mapping, Sequence
+from contextlib import aclosing
+from functools import partial
 from typing import Any
 
 import orjson
@@ -20,6 +21,7 @@ import orjson
 from flotilla.app.errors import InvalidRequest, TicketNotFound
 from flotilla.app.games import MAX_SEATS
 from flotilla.app.host import host_for
+from flotilla.lobby.follow import Heartbeat, follow
 from flotilla.lobby.ratings import Ratings
 from flotilla.store.lobby_store import LobbyStore, StoredTicket
 
@@ -121,10 +123,17 @@ class Tickets:
         return await self.get(queue, ticket_id, user)
 
     async def watch(self, queue: str, ticket_id: str, user: str) -> AsyncIterator[StoredTicket | None]:
-        """The ticket now and after each change, until it is matched, expired or cancelled; None: heartbeat."""
+        """The ticket now and after each change, until it is matched, expired or cancelled; None: heartbeat.
+
+        Heartbeats cost no Redis command (see `flotilla.lobby.follow`).
+        """
         ticket = await self.get(queue, ticket_id, user)
         shown = ""
-        async with self.store.ticket_feed(queue, ticket_id) as feed:
+        expires_in = partial(self.store.ticket_expires_in, queue, ticket_id)
+        async with (
+            self.store.ticket_feed(queue, ticket_id) as feed,
+            aclosing(follow(feed, self.heartbeat_s, expires_in)) as changes,
+        ):
             while True:
                 state = SEARCHING if ticket.state == CLAIMED else ticket.state
                 if state != shown:
@@ -132,8 +141,8 @@ class Tickets:
                     yield ticket
                 if ticket.state in ENDED:
                     return
-                try:
-                    await asyncio.wait_for(feed.get(), self.heartbeat_s)
-                except TimeoutError:
+                change = await anext(changes, None)
+                if isinstance(change, Heartbeat):
                     yield None
-                ticket = await self.get(queue, ticket_id, user)
+                    continue
+                ticket = await self.get(queue, ticket_id, user)  # TicketNotFound once it is gone
