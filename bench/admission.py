@@ -26,7 +26,6 @@ import sys
 import tempfile
 import threading
 import time
-import uuid
 from pathlib import Path
 from typing import Any
 
@@ -38,38 +37,10 @@ sys.path.insert(0, str(ROOT / "tests"))
 import grpc  # noqa: E402
 import redis  # noqa: E402
 
-from burst import Burst, run_burst  # noqa: E402
+from burst import Burst, prepare, run_burst  # noqa: E402
 from flotilla.api.game.v1 import game_service_pb2, game_service_pb2_grpc  # noqa: E402
-from flotilla.api.lobby.v1 import lobby_service_pb2, lobby_service_pb2_grpc  # noqa: E402
 from flotilla.cli import _wait_for_gateway  # noqa: E402
 from flotilla.redis_server import RedisServer, free_port  # noqa: E402
-
-
-async def setup(target: str, scenario: str, rooms: int) -> tuple[str, list[str]]:
-    """A spectator's session token and the names to watch (one game, or `rooms` public rooms)."""
-    async with grpc.aio.insecure_channel(target) as channel:
-        auth: Any = game_service_pb2_grpc.AuthServiceStub(channel)  # type: ignore[no-untyped-call]
-        host = await auth.SignInAsGuest(game_service_pb2.SignInAsGuestRequest(display_name="host"))
-        watcher = await auth.SignInAsGuest(game_service_pb2.SignInAsGuestRequest(display_name="watcher"))
-        metadata = (("authorization", f"Bearer {host.session_token}"),)
-        if scenario == "watch-game":
-            games: Any = game_service_pb2_grpc.GameServiceStub(channel)  # type: ignore[no-untyped-call]
-            created = await games.CreateGame(
-                game_service_pb2.CreateGameRequest(kind="counter", seat_count=2, request_id=uuid.uuid4().hex),
-                metadata=metadata,
-            )
-            return watcher.session_token, [created.game.name]
-        lobby: Any = lobby_service_pb2_grpc.LobbyServiceStub(channel)  # type: ignore[no-untyped-call]
-        made = await asyncio.gather(
-            *(
-                lobby.CreateRoom(
-                    lobby_service_pb2.CreateRoomRequest(kind="counter", seat_count=2, request_id=uuid.uuid4().hex),
-                    metadata=metadata,
-                )
-                for _ in range(rooms)
-            )
-        )
-        return watcher.session_token, [m.room.name for m in made]
 
 
 class RedisWatch:
@@ -117,6 +88,8 @@ def main() -> int:
     parser.add_argument("--processes", type=int, default=4, help="client processes")
     parser.add_argument("--channels", type=int, default=4, help="channels per client process")
     parser.add_argument("--sdk", action="store_true", help="open with FlotillaClient.watch (retries)")
+    parser.add_argument("--retry", action="store_true", help="raw stubs retry OVERLOADED after RetryInfo")
+    parser.add_argument("--in-flight", type=int, default=0, help="raw stubs: opens under way at once per process")
     parser.add_argument("--heartbeat", type=float, default=2.0, help="FLOTILLA_HEARTBEAT of the gateway")
     parser.add_argument("--env", action="append", default=[], help="extra gateway env VAR=VALUE")
     args = parser.parse_args()
@@ -141,10 +114,19 @@ def main() -> int:
     watch = None
     try:
         _wait_for_gateway(target)
-        token, names = asyncio.run(setup(target, args.scenario, args.rooms))
-        watch = RedisWatch(server.url)
         method = "sdk" if args.sdk else ("WatchGame" if args.scenario == "watch-game" else "WatchRoom")
-        burst = Burst(target, method, names, token, args.streams // args.processes, channels=args.channels)
+        token, names = asyncio.run(prepare(target, method, args.rooms))
+        watch = RedisWatch(server.url)
+        burst = Burst(
+            target,
+            method,
+            names,
+            token,
+            args.streams // args.processes,
+            channels=args.channels,
+            retry=args.retry,
+            in_flight=args.in_flight,
+        )
         found: dict[str, Any] = {}
 
         def while_open(opened: int) -> None:
@@ -153,19 +135,24 @@ def main() -> int:
             started = time.perf_counter()
             with grpc.insecure_channel(target) as channel:
                 auth = game_service_pb2_grpc.AuthServiceStub(channel)  # type: ignore[no-untyped-call]
-                auth.SignInAsGuest(game_service_pb2.SignInAsGuestRequest(display_name="probe"), timeout=10)
-            found["unary_while_open_s"] = round(time.perf_counter() - started, 4)
+                try:
+                    auth.SignInAsGuest(game_service_pb2.SignInAsGuestRequest(display_name="probe"), timeout=10)
+                    found["unary_while_open_s"] = round(time.perf_counter() - started, 4)
+                except grpc.RpcError as error:
+                    found["unary_while_open_s"] = f"{error.code().name}: {error.details()}"  # type: ignore[attr-defined]
 
         t0 = time.perf_counter()
         report = run_burst(burst, args.processes, while_open)
         result = {
-            "scenario": args.scenario + (" (sdk)" if args.sdk else ""),
+            "scenario": args.scenario + (" (sdk)" if args.sdk else " (retrying)" if args.retry else ""),
             "streams": burst.count * args.processes,
             "rooms": len(names) if args.scenario == "watch-room" else 0,
             "opened": report.opened,
             "failed": dict(report.failed),
             "dropped_after_open": dict(report.dropped_after_open),
             "unsettled": report.unsettled,
+            "retries": report.retries,
+            "later_messages": report.later_messages,
             "open_p50_s": round(report.percentile(0.5), 3),
             "open_p99_s": round(report.percentile(0.99), 3),
             "open_max_s": round(max(report.open_s, default=float("nan")), 3),

@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import multiprocessing
 import time
+import uuid
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -25,6 +26,7 @@ from grpc_status import rpc_status
 from flotilla.api.game.v1 import game_service_pb2, game_service_pb2_grpc
 from flotilla.api.lobby.v1 import lobby_service_pb2, lobby_service_pb2_grpc
 from flotilla_client import FlotillaClient, FlotillaError
+from flotilla_client.client import retry_after, retry_pause_s
 
 
 @dataclass(frozen=True)
@@ -38,6 +40,8 @@ class Burst:
     count: int
     channels: int = 4
     settle_timeout_s: float = 60.0
+    retry: bool = False  # raw stubs: retry OVERLOADED refusals as the SDK does
+    in_flight: int = 0  # raw stubs: at most this many opens under way at once per process (0: all at once)
 
 
 @dataclass
@@ -48,6 +52,8 @@ class Report:
     failed: Counter[str] = field(default_factory=Counter)  # "CODE reason: details" -> streams
     dropped_after_open: Counter[str] = field(default_factory=Counter)
     unsettled: int = 0
+    retries: int = 0
+    later_messages: int = 0  # messages after the first (heartbeats of idle streams)
     open_s: list[float] = field(default_factory=list)  # from the burst's start to each stream's first message
 
     def add(self, other: Report) -> None:
@@ -55,11 +61,43 @@ class Report:
         self.failed.update(other.failed)
         self.dropped_after_open.update(other.dropped_after_open)
         self.unsettled += other.unsettled
+        self.retries += other.retries
+        self.later_messages += other.later_messages
         self.open_s.extend(other.open_s)
 
     def percentile(self, q: float) -> float:
         ordered = sorted(self.open_s)
         return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
+
+
+async def prepare(target: str, method: str, rooms: int = 1) -> tuple[str, list[str]]:
+    """A watcher's session token and what to watch: one new game (WatchGame, sdk) or `rooms`
+    new public rooms (WatchRoom), made by another user."""
+    async with grpc.aio.insecure_channel(target) as channel:
+        host, watcher = FlotillaClient(target), FlotillaClient(target)
+        await host.sign_in("host")
+        await watcher.sign_in("watcher")
+        await watcher.close()
+        if method != "WatchRoom":
+            game = await host.create_game("counter", 2)
+            await host.close()
+            return watcher.session_token, [game.name]
+        await host.close()
+        lobby: Any = lobby_service_pb2_grpc.LobbyServiceStub(channel)  # type: ignore[no-untyped-call]
+        metadata = (("authorization", f"Bearer {host.session_token}"),)
+        names: list[str] = []
+        while len(names) < rooms:
+            made = await asyncio.gather(
+                *(
+                    lobby.CreateRoom(
+                        lobby_service_pb2.CreateRoomRequest(kind="counter", seat_count=2, request_id=uuid.uuid4().hex),
+                        metadata=metadata,
+                    )
+                    for _ in range(min(50, rooms - len(names)))
+                )
+            )
+            names += [m.room.name for m in made]
+        return watcher.session_token, names
 
 
 def describe(error: grpc.aio.AioRpcError) -> str:
@@ -81,6 +119,7 @@ class _Streams:
         self.settled = 0
         self.all_settled = asyncio.Event()
         self.t0 = 0.0
+        self.slots = asyncio.Semaphore(burst.in_flight or burst.count)
 
     def _settle(self) -> None:
         self.settled += 1
@@ -95,26 +134,40 @@ class _Streams:
     async def raw(self, channel: grpc.aio.Channel, i: int) -> None:
         name = self.burst.names[i % len(self.burst.names)]
         metadata = (("authorization", f"Bearer {self.burst.token}"),)
-        call: Any
-        if self.burst.method == "WatchRoom":
-            stub: Any = lobby_service_pb2_grpc.LobbyServiceStub(channel)  # type: ignore[no-untyped-call]
-            call = stub.WatchRoom(lobby_service_pb2.WatchRoomRequest(room=name), metadata=metadata)
-        else:
-            stub = game_service_pb2_grpc.GameServiceStub(channel)  # type: ignore[no-untyped-call]
-            call = stub.WatchGame(game_service_pb2.WatchGameRequest(game=name), metadata=metadata)
-        is_open = False
-        try:
-            async for _message in call:
-                if not is_open:
-                    is_open = True
-                    self._opened()
-            raise AssertionError("the stream ended")
-        except grpc.aio.AioRpcError as error:
-            if is_open:
-                self.report.dropped_after_open[describe(error)] += 1
+        attempt = 0
+        while True:
+            call: Any
+            if self.burst.method == "WatchRoom":
+                stub: Any = lobby_service_pb2_grpc.LobbyServiceStub(channel)  # type: ignore[no-untyped-call]
+                call = stub.WatchRoom(lobby_service_pb2.WatchRoomRequest(room=name), metadata=metadata)
             else:
-                self.report.failed[describe(error)] += 1
-                self._settle()
+                stub = game_service_pb2_grpc.GameServiceStub(channel)  # type: ignore[no-untyped-call]
+                call = stub.WatchGame(game_service_pb2.WatchGameRequest(game=name), metadata=metadata)
+            is_open = False
+            await self.slots.acquire()
+            try:
+                async for _message in call:
+                    if is_open:
+                        self.report.later_messages += 1
+                    else:
+                        is_open = True
+                        self.slots.release()
+                        self._opened()
+                raise AssertionError("the stream ended")
+            except grpc.aio.AioRpcError as error:
+                if not is_open:
+                    self.slots.release()
+                if is_open:
+                    self.report.dropped_after_open[describe(error)] += 1
+                    return
+                delay = retry_after(error) if error.code() == grpc.StatusCode.RESOURCE_EXHAUSTED else None
+                if not self.burst.retry or delay is None:
+                    self.report.failed[describe(error)] += 1
+                    self._settle()
+                    return
+                self.report.retries += 1
+                attempt += 1
+                await asyncio.sleep(retry_pause_s(attempt, delay))
 
     async def sdk(self, client: Any, i: int) -> None:
         is_open = False

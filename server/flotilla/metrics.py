@@ -41,7 +41,7 @@ CALLS_REFUSED = Counter(
     ["method", "limit"],
 )
 CALLS_STARTING = Gauge("flotilla_gateway_calls_starting", "Gateway: unary calls + streams before their 1st message")
-CALLS_BACKLOG = Gauge("flotilla_gateway_calls_backlog", "Gateway: calls queued in grpc core, not yet taken (estimate)")
+CALLS_QUEUED = Gauge("flotilla_gateway_calls_queued", "Gateway: calls queued in grpc core, not yet taken (estimate)")
 ADMITTED_STREAMS = Gauge("flotilla_gateway_admitted_streams", "Gateway: open streams of every method")
 WATCHED_GAMES = Gauge("flotilla_gateway_watched_games", "Gateway: games with a live feed in this process")
 TICKETS_WAITING = Gauge("flotilla_tickets_waiting", "Matchmaking tickets waiting, by queue", ["queue"])

@@ -28,7 +28,7 @@ class Settings:
     finished_ttl_s: int = 30 * 24 * 3600  # [FLOTILLA_FINISHED_TTL] keep ended games this long (0: forever)
     max_starting_calls: int = 1000  # [FLOTILLA_MAX_STARTING_CALLS] gateway: unary calls + streams not yet open
     max_open_streams: int = 20_000  # [FLOTILLA_MAX_OPEN_STREAMS] gateway: open streams of all kinds
-    max_backlog: int = 1000  # [FLOTILLA_MAX_BACKLOG] gateway: calls queued in grpc core, not yet taken
+    max_queue_wait_ms: int = 2000  # [FLOTILLA_MAX_QUEUE_WAIT_MS] gateway: wait of calls queued in grpc core
     overload_retry_ms: int = 500  # [FLOTILLA_OVERLOAD_RETRY_MS] RetryInfo delay of a call refused as OVERLOADED
     grpc_max_pending: int = 50_000  # [FLOTILLA_GRPC_MAX_PENDING] grpc core's queue of calls not yet taken, per method
     redis_max_connections: int = 128  # [FLOTILLA_REDIS_MAX_CONNECTIONS] pooled connections per process and Redis node
@@ -51,7 +51,7 @@ class Settings:
             finished_ttl_s=_int("FLOTILLA_FINISHED_TTL", d.finished_ttl_s),
             max_starting_calls=_int("FLOTILLA_MAX_STARTING_CALLS", d.max_starting_calls),
             max_open_streams=_int("FLOTILLA_MAX_OPEN_STREAMS", d.max_open_streams),
-            max_backlog=_int("FLOTILLA_MAX_BACKLOG", d.max_backlog),
+            max_queue_wait_ms=_int("FLOTILLA_MAX_QUEUE_WAIT_MS", d.max_queue_wait_ms),
             overload_retry_ms=_int("FLOTILLA_OVERLOAD_RETRY_MS", d.overload_retry_ms),
             grpc_max_pending=_int("FLOTILLA_GRPC_MAX_PENDING", d.grpc_max_pending),
             redis_max_connections=_int("FLOTILLA_REDIS_MAX_CONNECTIONS", d.redis_max_connections),

@@ -95,6 +95,12 @@ def _error_info(status: status_pb2.Status) -> tuple[str, dict[str, str]]:
     return "", {}
 
 
+def retry_pause_s(attempt: int, at_least_s: float, base_s: float = 0.2, cap_s: float = 10.0) -> float:
+    """The pause before retry `attempt` (1, 2, ...): the server's RetryInfo delay `at_least_s`
+    spread over [delay, 2 x delay], plus exponential backoff with full jitter."""
+    return at_least_s * (1 + random.random()) + random.uniform(0, min(cap_s, base_s * 2**attempt))
+
+
 class FlotillaClient:
     """One connection to a Flotilla gateway (or several targets to fail over between)."""
 
@@ -139,10 +145,8 @@ class FlotillaClient:
         await self.close()
 
     async def _pause(self, attempt: int, at_least_s: float) -> None:
-        """Before retry `attempt` (1, 2, ...): the server's delay, spread over [delay, 2 x delay],
-        plus exponential backoff with full jitter."""
-        backoff = random.uniform(0, min(self.max_backoff_s, self.backoff_s * 2**attempt))
-        await asyncio.sleep(at_least_s * (1 + random.random()) + backoff)
+        """Before retry `attempt` (1, 2, ...); see `retry_pause_s`."""
+        await asyncio.sleep(retry_pause_s(attempt, at_least_s, self.backoff_s, self.max_backoff_s))
 
     @staticmethod
     def _auth(token: str) -> tuple[tuple[str, str], ...]:

@@ -5,22 +5,24 @@ Three limits per gateway process:
 * **starting calls**: unary calls in flight plus streams that have not sent their first message
   yet (a stream's costly part: authentication, Redis reads, the first view);
 * **open streams**: server-streaming and bidirectional calls, from their start to their end;
-* **backlog**: calls that reached grpc core but that the event loop has not taken yet.
+* **queue wait**: how long calls wait in grpc core before the event loop takes them.
 
-Why the backlog: grpc.aio takes one call per method from grpc core at a time, each after a few
+Why the queue: grpc.aio takes one call per method from grpc core at a time, each after a few
 turns of the event loop. When calls arrive faster than the loop takes them, they queue inside
 grpc core, unseen by Python: the other two limits never fill, and core cancels queued calls on
 its own (`CANCELLED`) once there are more than `grpc.server.max_pending_requests` (at random
 above it) or once one has waited 30 s (`grpc.server_max_unrequested_time_in_server`). So
-`core_options` raises core's queue far above `max_backlog`, and the backlog is measured: calls
-alive in core (its channelz counters: started - succeeded - failed) minus the calls running in
-Python. Over `max_backlog`, every call taken is refused at once, which costs the loop little,
-so the queue drains quickly and no call is left for core to cancel.
+`core_options` raises core's queue far above what the gateway lets wait, and the queue is
+measured: its length is the calls alive in core (its channelz counters: started - succeeded -
+failed) minus the calls running in Python; its wait, that length over the rate at which the
+loop takes calls. While the wait is over `max_queue_wait_s`, every call taken is refused at
+once, which costs the loop little: the queue drains quickly, no call is left for core to
+cancel, and calls are admitted again as soon as the wait is back under the limit.
 
 A call over a limit is refused with `RESOURCE_EXHAUSTED`, an ErrorInfo reason
-`ERROR_REASON_OVERLOADED` (metadata `limit`: `starting_calls`, `open_streams` or `backlog`) and
-a `google.rpc.RetryInfo` delay; the SDK retries it after that delay, with backoff and jitter.
-Health checks and reflection are never refused.
+`ERROR_REASON_OVERLOADED` (metadata `limit`: `starting_calls`, `open_streams` or `queue_wait`)
+and a `google.rpc.RetryInfo` delay, which grows while the overload lasts; the SDK retries after
+that delay, with backoff and jitter. Health checks and reflection are never refused.
 """
 
 from __future__ import annotations
@@ -49,9 +51,12 @@ log = structlog.get_logger("flotilla.gateway")
 # Never refused (only counted): load balancers and probes must see the truth under load.
 EXEMPT = ("/grpc.health.v1.Health/", "/grpc.reflection.")
 
-STARTING, STREAMS, BACKLOG = "starting_calls", "open_streams", "backlog"
-BACKLOG_POLL_S = 0.05
-MAX_RETRY_AFTER_S = 30.0
+STARTING, STREAMS, QUEUE = "starting_calls", "open_streams", "queue_wait"
+POLL_S = 0.1  # how often grpc core's queue is measured
+MIN_QUEUE = 32  # fewer queued calls than this never count as waiting (measurement noise)
+INTAKE_PRIOR = 1000.0  # calls/s the loop is assumed to take until measured under a queue
+MAX_RETRY_AFTER_S = 10.0
+RETRY_AFTER_GROWTH, RETRY_AFTER_DECAY = 1.25, 0.9  # per measure, while refusing / while not
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +65,7 @@ class Limits:
 
     starting_calls: int = 1000
     open_streams: int = 20_000
-    backlog: int = 1000
+    queue_wait_s: float = 2.0
     retry_after_s: float = 0.5
 
     @classmethod
@@ -68,7 +73,7 @@ class Limits:
         return cls(
             settings.max_starting_calls,
             settings.max_open_streams,
-            settings.max_backlog,
+            settings.max_queue_wait_ms / 1000,
             settings.overload_retry_ms / 1000,
         )
 
@@ -77,7 +82,7 @@ def core_options(settings: Settings) -> list[tuple[str, int]]:
     """grpc core server options: its queue of calls not yet taken by the server, per method.
 
     Soft and hard limit are equal: core rejects at random between the two, never below the soft
-    one. Admission keeps the queue near `max_backlog`; this is only the last resort.
+    one. Admission keeps the queue's wait short; this is only the last resort.
     """
     return [
         ("grpc.server.max_pending_requests", settings.grpc_max_pending),
@@ -117,7 +122,7 @@ Handler: TypeAlias = "grpc.RpcMethodHandler[Any, Any]"  # generic only in the ty
 
 
 class Admission(grpc.aio.ServerInterceptor):
-    """Counts starting calls, open streams and the backlog in this process; refuses calls beyond the limits.
+    """Counts starting calls and open streams, measures core's queue; refuses calls beyond the limits.
 
     The decision is taken when the handler starts (not in `intercept_service`, which grpc runs
     before reading the request: a call cancelled in between would never release its place).
@@ -128,26 +133,31 @@ class Admission(grpc.aio.ServerInterceptor):
         self.starting = 0
         self.streams = 0
         self.running = 0  # calls whose handler runs, exempt ones included
-        self.backlog = 0  # estimated calls queued in grpc core
+        self.queued = 0  # calls waiting in grpc core (estimate)
+        self.intake_rate = INTAKE_PRIOR  # calls taken from grpc core per second while some wait (smoothed)
+        self._taken = 0  # calls taken since the last measure
+        self.retry_after_s = limits.retry_after_s  # the RetryInfo delay of refusals now
         self._wrapped: dict[str, Handler] = {}
-        self.started_total = 0  # calls that finished their start phase
-        self.start_rate = float(limits.backlog)  # of them per second while busy, smoothed (a prior until measured)
         self._refusals: dict[tuple[str, int], grpc.Status] = {}
         self._monitor: asyncio.Task[None] | None = None
 
-    def retry_after_s(self) -> float:
-        """The RetryInfo delay: about how long the calls already admitted or queued need to start.
+    def queue_wait_s(self) -> float:
+        """About how long a call arriving now would wait in grpc core's queue."""
+        return max(self.queued, 0) / max(self.intake_rate, 1.0) if self.queued >= MIN_QUEUE else 0.0
 
-        At least `limits.retry_after_s`; so that refused clients come back as capacity frees up
-        rather than all at once.
-        """
-        ahead = max(self.backlog, 0) + self.starting
-        return min(MAX_RETRY_AFTER_S, max(self.limits.retry_after_s, ahead / max(self.start_rate, 1.0)))
+    def _adjust_retry_after(self) -> None:
+        """The RetryInfo delay grows while calls must be refused for their wait in the queue and
+        shrinks back to `limits.retry_after_s` once they need not: refused clients then come
+        back spread out over the time the gateway needs, instead of refilling the queue at once."""
+        if self.queue_wait_s() > self.limits.queue_wait_s:
+            self.retry_after_s = min(MAX_RETRY_AFTER_S, self.retry_after_s * RETRY_AFTER_GROWTH)
+        else:
+            self.retry_after_s = max(self.limits.retry_after_s, self.retry_after_s * RETRY_AFTER_DECAY)
 
-    def watch_backlog(self, server_id: int | None) -> None:
-        """Measure grpc core's queue of the server with this channelz id (None: no backlog limit)."""
+    def watch_queue(self, server_id: int | None) -> None:
+        """Measure grpc core's queue of the server with this channelz id (None: no queue limit)."""
         if server_id is not None:
-            self._monitor = asyncio.get_running_loop().create_task(self._measure(server_id), name="backlog")
+            self._monitor = asyncio.get_running_loop().create_task(self._measure(server_id), name="admission")
 
     async def close(self) -> None:
         if self._monitor is not None:
@@ -157,27 +167,30 @@ class Admission(grpc.aio.ServerInterceptor):
 
     async def _measure(self, server_id: int) -> None:
         loop = asyncio.get_running_loop()
-        then, started, busy = loop.time(), self.started_total, False
+        then, busy = loop.time(), False
         while True:
+            await asyncio.sleep(POLL_S)
             now = loop.time()
-            if busy and now > then:  # measured only while calls queue: then it is capacity
-                self.start_rate = 0.7 * self.start_rate + 0.3 * (self.started_total - started) / (now - then)
-            then, started, busy = now, self.started_total, self.backlog > 0
+            if busy:  # calls were waiting all along: the loop took them as fast as it could
+                self.intake_rate = 0.7 * self.intake_rate + 0.3 * self._taken / max(now - then, 1e-3)
+            self._taken, then = 0, now
             try:
-                self.backlog = core_calls_alive(server_id) - self.running
+                self.queued = core_calls_alive(server_id) - self.running
             except (ValueError, KeyError) as exc:  # channelz gone (server stopped) or changed
-                log.warning("admission.backlog_unavailable", error=str(exc))
-                self.backlog = 0
+                log.warning("admission.queue_unavailable", error=str(exc))
+                self.queued = 0
                 return
-            metrics.CALLS_BACKLOG.set(max(self.backlog, 0))
-            await asyncio.sleep(BACKLOG_POLL_S)
+            busy = self.queued >= MIN_QUEUE
+            self._adjust_retry_after()
+            metrics.CALLS_QUEUED.set(max(self.queued, 0))
 
     async def intercept_service(
         self,
         continuation: Callable[[grpc.HandlerCallDetails], Awaitable[Handler | None]],
         details: grpc.HandlerCallDetails,
     ) -> Handler | None:
-        self.backlog -= 1  # this call left core's queue (until the next measure)
+        self.queued -= 1  # this call left core's queue (until the next measure)
+        self._taken += 1
         method: str = details.method
         wrapped = self._wrapped.get(method)
         if wrapped is not None:
@@ -190,8 +203,8 @@ class Admission(grpc.aio.ServerInterceptor):
 
     def _admit(self, streaming: bool) -> str | None:
         """Take a place (None), or name the limit that refuses the call."""
-        if self.backlog > self.limits.backlog:
-            return BACKLOG
+        if self.queue_wait_s() > self.limits.queue_wait_s:
+            return QUEUE
         if self.starting >= self.limits.starting_calls:
             return STARTING
         if streaming and self.streams >= self.limits.open_streams:
@@ -205,7 +218,6 @@ class Admission(grpc.aio.ServerInterceptor):
 
     def _started(self) -> None:
         self.starting -= 1
-        self.started_total += 1
         metrics.CALLS_STARTING.set(self.starting)
 
     def _ended(self) -> None:
@@ -214,7 +226,7 @@ class Admission(grpc.aio.ServerInterceptor):
 
     async def _refuse(self, context: Context, name: str, limit: str) -> None:
         metrics.CALLS_REFUSED.labels(name, limit).inc()
-        delay_ds = round(self.retry_after_s() * 10)  # refusals built once per limit and 100 ms of delay
+        delay_ds = round(self.retry_after_s * 10)  # refusals built once per limit and 100 ms of delay
         status = self._refusals.get((limit, delay_ds))
         if status is None:
             status = self._refusals[limit, delay_ds] = refusal(limit, delay_ds / 10)

@@ -113,7 +113,7 @@ async def start_gateway(settings: Settings, store: RedisStore | None = None) -> 
         msg = f"cannot bind {settings.bind}"
         raise OSError(msg)
     await server.start()
-    admission.watch_backlog(max(core_server_ids() - known_servers, default=None))
+    admission.watch_queue(max(core_server_ids() - known_servers, default=None))
     for service in ("", *SERVICES):
         await health_servicer.set(service, health_pb2.HealthCheckResponse.SERVING)
     log.info("gateway.started", bind=settings.bind, port=port)

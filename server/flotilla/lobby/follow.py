@@ -2,7 +2,7 @@
 
 Changes come from the gateway's `StreamHub`; a quiet period gives a heartbeat made from memory,
 without any Redis command. The document may still vanish without a change (its TTL runs out), so
-its remaining TTL is read once at the start and again only when that time has passed.
+its remaining TTL is read with it at the start, and again only once that time has passed.
 """
 
 from __future__ import annotations
@@ -24,24 +24,25 @@ async def follow(
     feed: asyncio.Queue[StreamEntries | None],
     heartbeat_s: float,
     expires_in: Callable[[], Awaitable[float | None]],
+    left: float,
 ) -> AsyncGenerator[StreamEntries | Heartbeat | None]:
     """The feed's batches (None: re-read the stored state), and `HEARTBEAT` after each quiet
-    `heartbeat_s`; ends when `expires_in()` (seconds left, inf: no TTL, None: gone) says the
-    document is gone."""
+    `heartbeat_s`; ends when `expires_in()` (seconds left, inf: no TTL, None: gone), asked once
+    the `left` seconds known at the start have passed, says the document is gone."""
     loop = asyncio.get_running_loop()
-    left = await expires_in()
-    if left is None:
-        return
     deadline = loop.time() + left
     while True:
         try:
-            yield await asyncio.wait_for(feed.get(), heartbeat_s)
-            continue
+            async with asyncio.timeout(heartbeat_s):  # no task per wait, unlike wait_for
+                batch = await feed.get()
         except TimeoutError:
             pass
+        else:
+            yield batch
+            continue
         if loop.time() >= deadline:
-            left = await expires_in()
-            if left is None:
+            now_left = await expires_in()
+            if now_left is None:
                 return
-            deadline = loop.time() + left
+            deadline = loop.time() + now_left
         yield HEARTBEAT

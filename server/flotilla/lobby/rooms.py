@@ -414,16 +414,24 @@ class Rooms:
                 return out, None
         return out, cursor
 
-    async def watch(self, room_id: str, after_version: int, user: str = "") -> AsyncIterator[tuple[int, Room] | None]:
+    async def watch(
+        self, room_id: str, after_version: int, user: str = "", admit: Callable[[Room], None] | None = None
+    ) -> AsyncIterator[tuple[int, Room] | None]:
         """Room versions after `after_version` (0: the current one first); None is a heartbeat.
 
-        Ends once the room has started (its game is set) or closed. While `user` watches an
-        open room it sits in, its presence is kept (see `Presence`, `free_absent`). Heartbeats
-        cost no Redis command (see `flotilla.lobby.follow`).
+        `admit` sees the room first and raises to refuse the watcher. Ends once the room has
+        started (its game is set) or closed. While `user` watches an open room it sits in, its
+        presence is kept (see `Presence`, `free_absent`). Heartbeats cost no Redis command (see
+        `flotilla.lobby.follow`).
         """
         if after_version < 0:
             raise InvalidRequest("after_version must be >= 0", field="after_version")
-        version, room = await self.get(room_id)
+        found = await self.store.room_with_expiry(room_id)
+        if found is None:
+            raise RoomNotFound(f"no room rooms/{room_id}", room=f"rooms/{room_id}")
+        version, room, left = found
+        if admit is not None:
+            admit(room)
         cursor = after_version
         present = False
         try:
@@ -436,7 +444,7 @@ class Rooms:
             expires_in = partial(self.store.room_expires_in, room_id)
             async with (
                 self.store.room_feed(room_id, cursor) as feed,
-                aclosing(follow(feed, self.heartbeat_s, expires_in)) as batches,
+                aclosing(follow(feed, self.heartbeat_s, expires_in, left)) as batches,
             ):
                 async for batch in batches:
                     if isinstance(batch, Heartbeat):

@@ -111,7 +111,11 @@ class Tickets:
         return queue, stored
 
     async def get(self, queue: str, ticket_id: str, user: str) -> StoredTicket:
-        ticket = await self.store.ticket(queue, ticket_id)
+        return self._of(await self.store.ticket(queue, ticket_id), queue, ticket_id, user)
+
+    @staticmethod
+    def _of(ticket: StoredTicket | None, queue: str, ticket_id: str, user: str) -> StoredTicket:
+        """`ticket` if it exists and `user` is in its party; TicketNotFound otherwise."""
         if ticket is None or user not in {m["user"] for m in ticket.data["party"]}:
             raise TicketNotFound(f"no ticket {ticket_name(queue, ticket_id)} of yours", ticket=ticket_id)
         return ticket
@@ -127,12 +131,13 @@ class Tickets:
 
         Heartbeats cost no Redis command (see `flotilla.lobby.follow`).
         """
-        ticket = await self.get(queue, ticket_id, user)
+        found = await self.store.ticket_with_expiry(queue, ticket_id)
+        ticket = self._of(found[0] if found else None, queue, ticket_id, user)
         shown = ""
         expires_in = partial(self.store.ticket_expires_in, queue, ticket_id)
         async with (
             self.store.ticket_feed(queue, ticket_id) as feed,
-            aclosing(follow(feed, self.heartbeat_s, expires_in)) as changes,
+            aclosing(follow(feed, self.heartbeat_s, expires_in, found[1] if found else 0)) as changes,
         ):
             while True:
                 state = SEARCHING if ticket.state == CLAIMED else ticket.state

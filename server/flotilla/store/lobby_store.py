@@ -124,6 +124,17 @@ class LobbyStore:
         rows = await self.redis.zrangebyscore(key, start, "+inf", start=0, num=count, withscores=True)
         return [(room_id.decode(), score) for room_id, score in rows]
 
+    async def room_with_expiry(self, room_id: str) -> tuple[int, dict[str, Any], float] | None:
+        """The room (version, data) and the seconds until it expires (inf: never), in one round trip."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hmget(keys.room(room_id), (b"version", b"data"))
+            pipe.pttl(keys.room(room_id))
+            (version, data), pttl = await pipe.execute()
+        left = _seconds_left(pttl)
+        if data is None or left is None:
+            return None
+        return int(version), orjson.loads(data), left
+
     async def room_expires_in(self, room_id: str) -> float | None:
         """Seconds until the room expires (inf: never); None if it is gone."""
         return _seconds_left(await self.redis.pttl(keys.room(room_id)))
@@ -253,6 +264,16 @@ class LobbyStore:
             args=[ticket_id, state],
         )
         return bool(reply)
+
+    async def ticket_with_expiry(self, queue: str, ticket_id: str) -> tuple[StoredTicket, float] | None:
+        """The ticket and the seconds until it expires (inf: never), in one round trip."""
+        key = keys.mm_ticket(queue, ticket_id)
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hmget(key, (b"data", b"state", b"game", b"seats"))
+            pipe.pttl(key)
+            raw, pttl = await pipe.execute()
+        ticket, left = _ticket(ticket_id, raw), _seconds_left(pttl)
+        return None if ticket is None or left is None else (ticket, left)
 
     async def ticket_expires_in(self, queue: str, ticket_id: str) -> float | None:
         """Seconds until the ticket expires (inf: never); None if it is gone."""
