@@ -137,6 +137,7 @@ class _Streams:
         attempt = 0
         while True:
             call: Any
+            await self.slots.acquire()  # before the call: grpc starts it as soon as it is made
             if self.burst.method == "WatchRoom":
                 stub: Any = lobby_service_pb2_grpc.LobbyServiceStub(channel)  # type: ignore[no-untyped-call]
                 call = stub.WatchRoom(lobby_service_pb2.WatchRoomRequest(room=name), metadata=metadata)
@@ -144,7 +145,6 @@ class _Streams:
                 stub = game_service_pb2_grpc.GameServiceStub(channel)  # type: ignore[no-untyped-call]
                 call = stub.WatchGame(game_service_pb2.WatchGameRequest(game=name), metadata=metadata)
             is_open = False
-            await self.slots.acquire()
             try:
                 async for _message in call:
                     if is_open:

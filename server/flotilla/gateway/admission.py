@@ -13,9 +13,10 @@ grpc core, unseen by Python: the other two limits never fill, and core cancels q
 its own (`CANCELLED`) once there are more than `grpc.server.max_pending_requests` (at random
 above it) or once one has waited 30 s (`grpc.server_max_unrequested_time_in_server`). So
 `core_options` raises core's queue far above what the gateway lets wait, and the queue is
-measured: its length is the calls alive in core (its channelz counters: started - succeeded -
-failed) minus the calls running in Python; its wait, that length over the rate at which the
-loop takes calls. While the wait is over `max_queue_wait_s`, every call taken is refused at
+measured: its length is the calls core started (its channelz counter) minus the calls Python
+took (counted here), less those that never reach Python (cancelled while queued; re-counted
+whenever the loop takes nothing for half a second, as then nothing waits); its wait, that length
+over the rate at which the loop takes calls. While the wait is over `max_queue_wait_s`, every call taken is refused at
 once, which costs the loop little: the queue drains quickly, no call is left for core to
 cancel, and calls are admitted again as soon as the wait is back under the limit.
 
@@ -48,14 +49,15 @@ from flotilla.settings import Settings
 
 log = structlog.get_logger("flotilla.gateway")
 
-# Never refused (only counted): load balancers and probes must see the truth under load.
+# Never refused: load balancers and probes must see the truth under load.
 EXEMPT = ("/grpc.health.v1.Health/", "/grpc.reflection.")
 
 STARTING, STREAMS, QUEUE = "starting_calls", "open_streams", "queue_wait"
 POLL_S = 0.1  # how often grpc core's queue is measured
 MIN_QUEUE = 32  # fewer queued calls than this never count as waiting (measurement noise)
+IDLE_POLLS = 5  # measures in a row with no call taken: the queue is empty
 INTAKE_PRIOR = 1000.0  # calls/s the loop is assumed to take until measured under a queue
-MAX_RETRY_AFTER_S = 10.0
+MAX_RETRY_AFTER_S = 5.0
 RETRY_AFTER_GROWTH, RETRY_AFTER_DECAY = 1.25, 0.9  # per measure, while refusing / while not
 
 
@@ -111,10 +113,9 @@ def core_server_ids() -> set[int]:
     return {int(s["ref"]["serverId"]) for s in found}
 
 
-def core_calls_alive(server_id: int) -> int:
-    """Calls grpc core started and has not finished (queued, or running in Python)."""
-    data = json.loads(cygrpc.channelz_get_server(server_id))["server"].get("data", {})
-    return int(data.get("callsStarted", 0)) - int(data.get("callsSucceeded", 0)) - int(data.get("callsFailed", 0))
+def core_calls_started(server_id: int) -> int:
+    """Calls grpc core has started on this server since it began."""
+    return int(json.loads(cygrpc.channelz_get_server(server_id))["server"].get("data", {}).get("callsStarted", 0))
 
 
 Context = grpc.aio.ServicerContext[Any, Any]
@@ -125,17 +126,19 @@ class Admission(grpc.aio.ServerInterceptor):
     """Counts starting calls and open streams, measures core's queue; refuses calls beyond the limits.
 
     The decision is taken when the handler starts (not in `intercept_service`, which grpc runs
-    before reading the request: a call cancelled in between would never release its place).
+    before reading the request: a call cancelled in between would never release its place);
+    `intercept_service` only counts the calls taken from grpc core.
     """
 
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
         self.starting = 0
         self.streams = 0
-        self.running = 0  # calls whose handler runs, exempt ones included
         self.queued = 0  # calls waiting in grpc core (estimate)
         self.intake_rate = INTAKE_PRIOR  # calls taken from grpc core per second while some wait (smoothed)
         self._taken = 0  # calls taken since the last measure
+        self._taken_total = 0
+        self._unseen = 0  # calls started by core that never reached Python (cancelled while queued)
         self.retry_after_s = limits.retry_after_s  # the RetryInfo delay of refusals now
         self._wrapped: dict[str, Handler] = {}
         self._refusals: dict[tuple[str, int], grpc.Status] = {}
@@ -167,19 +170,24 @@ class Admission(grpc.aio.ServerInterceptor):
 
     async def _measure(self, server_id: int) -> None:
         loop = asyncio.get_running_loop()
-        then, busy = loop.time(), False
+        then, busy, idle = loop.time(), False, IDLE_POLLS
         while True:
             await asyncio.sleep(POLL_S)
             now = loop.time()
+            taken, self._taken = self._taken, 0
             if busy:  # calls were waiting all along: the loop took them as fast as it could
-                self.intake_rate = 0.7 * self.intake_rate + 0.3 * self._taken / max(now - then, 1e-3)
-            self._taken, then = 0, now
+                self.intake_rate = 0.7 * self.intake_rate + 0.3 * taken / max(now - then, 1e-3)
+            then = now
             try:
-                self.queued = core_calls_alive(server_id) - self.running
+                waiting = core_calls_started(server_id) - self._taken_total
             except (ValueError, KeyError) as exc:  # channelz gone (server stopped) or changed
                 log.warning("admission.queue_unavailable", error=str(exc))
                 self.queued = 0
                 return
+            idle = idle + 1 if not taken else 0
+            if idle >= IDLE_POLLS:  # the loop took nothing for a while although it ran: nothing waits
+                self._unseen = waiting
+            self.queued = waiting - self._unseen
             busy = self.queued >= MIN_QUEUE
             self._adjust_retry_after()
             metrics.CALLS_QUEUED.set(max(self.queued, 0))
@@ -191,6 +199,7 @@ class Admission(grpc.aio.ServerInterceptor):
     ) -> Handler | None:
         self.queued -= 1  # this call left core's queue (until the next measure)
         self._taken += 1
+        self._taken_total += 1
         method: str = details.method
         wrapped = self._wrapped.get(method)
         if wrapped is not None:
@@ -233,6 +242,8 @@ class Admission(grpc.aio.ServerInterceptor):
         await context.abort_with_status(status)
 
     def _wrap(self, handler: Handler, method: str) -> Handler:
+        if method.startswith(EXEMPT):
+            return handler
         codec = {
             "request_deserializer": handler.request_deserializer,
             "response_serializer": handler.response_serializer,
@@ -244,9 +255,7 @@ class Admission(grpc.aio.ServerInterceptor):
         )
         name = method.rpartition("/")[2]
         admitted: Callable[..., Any]
-        if method.startswith(EXEMPT):
-            admitted = self._counted(behavior)
-        elif handler.response_streaming and inspect.isasyncgenfunction(behavior):
+        if handler.response_streaming and inspect.isasyncgenfunction(behavior):
             admitted = self._stream(behavior, name)
         else:  # unary, or a stream that writes with context.write(): started once it runs
             admitted = self._unary(behavior, name, streaming=handler.response_streaming)
@@ -259,55 +268,37 @@ class Admission(grpc.aio.ServerInterceptor):
         wrapped: Handler = make(admitted, **codec)
         return wrapped
 
-    def _counted(self, behavior: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
-        async def counted(request: Any, context: Context) -> Any:
-            self.running += 1
-            try:
-                return await behavior(request, context)
-            finally:
-                self.running -= 1
-
-        return counted
-
     def _unary(
         self, behavior: Callable[..., Awaitable[Any]], name: str, *, streaming: bool
     ) -> Callable[..., Awaitable[Any]]:
         async def admitted(request: Any, context: Context) -> Any:
-            self.running += 1
+            limit = self._admit(streaming)
+            if limit is not None:
+                await self._refuse(context, name, limit)
             try:
-                limit = self._admit(streaming)
-                if limit is not None:
-                    await self._refuse(context, name, limit)
-                try:
-                    return await behavior(request, context)
-                finally:
-                    self._started()
-                    if streaming:
-                        self._ended()
+                return await behavior(request, context)
             finally:
-                self.running -= 1
+                self._started()
+                if streaming:
+                    self._ended()
 
         return admitted
 
     def _stream(self, behavior: Callable[..., AsyncIterator[Any]], name: str) -> Callable[..., AsyncIterator[Any]]:
         async def admitted(request: Any, context: Context) -> AsyncIterator[Any]:
-            self.running += 1
+            limit = self._admit(streaming=True)
+            if limit is not None:
+                await self._refuse(context, name, limit)
+            starting = True
             try:
-                limit = self._admit(streaming=True)
-                if limit is not None:
-                    await self._refuse(context, name, limit)
-                starting = True
-                try:
-                    async for item in behavior(request, context):
-                        if starting:
-                            starting = False
-                            self._started()
-                        yield item
-                finally:
+                async for item in behavior(request, context):
                     if starting:
+                        starting = False
                         self._started()
-                    self._ended()
+                    yield item
             finally:
-                self.running -= 1
+                if starting:
+                    self._started()
+                self._ended()
 
         return admitted
