@@ -95,7 +95,7 @@ HUB_COMMANDS = {"xread", "client", "zadd"}
 def test_15k_room_watchers_hold_on_one_gateway_with_bounded_redis_clients_and_free_heartbeats(
     tmp_path: Path,
 ) -> None:
-    heartbeat_s, pool = 4.0, 32
+    heartbeat_s, pool = 6.0, 32
     with one_gateway(tmp_path, FLOTILLA_HEARTBEAT=str(heartbeat_s), FLOTILLA_REDIS_MAX_CONNECTIONS=str(pool)) as (
         stack,
         url,
@@ -169,8 +169,9 @@ def test_idle_room_and_ticket_watchers_cost_no_redis_command_per_heartbeat(tmp_p
                     calls += [lobby.WatchRoom(watch_room, metadata=auth) for _ in range(3)]  # the seated host, 3 times
                     watch_ticket = matchmaking_service_pb2.WatchTicketRequest(ticket=ticket.ticket.name)
                     calls.append(tickets.WatchTicket(watch_ticket, metadata=auth))
-                for call in calls:
+                for call in calls:  # the first message, then a heartbeat: each watch is past its start
                     await call.read()
+                    await asyncio.wait_for(call.read(), heartbeat_s * 2)
                 counted = await asyncio.to_thread(commands_during, client, heartbeat_s * 2.5)
                 heartbeats = 0
                 for call in calls:

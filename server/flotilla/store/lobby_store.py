@@ -490,16 +490,13 @@ class _HubReader:
         """
         loop = asyncio.get_running_loop()
         await asyncio.sleep(max(0.0, self._woken_at + WAKE_INTERVAL_S - loop.time()))
-        for _ in range(50):
-            if self.streams <= self.reading:
-                return
+        while self.streams and not self.streams <= self.reading:
             if self.client_id is not None:
                 with contextlib.suppress(RedisConnectionError, RedisTimeoutError, OSError):
                     if await self.hub.redis.client_unblock(self.client_id):
                         self._woken_at = loop.time()
                         return
-            await asyncio.sleep(0.002)
-        self.client_id = None  # the connection may have been replaced: ask for its id again
+            await asyncio.sleep(0.005)
 
     async def _run(self) -> None:
         while self.streams:
