@@ -62,9 +62,11 @@ def start_stack(
     extra_env: dict[str, str] | None = None,
     metrics: bool = False,
 ) -> Stack:
-    """Gateways and workers as subprocesses; with `metrics`, each serves /metrics on its own free port."""
-    env = dict(os.environ, FLOTILLA_METRICS_PORT="0", **(extra_env or {}))
+    """Gateways and workers as subprocesses; with `metrics`, each serves /metrics on its own free port.
+    `extra_env` is applied last (it may override the defaults)."""
+    env = dict(os.environ, FLOTILLA_METRICS_PORT="0")
     env.update(REDIS_URL=redis_url, FLOTILLA_LOG_FORMAT="json", FLOTILLA_HEARTBEAT="2", FLOTILLA_SUBMIT_TIMEOUT="10")
+    env.update(extra_env or {})
     stack = Stack(redis_url, [], [], [], env, log_dir, serve_metrics=metrics)
     for i in range(gateways):
         port = free_port()

@@ -40,6 +40,14 @@ SUBMIT_SECONDS = Histogram(
     buckets=(0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10),
 )
 OPEN_STREAMS = Gauge("flotilla_gateway_open_streams", "Gateway: open WatchGame/Play streams", ["method"])
+CALLS_REFUSED = Counter(
+    "flotilla_gateway_calls_refused_total",
+    "Gateway: calls refused by admission control (RESOURCE_EXHAUSTED, OVERLOADED), by limit",
+    ["method", "limit"],
+)
+CALLS_STARTING = Gauge("flotilla_gateway_calls_starting", "Gateway: unary calls + streams before their 1st message")
+CALLS_QUEUED = Gauge("flotilla_gateway_calls_queued", "Gateway: calls queued in grpc core, not yet taken (estimate)")
+ADMITTED_STREAMS = Gauge("flotilla_gateway_admitted_streams", "Gateway: open streams of every method")
 WATCHED_GAMES = Gauge("flotilla_gateway_watched_games", "Gateway: games with a live feed in this process")
 FEED_REWINDS = Counter(
     "flotilla_gateway_feed_rewinds_total",

@@ -35,6 +35,13 @@ class Settings:
     reclaim_sweep_ms: int = 100  # [FLOTILLA_RECLAIM_SWEEP_MS] how often workers look for dead workers' work
     reclaim_idle_ms: int = 10_000  # [FLOTILLA_RECLAIM_IDLE_MS] backstop: take over work a live worker held this long
     janitor_interval_s: int = 60  # [FLOTILLA_JANITOR_INTERVAL] a pass dropping listing entries of expired games
+    max_starting_calls: int = 1000  # [FLOTILLA_MAX_STARTING_CALLS] gateway: unary calls + streams not yet open
+    max_open_streams: int = 20_000  # [FLOTILLA_MAX_OPEN_STREAMS] gateway: open streams of all kinds
+    max_queue_wait_ms: int = 2000  # [FLOTILLA_MAX_QUEUE_WAIT_MS] gateway: wait of calls queued in grpc core
+    overload_retry_ms: int = 500  # [FLOTILLA_OVERLOAD_RETRY_MS] RetryInfo delay of a call refused as OVERLOADED
+    grpc_max_pending: int = 50_000  # [FLOTILLA_GRPC_MAX_PENDING] grpc core's queue of calls not yet taken, per method
+    redis_max_connections: int = 128  # [FLOTILLA_REDIS_MAX_CONNECTIONS] pooled connections per process and Redis node
+    redis_pool_timeout_s: float = 5.0  # [FLOTILLA_REDIS_POOL_TIMEOUT] wait for a pooled connection, then UNAVAILABLE
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -60,4 +67,11 @@ class Settings:
             reclaim_sweep_ms=_int("FLOTILLA_RECLAIM_SWEEP_MS", d.reclaim_sweep_ms),
             reclaim_idle_ms=_int("FLOTILLA_RECLAIM_IDLE_MS", d.reclaim_idle_ms),
             janitor_interval_s=_int("FLOTILLA_JANITOR_INTERVAL", d.janitor_interval_s),
+            max_starting_calls=_int("FLOTILLA_MAX_STARTING_CALLS", d.max_starting_calls),
+            max_open_streams=_int("FLOTILLA_MAX_OPEN_STREAMS", d.max_open_streams),
+            max_queue_wait_ms=_int("FLOTILLA_MAX_QUEUE_WAIT_MS", d.max_queue_wait_ms),
+            overload_retry_ms=_int("FLOTILLA_OVERLOAD_RETRY_MS", d.overload_retry_ms),
+            grpc_max_pending=_int("FLOTILLA_GRPC_MAX_PENDING", d.grpc_max_pending),
+            redis_max_connections=_int("FLOTILLA_REDIS_MAX_CONNECTIONS", d.redis_max_connections),
+            redis_pool_timeout_s=float(os.environ.get("FLOTILLA_REDIS_POOL_TIMEOUT", d.redis_pool_timeout_s)),
         )

@@ -12,6 +12,7 @@ async for update in client.watch(game.name, seat):   # resumes by itself after a
 from __future__ import annotations
 
 import asyncio
+import random
 import uuid
 from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass
@@ -23,6 +24,32 @@ from grpc_status import rpc_status
 from flotilla.api.game.v1 import game_pb2, game_service_pb2, game_service_pb2_grpc
 
 RETRYABLE = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED)
+OVERLOADED = "ERROR_REASON_OVERLOADED"  # RESOURCE_EXHAUSTED: the gateway refused the call before doing anything
+LOCAL_CANCEL = "Locally cancelled by application!"  # grpc's details when this process cancelled the call
+
+
+def retry_after(error: grpc.aio.AioRpcError) -> float | None:
+    """Seconds to wait at least before retrying `error`'s call; None if it must not be retried.
+
+    Retried: UNAVAILABLE, DEADLINE_EXCEEDED (the same request id makes a retry safe), CANCELLED
+    that this process did not ask for (grpc core drops calls it cannot queue), and
+    RESOURCE_EXHAUSTED refusals with reason OVERLOADED, after their google.rpc.RetryInfo delay.
+    """
+    code = error.code()
+    if code in RETRYABLE:
+        return 0.0
+    if code == grpc.StatusCode.CANCELLED:
+        return None if error.details() == LOCAL_CANCEL else 0.0
+    if code != grpc.StatusCode.RESOURCE_EXHAUSTED:
+        return None
+    status = rpc_status.from_call(error)
+    if status is None or _error_info(status)[0] != OVERLOADED:
+        return None
+    for detail in status.details:
+        retry = error_details_pb2.RetryInfo()
+        if detail.Unpack(retry):
+            return float(retry.retry_delay.ToMilliseconds()) / 1000
+    return 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,16 +95,23 @@ def _error_info(status: status_pb2.Status) -> tuple[str, dict[str, str]]:
     return "", {}
 
 
+def retry_pause_s(attempt: int, at_least_s: float, base_s: float = 0.2, cap_s: float = 10.0) -> float:
+    """The pause before retry `attempt` (1, 2, ...): the server's RetryInfo delay `at_least_s`
+    spread over [delay, 2 x delay], plus exponential backoff with full jitter."""
+    return at_least_s * (1 + random.random()) + random.uniform(0, min(cap_s, base_s * 2**attempt))
+
+
 class FlotillaClient:
     """One connection to a Flotilla gateway (or several targets to fail over between)."""
 
-    def __init__(self, *targets: str, retries: int = 8, backoff_s: float = 0.2) -> None:
+    def __init__(self, *targets: str, retries: int = 8, backoff_s: float = 0.2, max_backoff_s: float = 10.0) -> None:
         if not targets:
             msg = "give at least one target, e.g. 127.0.0.1:50051"
             raise ValueError(msg)
         self.targets = list(targets)
         self.retries = retries
         self.backoff_s = backoff_s
+        self.max_backoff_s = max_backoff_s
         self.session_token = ""
         self.user = ""
         self._index = 0
@@ -110,6 +144,10 @@ class FlotillaClient:
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
 
+    async def _pause(self, attempt: int, at_least_s: float) -> None:
+        """Before retry `attempt` (1, 2, ...); see `retry_pause_s`."""
+        await asyncio.sleep(retry_pause_s(attempt, at_least_s, self.backoff_s, self.max_backoff_s))
+
     @staticmethod
     def _auth(token: str) -> tuple[tuple[str, str], ...]:
         return (("authorization", f"Bearer {token}"),) if token else ()
@@ -120,10 +158,11 @@ class FlotillaClient:
             try:
                 return await getattr(stub, name)(request, metadata=self._auth(token), timeout=30)
             except grpc.aio.AioRpcError as error:
-                if not retry or error.code() not in RETRYABLE or attempt == self.retries:
+                delay = retry_after(error)
+                if not retry or delay is None or attempt == self.retries:
                     raise FlotillaError.from_rpc(error) from None
                 await self._failover()
-                await asyncio.sleep(self.backoff_s * (2 ** min(attempt, 5)))
+                await self._pause(attempt + 1, delay)
         raise AssertionError("unreachable")
 
     # --- the API -----------------------------------------------------------------------
@@ -207,11 +246,12 @@ class FlotillaClient:
                     yield update
                 return
             except grpc.aio.AioRpcError as error:
-                if error.code() not in RETRYABLE or attempt >= self.retries:
+                delay = retry_after(error)
+                if delay is None or attempt >= self.retries:
                     raise FlotillaError.from_rpc(error) from None
                 attempt += 1
                 await self._failover()
-                await asyncio.sleep(self.backoff_s * (2 ** min(attempt, 5)))
+                await self._pause(attempt, delay)
 
     def play(self, seat: Seat, after_event_id: int = 0, after_etag: str = "") -> PlayStream:
         """A bidirectional Play stream for `seat` (actions in, outcomes and updates out)."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import AsyncIterator
+from functools import partial
 from typing import Any
 
 import grpc
@@ -195,9 +196,8 @@ class LobbyServicer(pb_grpc.LobbyServiceServicer):
     async def WatchRoom(self, request: pb.WatchRoomRequest, context: Context) -> AsyncIterator[pb.WatchRoomResponse]:
         who = principal(self.tokens, context)
         room_id = room_id_of(request.room)
-        _version, room = await self.rooms.get(room_id)
-        self._check_code(room, who, request.join_code)
-        async for change in self.rooms.watch(room_id, request.after_version, who.user):
+        admit = partial(self._check_code, who=who, code=request.join_code)
+        async for change in self.rooms.watch(room_id, request.after_version, who.user, admit):
             if change is None:
                 yield pb.WatchRoomResponse(is_checkpoint=True)
                 continue

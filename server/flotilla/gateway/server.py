@@ -21,6 +21,7 @@ from flotilla.api.matchmaking.v1 import matchmaking_service_pb2
 from flotilla.app.games import Games
 from flotilla.app.inbox import Inbox
 from flotilla.app.pacing import Budget
+from flotilla.gateway.admission import Admission, Limits, core_options, core_server_ids
 from flotilla.gateway.auth import Tokens
 from flotilla.gateway.game_servicer import AuthServicer, GameServicer
 from flotilla.gateway.lobby_servicer import LobbyServicer
@@ -72,12 +73,16 @@ class Gateway:
     inbox: Inbox
     feeds: Feeds
     health: health.aio.HealthServicer
+    admission: Admission
+    lobby: LobbyStore
 
     async def stop(self, grace: float = 5.0) -> None:
         """Stop taking calls, let running ones finish for `grace` seconds, release Redis."""
         for service in ("", *SERVICES):
             await self.health.set(service, health_pb2.HealthCheckResponse.NOT_SERVING)
         await self.server.stop(grace)
+        await self.admission.close()
+        await self.lobby.close()
         await self.feeds.close()
         await self.inbox.stop()
         await self.store.close()
@@ -100,7 +105,9 @@ async def start_gateway(settings: Settings, store: RedisStore | None = None) -> 
         heartbeat_s=settings.heartbeat_s,
         catch_up=Budget(settings.catch_up_share),
     )
-    server = grpc.aio.server(options=SERVER_OPTIONS)
+    admission = Admission(Limits.from_settings(settings))
+    known_servers = core_server_ids()
+    server = grpc.aio.server(interceptors=[admission], options=[*SERVER_OPTIONS, *core_options(settings)])
     lobby_store = LobbyStore(store.redis)
     ratings = Ratings(lobby_store, store)
     rooms = Rooms(lobby_store, games, heartbeat_s=settings.heartbeat_s)
@@ -126,10 +133,11 @@ async def start_gateway(settings: Settings, store: RedisStore | None = None) -> 
         msg = f"cannot bind {settings.bind}"
         raise OSError(msg)
     await server.start()
+    admission.watch_queue(max(core_server_ids() - known_servers, default=None))
     for service in ("", *SERVICES):
         await health_servicer.set(service, health_pb2.HealthCheckResponse.SERVING)
     log.info("gateway.started", bind=settings.bind, port=port)
-    return Gateway(server, port, store, inbox, feeds, health_servicer)
+    return Gateway(server, port, store, inbox, feeds, health_servicer, admission, lobby_store)
 
 
 async def serve(settings: Settings) -> None:

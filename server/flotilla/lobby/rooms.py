@@ -14,9 +14,16 @@ import re
 import secrets
 import time
 import uuid
+from collections import Counter
 from collections.abc import AsyncIterator, Callable, Mapping
+from contextlib import aclosing
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
+
+import structlog
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from flotilla.app.errors import (
     AppError,
@@ -32,6 +39,7 @@ from flotilla.app.errors import (
 from flotilla.app.games import MAX_SEATS, Games
 from flotilla.app.host import host_for
 from flotilla.app.inputs import echo
+from flotilla.lobby.follow import Heartbeat, follow
 from flotilla.store.lobby_store import LISTING_STEP, LobbyStore
 
 OPEN, STARTING, STARTED, CLOSED = "open", "starting", "started", "closed"
@@ -41,6 +49,7 @@ _ROOM_NAME = re.compile(r"^rooms/([0-9a-f]{32})$")
 _CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 
 Room = dict[str, Any]
+log = structlog.get_logger("flotilla.lobby")
 
 
 def room_id_of(name: str) -> str:
@@ -108,6 +117,46 @@ class RoomFilter:
         return all(room["options"].get(k) == v for k, v in (self.options or {}).items())
 
 
+class Presence:
+    """The players of this process that watch an open room they sit in.
+
+    A player's presence is written when its watch starts (or it takes a seat), then refreshed
+    for all of them together every `every_s`, in a few pipelined commands: a watcher's
+    heartbeat costs no Redis command. See `Rooms.free_absent`.
+    """
+
+    def __init__(self, store: LobbyStore, every_s: float) -> None:
+        self.store = store
+        self.every_s = every_s
+        self.watching: Counter[tuple[str, str]] = Counter()
+        self._task: asyncio.Task[None] | None = None
+
+    async def update(self, room: Room, user: str, present: bool) -> bool:
+        """Whether `user`, who counted as present or not (`present`), counts now; written when it starts."""
+        now = bool(user) and room["status"] == OPEN and seat_of(room, user) is not None
+        if now and not present:
+            self.watching[room["id"], user] += 1
+            await self.store.touch_presence(room["id"], user, int(time.time() * 1000))
+            if self._task is None or self._task.done():
+                self._task = asyncio.get_running_loop().create_task(self._refresh(), name="room-presence")
+        elif present and not now:
+            self.leave(room["id"], user)
+        return now
+
+    def leave(self, room_id: str, user: str) -> None:
+        self.watching[room_id, user] -= 1
+        if self.watching[room_id, user] <= 0:
+            del self.watching[room_id, user]
+
+    async def _refresh(self) -> None:
+        while self.watching:
+            await asyncio.sleep(self.every_s)
+            try:
+                await self.store.touch_presences(list(self.watching), int(time.time() * 1000))
+            except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
+                log.warning("rooms.presence_unavailable", error=str(exc))
+
+
 class Rooms:
     """The room use cases over one store; shared by every RPC of a gateway process."""
 
@@ -115,6 +164,7 @@ class Rooms:
         self.store = store
         self.games = games
         self.heartbeat_s = heartbeat_s
+        self.presence = Presence(store, heartbeat_s)
 
     async def get(self, room_id: str) -> tuple[int, Room]:
         row = await self.store.room(room_id)
@@ -367,31 +417,40 @@ class Rooms:
                 return out, None
         return out, cursor
 
-    async def watch(self, room_id: str, after_version: int, user: str = "") -> AsyncIterator[tuple[int, Room] | None]:
+    async def watch(
+        self, room_id: str, after_version: int, user: str = "", admit: Callable[[Room], None] | None = None
+    ) -> AsyncIterator[tuple[int, Room] | None]:
         """Room versions after `after_version` (0: the current one first); None is a heartbeat.
 
-        Ends once the room has started (its game is set) or closed. While `user` watches an
-        open room it sits in, its presence is refreshed; see `free_absent`.
+        `admit` sees the room first and raises to refuse the watcher. Ends once the room has
+        started (its game is set) or closed. While `user` watches an open room it sits in, its
+        presence is kept (see `Presence`, `free_absent`). Heartbeats cost no Redis command (see
+        `flotilla.lobby.follow`).
         """
         if after_version < 0:
             raise InvalidRequest("after_version must be >= 0", field="after_version")
-        version, room = await self.get(room_id)
+        found = await self.store.room_with_expiry(room_id)
+        if found is None:
+            raise RoomNotFound(f"no room rooms/{room_id}", room=f"rooms/{room_id}")
+        version, room, left = found
+        if admit is not None:
+            admit(room)
         cursor = after_version
+        present = False
         try:
-            await self._present(room, user)
+            present = await self.presence.update(room, user, present)
             if after_version == 0 or after_version > version:
                 yield version, room
                 cursor = version
                 if room["status"] in (STARTED, CLOSED):
                     return
-            async with self.store.room_feed(room_id, cursor) as feed:
-                while True:
-                    try:
-                        batch = await asyncio.wait_for(feed.get(), self.heartbeat_s)
-                    except TimeoutError:
-                        if await self.store.room(room_id) is None:
-                            raise RoomNotFound(f"room rooms/{room_id} expired", room=f"rooms/{room_id}") from None
-                        await self._present(room, user)
+            expires_in = partial(self.store.room_expires_in, room_id)
+            async with (
+                self.store.room_feed(room_id, cursor) as feed,
+                aclosing(follow(feed, self.heartbeat_s, expires_in, left)) as batches,
+            ):
+                async for batch in batches:
+                    if isinstance(batch, Heartbeat):
                         yield None
                         continue
                     if batch is None:
@@ -402,17 +461,16 @@ class Rooms:
                         if version <= cursor:
                             continue
                         cursor = version
-                        await self._present(room, user)
+                        present = await self.presence.update(room, user, present)
                         yield version, room
                         if room["status"] in (STARTED, CLOSED):
                             return
+            raise RoomNotFound(f"room rooms/{room_id} expired", room=f"rooms/{room_id}")
         finally:
+            if present:
+                self.presence.leave(room_id, user)
             if user and room["status"] != OPEN:
                 await self.store.drop_presence(room_id, user)
-
-    async def _present(self, room: Room, user: str) -> None:
-        if user and room["status"] == OPEN and seat_of(room, user) is not None:
-            await self.store.touch_presence(room["id"], user, int(time.time() * 1000))
 
     async def free_absent(self, grace_s: float, count: int = 100) -> int:
         """Free the seats of players whose WatchRoom stream has been gone for `grace_s`; returns how many."""

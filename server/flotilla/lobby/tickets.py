@@ -11,12 +11,13 @@ TICKET_ALREADY_WAITING naming the waiting ticket. So no match can hold a user tw
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import re
 import time
 import uuid
 from collections.abc import AsyncIterator, Mapping, Sequence
+from contextlib import aclosing
+from functools import partial
 from typing import Any
 
 import orjson
@@ -25,6 +26,7 @@ from flotilla.app.errors import InvalidRequest, TicketAlreadyWaiting, TicketNotF
 from flotilla.app.games import MAX_SEATS
 from flotilla.app.host import host_for
 from flotilla.app.inputs import echo
+from flotilla.lobby.follow import Heartbeat, follow
 from flotilla.lobby.ratings import Ratings
 from flotilla.store.lobby_store import AlreadyWaiting, LobbyStore, StoredTicket
 
@@ -122,7 +124,11 @@ class Tickets:
         return queue, stored
 
     async def get(self, queue: str, ticket_id: str, user: str) -> StoredTicket:
-        ticket = await self.store.ticket(queue, ticket_id)
+        return self._of(await self.store.ticket(queue, ticket_id), queue, ticket_id, user)
+
+    @staticmethod
+    def _of(ticket: StoredTicket | None, queue: str, ticket_id: str, user: str) -> StoredTicket:
+        """`ticket` if it exists and `user` is in its party; TicketNotFound otherwise."""
         if ticket is None or user not in {m["user"] for m in ticket.data["party"]}:
             raise TicketNotFound(f"no ticket {ticket_name(queue, ticket_id)} of yours", ticket=ticket_id)
         return ticket
@@ -134,10 +140,18 @@ class Tickets:
         return await self.get(queue, ticket_id, user)
 
     async def watch(self, queue: str, ticket_id: str, user: str) -> AsyncIterator[StoredTicket | None]:
-        """The ticket now and after each change, until it is matched, expired or cancelled; None: heartbeat."""
-        ticket = await self.get(queue, ticket_id, user)
+        """The ticket now and after each change, until it is matched, expired or cancelled; None: heartbeat.
+
+        Heartbeats cost no Redis command (see `flotilla.lobby.follow`).
+        """
+        found = await self.store.ticket_with_expiry(queue, ticket_id)
+        ticket = self._of(found[0] if found else None, queue, ticket_id, user)
         shown = ""
-        async with self.store.ticket_feed(queue, ticket_id) as feed:
+        expires_in = partial(self.store.ticket_expires_in, queue, ticket_id)
+        async with (
+            self.store.ticket_feed(queue, ticket_id) as feed,
+            aclosing(follow(feed, self.heartbeat_s, expires_in, found[1] if found else 0)) as changes,
+        ):
             while True:
                 state = SEARCHING if ticket.state == CLAIMED else ticket.state
                 if state != shown:
@@ -145,8 +159,8 @@ class Tickets:
                     yield ticket
                 if ticket.state in ENDED:
                     return
-                try:
-                    await asyncio.wait_for(feed.get(), self.heartbeat_s)
-                except TimeoutError:
+                change = await anext(changes, None)
+                if isinstance(change, Heartbeat):
                     yield None
-                ticket = await self.get(queue, ticket_id, user)
+                    continue
+                ticket = await self.get(queue, ticket_id, user)  # TicketNotFound once it is gone

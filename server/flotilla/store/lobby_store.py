@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
 from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -16,7 +17,7 @@ from redis.exceptions import ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from flotilla.store import keys
-from flotilla.store.redis_store import _script
+from flotilla.store.redis_store import _script, dedicated_client
 
 ROOM_TTL_S = 24 * 3600
 LISTING_STEP = 10**13  # listing score = open seats * LISTING_STEP + sequence number
@@ -55,6 +56,13 @@ def _ticket(ticket_id: str, raw: Sequence[bytes | None]) -> StoredTicket | None:
     )
 
 
+def _seconds_left(pttl_ms: int) -> float | None:
+    """A PTTL reply in seconds: None when the key is gone, inf when it never expires."""
+    if pttl_ms == -2:
+        return None
+    return math.inf if pttl_ms < 0 else pttl_ms / 1000
+
+
 class LobbyStore:
     """The Redis side of lobbies, matchmaking and ratings; every script is atomic on its own."""
 
@@ -68,6 +76,10 @@ class LobbyStore:
         self._rate_game = client.register_script(_script("rate_game.lua"))
         self._presence_take = client.register_script(_script("presence_take.lua"))
         self.hub = StreamHub(client)
+
+    async def close(self) -> None:
+        """Stop the live reads (their connections are outside the shared pool)."""
+        await self.hub.close()
 
     # --- rooms -------------------------------------------------------------------------
     async def next_room_seq(self) -> int:
@@ -121,6 +133,21 @@ class LobbyStore:
         rows = await self.redis.zrangebyscore(key, start, "+inf", start=0, num=count, withscores=True)
         return [(room_id.decode(), score) for room_id, score in rows]
 
+    async def room_with_expiry(self, room_id: str) -> tuple[int, dict[str, Any], float] | None:
+        """The room (version, data) and the seconds until it expires (inf: never), in one round trip."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hmget(keys.room(room_id), (b"version", b"data"))
+            pipe.pttl(keys.room(room_id))
+            (version, data), pttl = await pipe.execute()
+        left = _seconds_left(pttl)
+        if data is None or left is None:
+            return None
+        return int(version), orjson.loads(data), left
+
+    async def room_expires_in(self, room_id: str) -> float | None:
+        """Seconds until the room expires (inf: never); None if it is gone."""
+        return _seconds_left(await self.redis.pttl(keys.room(room_id)))
+
     def room_feed(self, room_id: str, after_version: int) -> Any:
         """Live batches of the room's change stream after `after_version` (see `StreamHub.subscribe`)."""
         return self.hub.subscribe(keys.room_changes(room_id), f"0-{after_version}")
@@ -145,6 +172,13 @@ class LobbyStore:
 
     async def touch_presence(self, room_id: str, user: str, now_ms: int) -> None:
         await self.redis.zadd(keys.ROOMS_PRESENCE, {f"{room_id}:{user}": now_ms})
+
+    async def touch_presences(self, members: Sequence[tuple[str, str]], now_ms: int) -> None:
+        """`touch_presence` for many (room id, user) at once, in chunks of one command."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for i in range(0, len(members), 1000):
+                pipe.zadd(keys.ROOMS_PRESENCE, {f"{r}:{u}": now_ms for r, u in members[i : i + 1000]})
+            await pipe.execute()
 
     async def drop_presence(self, room_id: str, user: str) -> None:
         await self.redis.zrem(keys.ROOMS_PRESENCE, f"{room_id}:{user}")
@@ -257,6 +291,20 @@ class LobbyStore:
         )
         return bool(reply)
 
+    async def ticket_with_expiry(self, queue: str, ticket_id: str) -> tuple[StoredTicket, float] | None:
+        """The ticket and the seconds until it expires (inf: never), in one round trip."""
+        key = keys.mm_ticket(queue, ticket_id)
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hmget(key, (b"data", b"state", b"game", b"seats"))
+            pipe.pttl(key)
+            raw, pttl = await pipe.execute()
+        ticket, left = _ticket(ticket_id, raw), _seconds_left(pttl)
+        return None if ticket is None or left is None else (ticket, left)
+
+    async def ticket_expires_in(self, queue: str, ticket_id: str) -> float | None:
+        """Seconds until the ticket expires (inf: never); None if it is gone."""
+        return _seconds_left(await self.redis.pttl(keys.mm_ticket(queue, ticket_id)))
+
     def ticket_feed(self, queue: str, ticket_id: str) -> Any:
         """Live batches of the ticket's change stream (any batch: the ticket may have changed)."""
         return self.hub.subscribe(keys.mm_ticket_changes(queue, ticket_id), "0-0")
@@ -362,27 +410,49 @@ def _stream_id(text: str) -> tuple[int, int]:
 StreamEntries = list[tuple[bytes, dict[bytes, bytes]]]
 
 
+STREAMS_PER_READER = 512  # one XREAD covers at most this many streams
+WAKE_INTERVAL_S = 0.05  # a reader is woken for new streams at most this often
+
+
 class StreamHub:
     """Live reads of many small streams (rooms, tickets) over few Redis connections.
 
-    Every watcher of a gateway subscribes here instead of holding its own blocking XREAD: one
-    reader task reads all subscribed streams with one `XREAD BLOCK` (on a Redis Cluster, one
-    reader per hash slot, as XREAD cannot span slots) and hands each batch to the streams'
-    subscribers. A stream subscribed while the reader blocks joins its next read (at most
-    `block_ms` later); nothing is missed, as the read starts from the subscriber's cursor.
+    Every watcher of a gateway subscribes here instead of holding its own blocking XREAD. On a
+    single Redis, readers of up to `STREAMS_PER_READER` streams each block in one `XREAD` on a
+    connection of their own (outside the shared pool), and are woken with `CLIENT UNBLOCK` (at
+    most every `WAKE_INTERVAL_S`) when a stream joins; so an idle hub costs one command per
+    reader every `block_ms`, whatever the number of watchers. On a Redis Cluster, XREAD cannot
+    span slots: one reader per hash slot polls on the cluster client every `cluster_block_ms`.
+    A stream subscribed joins its reader's next read; nothing is missed, as the read starts from
+    the subscriber's cursor.
     """
 
-    def __init__(self, client: aioredis.Redis, *, block_ms: int = 250, queue_size: int = 64) -> None:
+    def __init__(
+        self, client: aioredis.Redis, *, block_ms: int = 5000, cluster_block_ms: int = 250, queue_size: int = 64
+    ) -> None:
         self.redis: Any = client
         self.block_ms = block_ms
+        self.cluster_block_ms = cluster_block_ms
         self.queue_size = queue_size
         self._cluster = isinstance(client, RedisCluster)
         self._subs: dict[str, set[asyncio.Queue[StreamEntries | None]]] = {}
         self._cursors: dict[str, str] = {}
-        self._readers: dict[int, asyncio.Task[None]] = {}
+        self._readers: list[_HubReader] = []  # single Redis: filled in order, kept for reuse
+        self._slot_readers: dict[int, _HubReader] = {}  # cluster: one per hash slot
+        self._reader_of: dict[str, _HubReader] = {}
 
-    def _group(self, stream: str) -> int:
-        return int(self.redis.keyslot(stream)) if self._cluster else 0
+    def _reader_for(self, stream: str) -> _HubReader:
+        if self._cluster:
+            slot = int(self.redis.keyslot(stream))
+            reader = self._slot_readers.get(slot)
+            if reader is None:
+                reader = self._slot_readers[slot] = _HubReader(self, self.redis, self.cluster_block_ms, wakeable=False)
+            return reader
+        reader = next((r for r in self._readers if len(r.streams) < STREAMS_PER_READER), None)
+        if reader is None:
+            reader = _HubReader(self, dedicated_client(self.redis), self.block_ms, wakeable=True)
+            self._readers.append(reader)
+        return reader
 
     @contextlib.asynccontextmanager
     async def subscribe(self, stream: str, after: str) -> AsyncIterator[asyncio.Queue[StreamEntries | None]]:
@@ -392,11 +462,10 @@ class StreamHub:
         current = self._cursors.get(stream)
         if current is None:
             self._cursors[stream] = after
+            reader = self._reader_of[stream] = self._reader_for(stream)
+            reader.add(stream)
         elif _stream_id(after) < _stream_id(current):
             queue.put_nowait(None)  # the shared read is past this watcher's cursor: it re-reads the gap itself
-        group = self._group(stream)
-        if group not in self._readers or self._readers[group].done():
-            self._readers[group] = asyncio.get_running_loop().create_task(self._read(group), name="stream-hub")
         try:
             yield queue
         finally:
@@ -406,35 +475,92 @@ class StreamHub:
                 if not subs:
                     del self._subs[stream]
                     self._cursors.pop(stream, None)
+                    self._reader_of.pop(stream).streams.discard(stream)
 
-    async def _read(self, group: int) -> None:
-        while True:
-            streams = {k: v for k, v in self._cursors.items() if self._group(k) == group}
-            if not streams:
-                self._readers.pop(group, None)
-                return
-            try:
-                reply = await self.redis.xread(streams, block=self.block_ms, count=256)
-            except (RedisConnectionError, RedisTimeoutError):
-                await asyncio.sleep(0.5)
+    def _deliver(self, reply: Any) -> None:
+        for raw_stream, entries in reply or []:
+            stream = raw_stream.decode() if isinstance(raw_stream, bytes) else raw_stream
+            if stream not in self._cursors or not entries:
                 continue
-            for raw_stream, entries in reply or []:
-                stream = raw_stream.decode() if isinstance(raw_stream, bytes) else raw_stream
-                if stream not in self._cursors or not entries:
-                    continue
-                self._cursors[stream] = entries[-1][0].decode()
-                for queue in list(self._subs.get(stream, ())):
-                    try:
-                        queue.put_nowait(list(entries))
-                    except asyncio.QueueFull:  # a slow watcher: tell it to resync from the stored state
-                        while not queue.empty():
-                            queue.get_nowait()
-                        queue.put_nowait(None)
+            self._cursors[stream] = entries[-1][0].decode()
+            for queue in list(self._subs.get(stream, ())):
+                try:
+                    queue.put_nowait(list(entries))
+                except asyncio.QueueFull:  # a slow watcher: tell it to resync from the stored state
+                    while not queue.empty():
+                        queue.get_nowait()
+                    queue.put_nowait(None)
 
     async def close(self) -> None:
-        for task in self._readers.values():
-            task.cancel()
-        for task in list(self._readers.values()):
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        for reader in [*self._readers, *self._slot_readers.values()]:
+            await reader.close()
         self._readers.clear()
+        self._slot_readers.clear()
+
+
+class _HubReader:
+    """One blocking XREAD over a set of the hub's streams, then the next, while it has streams."""
+
+    def __init__(self, hub: StreamHub, client: Any, block_ms: int, *, wakeable: bool) -> None:
+        self.hub = hub
+        self.client = client
+        self.block_ms = block_ms
+        self.wakeable = wakeable  # a connection of its own, which CLIENT UNBLOCK can wake
+        self.streams: set[str] = set()
+        self.reading: frozenset[str] = frozenset()  # the streams the XREAD in flight covers
+        self.client_id: int | None = None
+        self.task: asyncio.Task[None] | None = None
+        self._waking: asyncio.Task[None] | None = None
+        self._woken_at = 0.0
+
+    def add(self, stream: str) -> None:
+        self.streams.add(stream)
+        loop = asyncio.get_running_loop()
+        if self.task is None or self.task.done():
+            self.task = loop.create_task(self._run(), name="stream-hub")
+        elif self.wakeable and (self._waking is None or self._waking.done()):
+            self._waking = loop.create_task(self._wake(), name="stream-hub-wake")
+
+    async def _wake(self) -> None:
+        """Make the blocked XREAD return so that the next one covers every stream added since.
+
+        The XREAD may still be on its way to Redis (not blocked yet: UNBLOCK answers 0), so try
+        until it either was unblocked or already covers them.
+        """
+        loop = asyncio.get_running_loop()
+        await asyncio.sleep(max(0.0, self._woken_at + WAKE_INTERVAL_S - loop.time()))
+        while self.streams and not self.streams <= self.reading:
+            if self.client_id is not None:
+                with contextlib.suppress(RedisConnectionError, RedisTimeoutError, OSError):
+                    if await self.hub.redis.client_unblock(self.client_id):
+                        self._woken_at = loop.time()
+                        return
+            await asyncio.sleep(0.005)
+
+    async def _run(self) -> None:
+        while self.streams:
+            cursors = {s: self.hub._cursors[s] for s in self.streams if s in self.hub._cursors}
+            if not cursors:
+                break
+            self.reading = frozenset(cursors)
+            try:
+                if self.wakeable and self.client_id is None:
+                    self.client_id = int(await self.client.client_id())
+                reply = await self.client.xread(cursors, block=self.block_ms, count=256)
+            except (RedisConnectionError, RedisTimeoutError, OSError):
+                self.client_id = None
+                await asyncio.sleep(0.5)
+                continue
+            self.hub._deliver(reply)
+        self.reading = frozenset()
+
+    async def close(self) -> None:
+        self.streams.clear()
+        for task in (self.task, self._waking):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        if self.wakeable:
+            with contextlib.suppress(RedisConnectionError, RedisTimeoutError, OSError):
+                await self.client.aclose(close_connection_pool=True)

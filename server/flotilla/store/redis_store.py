@@ -168,6 +168,16 @@ def _pairs(flat: Sequence[bytes]) -> dict[bytes, bytes]:
     return dict(zip(flat[::2], flat[1::2], strict=True))
 
 
+def dedicated_client(client: Any) -> Any:
+    """A client on a connection of its own, outside `client`'s pool (single Redis): for a
+    blocking read that another connection may end with CLIENT UNBLOCK, and that is closed
+    with its reader (its connection never goes back to the shared pool mid-read)."""
+    shared = client.connection_pool
+    kwargs = shared.connection_kwargs
+    pool = aioredis.ConnectionPool(connection_class=shared.connection_class, max_connections=1, **kwargs)
+    return aioredis.Redis(connection_pool=pool, single_connection_client=True)
+
+
 def parse_entry(fields: Mapping[bytes, bytes]) -> Entry:
     """Decode one event-stream entry's fields."""
     return Entry(
@@ -195,6 +205,7 @@ class RedisStore:
         self.lifetimes = lifetimes or Lifetimes()
         self.url = ""  # set by from_url (a second, synchronous client needs it: see `sync_client`)
         self._node_options: dict[str, Any] = {}
+        self._node_pool = (128, 5.0)  # max connections, pool timeout of the per-primary clients
         self._nodes: dict[tuple[str, int], _Node] = {}
         self._readers: list[asyncio.Task[None]] = []
         self._outgoing: list[tuple[str, dict[str, Any], asyncio.Future[None]]] = []
@@ -219,6 +230,9 @@ class RedisStore:
         wait_replicas: int = 0,
         wait_timeout_ms: int = 1000,
         lifetimes: Lifetimes | None = None,
+        max_connections: int = 128,
+        pool_timeout_s: float = 5.0,
+        cluster_readers: int = 0,
         **kwargs: Any,
     ) -> RedisStore:
         """A store on the Redis at `url`: redis:// or rediss:// (TLS), user:password@ as usual;
@@ -226,30 +240,44 @@ class RedisStore:
 
         `wait_replicas` > 0 makes every commit wait (WAIT) for that many replicas before a move
         is confirmed, so a failover cannot lose a confirmed move.
+
+        Connections are pooled, at most `max_connections` per Redis node; a command that finds
+        none free waits `pool_timeout_s`, then fails with ConnectionError (UNAVAILABLE to
+        clients). Blocking reads that would hold a pooled connection for long use connections of
+        their own (`dedicated_client`), except on a cluster, where each watched game or followed
+        room holds one of its node's pool while it reads: there the cap is raised by
+        `cluster_readers`.
         """
         # Blocking reads (XREAD/XREADGROUP BLOCK) last at most ~10 s; the socket timeout sits above them.
         kwargs.setdefault("socket_timeout", 30)
         kwargs.setdefault("socket_connect_timeout", 5)
-        kwargs.setdefault("max_connections", 10_000)  # blocking reads (feeds, inbox) each hold one
         plain_url, cluster = _split_url(url)
         if cluster:
-            client: Any = RedisCluster.from_url(plain_url, **kwargs)
+            client: Any = RedisCluster.from_url(plain_url, max_connections=max_connections + cluster_readers, **kwargs)
         else:
             kwargs.setdefault("health_check_interval", 15)
-            client = aioredis.Redis.from_url(plain_url, **kwargs)
+            pool = aioredis.BlockingConnectionPool.from_url(
+                plain_url, max_connections=max_connections, timeout=pool_timeout_s, **kwargs
+            )
+            client = aioredis.Redis.from_pool(pool)
         store = cls(client, wait_replicas=wait_replicas, wait_timeout_ms=wait_timeout_ms, lifetimes=lifetimes)
         store._node_options = {**parse_url(plain_url), **kwargs}  # type: ignore[no-untyped-call]
+        store._node_pool = (max_connections, pool_timeout_s)
         store.url = url
         return store
 
     @classmethod
     def from_settings(cls, settings: Settings) -> RedisStore:
-        """The store every Flotilla process uses: REDIS_URL, the durability knob and the records' lifetimes."""
+        """The store every Flotilla process uses: REDIS_URL, the durability knob, the records'
+        lifetimes and the pool bounds."""
         return cls.from_url(
             settings.redis_url,
             wait_replicas=settings.wait_replicas,
             wait_timeout_ms=settings.wait_timeout_ms,
             lifetimes=Lifetimes.from_settings(settings),
+            max_connections=settings.redis_max_connections,
+            pool_timeout_s=settings.redis_pool_timeout_s,
+            cluster_readers=settings.max_open_streams,
         )
 
     def sync_client(self, timeout_s: float) -> Any:
@@ -275,7 +303,11 @@ class RedisStore:
         found = self._nodes.get(address)
         if found is None:
             options = {k: v for k, v in self._node_options.items() if k not in ("host", "port", "db", "path")}
-            client = aioredis.Redis(host=node.host, port=node.port, **options)
+            max_connections, timeout = self._node_pool
+            pool = aioredis.BlockingConnectionPool(
+                host=node.host, port=node.port, max_connections=max_connections, timeout=timeout, **options
+            )
+            client = aioredis.Redis.from_pool(pool)
             found = self._nodes[address] = _Node(client, client.register_script(_script("commit_transition.lua")))
         return found
 
@@ -531,14 +563,8 @@ class RedisStore:
         return [None if v is None else (int(v), (h or b"").decode()) for v, h in rows]
 
     def dedicated_client(self) -> Any:
-        """A client on a connection of its own, outside the shared pool (single Redis): for a
-        blocking read that another connection may end with CLIENT UNBLOCK, and that is closed
-        with its reader (its connection never goes back to the shared pool mid-read)."""
-        shared = self.redis.connection_pool
-        pool = aioredis.ConnectionPool(
-            connection_class=shared.connection_class, **{**shared.connection_kwargs, "max_connections": 1}
-        )
-        return aioredis.Redis(connection_pool=pool, single_connection_client=True)
+        """A client on a connection of its own, outside the shared pool (see `dedicated_client`)."""
+        return dedicated_client(self.redis)
 
     async def wait_entries_many(self, client: Any, cursors: Mapping[str, int], block_ms: int) -> dict[str, list[Entry]]:
         """Block on many games' streams at once (single Redis); entries after each cursor, by game."""
