@@ -455,6 +455,10 @@ class Rooms:
                         continue
                     if batch is None:
                         changes = await self.store.room_changes(room_id, cursor)
+                        stored = None if changes else await self.store.room(room_id)
+                        if stored is not None and stored[0] < cursor:  # Redis came back behind
+                            cursor = stored[0] - 1
+                            changes = [stored]
                     else:
                         changes = self.store.parse_room_changes(batch)
                     for version, room in changes:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import math
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -491,6 +491,25 @@ class StreamHub:
                         queue.get_nowait()
                     queue.put_nowait(None)
 
+    async def recheck(self, streams: Iterable[str]) -> None:
+        """After a lost connection: a stream now behind its cursor (a Redis that came back with an
+        older history) gets its cursor moved back, and its subscribers are told to re-read."""
+        watched = [s for s in streams if s in self._cursors]
+        if not watched:
+            return
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for stream in watched:
+                pipe.xrevrange(stream, "+", "-", count=1)
+            lasts = await pipe.execute()
+        for stream, last in zip(watched, lasts, strict=True):
+            stored = last[0][0].decode() if last else "0-0"
+            if stream in self._cursors and _stream_id(stored) < _stream_id(self._cursors[stream]):
+                self._cursors[stream] = stored
+                for queue in list(self._subs.get(stream, ())):
+                    while not queue.empty():
+                        queue.get_nowait()
+                    queue.put_nowait(None)
+
     async def close(self) -> None:
         for reader in [*self._readers, *self._slot_readers.values()]:
             await reader.close()
@@ -512,6 +531,7 @@ class _HubReader:
         self.task: asyncio.Task[None] | None = None
         self._waking: asyncio.Task[None] | None = None
         self._woken_at = 0.0
+        self._recheck = False  # a read failed: Redis may come back behind (StreamHub.recheck)
 
     def add(self, stream: str) -> None:
         self.streams.add(stream)
@@ -544,11 +564,16 @@ class _HubReader:
                 break
             self.reading = frozenset(cursors)
             try:
+                if self._recheck:
+                    await self.hub.recheck(self.streams)
+                    self._recheck = False
+                    continue
                 if self.wakeable and self.client_id is None:
                     self.client_id = int(await self.client.client_id())
                 reply = await self.client.xread(cursors, block=self.block_ms, count=256)
             except (RedisConnectionError, RedisTimeoutError, OSError):
                 self.client_id = None
+                self._recheck = True
                 await asyncio.sleep(0.5)
                 continue
             self.hub._deliver(reply)
