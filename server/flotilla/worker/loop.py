@@ -145,7 +145,7 @@ class Worker:
         cache_size: int = 50_000,
         kinds: Sequence[str] | None = None,
         timer_interval_s: float = 0.2,
-        timer_lease_ms: int = 10_000,
+        timer_lease_ms: int = 2_000,
         finished_ttl_s: int = 30 * 24 * 3600,
     ) -> None:
         self.store = store
@@ -184,6 +184,7 @@ class Worker:
             liveness_refresh_ms=settings.worker_refresh_ms,
             sweep_ms=settings.reclaim_sweep_ms,
             janitor_interval_s=settings.janitor_interval_s,
+            timer_lease_ms=settings.timer_lease_ms,
         )
 
     def stop(self) -> None:
