@@ -156,13 +156,22 @@ class RedisServer:
 class RedisCluster:
     """A Redis Cluster of `primaries` primaries with `replicas` replicas each, on 127.0.0.1."""
 
-    def __init__(self, data_dir: Path, primaries: int = 3, replicas: int = 1, node_timeout_ms: int = 2000) -> None:
+    def __init__(
+        self,
+        data_dir: Path,
+        primaries: int = 3,
+        replicas: int = 1,
+        node_timeout_ms: int = 2000,
+        *,
+        appendfsync: Appendfsync = "always",
+    ) -> None:
         self.data_dir = data_dir
         self.nodes = [
             RedisServer(
                 data_dir / f"node-{i}",
                 free_cluster_port(),
                 aof=True,
+                appendfsync=appendfsync,
                 extra=(
                     "--cluster-enabled",
                     "yes",
