@@ -1,0 +1,232 @@
+"""The chaos suite's players: random bots (SubmitAction or Play) and spectators on real gateways.
+
+Every bot and spectator has its own SDK client over all the stack's gateways (each starting on a
+different one), so a killed gateway sends it to another. Each records what its stream received
+(a `Trace`) and each move it was told is committed (the `Ledger`). A bot that gets UNAVAILABLE or
+DEADLINE_EXCEEDED retries with the same request id (the SDK does, for SubmitAction; `play_bot`
+re-sends on a reopened Play stream); a bot that gets ABORTED (the game moved since its prompt)
+or NOT_YOUR_TURN waits for its next prompt.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+import uuid
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+import grpc
+
+from flotilla.api.game.v1 import game_pb2, game_service_pb2
+from flotilla_client import FlotillaClient, FlotillaError, Seat
+from flotilla_client.client import RETRYABLE
+from ledger import Ledger
+
+# Short games of every kind, for random bots (see docs/games.md; navegador has no length option,
+# so its bots buy a knight whenever they may: the game ends when the 15th is sold).
+COUNTER = ("counter", 2, {"moves": "40"})
+SAIL_AWAY = ("sail_away", 2, {"max_rounds": "3"})
+PORT_ROYAL = ("port_royal", 2, {"mode": "base"})
+PIRATES = ("pirates_of_nassau", 2, {})
+NAVEGADOR = ("navegador", 2, {})
+Spec = tuple[str, int, Mapping[str, str]]
+
+WAIT_FOR_NEXT_PROMPT = ("ERROR_REASON_STALE_GAME_VERSION", "ERROR_REASON_NOT_YOUR_TURN")
+
+
+def choose(rng: random.Random, legal: Sequence[game_pb2.Action]) -> game_pb2.Action:
+    """A uniformly random legal action (but a navegador knight whenever one is for sale)."""
+    knights = [a for a in legal if a.WhichOneof("game") == "navegador" and a.navegador.HasField("buy_knight")]
+    if knights:
+        return knights[0]
+    return rng.choice(list(legal))
+
+
+@dataclass
+class Trace:
+    """What one watch or Play stream delivered, in order: event ids (a negative number is a full
+    view covering the ids up to it, as `support.assert_gapless` expects), and when views and
+    prompts came (monotonic seconds)."""
+
+    who: str
+    ids: list[int] = field(default_factory=list)
+    views: list[float] = field(default_factory=list)
+    prompts: list[float] = field(default_factory=list)
+
+    def note(self, update: game_service_pb2.WatchGameResponse) -> None:
+        if update.HasField("view"):
+            self.ids.append(-update.view.through_event_id)
+            self.views.append(time.monotonic())
+        self.ids.extend(e.event_id for e in update.events)
+        if update.HasField("prompt"):
+            self.prompts.append(time.monotonic())
+
+
+def _acceptable(error: FlotillaError) -> bool:
+    """The game moved on since the prompt: the next prompt decides."""
+    return error.code == grpc.StatusCode.ABORTED or error.reason in WAIT_FOR_NEXT_PROMPT
+
+
+async def watch_bot(client: FlotillaClient, seat: Seat, ledger: Ledger, rng: random.Random, trace: Trace) -> None:
+    """WatchGame + SubmitAction until the game ends."""
+    async for update in client.watch(seat.game, seat):
+        trace.note(update)
+        if not (update.HasField("prompt") and update.prompt.legal_actions):
+            continue
+        action, request_id = choose(rng, update.prompt.legal_actions), uuid.uuid4().hex
+        try:
+            reply = await client.submit(seat.game, seat, action, etag=update.prompt.etag, request_id=request_id)
+        except FlotillaError as error:
+            if not _acceptable(error):
+                raise
+            continue
+        ledger.confirm(seat.game, seat.seat, request_id, reply.etag)
+
+
+async def play_bot(client: FlotillaClient, seat: Seat, ledger: Ledger, rng: random.Random, trace: Trace) -> None:
+    """One Play stream until the game ends; reopened from the last event id when it breaks,
+    re-sending (same request id, same etag) the submits whose outcome it never heard."""
+    cursor, unanswered, failures = 0, dict[str, tuple[game_pb2.Action, str]](), 0
+    while True:
+        stream = client.play(seat, after_event_id=cursor)
+        for request_id, (action, etag) in unanswered.items():
+            stream.send(action, etag=etag, request_id=request_id)
+        try:
+            async for response in stream:
+                failures = 0
+                if response.HasField("outcome"):
+                    outcome = response.outcome
+                    if outcome.status.code == grpc.StatusCode.OK.value[0]:
+                        unanswered.pop(outcome.request_id, None)
+                        ledger.confirm(seat.game, seat.seat, outcome.request_id, outcome.etag)
+                        continue
+                    error = FlotillaError.from_status(outcome.status)
+                    if error.code in RETRYABLE and outcome.request_id in unanswered:
+                        action, etag = unanswered[outcome.request_id]
+                        stream.send(action, etag=etag, request_id=outcome.request_id)
+                        continue
+                    unanswered.pop(outcome.request_id, None)
+                    if not _acceptable(error):
+                        raise error
+                    continue
+                update = response.update
+                trace.note(update)
+                cursor = max(cursor, update.through_event_id)
+                if update.HasField("prompt") and update.prompt.legal_actions:
+                    action = choose(rng, update.prompt.legal_actions)
+                    request_id = stream.send(action, etag=update.prompt.etag)
+                    unanswered[request_id] = (action, update.prompt.etag)
+            stream.close()
+            return
+        except FlotillaError as error:
+            stream.close()
+            if error.code not in RETRYABLE or failures >= client.retries:
+                raise
+            failures += 1
+            await client._failover()
+            await asyncio.sleep(client.backoff_s * 2 ** min(failures, 5))
+
+
+async def spectate(client: FlotillaClient, game: str, trace: Trace) -> None:
+    async for update in client.watch(game):
+        trace.note(update)
+
+
+@dataclass
+class ChaosGame:
+    """One game of a scenario, its bots' and spectators' traces."""
+
+    name: str
+    kind: str
+    seats: int
+    bots: list[Trace]
+    spectators: list[Trace]
+    final_version: int = 0
+
+
+class Table:
+    """Creates games, seats bots and spectators on the stack's gateways, and plays them out."""
+
+    def __init__(self, targets: Sequence[str], ledger: Ledger, *, seed: int = 0) -> None:
+        self.targets = list(targets)
+        self.ledger = ledger
+        self.rng = random.Random(seed)
+        self.clients: list[FlotillaClient] = []
+        self.tasks: list[asyncio.Task[None]] = []
+        self.started = time.monotonic()
+
+    def client(self) -> FlotillaClient:
+        """A client over every gateway, each new one starting on the next gateway."""
+        first = len(self.clients) % len(self.targets)
+        client = FlotillaClient(*self.targets[first:], *self.targets[:first])
+        self.clients.append(client)
+        return client
+
+    async def start(self, spec: Spec, *, spectators: int = 1, play_seats: Sequence[int] = ()) -> ChaosGame:
+        """Create and fill one game; its bots (Play for `play_seats`, else SubmitAction) and
+        spectators run as tasks from now on."""
+        kind, seats, options = spec
+        if not self.tasks:
+            self.started = time.monotonic()
+        host = self.client()
+        await host.sign_in("host")
+        created = await host.create_game(kind, seats, options)
+        game = ChaosGame(created.name, kind, seats, [], [])
+        for i in range(seats):
+            client = self.client()
+            await client.sign_in(f"bot{i}")
+            seat = await client.join(created.name)
+            trace = Trace(f"{created.name} seat {seat.seat}")
+            game.bots.append(trace)
+            bot = play_bot if seat.seat in play_seats else watch_bot
+            rng = random.Random(self.rng.random())
+            self.tasks.append(asyncio.create_task(bot(client, seat, self.ledger, rng, trace)))
+        for i in range(spectators):
+            game.spectators.append(self.spectator(created.name, f"{created.name} spectator {i}"))
+        return game
+
+    def spectator(self, game: str, who: str) -> Trace:
+        """A spectator of `game` from event 0, from now on."""
+        client = self.client()
+        trace = Trace(who)
+        self.tasks.append(asyncio.create_task(spectate(client, game, trace)))
+        return trace
+
+    async def finish(self, games: Sequence[ChaosGame], within_s: float) -> None:
+        """Wait until every bot and spectator is done (every game over), at most `within_s`
+        from the start of the first game."""
+        done, pending = await asyncio.wait(self.tasks, timeout=max(0.0, self.started + within_s - time.monotonic()))
+        for task in done:
+            task.result()  # a bot's or spectator's failure fails the scenario
+        checker = self.clients[0]
+        infos = [await checker.get_game(game.name) for game in games]
+        unfinished = [
+            f"{g.kind} {g.name} at event {i.last_event_id}, to act {list(i.to_act)}"
+            for g, i in zip(games, infos, strict=True)
+            if i.state != game_pb2.GAME_STATE_FINISHED
+        ]
+        assert not unfinished, f"stalled: {unfinished} not finished {within_s} s after the start"
+        assert not pending, f"{len(pending)} streams did not end after the games"
+        for game, info in zip(games, infos, strict=True):
+            game.final_version = info.last_event_id
+
+    async def close(self) -> None:
+        for task in self.tasks:
+            task.cancel()
+        await asyncio.gather(*self.tasks, return_exceptions=True)
+        for client in self.clients:
+            await client.close()
+
+
+async def every(period_s: float, stop: asyncio.Event, fault: Callable[[], Awaitable[None]], times: int) -> int:
+    """Run `fault` every `period_s`, `times` times or until `stop` is set; returns how many times it ran."""
+    count = 0
+    while not stop.is_set() and count < times:
+        try:
+            await asyncio.wait_for(stop.wait(), period_s)
+        except TimeoutError:
+            await fault()
+            count += 1
+    return count
