@@ -212,6 +212,10 @@ class Table:
         for game, info in zip(games, infos, strict=True):
             game.final_version = info.last_event_id
 
+    def failed_over(self) -> int:
+        """How many clients moved to another gateway (the SDK's target index moved on)."""
+        return sum(1 for client in self.clients if client._index > 0)
+
     async def close(self) -> None:
         for task in self.tasks:
             task.cancel()
