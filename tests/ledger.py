@@ -2,13 +2,14 @@
 
 Bots record each `SubmitAction` (or `Play` submit) answered OK; `assert_kept` then reads each
 game's action log (`[seat, action, version, by, request_id]` rows, written by the worker's
-commit) and checks that no confirmed move is missing (lost), that no (seat, request id) was
-applied twice (doubled), and that each seat's confirmed moves are in the log in the order they
-were confirmed.
+commit) and checks that no confirmed move is missing (lost) and that no (seat, request id) was
+applied twice (doubled). (The order in which a client hears of its moves is not the log's when it
+has several in flight, as a Play stream may.)
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -40,9 +41,20 @@ class Ledger:
     """Every confirmed move, in the order the clients heard of them."""
 
     moves: list[Confirmed] = field(default_factory=list)
+    _waiting: list[tuple[int, asyncio.Future[None]]] = field(default_factory=list)
 
     def confirm(self, game: str, seat: int, request_id: str, etag: str) -> None:
         self.moves.append(Confirmed(game, seat, request_id, etag))
+        for count, future in self._waiting:
+            if len(self.moves) >= count and not future.done():
+                future.set_result(None)
+
+    async def reached(self, count: int) -> None:
+        """Return once `count` moves in all have been confirmed."""
+        if len(self.moves) < count:
+            future = asyncio.get_running_loop().create_future()
+            self._waiting.append((count, future))
+            await future
 
     def of(self, game: str) -> list[Confirmed]:
         return [m for m in self.moves if m.game == game]
@@ -60,12 +72,7 @@ class Ledger:
                 applied = [(int(row[0]), str(row[4])) for row in rows if len(row) > 4 and row[4]]
                 counts = Counter(applied)
                 doubled += [(game, seat, rid) for (seat, rid), n in counts.items() if n > 1]
-                confirmed = self.of(game)
-                lost += [m for m in confirmed if (m.seat, m.request_id) not in counts]
-                for seat in {m.seat for m in confirmed}:
-                    heard = [m.request_id for m in confirmed if m.seat == seat and (seat, m.request_id) in counts]
-                    order = [rid for s, rid in applied if s == seat and rid in set(heard)]
-                    assert order == heard, f"{game} seat {seat}: confirmed moves are logged in another order"
+                lost += [m for m in self.of(game) if (m.seat, m.request_id) not in counts]
         finally:
             await store.close()
         return Kept(sum(len(self.of(g)) for g in games), logged, lost, doubled)

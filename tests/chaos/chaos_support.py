@@ -33,6 +33,7 @@ PIRATES = ("pirates_of_nassau", 2, {})
 NAVEGADOR = ("navegador", 2, {})
 Spec = tuple[str, int, Mapping[str, str]]
 
+STALL_S = 20.0  # no move confirmed and no event delivered anywhere for this long: the games are stuck
 WAIT_FOR_NEXT_PROMPT = ("ERROR_REASON_STALE_GAME_VERSION", "ERROR_REASON_NOT_YOUR_TURN")
 
 
@@ -155,6 +156,7 @@ class Table:
         self.rng = random.Random(seed)
         self.clients: list[FlotillaClient] = []
         self.tasks: list[asyncio.Task[None]] = []
+        self.traces: list[Trace] = []
         self.started = time.monotonic()
 
     def client(self) -> FlotillaClient:
@@ -180,6 +182,7 @@ class Table:
             seat = await client.join(created.name)
             trace = Trace(f"{created.name} seat {seat.seat}")
             game.bots.append(trace)
+            self.traces.append(trace)
             bot = play_bot if seat.seat in play_seats else watch_bot
             rng = random.Random(self.rng.random())
             self.tasks.append(asyncio.create_task(bot(client, seat, self.ledger, rng, trace)))
@@ -191,15 +194,26 @@ class Table:
         """A spectator of `game` from event 0, from now on."""
         client = self.client()
         trace = Trace(who)
+        self.traces.append(trace)
         self.tasks.append(asyncio.create_task(spectate(client, game, trace)))
         return trace
 
-    async def finish(self, games: Sequence[ChaosGame], within_s: float) -> None:
-        """Wait until every bot and spectator is done (every game over), at most `within_s`
-        from the start of the first game."""
-        done, pending = await asyncio.wait(self.tasks, timeout=max(0.0, self.started + within_s - time.monotonic()))
-        for task in done:
-            task.result()  # a bot's or spectator's failure fails the scenario
+    def progress(self) -> int:
+        """Moves confirmed and events delivered so far: a stall is when this stops growing."""
+        return len(self.ledger.moves) + sum(len(t.ids) for t in self.traces)
+
+    async def finish(self, games: Sequence[ChaosGame], within_s: float, *, stall_s: float = STALL_S) -> None:
+        """Wait until every bot and spectator is done (every game over): at most `within_s` from
+        the start of the first game, and never `stall_s` without a move confirmed or an event
+        delivered anywhere (then the games are stuck: fail now, not at the deadline)."""
+        deadline = self.started + within_s
+        pending, seen, moved_at = set(self.tasks), -1, time.monotonic()
+        while pending and time.monotonic() < deadline and time.monotonic() - moved_at < stall_s:
+            done, pending = await asyncio.wait(pending, timeout=1.0)
+            for task in done:
+                task.result()  # a bot's or spectator's failure fails the scenario
+            if self.progress() != seen:
+                seen, moved_at = self.progress(), time.monotonic()
         checker = self.clients[0]
         infos = [await checker.get_game(game.name) for game in games]
         unfinished = [
@@ -207,7 +221,7 @@ class Table:
             for g, i in zip(games, infos, strict=True)
             if i.state != game_pb2.GAME_STATE_FINISHED
         ]
-        assert not unfinished, f"stalled: {unfinished} not finished {within_s} s after the start"
+        assert not unfinished, f"stalled: {unfinished} not finished (no progress for {stall_s} s, or {within_s} s)"
         assert not pending, f"{len(pending)} streams did not end after the games"
         for game, info in zip(games, infos, strict=True):
             game.final_version = info.last_event_id
@@ -220,8 +234,7 @@ class Table:
         for task in self.tasks:
             task.cancel()
         await asyncio.gather(*self.tasks, return_exceptions=True)
-        for client in self.clients:
-            await client.close()
+        await asyncio.gather(*(client.close() for client in self.clients))
 
 
 async def every(period_s: float, stop: asyncio.Event, fault: Callable[[], Awaitable[None]], times: int) -> int:
