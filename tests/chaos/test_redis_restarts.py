@@ -28,7 +28,7 @@ from support import Stack, assert_gapless, assert_stored_state_replays, start_st
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(180)]
 
-GAMES = [("counter", 2, {"moves": "300"})] * 4 + [PORT_ROYAL] * 2 + [PIRATES] * 2
+GAMES = [("counter", 2, {"moves": "150"})] * 4 + [PORT_ROYAL] * 2 + [PIRATES] * 2
 WITHIN_S = 90  # about 30 s here; a stall fails sooner (STALL_S)
 DOWN_S = 1.0  # how long Redis stays dead
 
@@ -86,7 +86,7 @@ async def test_redis_killed_and_restarted_from_its_intact_aof_loses_nothing(
     table = Table(stack.gateways, ledger, seed=5)
     try:
         games = await _start_games(table)
-        await ledger.reached(300)
+        await ledger.reached(150)
         await _restart(aof_redis)
         at_restart = len(ledger.moves)
         await table.finish(games, WITHIN_S)
@@ -109,9 +109,9 @@ async def test_redis_restarted_from_a_truncated_aof_resyncs_every_stream_and_sta
     table = Table(stack.gateways, ledger, seed=7)
     try:
         games = await _start_games(table)
-        await ledger.reached(200)
+        await ledger.reached(100)
         kept_bytes, kept_moves = aof_redis.aof_path.stat().st_size, len(ledger.moves)
-        await ledger.reached(kept_moves + 150)  # confirmed, then lost with the file's tail
+        await ledger.reached(kept_moves + 100)  # confirmed, then lost with the file's tail
         killed = await _restart(aof_redis, truncate_to=kept_bytes)
         confirmed_before = len(ledger.moves)
         newcomers = [table.spectator(g.name, f"{g.name} spectator after the restart") for g in games]
