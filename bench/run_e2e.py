@@ -10,7 +10,7 @@ process is on 127.0.0.1 and stops by itself.
 
 `--appendfsync always,everysec,everysec,always` runs the whole Flotilla part once per entry (a
 fresh Redis and fresh servers each), in that order, and adds a table of always ÷ everysec
-ratios (repeated settings averaged).
+ratios (of repeated settings, the medians).
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ import argparse
 import json
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -218,15 +219,15 @@ def table(rows: list[dict[str, object]]) -> str:
 
 
 def fsync_table(rows: list[dict[str, object]]) -> str:
-    """always ÷ everysec for each (mode, M) measured with both settings; a setting run several
-    times (e.g. always,everysec,everysec,always, which cancels a steady drift of the machine's
-    load) is averaged."""
+    """always ÷ everysec for each (mode, M) measured with both settings; of a setting run several
+    times (alternating, e.g. always,everysec,always,everysec, against the drift of a shared
+    machine's load) the medians are compared."""
     runs: dict[tuple[object, object, object], list[tuple[float, float]]] = {}
     for r in rows:
         if r.get("appendfsync"):
             p99 = max(float(r["mover_p99_ms"] or 0), float(r["opponent_p99_ms"] or 0))  # type: ignore[arg-type]
             runs.setdefault((r["appendfsync"], r["mode"], r["games"]), []).append((float(r["moves_per_s"]), p99))  # type: ignore[arg-type]
-    mean = {key: [sum(v) / len(v) for v in zip(*values, strict=True)] for key, values in runs.items()}
+    mean = {key: [statistics.median(v) for v in zip(*values, strict=True)] for key, values in runs.items()}
     lines = [
         "| mode | M | runs | moves/s always / everysec | ratio | worst p99 ms always / everysec | ratio |",
         "|---|---:|---:|---|---:|---|---:|",
@@ -258,7 +259,7 @@ def main() -> None:
     parser.add_argument(
         "--appendfsync",
         default="always",
-        help="Redis appendfsync setting(s), comma-separated: always (the shipped default), everysec",
+        help="Redis appendfsync setting(s), comma-separated, run in this order: always (the shipped default), everysec",
     )
     parser.add_argument("--peer", default=str(ROOT.parent / "shared" / "peers"), help="shared/peers, or '' to skip")
     parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "e2e.jsonl"))
