@@ -19,10 +19,10 @@ from support import Stack, assert_gapless, assert_stored_state_replays, start_st
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(180)]
 
-GAMES = [("counter", 2, {"moves": "400"})] * 4 + [("sail_away", 2, {"max_rounds": "8"})] * 2 + [PORT_ROYAL] * 2
+GAMES = [("counter", 2, {"moves": "800"})] * 4 + [("sail_away", 2, {"max_rounds": "8"})] * 2 + [PORT_ROYAL] * 2
 GAMES += [PIRATES] * 2
 SPECTATORS = 3  # 10 games x (2 bots + 3 spectators) = 50 watch streams
-KILLS = 4  # every 3 s, gateway 0, 1, 0, 1
+KILLS = 8  # at most: every 2.5 s (plus the restart), gateway 0, 1, 0, 1, ... while the games last
 WITHIN_S = 90  # about 30 s here; a stall fails sooner (STALL_S)
 
 
@@ -47,7 +47,7 @@ async def test_a_gateway_killed_under_50_watchers_loses_doubles_and_skips_nothin
 
     try:
         games = [await table.start(spec, spectators=SPECTATORS) for spec in GAMES]
-        killing = asyncio.create_task(every(3.0, stop, kill_a_gateway, KILLS))
+        killing = asyncio.create_task(every(2.5, stop, kill_a_gateway, KILLS))
         try:
             await table.finish(games, WITHIN_S)
         finally:
@@ -55,7 +55,7 @@ async def test_a_gateway_killed_under_50_watchers_loses_doubles_and_skips_nothin
             kills = await killing
     finally:
         await table.close()
-    assert kills == KILLS, "the games ended before the chaos did"
+    assert kills >= 3, f"the games ended after {kills} gateway kills: too short for the scenario"
     assert table.failed_over() >= 25, "the streams of a killed gateway should have resumed on the other"
     kept = await ledger.assert_kept(stack.redis_url, [g.name for g in games])
     watchers = [t for g in games for t in (*g.bots, *g.spectators)]

@@ -7,6 +7,7 @@
   back behind what clients saw. No game may stall; every watch and Play stream must be resynced
   with a full view and then get a fresh prompt; a new spectator's stream must be gapless; moves
   confirmed before the lost tail are kept, none is applied twice, and every stored state replays.
+  (Marked xfail where the proto has no resync yet: there every game stalls.)
 
 Bots play through SubmitAction on seat 0 and through a Play stream on seat 1 of every other game.
 """
@@ -22,6 +23,7 @@ from pathlib import Path
 import pytest
 
 from chaos.chaos_support import PIRATES, PORT_ROYAL, ChaosGame, Table, Trace
+from flotilla.api.game.v1 import game_service_pb2
 from flotilla.redis_server import RedisServer, free_port
 from ledger import Ledger
 from support import Stack, assert_gapless, assert_stored_state_replays, start_stack
@@ -101,7 +103,11 @@ async def test_redis_killed_and_restarted_from_its_intact_aof_loses_nothing(
     print(f"Redis restarted after {at_restart} confirmed moves; {kept.confirmed} confirmed, 0 lost, 0 doubled")
 
 
-@pytest.mark.xfail(strict=True, reason="needs resync (lead): feeds only move forward, so every game stalls")
+@pytest.mark.xfail(
+    "resync_reason" not in game_service_pb2.WatchGameResponse.DESCRIPTOR.fields_by_name,
+    strict=True,
+    reason="needs the resync of a rewound history (lead's work): without it feeds only move forward, every game stalls",
+)
 async def test_redis_restarted_from_a_truncated_aof_resyncs_every_stream_and_stalls_nothing(
     aof_redis: RedisServer, stack: Stack
 ) -> None:
@@ -124,7 +130,9 @@ async def test_redis_restarted_from_a_truncated_aof_resyncs_every_stream_and_sta
     after_the_restart = Ledger(ledger.moves[confirmed_before:])
     await after_the_restart.assert_kept(stack.redis_url, names)
     for game, newcomer in zip(games, newcomers, strict=True):
-        assert_gapless(newcomer.ids, game.final_version)
+        # A spectator that arrives as Redis comes back may be resynced once more by its gateway's
+        # detection of the rewind (a redundant view, not a gap): every event after its views, once.
+        assert_gapless_with_resyncs(newcomer.ids, game.final_version)
         for trace in [*game.bots, *game.spectators]:
             _assert_resynced(trace, killed, is_bot=trace in game.bots)
             assert_gapless_with_resyncs(trace.ids, game.final_version)
