@@ -16,13 +16,15 @@ import time
 import uuid
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 import grpc
 
 from flotilla.api.game.v1 import game_pb2, game_service_pb2
 from flotilla_client import FlotillaClient, FlotillaError, Seat
 from flotilla_client.client import RETRYABLE
-from ledger import Ledger
+from ledger import Kept, Ledger
+from support import assert_gapless, assert_stored_state_replays
 
 # Short games of every kind, for random bots (see docs/games.md; navegador has no length option,
 # so its bots buy a knight whenever they may: the game ends when the 15th is sold).
@@ -32,6 +34,7 @@ PORT_ROYAL = ("port_royal", 2, {"mode": "base"})
 PIRATES = ("pirates_of_nassau", 2, {})
 NAVEGADOR = ("navegador", 2, {})
 Spec = tuple[str, int, Mapping[str, str]]
+T = TypeVar("T")
 
 STALL_S = 20.0  # no move confirmed and no event delivered anywhere for this long: the games are stuck
 WAIT_FOR_NEXT_PROMPT = ("ERROR_REASON_STALE_GAME_VERSION", "ERROR_REASON_NOT_YOUR_TURN")
@@ -150,9 +153,12 @@ class ChaosGame:
 class Table:
     """Creates games, seats bots and spectators on the stack's gateways, and plays them out."""
 
-    def __init__(self, targets: Sequence[str], ledger: Ledger, *, seed: int = 0) -> None:
+    def __init__(self, targets: Sequence[str], ledger: Ledger, *, seed: int = 0, play_stream_every: int = 0) -> None:
+        """`play_stream_every` = n: seat 1 of every n-th game plays through a Play stream."""
         self.targets = list(targets)
         self.ledger = ledger
+        self.play_stream_every = play_stream_every
+        self.games: list[ChaosGame] = []
         self.rng = random.Random(seed)
         self.clients: list[FlotillaClient] = []
         self.tasks: list[asyncio.Task[None]] = []
@@ -166,16 +172,19 @@ class Table:
         self.clients.append(client)
         return client
 
-    async def start(self, spec: Spec, *, spectators: int = 1, play_seats: Sequence[int] = ()) -> ChaosGame:
-        """Create and fill one game; its bots (Play for `play_seats`, else SubmitAction) and
-        spectators run as tasks from now on."""
+    async def start(self, spec: Spec, *, spectators: int = 1) -> ChaosGame:
+        """Create and fill one game; its bots (Play or SubmitAction) and spectators run as tasks
+        from now on."""
         kind, seats, options = spec
+        every = self.play_stream_every
+        play_seats = (1,) if every and len(self.games) % every == every - 1 else ()
         if not self.tasks:
             self.started = time.monotonic()
         host = self.client()
         await host.sign_in("host")
         created = await host.create_game(kind, seats, options)
         game = ChaosGame(created.name, kind, seats, [], [])
+        self.games.append(game)
         for i in range(seats):
             client = self.client()
             await client.sign_in(f"bot{i}")
@@ -207,11 +216,14 @@ class Table:
         the start of the first game, and never `stall_s` without a move confirmed or an event
         delivered anywhere (then the games are stuck: fail now, not at the deadline)."""
         deadline = self.started + within_s
-        pending, seen, moved_at = set(self.tasks), -1, time.monotonic()
-        while pending and time.monotonic() < deadline and time.monotonic() - moved_at < stall_s:
-            done, pending = await asyncio.wait(pending, timeout=1.0)
-            for task in done:
-                task.result()  # a bot's or spectator's failure fails the scenario
+        seen, moved_at = -1, time.monotonic()
+        while (pending := [t for t in self.tasks if not t.done()]) and time.monotonic() < min(
+            deadline, moved_at + stall_s
+        ):
+            await asyncio.wait(pending, timeout=1.0)  # (tasks started meanwhile join the next round)
+            for task in self.tasks:
+                if task.done():
+                    task.result()  # a bot's or spectator's failure fails the scenario
             if self.progress() != seen:
                 seen, moved_at = self.progress(), time.monotonic()
         checker = self.clients[0]
@@ -235,6 +247,43 @@ class Table:
             task.cancel()
         await asyncio.gather(*self.tasks, return_exceptions=True)
         await asyncio.gather(*(client.close() for client in self.clients))
+
+
+async def play_out(
+    table: Table,
+    specs: Sequence[Spec],
+    within_s: float,
+    chaos: Callable[[asyncio.Event], Awaitable[T]],
+    **start: Any,
+) -> tuple[list[ChaosGame], T]:
+    """Start a game per spec (`Table.start` options in `start`), run `chaos(stop)` beside them
+    until every game is over (`Table.finish`; then `stop` is set and chaos must end), close the
+    table; returns the games and what `chaos` returned."""
+    stop = asyncio.Event()
+    running: asyncio.Task[T] | None = None
+    try:
+        games = [await table.start(spec, **start) for spec in specs]
+        running = asyncio.create_task(chaos(stop))
+        await table.finish(games, within_s)
+    finally:
+        stop.set()
+        if running is not None:
+            await asyncio.wait([running], timeout=30)
+            running.cancel()  # (when done already, nothing happens)
+        await table.close()
+    assert not running.cancelled(), "the games ended before the chaos did"
+    return games, running.result()
+
+
+async def assert_sound(redis_url: str, ledger: Ledger, games: Sequence[ChaosGame]) -> Kept:
+    """0 lost and 0 doubled confirmed moves, every stream gapless (one full view, then each
+    event once, in order, to the end), every stored state the replay of its action log."""
+    kept = await ledger.assert_kept(redis_url, [g.name for g in games])
+    for game in games:
+        for trace in [*game.bots, *game.spectators]:
+            assert_gapless(trace.ids, game.final_version)
+        await assert_stored_state_replays(redis_url, game.name)
+    return kept
 
 
 async def every(period_s: float, stop: asyncio.Event, fault: Callable[[], Awaitable[None]], times: int) -> int:

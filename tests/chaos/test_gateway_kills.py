@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from chaos.chaos_support import PIRATES, PORT_ROYAL, Table, every
+from chaos.chaos_support import PIRATES, PORT_ROYAL, Table, assert_sound, every, play_out
 from flotilla.redis_server import RedisServer
 from ledger import Ledger
-from support import Stack, assert_gapless, assert_stored_state_replays, start_stack
+from support import Stack, start_stack
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(180)]
 
@@ -37,7 +37,6 @@ def stack(redis_server: RedisServer, tmp_path: Path) -> Iterator[Stack]:
 async def test_a_gateway_killed_under_50_watchers_loses_doubles_and_skips_nothing(stack: Stack) -> None:
     ledger = Ledger()
     table = Table(stack.gateways, ledger, seed=3)
-    stop = asyncio.Event()
     killed: list[int] = []
 
     async def kill_a_gateway() -> None:
@@ -45,23 +44,12 @@ async def test_a_gateway_killed_under_50_watchers_loses_doubles_and_skips_nothin
         killed.append(index)
         await asyncio.to_thread(stack.restart_gateway, index)
 
-    try:
-        games = [await table.start(spec, spectators=SPECTATORS) for spec in GAMES]
-        killing = asyncio.create_task(every(2.5, stop, kill_a_gateway, KILLS))
-        try:
-            await table.finish(games, WITHIN_S)
-        finally:
-            stop.set()
-            kills = await killing
-    finally:
-        await table.close()
+    games, kills = await play_out(
+        table, GAMES, WITHIN_S, lambda stop: every(2.5, stop, kill_a_gateway, KILLS), spectators=SPECTATORS
+    )
     assert kills >= 3, f"the games ended after {kills} gateway kills: too short for the scenario"
     assert table.failed_over() >= 25, "the streams of a killed gateway should have resumed on the other"
-    kept = await ledger.assert_kept(stack.redis_url, [g.name for g in games])
     watchers = [t for g in games for t in (*g.bots, *g.spectators)]
     assert len(watchers) == 50
-    for game in games:
-        for trace in [*game.bots, *game.spectators]:
-            assert_gapless(trace.ids, game.final_version)
-        await assert_stored_state_replays(stack.redis_url, game.name)
+    kept = await assert_sound(stack.redis_url, ledger, games)
     print(f"{kills} gateways killed; {kept.confirmed} confirmed moves, 0 lost, 0 doubled, {len(watchers)} gapless")

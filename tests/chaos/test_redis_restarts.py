@@ -22,11 +22,11 @@ from pathlib import Path
 
 import pytest
 
-from chaos.chaos_support import PIRATES, PORT_ROYAL, ChaosGame, Table, Trace
+from chaos.chaos_support import PIRATES, PORT_ROYAL, Table, Trace, assert_sound, play_out
 from flotilla.api.game.v1 import game_service_pb2
 from flotilla.redis_server import RedisServer, free_port
 from ledger import Ledger
-from support import Stack, assert_gapless, assert_stored_state_replays, start_stack
+from support import Stack, assert_stored_state_replays, start_stack
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(180)]
 
@@ -51,10 +51,6 @@ def stack(aof_redis: RedisServer, tmp_path: Path) -> Iterator[Stack]:
     running = start_stack(aof_redis.url, tmp_path)
     yield running
     running.stop()
-
-
-async def _start_games(table: Table) -> list[ChaosGame]:
-    return [await table.start(spec, play_seats=(1,) if i % 2 else ()) for i, spec in enumerate(GAMES)]
 
 
 async def _restart(redis: RedisServer, truncate_to: int | None = None) -> float:
@@ -85,21 +81,16 @@ async def test_redis_killed_and_restarted_from_its_intact_aof_loses_nothing(
     aof_redis: RedisServer, stack: Stack
 ) -> None:
     ledger = Ledger()
-    table = Table(stack.gateways, ledger, seed=5)
-    try:
-        games = await _start_games(table)
+
+    async def kill_redis(_stop: asyncio.Event) -> int:
         await ledger.reached(150)
         await _restart(aof_redis)
-        at_restart = len(ledger.moves)
-        await table.finish(games, WITHIN_S)
-    finally:
-        await table.close()
+        return len(ledger.moves)
+
+    table = Table(stack.gateways, ledger, seed=5, play_stream_every=2)
+    games, at_restart = await play_out(table, GAMES, WITHIN_S, kill_redis)
     assert len(ledger.moves) > at_restart, "the games ended before Redis was killed"
-    kept = await ledger.assert_kept(stack.redis_url, [g.name for g in games])
-    for game in games:
-        for trace in [*game.bots, *game.spectators]:
-            assert_gapless(trace.ids, game.final_version)
-        await assert_stored_state_replays(stack.redis_url, game.name)
+    kept = await assert_sound(stack.redis_url, ledger, games)
     print(f"Redis restarted after {at_restart} confirmed moves; {kept.confirmed} confirmed, 0 lost, 0 doubled")
 
 
@@ -112,18 +103,17 @@ async def test_redis_restarted_from_a_truncated_aof_resyncs_every_stream_and_sta
     aof_redis: RedisServer, stack: Stack
 ) -> None:
     ledger = Ledger()
-    table = Table(stack.gateways, ledger, seed=7)
-    try:
-        games = await _start_games(table)
+    table = Table(stack.gateways, ledger, seed=7, play_stream_every=2)
+
+    async def rewind_redis(_stop: asyncio.Event) -> tuple[float, int, int, list[Trace]]:
         await ledger.reached(100)
         kept_bytes, kept_moves = aof_redis.aof_path.stat().st_size, len(ledger.moves)
         await ledger.reached(kept_moves + 100)  # confirmed, then lost with the file's tail
         killed = await _restart(aof_redis, truncate_to=kept_bytes)
-        confirmed_before = len(ledger.moves)
-        newcomers = [table.spectator(g.name, f"{g.name} spectator after the restart") for g in games]
-        await table.finish(games, WITHIN_S)
-    finally:
-        await table.close()
+        newcomers = [table.spectator(g.name, f"{g.name} spectator after the restart") for g in table.games]
+        return killed, kept_moves, len(ledger.moves), newcomers
+
+    games, (killed, kept_moves, confirmed_before, newcomers) = await play_out(table, GAMES, WITHIN_S, rewind_redis)
     names = [g.name for g in games]
     before_the_tail = Ledger(ledger.moves[:kept_moves])
     await before_the_tail.assert_kept(stack.redis_url, names)  # only the tail was lost

@@ -16,10 +16,20 @@ from pathlib import Path
 
 import pytest
 
-from chaos.chaos_support import COUNTER, NAVEGADOR, PIRATES, PORT_ROYAL, SAIL_AWAY, Table, every
+from chaos.chaos_support import (
+    COUNTER,
+    NAVEGADOR,
+    PIRATES,
+    PORT_ROYAL,
+    SAIL_AWAY,
+    Table,
+    assert_sound,
+    every,
+    play_out,
+)
 from flotilla.redis_server import RedisServer
 from ledger import Ledger
-from support import Stack, assert_gapless, assert_stored_state_replays, start_stack
+from support import Stack, start_stack
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(180)]
 
@@ -40,9 +50,7 @@ def stack(redis_server: RedisServer, tmp_path: Path) -> Iterator[Stack]:
 
 async def test_a_worker_killed_every_second_loses_and_doubles_no_move(stack: Stack) -> None:
     ledger = Ledger()
-    table = Table(stack.gateways, ledger, seed=1)
     rng = random.Random(2)
-    stop = asyncio.Event()
 
     async def kill_a_worker() -> None:
         victim = rng.choice([p for p in stack.worker_procs if p.poll() is None])
@@ -50,21 +58,9 @@ async def test_a_worker_killed_every_second_loses_and_doubles_no_move(stack: Sta
         await asyncio.to_thread(victim.wait)
         stack.start_worker()  # the others stay up meanwhile: at least one worker is always alive
 
-    try:
-        games = [await table.start(spec) for spec in GAMES]
-        killing = asyncio.create_task(every(1.0, stop, kill_a_worker, KILLS))
-        try:
-            await table.finish(games, WITHIN_S)
-        finally:
-            stop.set()
-            kills = await killing
-    finally:
-        await table.close()
+    games, kills = await play_out(
+        Table(stack.gateways, ledger, seed=1), GAMES, WITHIN_S, lambda stop: every(1.0, stop, kill_a_worker, KILLS)
+    )
     assert kills >= 8, f"the games ended after {kills} kills: too short for the scenario"
-    names = [g.name for g in games]
-    kept = await ledger.assert_kept(stack.redis_url, names)
-    for game in games:
-        for trace in [*game.bots, *game.spectators]:
-            assert_gapless(trace.ids, game.final_version)
-        await assert_stored_state_replays(stack.redis_url, game.name)
+    kept = await assert_sound(stack.redis_url, ledger, games)
     print(f"{kills} workers killed; {kept.confirmed} confirmed moves, {kept.logged} logged, 0 lost, 0 doubled")
