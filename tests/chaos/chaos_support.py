@@ -58,6 +58,17 @@ class Trace:
     ids: list[int] = field(default_factory=list)
     views: list[float] = field(default_factory=list)
     prompts: list[float] = field(default_factory=list)
+    doing: tuple[str, float] = ("", 0.0)  # what the bot is at, since when (for a stall's report)
+
+    def at(self, doing: str) -> None:
+        self.doing = (doing, time.monotonic())
+
+    def summary(self) -> str:
+        """For a stall's report: the last ids, and how long ago the last view and prompt came."""
+        now = time.monotonic()
+        ago = [f"{now - t[-1]:.1f} s ago" if t else "never" for t in (self.views, self.prompts)]
+        doing = f", {self.doing[0]} for {now - self.doing[1]:.1f} s" if self.doing[0] else ""
+        return f"{self.who}: ... {self.ids[-4:]}, {len(self.views)} views (last {ago[0]}), prompt {ago[1]}{doing}"
 
     def note(self, update: game_service_pb2.WatchGameResponse) -> None:
         if update.HasField("view"):
@@ -75,17 +86,21 @@ def _acceptable(error: FlotillaError) -> bool:
 
 async def watch_bot(client: FlotillaClient, seat: Seat, ledger: Ledger, rng: random.Random, trace: Trace) -> None:
     """WatchGame + SubmitAction until the game ends."""
+    trace.at("watching")
     async for update in client.watch(seat.game, seat):
         trace.note(update)
         if not (update.HasField("prompt") and update.prompt.legal_actions):
             continue
         action, request_id = choose(rng, update.prompt.legal_actions), uuid.uuid4().hex
+        trace.at(f"submitting with etag {update.prompt.etag}")
         try:
             reply = await client.submit(seat.game, seat, action, etag=update.prompt.etag, request_id=request_id)
         except FlotillaError as error:
             if not _acceptable(error):
                 raise
             continue
+        finally:
+            trace.at("watching")
         ledger.confirm(seat.game, seat.seat, request_id, reply.etag)
 
 
@@ -94,6 +109,7 @@ async def play_bot(client: FlotillaClient, seat: Seat, ledger: Ledger, rng: rand
     re-sending (same request id, same etag) the submits whose outcome it never heard."""
     cursor, unanswered, failures = 0, dict[str, tuple[game_pb2.Action, str]](), 0
     while True:
+        trace.at(f"playing from event {cursor}")
         stream = client.play(seat, after_event_id=cursor)
         for request_id, (action, etag) in unanswered.items():
             stream.send(action, etag=etag, request_id=request_id)
@@ -128,6 +144,7 @@ async def play_bot(client: FlotillaClient, seat: Seat, ledger: Ledger, rng: rand
             stream.close()
             if error.code not in RETRYABLE or failures >= client.retries:
                 raise
+            trace.at(f"reopening after {error.code.name}")
             failures += 1
             await client._failover()
             await asyncio.sleep(client.backoff_s * 2 ** min(failures, 5))
@@ -189,10 +206,10 @@ class Table:
             client = self.client()
             await client.sign_in(f"bot{i}")
             seat = await client.join(created.name)
-            trace = Trace(f"{created.name} seat {seat.seat}")
+            bot = play_bot if seat.seat in play_seats else watch_bot
+            trace = Trace(f"{created.name} seat {seat.seat} ({'Play' if bot is play_bot else 'SubmitAction'})")
             game.bots.append(trace)
             self.traces.append(trace)
-            bot = play_bot if seat.seat in play_seats else watch_bot
             rng = random.Random(self.rng.random())
             self.tasks.append(asyncio.create_task(bot(client, seat, self.ledger, rng, trace)))
         for i in range(spectators):
@@ -229,7 +246,8 @@ class Table:
         checker = self.clients[0]
         infos = [await checker.get_game(game.name) for game in games]
         unfinished = [
-            f"{g.kind} {g.name} at event {i.last_event_id}, to act {list(i.to_act)}"
+            f"{g.kind} {g.name} at event {i.last_event_id}, to act {list(i.to_act)}: "
+            + "; ".join(t.summary() for t in [*g.bots, *g.spectators])
             for g, i in zip(games, infos, strict=True)
             if i.state != game_pb2.GAME_STATE_FINISHED
         ]
