@@ -1,12 +1,16 @@
 """End-to-end benchmark: Flotilla vs the boardgame.io peer on the same counter game, in one run.
 
-Starts Redis (AOF, fsync every second), G gateways and W workers (pinned to CPU 0 with
---pin, like the peer's server), runs `bench/load.py` (pinned to CPU 1) for each mode and M,
-then runs the peer's own runner (`shared/peers/bgio/run_bgio.py`, copied to a scratch dir)
-for the same M, and prints one markdown table with ratios. Every process is on 127.0.0.1 and
-stops by itself.
+Starts Redis (AOF, `appendfsync always` unless --appendfsync says otherwise), G gateways and
+W workers (pinned to CPU 0 with --pin, like the peer's server), runs `bench/load.py` (pinned to
+CPU 1) for each mode and M, then runs the peer's own runner (`shared/peers/bgio/run_bgio.py`,
+copied to a scratch dir) for the same M, and prints one markdown table with ratios. Every
+process is on 127.0.0.1 and stops by itself.
 
     python bench/run_e2e.py --pin --games 1,10,100 --duration 10 [--peer ../shared/peers]
+
+`--appendfsync always,everysec,everysec,always` runs the whole Flotilla part once per entry (a
+fresh Redis and fresh servers each), in that order, and adds a table of always ÷ everysec
+ratios (of repeated settings, the medians).
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ import argparse
 import json
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -25,7 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "server"))
 
 from flotilla.cli import _wait_for_gateway  # noqa: E402
-from flotilla.redis_server import RedisCluster, RedisServer, free_port  # noqa: E402
+from flotilla.redis_server import APPENDFSYNC_CHOICES, Appendfsync, RedisCluster, RedisServer, free_port  # noqa: E402
 
 
 def cpu_seconds(pids: list[int]) -> float:
@@ -43,15 +48,15 @@ def taskset(cpu: str | None) -> list[str]:
     return ["taskset", "-c", cpu] if cpu is not None and shutil.which("taskset") else []
 
 
-def run_flotilla(args: argparse.Namespace, workdir: Path) -> list[dict[str, object]]:
+def run_flotilla(args: argparse.Namespace, workdir: Path, appendfsync: Appendfsync) -> list[dict[str, object]]:
     server_cpu = "0" if args.pin else None
     driver_cpu = "1" if args.pin else None
     redis: RedisServer | RedisCluster
     if args.cluster:
-        redis = RedisCluster(workdir / "cluster").start()
+        redis = RedisCluster(workdir / "cluster", appendfsync=appendfsync).start()
         redis_pids = [n.process.pid for n in redis.nodes if n.process is not None]
     else:
-        redis = RedisServer(workdir / "redis", aof=True, extra=("--appendfsync", "everysec")).start()
+        redis = RedisServer(workdir / "redis", aof=True, appendfsync=appendfsync).start()
         redis_pids = [redis.process.pid] if redis.process is not None else []
     if server_cpu is not None and shutil.which("taskset"):
         for pid in redis_pids:
@@ -119,7 +124,10 @@ def run_flotilla(args: argparse.Namespace, workdir: Path) -> list[dict[str, obje
                 row = json.loads(out.stdout.strip().splitlines()[-1])
                 row["server_cpu_pct"] = 100 * (cpu_seconds(pids) - before) / elapsed
                 where = "cluster 3+3" if args.cluster else "1 Redis"
-                row["system"] = f"flotilla {args.kind} {mode} (G={args.gateways}, W={args.workers}, {where})"
+                row["appendfsync"] = appendfsync
+                row["system"] = (
+                    f"flotilla {args.kind} {mode} (G={args.gateways}, W={args.workers}, {where}, {appendfsync})"
+                )
                 rows.append(row)
                 print(json.dumps(row), flush=True)
         return rows
@@ -210,6 +218,32 @@ def table(rows: list[dict[str, object]]) -> str:
     return "\n".join(lines)
 
 
+def fsync_table(rows: list[dict[str, object]]) -> str:
+    """always ÷ everysec for each (mode, M) measured with both settings; of a setting run several
+    times (alternating, e.g. always,everysec,always,everysec, against the drift of a shared
+    machine's load) the medians are compared."""
+    runs: dict[tuple[object, object, object], list[tuple[float, float]]] = {}
+    for r in rows:
+        if r.get("appendfsync"):
+            p99 = max(float(r["mover_p99_ms"] or 0), float(r["opponent_p99_ms"] or 0))  # type: ignore[arg-type]
+            runs.setdefault((r["appendfsync"], r["mode"], r["games"]), []).append((float(r["moves_per_s"]), p99))  # type: ignore[arg-type]
+    mean = {key: [statistics.median(v) for v in zip(*values, strict=True)] for key, values in runs.items()}
+    lines = [
+        "| mode | M | runs | moves/s always / everysec | ratio | worst p99 ms always / everysec | ratio |",
+        "|---|---:|---:|---|---:|---|---:|",
+    ]
+    for (fsync, mode, games), (fast_rate, fast_p99) in mean.items():
+        if fsync != "everysec" or ("always", mode, games) not in mean:
+            continue
+        slow_rate, slow_p99 = mean[("always", mode, games)]
+        lines.append(
+            f"| {mode} | {games} | {len(runs[('always', mode, games)])} + {len(runs[(fsync, mode, games)])} | "
+            f"{slow_rate:,.0f} / {fast_rate:,.0f} | {slow_rate / fast_rate:.2f} | "
+            f"{slow_p99:.2f} / {fast_p99:.2f} | {slow_p99 / fast_p99:.2f} |"
+        )
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", default="1,10,100")
@@ -222,11 +256,22 @@ def main() -> None:
     parser.add_argument("--kind", default="counter", help="game kind; the peer runs only for counter")
     parser.add_argument("--seats", type=int, default=2)
     parser.add_argument("--pin", action="store_true", help="servers on CPU 0, load generators on CPU 1")
+    parser.add_argument(
+        "--appendfsync",
+        default="always",
+        help="Redis appendfsync setting(s), comma-separated, run in this order: always (the shipped default), everysec",
+    )
     parser.add_argument("--peer", default=str(ROOT.parent / "shared" / "peers"), help="shared/peers, or '' to skip")
     parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "e2e.jsonl"))
     args = parser.parse_args()
+    settings = [s for s in args.appendfsync.split(",") if s]
+    for setting in settings:
+        if setting not in APPENDFSYNC_CHOICES:
+            parser.error(f"--appendfsync: {setting!r} is not one of {', '.join(APPENDFSYNC_CHOICES)}")
     with tempfile.TemporaryDirectory(prefix="flotilla-bench-") as tmp:
-        rows = run_flotilla(args, Path(tmp))
+        rows = []
+        for i, setting in enumerate(settings):
+            rows += run_flotilla(args, Path(tmp) / f"{i}-{setting}", setting)  # type: ignore[arg-type]
         if args.peer and args.kind == "counter":
             rows += run_peer(args, Path(tmp))
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
@@ -235,6 +280,9 @@ def main() -> None:
         for row in rows:
             f.write(json.dumps({**row, "ts": stamp, "pinned": args.pin}) + "\n")
     print(table(rows))
+    if len(set(settings)) > 1:
+        print()
+        print(fsync_table(rows))
 
 
 if __name__ == "__main__":

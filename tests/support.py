@@ -42,6 +42,25 @@ class Stack:
         self.worker_procs.append(proc)
         return proc
 
+    def start_gateway(self, address: str) -> subprocess.Popen[bytes]:
+        """A gateway process listening on `address` (not waited for: see `_wait_for_gateway`)."""
+        env = dict(self.env, FLOTILLA_BIND=address)
+        if self.serve_metrics:
+            env["FLOTILLA_METRICS_PORT"] = str(port := free_port())
+            self.metrics.append(("gateway", port))
+        n = len(list(self.log_dir.glob("gateway-*.log")))
+        with (self.log_dir / f"gateway-{n}.log").open("ab") as log:
+            return subprocess.Popen(
+                [sys.executable, "-m", "flotilla.cli", "gateway"], env=env, stdout=log, stderr=subprocess.STDOUT
+            )
+
+    def restart_gateway(self, index: int) -> None:
+        """SIGKILL gateway `index`, as a crash would, and start a new one on the same address."""
+        self.gateway_procs[index].kill()
+        self.gateway_procs[index].wait()
+        self.gateway_procs[index] = self.start_gateway(self.gateways[index])
+        _wait_for_gateway(self.gateways[index])
+
     def stop(self) -> None:
         for proc in [*self.gateway_procs, *self.worker_procs]:
             if proc.poll() is None:
@@ -68,19 +87,9 @@ def start_stack(
     env.update(REDIS_URL=redis_url, FLOTILLA_LOG_FORMAT="json", FLOTILLA_HEARTBEAT="2", FLOTILLA_SUBMIT_TIMEOUT="10")
     env.update(extra_env or {})
     stack = Stack(redis_url, [], [], [], env, log_dir, serve_metrics=metrics)
-    for i in range(gateways):
-        port = free_port()
-        genv = dict(env, FLOTILLA_BIND=f"127.0.0.1:{port}")
-        if metrics:
-            genv["FLOTILLA_METRICS_PORT"] = str(metrics_port := free_port())
-            stack.metrics.append(("gateway", metrics_port))
-        with (log_dir / f"gateway-{i}.log").open("ab") as log:
-            stack.gateway_procs.append(
-                subprocess.Popen(
-                    [sys.executable, "-m", "flotilla.cli", "gateway"], env=genv, stdout=log, stderr=subprocess.STDOUT
-                )
-            )
-        stack.gateways.append(f"127.0.0.1:{port}")
+    for _ in range(gateways):
+        stack.gateways.append(f"127.0.0.1:{free_port()}")
+        stack.gateway_procs.append(stack.start_gateway(stack.gateways[-1]))
     for _ in range(workers):
         stack.start_worker()
     for target in stack.gateways:

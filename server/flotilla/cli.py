@@ -16,6 +16,7 @@ from typing import Any
 
 from flotilla.logs import configure
 from flotilla.metrics import serve as serve_metrics
+from flotilla.redis_server import APPENDFSYNC_CHOICES
 from flotilla.settings import Settings
 
 
@@ -44,7 +45,7 @@ def cmd_up(args: argparse.Namespace) -> int:
     redis_server = None
     env = dict(os.environ)
     if not env.get("REDIS_URL"):
-        redis_server = RedisServer(state_dir / "redis", args.redis_port, aof=True).start()
+        redis_server = RedisServer(state_dir / "redis", args.redis_port, aof=True, appendfsync=args.appendfsync).start()
         env["REDIS_URL"] = redis_server.url
     env["FLOTILLA_BIND"] = f"{args.host}:{args.port}"
     children: list[subprocess.Popen[bytes]] = []
@@ -186,6 +187,13 @@ def build_parser() -> argparse.ArgumentParser:
     up.add_argument("--workers", type=int, default=2)
     up.add_argument("--redis-port", type=int, default=None, help="embedded Redis port (default: a free one)")
     up.add_argument("--state-dir", default=".state", help="where the embedded Redis keeps its AOF")
+    up.add_argument(
+        "--appendfsync",
+        choices=APPENDFSYNC_CHOICES,
+        default="always",
+        help="embedded Redis: fsync every write before confirming it (always), or once a second (everysec: "
+        "a host crash may lose the last second of confirmed moves); see docs/deploy.md",
+    )
     up.add_argument("--demo", action="store_true", help="bots play one game, print it, then exit")
     up.add_argument("--game", default="sail_away", help="game kind for --demo")
     up.add_argument("--seats", type=int, default=3, help="seats for --demo")

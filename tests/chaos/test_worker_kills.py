@@ -1,0 +1,66 @@
+"""Chaos: a worker is SIGKILLed every second (and a new one started) while 20 games of every kind
+are played by random bots through two gateways. Nothing confirmed is lost, nothing is applied
+twice, every stored state is the replay of its log, every stream is gapless, and every game
+finishes in time (no stall).
+
+The kills stop after 20 (if the games last that long): a Navegador game has no length option and
+lasts several hundred moves, and where a dead worker's moves wait for a reclaim (or for their
+clients' retries) a kill every second for its whole length would take minutes."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from chaos.chaos_support import (
+    COUNTER,
+    NAVEGADOR,
+    PIRATES,
+    PORT_ROYAL,
+    SAIL_AWAY,
+    Table,
+    assert_sound,
+    every,
+    play_out,
+)
+from flotilla.redis_server import RedisServer
+from ledger import Ledger
+from support import Stack, start_stack
+
+pytestmark = [pytest.mark.redis, pytest.mark.timeout(180)]
+
+GAMES = [NAVEGADOR] + [COUNTER] * 5 + [SAIL_AWAY] * 5 + [PORT_ROYAL] * 5 + [PIRATES] * 4
+KILLS = 20  # at most
+WITHIN_S = 90  # about 45 s here; a stalled game never ends
+
+
+@pytest.fixture
+def stack(redis_server: RedisServer, tmp_path: Path) -> Iterator[Stack]:
+    """Two gateways and three workers of its own (they are killed). A gateway gives up waiting
+    for an outcome after 2 s, so a move held by a killed worker is re-sent (same request id)
+    by its client within about 2 s instead of the default 10."""
+    running = start_stack(redis_server.url, tmp_path, workers=3, extra_env={"FLOTILLA_SUBMIT_TIMEOUT": "2"})
+    yield running
+    running.stop()
+
+
+async def test_a_worker_killed_every_second_loses_and_doubles_no_move(stack: Stack) -> None:
+    ledger = Ledger()
+    rng = random.Random(2)
+
+    async def kill_a_worker() -> None:
+        victim = rng.choice([p for p in stack.worker_procs if p.poll() is None])
+        victim.kill()  # SIGKILL: mid-batch, maybe between its commit and its reply
+        await asyncio.to_thread(victim.wait)
+        stack.start_worker()  # the others stay up meanwhile: at least one worker is always alive
+
+    games, kills = await play_out(
+        Table(stack.gateways, ledger, seed=1), GAMES, WITHIN_S, lambda stop: every(1.0, stop, kill_a_worker, KILLS)
+    )
+    assert kills >= 8, f"the games ended after {kills} kills: too short for the scenario"
+    kept = await assert_sound(stack.redis_url, ledger, games)
+    print(f"{kills} workers killed; {kept.confirmed} confirmed moves, {kept.logged} logged, 0 lost, 0 doubled")
