@@ -49,6 +49,10 @@ CALLS_STARTING = Gauge("flotilla_gateway_calls_starting", "Gateway: unary calls 
 CALLS_QUEUED = Gauge("flotilla_gateway_calls_queued", "Gateway: calls queued in grpc core, not yet taken (estimate)")
 ADMITTED_STREAMS = Gauge("flotilla_gateway_admitted_streams", "Gateway: open streams of every method")
 WATCHED_GAMES = Gauge("flotilla_gateway_watched_games", "Gateway: games with a live feed in this process")
+SUBMITS_REQUEUED = Counter(
+    "flotilla_gateway_submits_requeued_total",
+    "Gateway: actions queued again because Redis was lost while they waited (same request id: applied once)",
+)
 FEED_REWINDS = Counter(
     "flotilla_gateway_feed_rewinds_total",
     "Gateway: watched games found behind their feed's cursor (Redis came back behind); watchers resynced",

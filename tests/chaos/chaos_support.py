@@ -59,6 +59,7 @@ class Trace:
     views: list[float] = field(default_factory=list)
     prompts: list[float] = field(default_factory=list)
     doing: tuple[str, float] = ("", 0.0)  # what the bot is at, since when (for a stall's report)
+    waits: list[float] = field(default_factory=list)  # a bot's confirmed moves: seconds from submit to OK
 
     def at(self, doing: str) -> None:
         self.doing = (doing, time.monotonic())
@@ -93,6 +94,7 @@ async def watch_bot(client: FlotillaClient, seat: Seat, ledger: Ledger, rng: ran
             continue
         action, request_id = choose(rng, update.prompt.legal_actions), uuid.uuid4().hex
         trace.at(f"submitting with etag {update.prompt.etag}")
+        sent = time.monotonic()
         try:
             reply = await client.submit(seat.game, seat, action, etag=update.prompt.etag, request_id=request_id)
         except FlotillaError as error:
@@ -101,17 +103,18 @@ async def watch_bot(client: FlotillaClient, seat: Seat, ledger: Ledger, rng: ran
             continue
         finally:
             trace.at("watching")
+        trace.waits.append(time.monotonic() - sent)
         ledger.confirm(seat.game, seat.seat, request_id, reply.etag)
 
 
 async def play_bot(client: FlotillaClient, seat: Seat, ledger: Ledger, rng: random.Random, trace: Trace) -> None:
-    """One Play stream until the game ends; reopened from the last event id when it breaks,
+    """One Play stream until the game ends; reopened from the last etag when it breaks,
     re-sending (same request id, same etag) the submits whose outcome it never heard."""
-    cursor, unanswered, failures = 0, dict[str, tuple[game_pb2.Action, str]](), 0
+    after, unanswered, failures = "", dict[str, tuple[game_pb2.Action, str, float]](), 0
     while True:
-        trace.at(f"playing from event {cursor}")
-        stream = client.play(seat, after_event_id=cursor)
-        for request_id, (action, etag) in unanswered.items():
+        trace.at(f"playing from {after or 'the start'}")
+        stream = client.play(seat, after_etag=after)
+        for request_id, (action, etag, _sent) in unanswered.items():
             stream.send(action, etag=etag, request_id=request_id)
         try:
             async for response in stream:
@@ -119,12 +122,13 @@ async def play_bot(client: FlotillaClient, seat: Seat, ledger: Ledger, rng: rand
                 if response.HasField("outcome"):
                     outcome = response.outcome
                     if outcome.status.code == grpc.StatusCode.OK.value[0]:
-                        unanswered.pop(outcome.request_id, None)
+                        if (sent_move := unanswered.pop(outcome.request_id, None)) is not None:
+                            trace.waits.append(time.monotonic() - sent_move[2])
                         ledger.confirm(seat.game, seat.seat, outcome.request_id, outcome.etag)
                         continue
                     error = FlotillaError.from_status(outcome.status)
                     if error.code in RETRYABLE and outcome.request_id in unanswered:
-                        action, etag = unanswered[outcome.request_id]
+                        action, etag, _sent = unanswered[outcome.request_id]
                         stream.send(action, etag=etag, request_id=outcome.request_id)
                         continue
                     unanswered.pop(outcome.request_id, None)
@@ -133,11 +137,11 @@ async def play_bot(client: FlotillaClient, seat: Seat, ledger: Ledger, rng: rand
                     continue
                 update = response.update
                 trace.note(update)
-                cursor = max(cursor, update.through_event_id)
+                after = update.etag
                 if update.HasField("prompt") and update.prompt.legal_actions:
                     action = choose(rng, update.prompt.legal_actions)
                     request_id = stream.send(action, etag=update.prompt.etag)
-                    unanswered[request_id] = (action, update.prompt.etag)
+                    unanswered[request_id] = (action, update.prompt.etag, time.monotonic())
             stream.close()
             return
         except FlotillaError as error:

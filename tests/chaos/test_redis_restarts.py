@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from chaos.chaos_support import PIRATES, PORT_ROYAL, Table, Trace, assert_sound, play_out
+from chaos.chaos_support import PIRATES, PORT_ROYAL, ChaosGame, Table, Trace, assert_sound, play_out
 from flotilla.api.game.v1 import game_service_pb2
 from flotilla.redis_server import RedisServer, free_port
 from ledger import Ledger
@@ -92,6 +92,7 @@ async def test_redis_killed_and_restarted_from_its_intact_aof_loses_nothing(
     assert len(ledger.moves) > at_restart, "the games ended before Redis was killed"
     kept = await assert_sound(stack.redis_url, ledger, games)
     print(f"Redis restarted after {at_restart} confirmed moves; {kept.confirmed} confirmed, 0 lost, 0 doubled")
+    assert_no_client_waited_for_the_deadline(games)
 
 
 @pytest.mark.xfail(
@@ -127,6 +128,14 @@ async def test_redis_restarted_from_a_truncated_aof_resyncs_every_stream_and_sta
             _assert_resynced(trace, killed, is_bot=trace in game.bots)
             assert_gapless_with_resyncs(trace.ids, game.final_version)
         await assert_stored_state_replays(stack.redis_url, game.name)
+    assert_no_client_waited_for_the_deadline(games)
+
+
+def assert_no_client_waited_for_the_deadline(games: list[ChaosGame]) -> None:
+    """A move queued before Redis was lost (maybe lost with it) is queued again once Redis is
+    back, so its client never waits for the gateway's submit deadline (10 s)."""
+    slowest = max(w for game in games for bot in game.bots for w in bot.waits)
+    assert slowest < 8.0, f"a client waited {slowest:.1f} s for a move's outcome"
 
 
 def _assert_resynced(trace: Trace, killed: float, *, is_bot: bool) -> None:

@@ -220,14 +220,28 @@ class Games:
         timeout_s: float | None,
     ) -> Outcome:
         """Enqueue for the workers and wait for the outcome of this (game, seat, request id)."""
-        shard = zlib.crc32(game_id.encode()) % self.shards
+        stream = keys.work(kind, rules_version, zlib.crc32(game_id.encode()) % self.shards)
         request = (game_id, int(seat), request_id)
         waiter = self.inbox.expect(request)
+        wait_s = self.submit_timeout_s if timeout_s is None else min(timeout_s, self.submit_timeout_s)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + max(wait_s, 0.001)
         try:
-            await self.store.enqueue(keys.work(kind, rules_version, shard), {**fields, "i": self.inbox.key})
-            wait_s = self.submit_timeout_s if timeout_s is None else min(timeout_s, self.submit_timeout_s)
             with metrics.SUBMIT_SECONDS.time():
-                outcome = await asyncio.wait_for(waiter, max(wait_s, 0.001))
+                while True:
+                    recovery = self.inbox.recovery()
+                    await self.store.enqueue(stream, {**fields, "i": self.inbox.key})
+                    left = max(deadline - loop.time(), 0)
+                    either: set[asyncio.Future[Any]] = {waiter, recovery}
+                    await asyncio.wait(either, timeout=left, return_when=asyncio.FIRST_COMPLETED)
+                    if waiter.done() or not recovery.done():
+                        break
+                    # Redis was lost meanwhile and may have come back without the queued entry
+                    # (an older file): queue it again; the same request id is applied once.
+                    metrics.SUBMITS_REQUEUED.inc()
+            if not waiter.done():
+                raise TimeoutError
+            outcome = waiter.result()
         finally:
             self.inbox.forget(request, waiter)
         # Nothing of another game or seat may ever reach this caller (nor the render cache).

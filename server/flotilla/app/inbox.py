@@ -43,6 +43,8 @@ class Inbox:
         self._waiters: dict[Request, asyncio.Future[Outcome]] = {}
         self._task: asyncio.Task[None] | None = None
         self._kept = 0.0  # when the TTL was last renewed (monotonic); 0: renew first thing
+        self._recovered: asyncio.Future[None] | None = None  # resolved when Redis answers after an outage
+        self._down = False
 
     async def start(self) -> None:
         """Create the inbox (before any action is queued with its name), then read it.
@@ -69,6 +71,13 @@ class Inbox:
             self._waiters[request] = waiter
         return waiter
 
+    def recovery(self) -> asyncio.Future[None]:
+        """A future resolved the next time the reader gets Redis back after losing it: a work
+        entry queued before may have been lost with it (a Redis that came back behind)."""
+        if self._recovered is None or self._recovered.done():
+            self._recovered = asyncio.get_running_loop().create_future()
+        return self._recovered
+
     def forget(self, request: Request, waiter: asyncio.Future[Outcome]) -> None:
         if self._waiters.get(request) is waiter:
             del self._waiters[request]
@@ -85,8 +94,13 @@ class Inbox:
             except (RedisError, OSError) as exc:  # unreachable, failing over, ...: the reader must go on
                 log.warning("inbox.redis_unavailable", error=str(exc))
                 self._kept = 0.0  # renew (re-create) first thing once Redis is back
+                self._down = True
                 await asyncio.sleep(0.5)
                 continue
+            if self._down:
+                self._down = False
+                if self._recovered is not None and not self._recovered.done():
+                    self._recovered.set_result(None)
             for msg_id, fields in rows:
                 cursor = msg_id.decode()
                 try:
