@@ -12,7 +12,7 @@ import grpc
 
 from flotilla.api.lobby.v1 import lobby_service_pb2_grpc
 from flotilla.api.matchmaking.v1 import matchmaking_service_pb2_grpc
-from flotilla_client import FlotillaClient
+from flotilla_client import FlotillaClient, Tls
 from support import Stack
 
 
@@ -38,8 +38,8 @@ def stop(proc: subprocess.Popen[bytes]) -> None:
 class Player:
     """A signed-in user with lobby, matchmaking and rating stubs on one gateway."""
 
-    def __init__(self, target: str) -> None:
-        self.client = FlotillaClient(target)
+    def __init__(self, target: str, tls: Tls | None = None) -> None:
+        self.client = FlotillaClient(target, tls=tls)
         channel = self.client.channel
         self.lobby = lobby_service_pb2_grpc.LobbyServiceStub(channel)  # type: ignore[no-untyped-call]
         self.mm = matchmaking_service_pb2_grpc.MatchmakingServiceStub(channel)  # type: ignore[no-untyped-call]
