@@ -54,6 +54,8 @@ class Settings:
     gateway_cert: str = ""  # [FLOTILLA_GATEWAY_CERT] gateway clients: PEM client certificate for mTLS (implies TLS)
     gateway_key: str = ""  # [FLOTILLA_GATEWAY_KEY] gateway clients: its private key
     gateway_server_name: str = ""  # [FLOTILLA_GATEWAY_SERVER_NAME] gateway clients: name its certificate must carry
+    party_ttl_s: int = 4 * 3600  # [FLOTILLA_PARTY_TTL] a matchmaking party's lifetime from its creation
+    party_invite_ttl_s: int = 300  # [FLOTILLA_PARTY_INVITE_TTL] an invitation to a party lapses unless accepted
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -97,4 +99,6 @@ class Settings:
             gateway_cert=os.environ.get("FLOTILLA_GATEWAY_CERT", d.gateway_cert),
             gateway_key=os.environ.get("FLOTILLA_GATEWAY_KEY", d.gateway_key),
             gateway_server_name=os.environ.get("FLOTILLA_GATEWAY_SERVER_NAME", d.gateway_server_name),
+            party_ttl_s=_int("FLOTILLA_PARTY_TTL", d.party_ttl_s),
+            party_invite_ttl_s=_int("FLOTILLA_PARTY_INVITE_TTL", d.party_invite_ttl_s),
         )

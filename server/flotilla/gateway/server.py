@@ -29,12 +29,14 @@ from flotilla.gateway.matchmaking_servicer import MatchmakingServicer, RatingSer
 from flotilla.gateway.render import Renderer
 from flotilla.gateway.services import add_services
 from flotilla.gateway.tls import CertificateFiles
+from flotilla.lobby.parties import Parties
 from flotilla.lobby.ratings import Ratings
 from flotilla.lobby.rooms import Rooms
 from flotilla.lobby.tickets import Tickets
 from flotilla.settings import Settings
 from flotilla.store.feeds import Feeds
 from flotilla.store.lobby_store import LobbyStore
+from flotilla.store.party_store import PartyStore
 from flotilla.store.redis_store import RedisStore
 
 log = structlog.get_logger("flotilla.gateway")
@@ -117,7 +119,8 @@ async def start_gateway(settings: Settings, store: RedisStore | None = None) -> 
     lobby_store = LobbyStore(store.redis)
     ratings = Ratings(lobby_store, store)
     rooms = Rooms(lobby_store, games, heartbeat_s=settings.heartbeat_s)
-    tickets = Tickets(lobby_store, ratings, heartbeat_s=settings.heartbeat_s)
+    parties = Parties(PartyStore(store.redis), ttl_s=settings.party_ttl_s, invite_ttl_s=settings.party_invite_ttl_s)
+    tickets = Tickets(lobby_store, ratings, parties=parties, heartbeat_s=settings.heartbeat_s)
     health_servicer = health.aio.HealthServicer()
     add_services(
         server,
