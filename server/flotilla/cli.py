@@ -36,7 +36,8 @@ def _wait_for_gateway(target: str, timeout_s: float = 30.0, tls: Tls | None = No
                     return
         except grpc.RpcError:
             time.sleep(0.2)
-    msg = f"the gateway at {target} did not become healthy"
+    hint = " over TLS (is the CA of its certificate FLOTILLA_GATEWAY_CA / --ca?)" if tls else ""
+    msg = f"the gateway at {target} did not become healthy{hint}"
     raise TimeoutError(msg)
 
 
