@@ -36,7 +36,8 @@ def free_run(count: int) -> int:
     raise AssertionError("no run of free ports")
 
 
-def test_up_serves_tls_and_metrics_where_configured(tmp_path: Path) -> None:
+def tls_env(tmp_path: Path, **extra: str) -> dict[str, str]:
+    """`flotilla up`'s environment for a TLS gateway whose CA is FLOTILLA_GATEWAY_CA (embedded Redis)."""
     ca = trustme.CA()
     cert = ca.issue_cert("127.0.0.1")
     for blob, name in (
@@ -45,18 +46,22 @@ def test_up_serves_tls_and_metrics_where_configured(tmp_path: Path) -> None:
         (cert.private_key_pem, "tls.key"),
     ):
         blob.write_to_path(str(tmp_path / name))
-    base, port = free_run(3), free_port()
     env = dict(
         os.environ,
-        FLOTILLA_METRICS_PORT=str(base),
-        FLOTILLA_METRICS_ADDR="127.0.0.1",
         FLOTILLA_TLS_CERT=str(tmp_path / "tls.crt"),
         FLOTILLA_TLS_KEY=str(tmp_path / "tls.key"),
         FLOTILLA_GATEWAY_CA=str(tmp_path / "ca.pem"),
         FLOTILLA_HEALTH_BIND=f"127.0.0.1:{free_port()}",
         FLOTILLA_LOG_FORMAT="json",
+        **extra,
     )
     env.pop("REDIS_URL", None)
+    return env
+
+
+def test_up_serves_tls_and_metrics_where_configured(tmp_path: Path) -> None:
+    base, port = free_run(3), free_port()
+    env = tls_env(tmp_path, FLOTILLA_METRICS_PORT=str(base), FLOTILLA_METRICS_ADDR="127.0.0.1")
     command = [sys.executable, "-m", "flotilla.cli", "up", "--workers", "1", "--port", str(port)]
     with (tmp_path / "up.log").open("wb") as log:
         up = subprocess.Popen([*command, "--state-dir", str(tmp_path / "state")], env=env, stdout=log, stderr=log)
@@ -78,3 +83,20 @@ def test_up_serves_tls_and_metrics_where_configured(tmp_path: Path) -> None:
     finally:
         up.send_signal(signal.SIGTERM)
         up.wait(30)
+
+
+def test_up_demo_plays_over_tls(tmp_path: Path) -> None:
+    """The demo's host, bots and verification all speak TLS to the gateway."""
+    env = tls_env(tmp_path, FLOTILLA_METRICS_PORT="0")
+    command = [sys.executable, "-m", "flotilla.cli", "up", "--workers", "1", "--port", str(free_port())]
+    done = subprocess.run(
+        [*command, "--demo", "--game", "counter", "--state-dir", str(tmp_path / "state")],
+        env=env,
+        capture_output=True,
+        timeout=90,
+        check=False,
+    )
+    out = done.stdout.decode()
+    assert done.returncode == 0, out + done.stderr.decode()[-2000:]
+    assert "dealing verified" in out
+    assert "metrics:" not in out  # FLOTILLA_METRICS_PORT=0: no process serves metrics
