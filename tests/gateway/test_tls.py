@@ -160,6 +160,20 @@ async def test_health_has_a_plaintext_listener_of_its_own(tls_gateway: Gateway) 
         assert await refused(channel) == grpc.StatusCode.UNIMPLEMENTED  # only health is served there
 
 
+async def test_the_health_listener_reports_the_drain(stack: Stack, pki: Pki) -> None:
+    """A draining TLS gateway turns NOT_SERVING on its health listener too, so readiness drops first."""
+    gateway = await start_gateway(tls_settings(stack, pki))
+    stopping: asyncio.Task[None] | None = None
+    try:
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{gateway.health_port}") as channel:
+            watch = health_pb2_grpc.HealthStub(channel).Watch(health_pb2.HealthCheckRequest())
+            assert (await asyncio.wait_for(watch.read(), 5)).status == health_pb2.HealthCheckResponse.SERVING
+            stopping = asyncio.create_task(gateway.stop(0))
+            assert (await asyncio.wait_for(watch.read(), 5)).status == health_pb2.HealthCheckResponse.NOT_SERVING
+    finally:
+        await asyncio.wait_for(stopping or gateway.stop(0), 30)
+
+
 async def test_a_plaintext_gateway_has_no_separate_health_listener(stack: Stack) -> None:
     gateway = await start_gateway(Settings(redis_url=stack.redis_url, bind="127.0.0.1:0", health_bind="127.0.0.1:0"))
     try:
