@@ -3,7 +3,8 @@
 1. Tickets: K matchmaker processes (K = 1, then 3) run against a fresh Redis; 10,000 tickets of
    mixed games (counter: 2 seats; Sail Away: 2-4 seats, parties of 1-2) and ratings (normal,
    mean 25, sd 8) are enqueued as fast as one client can (straight into Redis, as CreateTicket
-   would). Reported: tickets seated per second (first enqueue -> last seated), and per ticket
+   would store them; the parties' invitations and acceptances, `lobby.parties`, are not part
+   of what is measured). Reported: tickets seated per second (first enqueue -> last seated), and per ticket
    the time from enqueue to its game existing with the ticket's players seated (the `matched`
    entry of the ticket's change stream), p50/p99.
 2. Rooms: 10,000 open public rooms (4 kinds of seat filling, 2 game kinds); a gateway process

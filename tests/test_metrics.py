@@ -9,7 +9,8 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from flotilla.redis_server import RedisServer
-from support import Stack, play_full_game, start_stack
+from flotilla.settings import Settings
+from support import Stack, listening_on, play_full_game, start_stack
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(120)]
 
@@ -41,3 +42,10 @@ async def test_gateway_and_worker_metrics_count_the_moves(measured: Stack) -> No
     assert worker["flotilla_commit_seconds_count{}"] >= 1
     assert gateway["flotilla_submit_seconds_count{}"] >= 20
     assert "flotilla_gateway_open_streams{method=WatchGame}" in gateway
+
+
+def test_metrics_listen_on_loopback_by_default(measured: Stack) -> None:
+    assert Settings().metrics_addr == "127.0.0.1"
+    assert measured.metrics
+    for process, port in measured.metrics:
+        assert listening_on(port) == {"127.0.0.1"}, process

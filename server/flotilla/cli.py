@@ -15,32 +15,54 @@ from pathlib import Path
 from typing import Any
 
 from flotilla.logs import configure
+from flotilla.metrics import DEFAULT_PORTS
 from flotilla.metrics import serve as serve_metrics
 from flotilla.redis_server import APPENDFSYNC_CHOICES
 from flotilla.settings import Settings
+from flotilla_client.tls import Tls
 
 
-def _wait_for_gateway(target: str, timeout_s: float = 30.0) -> None:
+def _wait_for_gateway(target: str, timeout_s: float = 30.0, tls: Tls | None = None) -> None:
+    """Until the gateway at `target` reports SERVING (over TLS when given `tls`)."""
     import grpc  # noqa: PLC0415
     from grpc_health.v1 import health_pb2, health_pb2_grpc  # noqa: PLC0415
 
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         try:
-            with grpc.insecure_channel(target) as channel:
+            with tls.channel(target) if tls else grpc.insecure_channel(target) as channel:
                 reply = health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(), timeout=1)
                 if reply.status == health_pb2.HealthCheckResponse.SERVING:
                     return
         except grpc.RpcError:
             time.sleep(0.2)
-    msg = f"the gateway at {target} did not become healthy"
+    hint = " over TLS (is the CA of its certificate FLOTILLA_GATEWAY_CA / --ca?)" if tls else ""
+    msg = f"the gateway at {target} did not become healthy{hint}"
     raise TimeoutError(msg)
+
+
+def metrics_ports(base: int, workers: int) -> list[int]:
+    """`flotilla up`'s metrics ports: the gateway on `base`, the workers after it, then the
+    matchmaker (FLOTILLA_METRICS_PORT is the base; 0: every process without metrics)."""
+    return [base + i if base > 0 else 0 for i in range(workers + 2)]
+
+
+def up_client_tls(settings: Settings) -> Tls | None:
+    """How `flotilla up` (and its matchmaker, demo) reach its gateway: FLOTILLA_GATEWAY_*, or TLS
+    with the system's roots when the gateway serves TLS and nothing else is said."""
+    from flotilla.gateway.tls import client_tls  # noqa: PLC0415
+
+    return client_tls(settings) or (Tls() if settings.tls_cert else None)
 
 
 def cmd_up(args: argparse.Namespace) -> int:
     """Embedded Redis (unless REDIS_URL) + one gateway + N workers + a matchmaker, as separate processes."""
     from flotilla.redis_server import RedisServer  # noqa: PLC0415
 
+    settings = Settings.from_env()
+    tls = up_client_tls(settings)
+    raw_base = os.environ.get("FLOTILLA_METRICS_PORT")
+    ports = [str(p) for p in metrics_ports(int(raw_base) if raw_base else DEFAULT_PORTS["gateway"], args.workers)]
     state_dir = Path(args.state_dir).resolve()
     redis_server = None
     env = dict(os.environ)
@@ -48,24 +70,30 @@ def cmd_up(args: argparse.Namespace) -> int:
         redis_server = RedisServer(state_dir / "redis", args.redis_port, aof=True, appendfsync=args.appendfsync).start()
         env["REDIS_URL"] = redis_server.url
     env["FLOTILLA_BIND"] = f"{args.host}:{args.port}"
+    if tls is not None:
+        env["FLOTILLA_GATEWAY_TLS"] = "1"  # its matchmaker's bots
     children: list[subprocess.Popen[bytes]] = []
     exe = [sys.executable, "-m", "flotilla.cli"]
     try:
-        # Metrics: the gateway on 9100, workers on 9101, 9102, ..., the matchmaker after them.
-        children.append(subprocess.Popen([*exe, "gateway"], env=dict(env, FLOTILLA_METRICS_PORT="9100")))
+        # Metrics (FLOTILLA_METRICS_ADDR, loopback by default): the gateway on the base port
+        # (FLOTILLA_METRICS_PORT, 9100), the workers on the next ones, then the matchmaker.
+        children.append(subprocess.Popen([*exe, "gateway"], env=dict(env, FLOTILLA_METRICS_PORT=ports[0])))
         children.extend(
-            subprocess.Popen([*exe, "worker"], env=dict(env, FLOTILLA_METRICS_PORT=str(9101 + i)))
+            subprocess.Popen([*exe, "worker"], env=dict(env, FLOTILLA_METRICS_PORT=ports[1 + i]))
             for i in range(args.workers)
         )
         children.append(  # rooms' bots, tickets, ratings
-            subprocess.Popen([*exe, "matchmaker"], env=dict(env, FLOTILLA_METRICS_PORT=str(9101 + args.workers)))
+            subprocess.Popen([*exe, "matchmaker"], env=dict(env, FLOTILLA_METRICS_PORT=ports[-1]))
         )
         target = f"{args.host}:{args.port}"
-        _wait_for_gateway(target)
+        _wait_for_gateway(target, tls=tls)
         print(f"Flotilla is up: gRPC on {target}, Redis at {env['REDIS_URL']}, {args.workers} workers.", flush=True)
-        print(f"  try: grpcurl -plaintext {target} list", flush=True)
+        if ports[0] != "0":
+            print(f"  metrics: http://{settings.metrics_addr}:{ports[0]}-{ports[-1]}/metrics", flush=True)
+        flag = "-plaintext " if tls is None else f"-cacert {tls.ca_file} " if tls.ca_file else ""
+        print(f"  try: grpcurl {flag}{target} list", flush=True)
         if args.demo:
-            return asyncio.run(_demo(target, args.game, args.seats))
+            return asyncio.run(_demo(target, args.game, args.seats, tls))
         stop = False
 
         def _stop(*_: object) -> None:
@@ -91,7 +119,7 @@ def cmd_up(args: argparse.Namespace) -> int:
         print("Flotilla stopped.", flush=True)
 
 
-async def _demo(target: str, kind: str, seats: int) -> int:
+async def _demo(target: str, kind: str, seats: int, tls: Tls | None = None) -> int:
     """Bots play one game through the gateway; print its events and the final scores."""
     from flotilla.games import REGISTRY  # noqa: PLC0415
     from flotilla_client import FlotillaClient, play_random  # noqa: PLC0415
@@ -99,13 +127,13 @@ async def _demo(target: str, kind: str, seats: int) -> int:
 
     if kind not in REGISTRY:
         kind = "counter"
-    async with FlotillaClient(target) as host:
+    async with FlotillaClient(target, tls=tls) as host:
         await host.sign_in("demo-host")
         game = await host.create_game(kind, seats=seats if kind != "counter" else 2)
         print(f"demo: {game.name} ({kind}, {game.seat_count} seats), seed commitment {game.seed_sha256[:16]}...")
         bots = []
         for i in range(game.seat_count):
-            client = FlotillaClient(target)
+            client = FlotillaClient(target, tls=tls)
             await client.sign_in(f"bot-{i}")
             bots.append((client, await client.join(game.name)))
         tasks = [asyncio.create_task(play_random(c, s, random.Random(i))) for i, (c, s) in enumerate(bots)]
@@ -138,7 +166,7 @@ def serve_process(process: str, main: Callable[[Settings], Coroutine[Any, Any, N
     """Settings from the environment, logs, metrics, then the process's main loop."""
     settings = Settings.from_env()
     configure(process, settings.log_format)
-    serve_metrics(process)
+    serve_metrics(process, settings.metrics_addr)
     run_service(main(settings))
     return 0
 
@@ -165,8 +193,12 @@ def cmd_bot(args: argparse.Namespace) -> int:
     """Seat a random bot in an existing game and play it to the end."""
     from flotilla_client import FlotillaClient, play_random  # noqa: PLC0415
 
+    tls = None
+    if args.tls or args.ca or args.cert or args.key:
+        tls = Tls(args.ca, args.cert, args.key, args.server_name)
+
     async def run() -> int:
-        async with FlotillaClient(args.target) as client:
+        async with FlotillaClient(args.target, tls=tls) as client:
             await client.sign_in(args.name)
             game = args.game_id if args.game_id.startswith("games/") else f"games/{args.game_id}"
             seat = await client.join(game, args.seat)
@@ -211,6 +243,12 @@ def build_parser() -> argparse.ArgumentParser:
     bot.add_argument("--name", default="random-bot")
     bot.add_argument("--seat", type=int, default=None)
     bot.add_argument("--seed", type=int, default=None)
+    gw = Settings.from_env()  # defaults from FLOTILLA_GATEWAY_* (docs/security-transport.md)
+    bot.add_argument("--tls", action="store_true", default=gw.gateway_tls, help="TLS (implied by --ca/--cert)")
+    bot.add_argument("--ca", default=gw.gateway_ca, help="PEM CA bundle the gateway's certificate chains to")
+    bot.add_argument("--cert", default=gw.gateway_cert, help="PEM client certificate (gateways that require one)")
+    bot.add_argument("--key", default=gw.gateway_key, help="its PEM private key")
+    bot.add_argument("--server-name", default=gw.gateway_server_name, help="name the gateway's certificate carries")
     bot.set_defaults(func=cmd_bot)
     return parser
 

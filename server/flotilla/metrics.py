@@ -63,16 +63,16 @@ WATCH_RESYNCS = Counter(
 TICKETS_WAITING = Gauge("flotilla_tickets_waiting", "Matchmaking tickets waiting, by queue", ["queue"])
 
 
-def serve(process: str) -> int | None:
-    """Serve /metrics for this process on FLOTILLA_METRICS_PORT (default by process kind; 0 = off)."""
+def serve(process: str, addr: str = "127.0.0.1") -> int | None:
+    """Serve /metrics for this process on `addr` (FLOTILLA_METRICS_ADDR, loopback by default: set
+    it to reach metrics from elsewhere) and FLOTILLA_METRICS_PORT (default by process kind; 0 = off)."""
     raw = os.environ.get("FLOTILLA_METRICS_PORT")
     port = int(raw) if raw else DEFAULT_PORTS.get(process, 0)
     if port <= 0:
         return None
-    addr = os.environ.get("FLOTILLA_METRICS_ADDR", "0.0.0.0")
     try:
         start_http_server(port, addr=addr)
     except OSError as exc:  # the port is taken: run without metrics rather than not at all
-        structlog.get_logger("flotilla.metrics").warning("metrics.unavailable", port=port, error=str(exc))
+        structlog.get_logger("flotilla.metrics").warning("metrics.unavailable", addr=addr, port=port, error=str(exc))
         return None
     return port

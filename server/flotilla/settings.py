@@ -43,6 +43,19 @@ class Settings:
     grpc_max_pending: int = 50_000  # [FLOTILLA_GRPC_MAX_PENDING] grpc core's queue of calls not yet taken, per method
     redis_max_connections: int = 128  # [FLOTILLA_REDIS_MAX_CONNECTIONS] pooled connections per process and Redis node
     redis_pool_timeout_s: float = 5.0  # [FLOTILLA_REDIS_POOL_TIMEOUT] wait for a pooled connection, then UNAVAILABLE
+    # --- transport (docs/security-transport.md) ---
+    tls_cert: str = ""  # [FLOTILLA_TLS_CERT] gateway: PEM certificate chain file; with the key it serves TLS only
+    tls_key: str = ""  # [FLOTILLA_TLS_KEY] gateway: PEM private key file (both files re-read when they change)
+    tls_client_ca: str = ""  # [FLOTILLA_TLS_CLIENT_CA] gateway: PEM CA bundle; set: clients need a cert it signed
+    health_bind: str = "127.0.0.1:50052"  # [FLOTILLA_HEALTH_BIND] gateway with TLS: plaintext health listener; off
+    metrics_addr: str = "127.0.0.1"  # [FLOTILLA_METRICS_ADDR] where /metrics listens (port: FLOTILLA_METRICS_PORT)
+    gateway_tls: bool = False  # [FLOTILLA_GATEWAY_TLS] gateway clients (matchmaker, bot, up): 1 = TLS, system roots
+    gateway_ca: str = ""  # [FLOTILLA_GATEWAY_CA] gateway clients: PEM CA bundle to verify the gateway (implies TLS)
+    gateway_cert: str = ""  # [FLOTILLA_GATEWAY_CERT] gateway clients: PEM client certificate for mTLS (implies TLS)
+    gateway_key: str = ""  # [FLOTILLA_GATEWAY_KEY] gateway clients: its private key
+    gateway_server_name: str = ""  # [FLOTILLA_GATEWAY_SERVER_NAME] gateway clients: name its certificate must carry
+    party_ttl_s: int = 4 * 3600  # [FLOTILLA_PARTY_TTL] a matchmaking party's lifetime from its creation
+    party_invite_ttl_s: int = 300  # [FLOTILLA_PARTY_INVITE_TTL] an invitation to a party lapses unless accepted
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -76,4 +89,16 @@ class Settings:
             grpc_max_pending=_int("FLOTILLA_GRPC_MAX_PENDING", d.grpc_max_pending),
             redis_max_connections=_int("FLOTILLA_REDIS_MAX_CONNECTIONS", d.redis_max_connections),
             redis_pool_timeout_s=float(os.environ.get("FLOTILLA_REDIS_POOL_TIMEOUT", d.redis_pool_timeout_s)),
+            tls_cert=os.environ.get("FLOTILLA_TLS_CERT", d.tls_cert),
+            tls_key=os.environ.get("FLOTILLA_TLS_KEY", d.tls_key),
+            tls_client_ca=os.environ.get("FLOTILLA_TLS_CLIENT_CA", d.tls_client_ca),
+            health_bind=os.environ.get("FLOTILLA_HEALTH_BIND") or d.health_bind,
+            metrics_addr=os.environ.get("FLOTILLA_METRICS_ADDR") or d.metrics_addr,
+            gateway_tls=os.environ.get("FLOTILLA_GATEWAY_TLS", "").lower() in ("1", "true", "on", "yes"),
+            gateway_ca=os.environ.get("FLOTILLA_GATEWAY_CA", d.gateway_ca),
+            gateway_cert=os.environ.get("FLOTILLA_GATEWAY_CERT", d.gateway_cert),
+            gateway_key=os.environ.get("FLOTILLA_GATEWAY_KEY", d.gateway_key),
+            gateway_server_name=os.environ.get("FLOTILLA_GATEWAY_SERVER_NAME", d.gateway_server_name),
+            party_ttl_s=_int("FLOTILLA_PARTY_TTL", d.party_ttl_s),
+            party_invite_ttl_s=_int("FLOTILLA_PARTY_INVITE_TTL", d.party_invite_ttl_s),
         )

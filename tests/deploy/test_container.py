@@ -82,12 +82,16 @@ def test_compose_env_is_what_the_processes_read(compose: dict[str, Any]) -> None
         for shared in ("REDIS_URL", "FLOTILLA_SECRET", "FLOTILLA_SHARDS", "FLOTILLA_SUBMIT_TIMEOUT"):
             assert env[shared] == envs["worker"][shared], (name, shared)
         assert env["REDIS_URL"].startswith("redis://redis:6379/")
+        assert env["FLOTILLA_METRICS_ADDR"] == "0.0.0.0"  # for a Prometheus on the compose network (not published)
     for name in ("gateway-1", "gateway-2"):
         port = int(envs[name]["FLOTILLA_BIND"].rsplit(":", 1)[1])
         (published,) = services[name]["ports"]
         assert published.endswith(f":{port}")
         assert published.startswith("127.0.0.1:")  # local trial: loopback only
         assert f"127.0.0.1:{port}" in "".join(services[name]["healthcheck"]["test"])
+        health = envs[name]["FLOTILLA_HEALTH_BIND"]  # the plaintext health listener of a TLS gateway
+        assert health.startswith("127.0.0.1:")
+        assert health in "".join(services[name]["healthcheck"]["test"])
     targets = envs["matchmaker"]["FLOTILLA_GATEWAY"].split(",")
     assert targets == [f"{g}:{int(envs[g]['FLOTILLA_BIND'].rsplit(':', 1)[1])}" for g in ("gateway-1", "gateway-2")]
 

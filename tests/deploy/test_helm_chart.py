@@ -97,6 +97,19 @@ SCENARIOS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {
         },
         (KEDA_API,),
     ),
+    "tls-mtls": (
+        {
+            "tls": {
+                "enabled": True,
+                "secretName": "gateway-tls",
+                "clientCA": {"secretName": "client-ca", "key": "ca.pem"},
+                "matchmaker": {"clientSecretName": "matchmaker-client", "serverName": "play.example.org"},
+            },
+            "gateway": {"healthPort": 9000},
+            "metrics": {"addr": "127.0.0.1"},
+        },
+        (),
+    ),
     "managed-redis-with-password": (
         {
             "redis": {
@@ -167,6 +180,9 @@ def test_values_schema_rejects_bad_values(chart: helm.Chart) -> None:
         {"worker": {"autoscaling": {"keda": {"games": ["Sail Away"]}}}},
         {"gateway": {"pdb": {"maxUnavailable": "half"}}},
         {"gatway": {"replicas": 2}},  # a misspelt key is refused, not ignored
+        {"tls": {"enable": True}},
+        {"gateway": {"healthPort": 80}},
+        {"metrics": {"addr": ""}},
     ]
     for values in bad:
         with pytest.raises(helm.HelmValuesError):
@@ -221,16 +237,69 @@ def test_every_process_shares_the_settings(scenario: tuple[dict[str, Any], list[
 def test_gateway_has_native_grpc_probes_on_the_health_service(
     scenario: tuple[dict[str, Any], list[Manifest]],
 ) -> None:
-    _, manifests = scenario
+    values, manifests = scenario
     c = container(deployment(manifests, "gateway"))
-    (port,) = c["ports"]
-    assert port["name"] == "grpc"
-    bind = env_of(deployment(manifests, "gateway"))["FLOTILLA_BIND"]["value"]
-    assert bind == f"[::]:{port['containerPort']}"
+    ports = {p["name"]: p["containerPort"] for p in c["ports"]}
+    env = env_of(deployment(manifests, "gateway"))
+    assert env["FLOTILLA_BIND"]["value"] == f"[::]:{ports['grpc']}"
+    tls = values.get("tls", {}).get("enabled", False)
+    assert set(ports) == ({"grpc", "health"} if tls else {"grpc"})
+    if tls:  # probes cannot speak TLS: they ask the plaintext health-only listener
+        assert env["FLOTILLA_HEALTH_BIND"]["value"] == f"[::]:{ports['health']}"
     for probe in ("startupProbe", "livenessProbe", "readinessProbe"):
         grpc = c[probe]["grpc"]
-        assert grpc["port"] == port["containerPort"]
+        assert grpc["port"] == ports["health" if tls else "grpc"]
         assert grpc.get("service", "") in ("", *SERVICES)  # names the gateway reports SERVING
+
+
+def test_metrics_listen_where_prometheus_scrapes(scenario: tuple[dict[str, Any], list[Manifest]]) -> None:
+    """Processes default to loopback; the chart binds every pod address (Prometheus scrapes pod IPs)
+    unless `metrics.addr` says otherwise."""
+    values, manifests = scenario
+    addr = values.get("metrics", {}).get("addr", "0.0.0.0")
+    for component, workload in flotilla_deployments(manifests).items():
+        assert env_of(workload)["FLOTILLA_METRICS_ADDR"]["value"] == addr, component
+
+
+def test_tls_mounts_the_certificates_where_the_settings_point(render: Render) -> None:
+    values = SCENARIOS["tls-mtls"][0]
+    manifests = render(values)
+    for component, secrets in (
+        ("gateway", {"gateway-tls", "client-ca"}),
+        ("matchmaker", {"gateway-tls", "matchmaker-client"}),  # the CA (ca.crt) of the gateways' Secret
+    ):
+        workload = deployment(manifests, component)
+        spec = workload["spec"]["template"]["spec"]
+        volumes = {v["name"]: v["secret"] for v in spec["volumes"] if "secret" in v}
+        assert {v["secretName"] for v in volumes.values()} == secrets
+        mounts = {m["name"]: m["mountPath"] for m in container(workload)["volumeMounts"]}
+        for name, entry in env_of(workload).items():
+            value = entry.get("value", "")
+            if name.startswith(("FLOTILLA_TLS_", "FLOTILLA_GATEWAY_")) and value.startswith("/"):
+                assert any(value.startswith(mounts[v] + "/") for v in volumes), f"{component}: {name}={value}"
+    spec = deployment(manifests, "matchmaker")["spec"]["template"]["spec"]
+    gateway_ca = {v["name"]: v["secret"] for v in spec["volumes"] if "secret" in v}
+    assert gateway_ca["gateway-ca"]["items"] == [{"key": "ca.crt", "path": "ca.crt"}]  # never the gateways' key
+    gw, mm = env_of(deployment(manifests, "gateway")), env_of(deployment(manifests, "matchmaker"))
+    assert gw["FLOTILLA_TLS_CLIENT_CA"]["value"] == "/etc/flotilla/client-ca/ca.pem"
+    assert mm["FLOTILLA_GATEWAY_SERVER_NAME"]["value"] == "play.example.org"
+    assert {"FLOTILLA_GATEWAY_TLS", "FLOTILLA_GATEWAY_CERT", "FLOTILLA_GATEWAY_KEY"} <= set(mm)
+    plain = render()
+    assert not {n for n in env_of(deployment(plain, "gateway")) if n.startswith(("FLOTILLA_TLS_", "FLOTILLA_HEALTH"))}
+    assert not {n for n in env_of(deployment(plain, "matchmaker")) if n.startswith("FLOTILLA_GATEWAY_")}
+
+
+@pytest.mark.parametrize(
+    ("values", "message"),
+    [
+        ({"tls": {"enabled": True}}, "tls.secretName"),
+        ({"tls": {"clientCA": {"secretName": "ca"}}}, "needs tls.enabled"),
+        ({"tls": {"enabled": True, "secretName": "t", "clientCA": {"secretName": "ca"}}}, "clientSecretName"),
+    ],
+)
+def test_tls_settings_that_cannot_work_are_refused(render: Render, values: dict[str, Any], message: str) -> None:
+    with pytest.raises(helm.HelmRenderError, match=message):
+        render(values)
 
 
 def test_workers_and_matchmakers_have_no_probe_unless_asked(render: Render) -> None:

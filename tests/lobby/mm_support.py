@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import uuid
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -11,8 +12,9 @@ from typing import Any
 import grpc
 
 from flotilla.api.lobby.v1 import lobby_service_pb2_grpc
+from flotilla.api.matchmaking.v1 import matchmaking_service_pb2 as mm_pb
 from flotilla.api.matchmaking.v1 import matchmaking_service_pb2_grpc
-from flotilla_client import FlotillaClient
+from flotilla_client import FlotillaClient, Tls
 from support import Stack
 
 
@@ -38,8 +40,8 @@ def stop(proc: subprocess.Popen[bytes]) -> None:
 class Player:
     """A signed-in user with lobby, matchmaking and rating stubs on one gateway."""
 
-    def __init__(self, target: str) -> None:
-        self.client = FlotillaClient(target)
+    def __init__(self, target: str, tls: Tls | None = None) -> None:
+        self.client = FlotillaClient(target, tls=tls)
         channel = self.client.channel
         self.lobby = lobby_service_pb2_grpc.LobbyServiceStub(channel)  # type: ignore[no-untyped-call]
         self.mm = matchmaking_service_pb2_grpc.MatchmakingServiceStub(channel)  # type: ignore[no-untyped-call]
@@ -75,6 +77,33 @@ def reason_of(error: grpc.aio.AioRpcError) -> str:
                 if detail.Unpack(info):
                     return str(info.reason)
     return ""
+
+
+async def refusal(call: object) -> tuple[grpc.StatusCode, str, dict[str, str]]:
+    """(code, ErrorInfo reason, ErrorInfo metadata) of a call that must be refused."""
+    from google.rpc import error_details_pb2, status_pb2
+
+    try:
+        await call  # type: ignore[misc]
+    except grpc.aio.AioRpcError as error:
+        for key, value in error.trailing_metadata() or ():
+            if key == "grpc-status-details-bin":
+                for detail in status_pb2.Status.FromString(value).details:  # type: ignore[arg-type]
+                    info = error_details_pb2.ErrorInfo()
+                    if detail.Unpack(info):
+                        return error.code(), info.reason, dict(info.metadata)
+        return error.code(), "", {}
+    raise AssertionError("the call was not refused")
+
+
+async def form_party(leader: Player, *members: Player) -> str:
+    """A party led by `leader` that each of `members` was invited to and accepted; its name."""
+    create = mm_pb.CreatePartyRequest(request_id=uuid.uuid4().hex)
+    party = (await leader.call(leader.mm, "CreateParty", create)).party
+    for member in members:
+        await leader.call(leader.mm, "InviteToParty", mm_pb.InviteToPartyRequest(party=party.name, user=member.user))
+        await member.call(member.mm, "AcceptPartyInvite", mm_pb.AcceptPartyInviteRequest(party=party.name))
+    return str(party.name)
 
 
 def options(**values: str | int) -> Mapping[str, str]:

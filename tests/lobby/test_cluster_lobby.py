@@ -13,7 +13,7 @@ from flotilla.api.lobby.v1 import lobby_service_pb2 as lpb
 from flotilla.api.matchmaking.v1 import matchmaking_service_pb2 as mpb
 from flotilla.redis_server import RedisCluster
 from flotilla_client import Seat, play_random
-from lobby.mm_support import Player, start_matchmaker, stop
+from lobby.mm_support import Player, form_party, refusal, start_matchmaker, stop
 from support import Stack, start_stack
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow, pytest.mark.timeout(240)]
@@ -91,6 +91,35 @@ async def test_rooms_tickets_and_ratings_work_on_a_cluster(cluster_stack: Stack)
                 break
             await asyncio.sleep(0.1)
         assert rating.games == 1
+    finally:
+        await ada.close()
+        await bob.close()
+
+
+async def test_parties_work_on_a_cluster(cluster_stack: Stack) -> None:
+    """Every party script runs on the `{party}` slot; the party's ticket on its queue's slot."""
+    ada, bob = [await Player.signed_in(cluster_stack.gateways[i], n) for i, n in enumerate(("ada", "bob"))]
+    try:
+        name = await form_party(ada, bob)
+        request = mpb.CreateTicketRequest(
+            kind="counter", options={"moves": "12"}, seat_counts=[2], party_name=name, request_id=uuid.uuid4().hex
+        )
+        ticket = (await ada.call(ada.mm, "CreateTicket", request)).ticket
+        assert list(ticket.party) == [ada.user, bob.user]
+
+        async def matched(player: Player) -> mpb.Ticket:
+            async for update in player.mm.WatchTicket(mpb.WatchTicketRequest(ticket=ticket.name), metadata=player.md):
+                if update.ticket.state == mpb.TICKET_STATE_MATCHED:
+                    return update.ticket
+            raise AssertionError("the ticket ended unmatched")
+
+        seats = await asyncio.wait_for(asyncio.gather(matched(ada), matched(bob)), 30)
+        assert seats[0].game == seats[1].game  # the party fills the table by itself
+        assert {s.seat for s in seats} == {0, 1}
+        for player in (ada, bob):
+            await player.call(player.mm, "LeaveParty", mpb.LeavePartyRequest(party=name))
+        gone = await refusal(ada.call(ada.mm, "GetParty", mpb.GetPartyRequest(party=name)))
+        assert gone[1] == "ERROR_REASON_PARTY_NOT_FOUND"  # the last one out ended it
     finally:
         await ada.close()
         await bob.close()

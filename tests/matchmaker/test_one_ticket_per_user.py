@@ -9,14 +9,13 @@ from collections.abc import AsyncIterator, Iterator
 
 import grpc
 import pytest
-from google.rpc import error_details_pb2, status_pb2
 
 from flotilla.api.matchmaking.v1 import matchmaking_service_pb2 as pb
 from flotilla.lobby.tickets import parse_ticket_name
 from flotilla.matchmaker.matcher import Policy, Ticket, propose_matches
 from flotilla.store import keys
 from flotilla.store.redis_store import RedisStore
-from lobby.mm_support import Player, start_matchmaker, stop
+from lobby.mm_support import Player, form_party, refusal, start_matchmaker, stop
 from support import Stack
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(120)]
@@ -39,19 +38,6 @@ def fresh_queue() -> int:
     return random.randint(1000, 99_999)
 
 
-async def refusal(call: object) -> tuple[grpc.StatusCode, str, dict[str, str]]:
-    """(code, ErrorInfo reason, ErrorInfo metadata) of a refused call."""
-    with pytest.raises(grpc.aio.AioRpcError) as caught:
-        await call  # type: ignore[misc]
-    for key, value in caught.value.trailing_metadata() or ():
-        if key == "grpc-status-details-bin":
-            for detail in status_pb2.Status.FromString(value).details:  # type: ignore[arg-type]
-                info = error_details_pb2.ErrorInfo()
-                if detail.Unpack(info):
-                    return caught.value.code(), info.reason, dict(info.metadata)
-    return caught.value.code(), "", {}
-
-
 @pytest.fixture
 async def players(stack: Stack) -> AsyncIterator[list[Player]]:
     made = [await Player.signed_in(stack.gateways[i % 2], f"p{i}") for i in range(5)]
@@ -70,11 +56,13 @@ async def test_a_user_waits_in_one_ticket_per_queue(players: list[Player]) -> No
     other_queue = (await ada.call(ada.mm, "CreateTicket", ticket_request(moves + 1))).ticket  # another queue: fine
     await ada.call(ada.mm, "CancelTicket", pb.CancelTicketRequest(ticket=other_queue.name))
 
+    await form_party(bob, cat)
     party = (await bob.call(bob.mm, "CreateTicket", ticket_request(moves, party=(cat.user,)))).ticket
     code, reason, meta = await refusal(cat.call(cat.mm, "CreateTicket", ticket_request(moves)))
     assert (reason, meta) == (ALREADY_WAITING, {"ticket": party.name, "user": cat.user})  # cat waits in bob's
-    code, reason, meta = await refusal(dan.call(dan.mm, "CreateTicket", ticket_request(moves, party=(bob.user,))))
-    assert (reason, meta) == (ALREADY_WAITING, {"ticket": "", "user": bob.user})  # not dan's ticket to name
+    await form_party(dan, ada)  # ada accepted dan's invitation; she still waits in her own ticket
+    code, reason, meta = await refusal(dan.call(dan.mm, "CreateTicket", ticket_request(moves, party=(ada.user,))))
+    assert (reason, meta) == (ALREADY_WAITING, {"ticket": "", "user": ada.user})  # not dan's ticket to name
 
     await ada.call(ada.mm, "CancelTicket", pb.CancelTicketRequest(ticket=first.name))
     again = (await ada.call(ada.mm, "CreateTicket", ticket_request(moves))).ticket

@@ -26,7 +26,7 @@ from flotilla.store import keys
 from flotilla.store.lobby_store import LobbyStore
 from flotilla.store.redis_store import RedisStore
 from flotilla_client import Seat, play_random
-from lobby.mm_support import Player, reason_of, start_matchmaker, stop
+from lobby.mm_support import Player, form_party, reason_of, start_matchmaker, stop
 from support import Stack
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(180)]
@@ -166,8 +166,10 @@ class TestTickets:
         self, matchmaker: None, players: list[Player]
     ) -> None:
         ada, bob, cat = players
+        party_name = await form_party(ada, bob)
         party = (await ada.call(ada.mm, "CreateTicket", _ticket("61", party=(bob.user,)))).ticket
         assert list(party.party) == [ada.user, bob.user]
+        assert party.party_name == party_name
         done = await asyncio.wait_for(_until_done(bob, party.name), 30)  # a party member may watch it too
         assert done[-1].ticket.state == pb.TICKET_STATE_MATCHED
         assert done[-1].ticket.seat_token
@@ -192,11 +194,13 @@ class TestTickets:
             pb.CreateTicketRequest(kind="counter", seat_counts=[]),
             pb.CreateTicketRequest(kind="chess", seat_counts=[2]),
             pb.CreateTicketRequest(kind="counter", seat_counts=[3]),
-            pb.CreateTicketRequest(kind="counter", seat_counts=[2], party=["users/" + "0" * 32]),
             pb.CreateTicketRequest(kind="counter", seat_counts=[2], party=["bob"]),
         ):
             code, _ = await _refused(ada.call(ada.mm, "CreateTicket", bad))
             assert code == grpc.StatusCode.INVALID_ARGUMENT
+        stranger = pb.CreateTicketRequest(kind="counter", seat_counts=[2], party=["users/" + "0" * 32])
+        code, reason = await _refused(ada.call(ada.mm, "CreateTicket", stranger))  # no party of ada's has them
+        assert (code, reason) == (grpc.StatusCode.FAILED_PRECONDITION, "ERROR_REASON_PARTY_MEMBER_NOT_ACCEPTED")
         code, reason = await _refused(bob.call(bob.mm, "GetTicket", pb.GetTicketRequest(ticket=first.name)))
         assert code == grpc.StatusCode.NOT_FOUND
         assert reason == "ERROR_REASON_TICKET_NOT_FOUND"

@@ -2,5 +2,6 @@
 
 from flotilla_client.bots import play_random
 from flotilla_client.client import FlotillaClient, FlotillaError, Seat
+from flotilla_client.tls import Tls
 
-__all__ = ["FlotillaClient", "FlotillaError", "Seat", "play_random"]
+__all__ = ["FlotillaClient", "FlotillaError", "Seat", "Tls", "play_random"]

@@ -22,6 +22,7 @@ from google.rpc import error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
 from flotilla.api.game.v1 import game_pb2, game_service_pb2, game_service_pb2_grpc
+from flotilla_client.tls import Tls
 
 RETRYABLE = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED)
 OVERLOADED = "ERROR_REASON_OVERLOADED"  # RESOURCE_EXHAUSTED: the gateway refused the call before doing anything
@@ -102,9 +103,17 @@ def retry_pause_s(attempt: int, at_least_s: float, base_s: float = 0.2, cap_s: f
 
 
 class FlotillaClient:
-    """One connection to a Flotilla gateway (or several targets to fail over between)."""
+    """One connection to a Flotilla gateway (or several targets to fail over between); over TLS
+    when given `tls` (see `flotilla_client.tls.Tls`), plaintext otherwise."""
 
-    def __init__(self, *targets: str, retries: int = 8, backoff_s: float = 0.2, max_backoff_s: float = 10.0) -> None:
+    def __init__(
+        self,
+        *targets: str,
+        retries: int = 8,
+        backoff_s: float = 0.2,
+        max_backoff_s: float = 10.0,
+        tls: Tls | None = None,
+    ) -> None:
         if not targets:
             msg = "give at least one target, e.g. 127.0.0.1:50051"
             raise ValueError(msg)
@@ -112,6 +121,7 @@ class FlotillaClient:
         self.retries = retries
         self.backoff_s = backoff_s
         self.max_backoff_s = max_backoff_s
+        self.tls = tls
         self.session_token = ""
         self.user = ""
         self._index = 0
@@ -119,7 +129,8 @@ class FlotillaClient:
         self._connect()
 
     def _connect(self) -> None:
-        self.channel = grpc.aio.insecure_channel(self.targets[self._index % len(self.targets)])
+        target = self.targets[self._index % len(self.targets)]
+        self.channel = self.tls.aio_channel(target) if self.tls else grpc.aio.insecure_channel(target)
         self.games = game_service_pb2_grpc.GameServiceStub(self.channel)  # type: ignore[no-untyped-call]
         self.auth = game_service_pb2_grpc.AuthServiceStub(self.channel)  # type: ignore[no-untyped-call]
 

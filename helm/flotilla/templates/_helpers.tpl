@@ -145,6 +145,8 @@ app.kubernetes.io/component: {{ .component }}
   value: {{ .Values.config.waitReplicas | quote }}
 - name: FLOTILLA_WAIT_TIMEOUT_MS
   value: {{ .Values.config.waitTimeoutMs | quote }}
+- name: FLOTILLA_METRICS_ADDR
+  value: {{ .Values.metrics.addr | quote }}
 {{- with .Values.extraEnv }}
 {{ toYaml . }}
 {{- end }}
@@ -184,4 +186,18 @@ topologySpreadConstraints:
 - name: tmp
   emptyDir:
     sizeLimit: 64Mi
+{{- end }}
+
+{{/* TLS values that cannot work are refused at render time. */}}
+{{- define "flotilla.tlsCheck" -}}
+{{- $t := .Values.tls }}
+{{- if and $t.enabled (not $t.secretName) }}
+{{- fail "tls.enabled needs tls.secretName: a kubernetes.io/tls Secret with the gateways' certificate" }}
+{{- end }}
+{{- if and $t.clientCA.secretName (not $t.enabled) }}
+{{- fail "tls.clientCA (mTLS) needs tls.enabled" }}
+{{- end }}
+{{- if and $t.enabled $t.clientCA.secretName .Values.matchmaker.enabled (not $t.matchmaker.clientSecretName) }}
+{{- fail "with tls.clientCA the gateways require client certificates: set tls.matchmaker.clientSecretName for the matchmaker's bots" }}
+{{- end }}
 {{- end }}

@@ -99,3 +99,32 @@ class RoomNotReady(GameFull):
 
 class RoomBusy(StaleVersion):
     reason = "ROOM_BUSY"
+
+
+# --- parties (reasons 60-69) ---
+class PartyNotFound(GameNotFound):
+    reason = "PARTY_NOT_FOUND"
+
+
+class PartyInviteNotFound(GameNotFound):
+    reason = "PARTY_INVITE_NOT_FOUND"
+
+
+class NotPartyLeader(NotSeated):
+    reason = "NOT_PARTY_LEADER"
+
+
+class AlreadyInParty(GameFull):
+    reason = "ALREADY_IN_PARTY"
+
+
+class PartyFull(GameFull):
+    reason = "PARTY_FULL"
+
+
+class PartyMemberNotAccepted(GameFull):
+    reason = "PARTY_MEMBER_NOT_ACCEPTED"
+
+
+class TooManyInvites(GameFull):
+    reason = "TOO_MANY_INVITES"

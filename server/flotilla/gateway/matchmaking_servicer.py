@@ -19,19 +19,20 @@ from flotilla.gateway.auth import Principal, Tokens
 from flotilla.gateway.errors import maps_errors, maps_stream_errors
 from flotilla.gateway.game_servicer import MAX_PAGE
 from flotilla.gateway.lobby_servicer import principal
+from flotilla.lobby.parties import Invite, Parties, largest_table
 from flotilla.lobby.ratings import Rating, Ratings
 from flotilla.lobby.tickets import (
     CANCELLED,
     CLAIMED,
     EXPIRED,
     MATCHED,
-    MAX_PARTY,
     SEARCHING,
     Tickets,
     parse_ticket_name,
     ticket_name,
 )
 from flotilla.store.lobby_store import StoredTicket
+from flotilla.store.party_store import StoredParty
 
 log = structlog.get_logger("flotilla.gateway")
 
@@ -58,6 +59,7 @@ class MatchmakingServicer(pb_grpc.MatchmakingServiceServicer):
 
     def __init__(self, tickets: Tickets, tokens: Tokens) -> None:
         self.tickets = tickets
+        self.parties: Parties = tickets.parties
         self.tokens = tokens
 
     def render(self, queue: str, ticket: StoredTicket, who: Principal) -> pb.Ticket:
@@ -70,6 +72,7 @@ class MatchmakingServicer(pb_grpc.MatchmakingServiceServicer):
             party=[f"users/{m['user']}" for m in data["party"]],
             state=STATES.get(ticket.state, pb.TICKET_STATE_UNSPECIFIED),
             rating=data["rating"],
+            party_name=f"parties/{data['party_id']}" if data.get("party_id") else "",
         )
         out.create_time.FromMilliseconds(data["enqueued_ms"])
         if ticket.state == MATCHED and ticket.seats is not None and who.user in ticket.seats:
@@ -82,8 +85,8 @@ class MatchmakingServicer(pb_grpc.MatchmakingServiceServicer):
     @maps_errors
     async def CreateTicket(self, request: pb.CreateTicketRequest, context: Context) -> pb.CreateTicketResponse:
         who = principal(self.tokens, context)
-        if len(request.party) > MAX_PARTY:
-            raise InvalidRequest(f"a party has at most {MAX_PARTY} members", field="party")
+        if len(request.party) > largest_table():
+            raise InvalidRequest(f"a party has at most {largest_table()} members", field="party")
         queue, ticket = await self.tickets.create(
             who.user,
             who.name,
@@ -92,6 +95,7 @@ class MatchmakingServicer(pb_grpc.MatchmakingServiceServicer):
             list(request.seat_counts),
             list(request.party),
             check_request_id(request.request_id),
+            request.party_name,
         )
         log.info("ticket.created", ticket=ticket.ticket_id, queue=queue)
         return pb.CreateTicketResponse(ticket=self.render(queue, ticket, who))
@@ -109,6 +113,57 @@ class MatchmakingServicer(pb_grpc.MatchmakingServiceServicer):
         ticket = await self.tickets.cancel(queue, ticket_id, who.user)
         return pb.CancelTicketResponse(ticket=self.render(queue, ticket, who))
 
+    # --- parties -------------------------------------------------------------------------
+    @maps_errors
+    async def CreateParty(self, request: pb.CreatePartyRequest, context: Context) -> pb.CreatePartyResponse:
+        who = principal(self.tokens, context)
+        request_id = check_request_id(request.request_id) if request.request_id else ""
+        party = await self.parties.create(who.user, who.name, request_id)
+        log.info("party.created", party=party.party_id)
+        return pb.CreatePartyResponse(party=_party(party, who.user))
+
+    @maps_errors
+    async def GetParty(self, request: pb.GetPartyRequest, context: Context) -> pb.GetPartyResponse:
+        who = principal(self.tokens, context)
+        return pb.GetPartyResponse(party=_party(await self.parties.get(request.party, who.user), who.user))
+
+    @maps_errors
+    async def InviteToParty(self, request: pb.InviteToPartyRequest, context: Context) -> pb.InviteToPartyResponse:
+        who = principal(self.tokens, context)
+        invite = await self.parties.invite(request.party, who.user, request.user)
+        return pb.InviteToPartyResponse(invite=_invite(invite))
+
+    @maps_errors
+    async def AcceptPartyInvite(
+        self, request: pb.AcceptPartyInviteRequest, context: Context
+    ) -> pb.AcceptPartyInviteResponse:
+        who = principal(self.tokens, context)
+        party = await self.parties.accept(request.party, who.user, who.name)
+        return pb.AcceptPartyInviteResponse(party=_party(party, who.user))
+
+    @maps_errors
+    async def DeclinePartyInvite(
+        self, request: pb.DeclinePartyInviteRequest, context: Context
+    ) -> pb.DeclinePartyInviteResponse:
+        who = principal(self.tokens, context)
+        await self.parties.decline(request.party, who.user)
+        return pb.DeclinePartyInviteResponse()
+
+    @maps_errors
+    async def LeaveParty(self, request: pb.LeavePartyRequest, context: Context) -> pb.LeavePartyResponse:
+        who = principal(self.tokens, context)
+        ticket = await self.parties.leave(request.party, who.user)
+        if ticket:
+            await self.tickets.end_party_ticket(ticket)
+        return pb.LeavePartyResponse()
+
+    @maps_errors
+    async def ListPartyInvites(
+        self, request: pb.ListPartyInvitesRequest, context: Context
+    ) -> pb.ListPartyInvitesResponse:
+        who = principal(self.tokens, context)
+        return pb.ListPartyInvitesResponse(invites=[_invite(i) for i in await self.parties.invites(who.user)])
+
     @maps_stream_errors
     async def WatchTicket(
         self, request: pb.WatchTicketRequest, context: Context
@@ -120,6 +175,27 @@ class MatchmakingServicer(pb_grpc.MatchmakingServiceServicer):
                 yield pb.WatchTicketResponse(is_checkpoint=True)
             else:
                 yield pb.WatchTicketResponse(ticket=self.render(queue, ticket, who))
+
+
+def _invite(invite: Invite) -> pb.PartyInvite:
+    out = pb.PartyInvite(
+        party=f"parties/{invite.party_id}", user=f"users/{invite.user}", leader=f"users/{invite.leader}"
+    )
+    out.expire_time.FromMilliseconds(invite.lapses_ms)
+    return out
+
+
+def _party(party: StoredParty, viewer: str) -> pb.Party:
+    """The party as `viewer` may see it: pending invitations only for members."""
+    out = pb.Party(
+        name=f"parties/{party.party_id}",
+        leader=f"users/{party.leader}",
+        members=[pb.PartyMember(user=f"users/{u}", display_name=n) for u, n in party.members],
+    )
+    if party.has(viewer):
+        out.invites.extend(_invite(Invite(party.party_id, u, party.leader, ms)) for u, ms in party.invites)
+    out.expire_time.FromMilliseconds(party.expires_ms)
+    return out
 
 
 def _rating(user: str, name: str, rating: Rating, rank: int = 0) -> pb.PlayerRating:

@@ -12,7 +12,7 @@ from types import ModuleType
 import grpc
 import structlog
 from google.protobuf.descriptor import ServiceDescriptor
-from grpc_health.v1 import health, health_pb2
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection, reflection_pb2
 
 from flotilla.api.game.v1 import game_service_pb2
@@ -28,12 +28,15 @@ from flotilla.gateway.lobby_servicer import LobbyServicer
 from flotilla.gateway.matchmaking_servicer import MatchmakingServicer, RatingServicer
 from flotilla.gateway.render import Renderer
 from flotilla.gateway.services import add_services
+from flotilla.gateway.tls import CertificateFiles
+from flotilla.lobby.parties import Parties
 from flotilla.lobby.ratings import Ratings
 from flotilla.lobby.rooms import Rooms
 from flotilla.lobby.tickets import Tickets
 from flotilla.settings import Settings
 from flotilla.store.feeds import Feeds
 from flotilla.store.lobby_store import LobbyStore
+from flotilla.store.party_store import PartyStore
 from flotilla.store.redis_store import RedisStore
 
 log = structlog.get_logger("flotilla.gateway")
@@ -75,12 +78,17 @@ class Gateway:
     health: health.aio.HealthServicer
     admission: Admission
     lobby: LobbyStore
+    tls: CertificateFiles | None = None
+    health_server: grpc.aio.Server | None = None  # the plaintext health listener (TLS gateways)
+    health_port: int | None = None
 
     async def stop(self, grace: float = 5.0) -> None:
         """Stop taking calls, let running ones finish for `grace` seconds, release Redis."""
         for service in ("", *SERVICES):
             await self.health.set(service, health_pb2.HealthCheckResponse.NOT_SERVING)
         await self.server.stop(grace)
+        if self.health_server is not None:
+            await self.health_server.stop(0)
         await self.admission.close()
         await self.lobby.close()
         await self.feeds.close()
@@ -111,7 +119,8 @@ async def start_gateway(settings: Settings, store: RedisStore | None = None) -> 
     lobby_store = LobbyStore(store.redis)
     ratings = Ratings(lobby_store, store)
     rooms = Rooms(lobby_store, games, heartbeat_s=settings.heartbeat_s)
-    tickets = Tickets(lobby_store, ratings, heartbeat_s=settings.heartbeat_s)
+    parties = Parties(PartyStore(store.redis), ttl_s=settings.party_ttl_s, invite_ttl_s=settings.party_invite_ttl_s)
+    tickets = Tickets(lobby_store, ratings, parties=parties, heartbeat_s=settings.heartbeat_s)
     health_servicer = health.aio.HealthServicer()
     add_services(
         server,
@@ -128,16 +137,36 @@ async def start_gateway(settings: Settings, store: RedisStore | None = None) -> 
             ),
         ],
     )
-    port = server.add_insecure_port(settings.bind)
+    tls = CertificateFiles.from_settings(settings)
+    port = server.add_secure_port(settings.bind, tls.credentials()) if tls else server.add_insecure_port(settings.bind)
     if port == 0:
         msg = f"cannot bind {settings.bind}"
         raise OSError(msg)
+    health_server, health_port = None, None
+    if tls is not None and settings.health_bind != "off":
+        health_server, health_port = _health_listener(health_servicer, settings.health_bind)
+        await health_server.start()
     await server.start()
     admission.watch_queue(max(core_server_ids() - known_servers, default=None))
     for service in ("", *SERVICES):
         await health_servicer.set(service, health_pb2.HealthCheckResponse.SERVING)
-    log.info("gateway.started", bind=settings.bind, port=port)
-    return Gateway(server, port, store, inbox, feeds, health_servicer, admission, lobby_store)
+    mtls = bool(tls and tls.mutual)
+    log.info("gateway.started", bind=settings.bind, port=port, tls=tls is not None, mtls=mtls, health_port=health_port)
+    return Gateway(
+        server, port, store, inbox, feeds, health_servicer, admission, lobby_store, tls, health_server, health_port
+    )
+
+
+def _health_listener(servicer: health.aio.HealthServicer, bind: str) -> tuple[grpc.aio.Server, int]:
+    """A plaintext server with only grpc.health.v1 (probes cannot speak TLS); it reports what the
+    gateway reports (one servicer), so a draining gateway turns NOT_SERVING there too."""
+    server = grpc.aio.server(options=[("grpc.so_reuseport", 0)])  # a port taken by another gateway: an error
+    health_pb2_grpc.add_HealthServicer_to_server(servicer, server)
+    port = server.add_insecure_port(bind)
+    if port == 0:
+        msg = f"cannot bind the health listener FLOTILLA_HEALTH_BIND={bind}"
+        raise OSError(msg)
+    return server, port
 
 
 async def serve(settings: Settings) -> None:

@@ -7,6 +7,9 @@ one slot. The matchmaker processes (`flotilla.matchmaker`) form the games.
 A user waits in at most one ticket per queue, as its owner or as a party member: creating
 another one meanwhile (another request id) is refused with FAILED_PRECONDITION /
 TICKET_ALREADY_WAITING naming the waiting ticket. So no match can hold a user twice.
+
+A ticket seats together only the accepted members of the caller's party, queued by its leader
+(`lobby.parties`); a member leaving the party cancels the party's waiting ticket.
 """
 
 from __future__ import annotations
@@ -22,19 +25,18 @@ from typing import Any
 
 import orjson
 
-from flotilla.app.errors import InvalidRequest, TicketAlreadyWaiting, TicketNotFound
+from flotilla.app.errors import InvalidRequest, PartyMemberNotAccepted, TicketAlreadyWaiting, TicketNotFound
 from flotilla.app.games import MAX_SEATS
 from flotilla.app.host import host_for
 from flotilla.app.inputs import echo
 from flotilla.lobby.follow import Heartbeat, follow
+from flotilla.lobby.parties import Parties
 from flotilla.lobby.ratings import Ratings
 from flotilla.store.lobby_store import AlreadyWaiting, LobbyStore, StoredTicket
 
 SEARCHING, CLAIMED, MATCHED, EXPIRED, CANCELLED = "searching", "claimed", "matched", "expired", "cancelled"
 ENDED = (MATCHED, EXPIRED, CANCELLED)
-MAX_PARTY = 8
 _TICKET_NAME = re.compile(r"^tickets/([a-z0-9_]{1,40}\.[0-9a-f]{12})-([0-9a-f]{32})$")
-_USER_NAME = re.compile(r"^users/([0-9a-f]{32})$")
 
 
 def queue_of(kind: str, options: Mapping[str, str]) -> str:
@@ -57,9 +59,12 @@ def parse_ticket_name(name: str) -> tuple[str, str]:
 class Tickets:
     """Ticket use cases over one store."""
 
-    def __init__(self, store: LobbyStore, ratings: Ratings, *, ttl_s: int = 3600, heartbeat_s: float = 10.0) -> None:
+    def __init__(
+        self, store: LobbyStore, ratings: Ratings, *, parties: Parties, ttl_s: int = 3600, heartbeat_s: float = 10.0
+    ) -> None:
         self.store = store
         self.ratings = ratings
+        self.parties = parties
         self.ttl_s = ttl_s
         self.heartbeat_s = heartbeat_s
 
@@ -72,8 +77,10 @@ class Tickets:
         seat_counts: Sequence[int],
         party: Sequence[str],
         request_id: str,
+        party_name: str = "",
     ) -> tuple[str, StoredTicket]:
-        """Queue a ticket for the caller and its party; the same request id returns the same ticket."""
+        """Queue a ticket for the caller and its party (`party_name`, or `party`: its other members,
+        users/{id}); the same request id returns the same ticket. See `Parties.ticket_members`."""
         host = host_for(kind)
         counts = sorted(set(seat_counts))
         if not counts:
@@ -82,19 +89,11 @@ class Tickets:
             if not 1 <= count <= MAX_SEATS:
                 raise InvalidRequest(f"seat counts must be 1..{MAX_SEATS}, got {count}", field="seat_counts")
             host.config(count, options)  # InvalidConfig for counts or options the game refuses
-        members = [user]
-        for member in party:
-            found = _USER_NAME.match(member)
-            if found is None:
-                raise InvalidRequest(f"party members are users/<id>, got {echo(member)}", field="party")
-            if found.group(1) not in members:
-                members.append(found.group(1))
-        if len(members) > min(MAX_PARTY, max(counts)):
+        party_id, accepted = await self.parties.ticket_members(user, party_name, party)
+        seated = accepted or [(user, name)]
+        if len(seated) > max(counts):
             raise InvalidRequest("the party is larger than the largest acceptable table", field="party")
-        names = await self.store.user_names(members[1:])
-        for member, member_name in zip(members[1:], names, strict=True):
-            if not member_name:
-                raise InvalidRequest(f"no user users/{member}", field="party")
+        members = [u for u, _ in seated]
         queue = queue_of(kind, options)
         ticket_id = uuid.uuid5(uuid.NAMESPACE_URL, f"flotilla:ticket:{user}:{request_id}").hex
         existing = await self.store.ticket(queue, ticket_id)
@@ -105,7 +104,8 @@ class Tickets:
             "kind": kind,
             "options": dict(options),
             "seat_counts": counts,
-            "party": [{"user": u, "name": n} for u, n in zip(members, [name, *names], strict=True)],
+            "party": [{"user": u, "name": n} for u, n in seated],
+            "party_id": party_id,
             "rating": await self.ratings.mean_rating(kind, members),
             "owner": user,
             "enqueued_ms": now_ms,
@@ -119,9 +119,21 @@ class Tickets:
                 ticket=ticket_name(queue, busy.ticket_id) if busy.user == user else "",
                 user=f"users/{busy.user}",
             ) from None
+        if party_id:  # a member who left meanwhile either sees this ticket (and cancels it) or is caught here
+            await self.parties.remember_ticket(party_id, queue, ticket_id)
+            gone = await self.parties.departed(party_id, members)
+            if gone:
+                await self.store.end_ticket(queue, ticket_id, CANCELLED)
+                raise PartyMemberNotAccepted(f"users/{gone} left the party meanwhile", user=f"users/{gone}")
         stored = await self.store.ticket(queue, ticket_id)
         assert stored is not None
         return queue, stored
+
+    async def end_party_ticket(self, ticket: str) -> None:
+        """Cancel a party's ticket ("<queue> <ticket id>") if it still waits (a member left)."""
+        queue, _, ticket_id = ticket.partition(" ")
+        if ticket_id:
+            await self.store.end_ticket(queue, ticket_id, CANCELLED)
 
     async def get(self, queue: str, ticket_id: str, user: str) -> StoredTicket:
         return self._of(await self.store.ticket(queue, ticket_id), queue, ticket_id, user)

@@ -15,6 +15,9 @@ Configured from the environment (besides REDIS_URL, FLOTILLA_SECRET and FLOTILLA
 | `FLOTILLA_ROOM_GRACE` | `60` | seconds a seated player's WatchRoom may be gone before the seat is freed |
 | `FLOTILLA_MM_MAX_BOTS` | `500` | bot seats one process plays at once |
 | `FLOTILLA_MM_CLAIM_IDLE` | `30` | seconds before a dead process's bot seats and finished games are taken over |
+
+Bots reach the gateways over TLS per `FLOTILLA_GATEWAY_TLS` / `_CA` / `_CERT` / `_KEY` / `_SERVER_NAME`
+(`server/flotilla/settings.py`, docs/security-transport.md).
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ import structlog
 from flotilla.app.games import Games
 from flotilla.app.inbox import Inbox
 from flotilla.gateway.auth import Tokens
+from flotilla.gateway.tls import client_tls
 from flotilla.lobby.ratings import Ratings
 from flotilla.lobby.rooms import Rooms
 from flotilla.matchmaker.forming import Former
@@ -39,6 +43,7 @@ from flotilla.settings import Settings
 from flotilla.store.feeds import Feeds
 from flotilla.store.lobby_store import LobbyStore
 from flotilla.store.redis_store import RedisStore
+from flotilla_client.tls import Tls
 
 log = structlog.get_logger("flotilla.matchmaker")
 
@@ -59,6 +64,7 @@ class MatchmakerSettings:
     lease_s: float
     room_grace_s: float
     claim_idle_s: float = 30.0
+    tls: Tls | None = None  # how bots reach the gateways (None: plaintext)
 
     @classmethod
     def from_env(cls, settings: Settings) -> MatchmakerSettings:
@@ -76,7 +82,7 @@ class MatchmakerSettings:
         max_bots = int(_float("FLOTILLA_MM_MAX_BOTS", 500))
         lease_s, grace_s = _float("FLOTILLA_MM_LEASE", 15.0), _float("FLOTILLA_ROOM_GRACE", 60.0)
         claim_idle_s = _float("FLOTILLA_MM_CLAIM_IDLE", 30.0)
-        return cls(targets, policy, roles, max_bots, lease_s, grace_s, claim_idle_s)
+        return cls(targets, policy, roles, max_bots, lease_s, grace_s, claim_idle_s, client_tls(settings))
 
 
 async def run_matchmaker(settings: Settings, mm: MatchmakerSettings) -> None:
@@ -101,7 +107,9 @@ async def run_matchmaker(settings: Settings, mm: MatchmakerSettings) -> None:
         tasks.append(Former(lobby, games, mm.policy, lease_s=mm.lease_s).run(stop))
     if "bots" in mm.roles:
         idle_ms = int(mm.claim_idle_s * 1000)
-        runner = BotRunner(lobby, Tokens(key), list(mm.targets), max_bots=mm.max_bots, claim_idle_ms=idle_ms)
+        runner = BotRunner(
+            lobby, Tokens(key), list(mm.targets), max_bots=mm.max_bots, claim_idle_ms=idle_ms, tls=mm.tls
+        )
         tasks.append(runner.run(stop))
     if "ratings" in mm.roles:
         consumer = RatingsConsumer(lobby, Ratings(lobby, store), claim_idle_ms=int(mm.claim_idle_s * 1000))

@@ -24,7 +24,7 @@ from flotilla.lobby.ratings import Ratings
 from flotilla.lobby.rooms import Rooms
 from flotilla.store import keys
 from flotilla.store.lobby_store import LobbyStore
-from flotilla_client import FlotillaClient, Seat, play_random
+from flotilla_client import FlotillaClient, Seat, Tls, play_random
 
 log = structlog.get_logger("flotilla.matchmaker")
 
@@ -45,9 +45,11 @@ class BotRunner:
         max_bots: int = 500,
         claim_idle_ms: int = 30_000,
         block_ms: int = 1000,
+        tls: Tls | None = None,
     ) -> None:
         self.store = store
         self.tokens = tokens
+        self.tls = tls
         self.targets = targets
         self.max_bots = max_bots
         self.claim_idle_ms = claim_idle_ms
@@ -72,7 +74,7 @@ class BotRunner:
     async def run(self, stop: asyncio.Event) -> None:
         await self.store.ensure_group(keys.BOTS, keys.BOTS_GROUP)
         last_keep = time.monotonic()
-        async with FlotillaClient(*self.targets) as client:
+        async with FlotillaClient(*self.targets, tls=self.tls) as client:
             while not stop.is_set():
                 try:
                     room = self.max_bots - len(self.running)

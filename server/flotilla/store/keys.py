@@ -174,3 +174,27 @@ def rated(kind: str, g: str) -> str:
 ROOMS_PRESENCE = f"{PREFIX}:rooms:presence"
 # | flotilla:rooms:starting | ZSET | room -> when a start began (ms); a start left midway is finished by a matchmaker |
 ROOMS_STARTING = f"{PREFIX}:rooms:starting"
+
+
+# --- parties (lobby/parties.py). Every party key shares the tag {party}: a party's scripts touch
+# its members' keys too, so they must be on one slot (one slot serves every party; parties change
+# at human pace). A party's keys expire when it does (FLOTILLA_PARTY_TTL after its creation).
+# | flotilla:{party}:p:<p> | HASH | leader, members (JSON [{user, name}] in join order), created_ms, expires_ms, |
+# | | | ticket ("<queue> <ticket id>" of its latest ticket); PEXPIREAT expires_ms |
+# | flotilla:{party}:p:<p>:invites | ZSET | invited user -> when the invitation lapses (ms); PEXPIREAT expires_ms |
+# | flotilla:{party}:user:<u> | STRING | the user's party (at most one); PEXPIREAT the party's expires_ms |
+# | flotilla:{party}:invited:<u> | ZSET | party -> when the invitation lapses (ms); expires with its last one |
+def party(p: str) -> str:
+    return f"{PREFIX}:{{party}}:p:{p}"
+
+
+def party_invites(p: str) -> str:
+    return f"{PREFIX}:{{party}}:p:{p}:invites"
+
+
+def party_of_user(u: str) -> str:
+    return f"{PREFIX}:{{party}}:user:{u}"
+
+
+def party_invited(u: str) -> str:
+    return f"{PREFIX}:{{party}}:invited:{u}"

@@ -24,7 +24,7 @@ TICKET_STATE_EXPIRED: TicketState
 TICKET_STATE_CANCELLED: TicketState
 
 class Ticket(_message.Message):
-    __slots__ = ("name", "kind", "options", "seat_counts", "party", "state", "game", "seat", "seat_token", "create_time", "rating")
+    __slots__ = ("name", "kind", "options", "seat_counts", "party", "state", "game", "seat", "seat_token", "create_time", "rating", "party_name")
     class OptionsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -43,6 +43,7 @@ class Ticket(_message.Message):
     SEAT_TOKEN_FIELD_NUMBER: _ClassVar[int]
     CREATE_TIME_FIELD_NUMBER: _ClassVar[int]
     RATING_FIELD_NUMBER: _ClassVar[int]
+    PARTY_NAME_FIELD_NUMBER: _ClassVar[int]
     name: str
     kind: str
     options: _containers.ScalarMap[str, str]
@@ -54,10 +55,11 @@ class Ticket(_message.Message):
     seat_token: str
     create_time: _timestamp_pb2.Timestamp
     rating: float
-    def __init__(self, name: _Optional[str] = ..., kind: _Optional[str] = ..., options: _Optional[_Mapping[str, str]] = ..., seat_counts: _Optional[_Iterable[int]] = ..., party: _Optional[_Iterable[str]] = ..., state: _Optional[_Union[TicketState, str]] = ..., game: _Optional[str] = ..., seat: _Optional[int] = ..., seat_token: _Optional[str] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., rating: _Optional[float] = ...) -> None: ...
+    party_name: str
+    def __init__(self, name: _Optional[str] = ..., kind: _Optional[str] = ..., options: _Optional[_Mapping[str, str]] = ..., seat_counts: _Optional[_Iterable[int]] = ..., party: _Optional[_Iterable[str]] = ..., state: _Optional[_Union[TicketState, str]] = ..., game: _Optional[str] = ..., seat: _Optional[int] = ..., seat_token: _Optional[str] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., rating: _Optional[float] = ..., party_name: _Optional[str] = ...) -> None: ...
 
 class CreateTicketRequest(_message.Message):
-    __slots__ = ("kind", "options", "seat_counts", "party", "request_id")
+    __slots__ = ("kind", "options", "seat_counts", "party", "request_id", "party_name")
     class OptionsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -70,12 +72,128 @@ class CreateTicketRequest(_message.Message):
     SEAT_COUNTS_FIELD_NUMBER: _ClassVar[int]
     PARTY_FIELD_NUMBER: _ClassVar[int]
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    PARTY_NAME_FIELD_NUMBER: _ClassVar[int]
     kind: str
     options: _containers.ScalarMap[str, str]
     seat_counts: _containers.RepeatedScalarFieldContainer[int]
     party: _containers.RepeatedScalarFieldContainer[str]
     request_id: str
-    def __init__(self, kind: _Optional[str] = ..., options: _Optional[_Mapping[str, str]] = ..., seat_counts: _Optional[_Iterable[int]] = ..., party: _Optional[_Iterable[str]] = ..., request_id: _Optional[str] = ...) -> None: ...
+    party_name: str
+    def __init__(self, kind: _Optional[str] = ..., options: _Optional[_Mapping[str, str]] = ..., seat_counts: _Optional[_Iterable[int]] = ..., party: _Optional[_Iterable[str]] = ..., request_id: _Optional[str] = ..., party_name: _Optional[str] = ...) -> None: ...
+
+class Party(_message.Message):
+    __slots__ = ("name", "leader", "members", "invites", "expire_time")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    LEADER_FIELD_NUMBER: _ClassVar[int]
+    MEMBERS_FIELD_NUMBER: _ClassVar[int]
+    INVITES_FIELD_NUMBER: _ClassVar[int]
+    EXPIRE_TIME_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    leader: str
+    members: _containers.RepeatedCompositeFieldContainer[PartyMember]
+    invites: _containers.RepeatedCompositeFieldContainer[PartyInvite]
+    expire_time: _timestamp_pb2.Timestamp
+    def __init__(self, name: _Optional[str] = ..., leader: _Optional[str] = ..., members: _Optional[_Iterable[_Union[PartyMember, _Mapping]]] = ..., invites: _Optional[_Iterable[_Union[PartyInvite, _Mapping]]] = ..., expire_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+
+class PartyMember(_message.Message):
+    __slots__ = ("user", "display_name")
+    USER_FIELD_NUMBER: _ClassVar[int]
+    DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
+    user: str
+    display_name: str
+    def __init__(self, user: _Optional[str] = ..., display_name: _Optional[str] = ...) -> None: ...
+
+class PartyInvite(_message.Message):
+    __slots__ = ("party", "user", "leader", "expire_time")
+    PARTY_FIELD_NUMBER: _ClassVar[int]
+    USER_FIELD_NUMBER: _ClassVar[int]
+    LEADER_FIELD_NUMBER: _ClassVar[int]
+    EXPIRE_TIME_FIELD_NUMBER: _ClassVar[int]
+    party: str
+    user: str
+    leader: str
+    expire_time: _timestamp_pb2.Timestamp
+    def __init__(self, party: _Optional[str] = ..., user: _Optional[str] = ..., leader: _Optional[str] = ..., expire_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+
+class CreatePartyRequest(_message.Message):
+    __slots__ = ("request_id",)
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    request_id: str
+    def __init__(self, request_id: _Optional[str] = ...) -> None: ...
+
+class CreatePartyResponse(_message.Message):
+    __slots__ = ("party",)
+    PARTY_FIELD_NUMBER: _ClassVar[int]
+    party: Party
+    def __init__(self, party: _Optional[_Union[Party, _Mapping]] = ...) -> None: ...
+
+class GetPartyRequest(_message.Message):
+    __slots__ = ("party",)
+    PARTY_FIELD_NUMBER: _ClassVar[int]
+    party: str
+    def __init__(self, party: _Optional[str] = ...) -> None: ...
+
+class GetPartyResponse(_message.Message):
+    __slots__ = ("party",)
+    PARTY_FIELD_NUMBER: _ClassVar[int]
+    party: Party
+    def __init__(self, party: _Optional[_Union[Party, _Mapping]] = ...) -> None: ...
+
+class InviteToPartyRequest(_message.Message):
+    __slots__ = ("party", "user")
+    PARTY_FIELD_NUMBER: _ClassVar[int]
+    USER_FIELD_NUMBER: _ClassVar[int]
+    party: str
+    user: str
+    def __init__(self, party: _Optional[str] = ..., user: _Optional[str] = ...) -> None: ...
+
+class InviteToPartyResponse(_message.Message):
+    __slots__ = ("invite",)
+    INVITE_FIELD_NUMBER: _ClassVar[int]
+    invite: PartyInvite
+    def __init__(self, invite: _Optional[_Union[PartyInvite, _Mapping]] = ...) -> None: ...
+
+class AcceptPartyInviteRequest(_message.Message):
+    __slots__ = ("party",)
+    PARTY_FIELD_NUMBER: _ClassVar[int]
+    party: str
+    def __init__(self, party: _Optional[str] = ...) -> None: ...
+
+class AcceptPartyInviteResponse(_message.Message):
+    __slots__ = ("party",)
+    PARTY_FIELD_NUMBER: _ClassVar[int]
+    party: Party
+    def __init__(self, party: _Optional[_Union[Party, _Mapping]] = ...) -> None: ...
+
+class DeclinePartyInviteRequest(_message.Message):
+    __slots__ = ("party",)
+    PARTY_FIELD_NUMBER: _ClassVar[int]
+    party: str
+    def __init__(self, party: _Optional[str] = ...) -> None: ...
+
+class DeclinePartyInviteResponse(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class LeavePartyRequest(_message.Message):
+    __slots__ = ("party",)
+    PARTY_FIELD_NUMBER: _ClassVar[int]
+    party: str
+    def __init__(self, party: _Optional[str] = ...) -> None: ...
+
+class LeavePartyResponse(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class ListPartyInvitesRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class ListPartyInvitesResponse(_message.Message):
+    __slots__ = ("invites",)
+    INVITES_FIELD_NUMBER: _ClassVar[int]
+    invites: _containers.RepeatedCompositeFieldContainer[PartyInvite]
+    def __init__(self, invites: _Optional[_Iterable[_Union[PartyInvite, _Mapping]]] = ...) -> None: ...
 
 class CreateTicketResponse(_message.Message):
     __slots__ = ("ticket",)

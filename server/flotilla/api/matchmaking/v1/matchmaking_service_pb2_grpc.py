@@ -27,7 +27,9 @@ if _version_not_supported:
 
 class MatchmakingServiceStub:
     """Finds games by rating: queue a ticket, watch it until it is matched, or cancel it.
-    Every call needs a session token ("authorization: Bearer <token>" from AuthService).
+    Players who want to play together form a party first: its leader invites, each invitee
+    accepts; only the leader queues the party's tickets, and a ticket names only members who
+    accepted. Every call needs a session token ("authorization: Bearer <token>" from AuthService).
     """
 
     def __init__(self, channel):
@@ -40,6 +42,41 @@ class MatchmakingServiceStub:
                 '/flotilla.api.matchmaking.v1.MatchmakingService/CreateTicket',
                 request_serializer=flotilla_dot_api_dot_matchmaking_dot_v1_dot_matchmaking__service__pb2.CreateTicketRequest.SerializeToString,
                 response_deserializer=flotilla_dot_api_dot_matchmaking_dot_v1_dot_matchmaking__service__pb2.CreateTicketResponse.FromString,
+                _registered_method=True)
+        self.CreateParty = channel.unary_unary(
+                '/flotilla.api.matchmaking.v1.MatchmakingService/CreateParty',
+                request_serializer=flotilla_dot_api_dot_matchmaking_dot_v1_dot_matchmaking__service__pb2.CreatePartyRequest.SerializeToString,
+                response_deserializer=flotilla_dot_api_dot_matchmaking_dot_v1_dot_matchmaking__service__pb2.CreatePartyResponse.FromString,
+                _registered_method=True)
+        self.GetParty = channel.unary_unary(
+                '/flotilla.api.matchmaking.v1.MatchmakingService/GetParty',
+                request_serializer=flotilla_dot_api_dot_matchmaking_dot_v1_dot_matchmaking__service__pb2.GetPartyRequest.SerializeToString,
+                response_deserializer=flotilla_dot_api_dot_matchmaking_dot_v1_dot_matchmaking__service__pb2.GetPartyResponse.FromString,
+                _registered_method=True)
+        self.InviteToParty = channel.unary_unary(
+                '/flotilla.api.matchmaking.v1.MatchmakingService/InviteToParty',
+                request_serializer=flotilla_dot_api_dot_matchmaking_dot_v1_dot_matchmaking__service__pb2.InviteToPartyRequest.SerializeToString,
+                response_deserializer=flotilla_dot_api_dot_matchmaking_dot_v1_dot_matchmaking__service__pb2.InviteToPartyResponse.FromString,
+                _registered_method=True)
+        self.AcceptPartyInvite = channel.unary_unary(
+                '/flotilla.api.matchmaking.v1.MatchmakingService/AcceptPartyInvite',
+                request_serializer=flotilla_dot_api_dot_matchmaking_dot_v1_dot_matchmaking__service__pb2.AcceptPartyInviteRequest.SerializeToString,
+                response_deserializer=flotilla_dot_api_dot_matchmaking_dot_v1_dot_matchmaking__service__pb2.AcceptPartyInviteResponse.FromString,
+                _registered_method=True)
+        self.DeclinePartyInvite = channel.unary_unary(
+                '/flotilla.api.matchmaking.v1.MatchmakingService/DeclinePartyInvite',
+                request_serializer=flotilla_dot_api_dot_matchmaking_dot_v1_dot_matchmaking__service__pb2.DeclinePartyInviteRequest.SerializeToString,
+                response_deserializer=flotilla_dot_api_dot_matchmaking_dot_v1_dot_matchmaking__service__pb2.DeclinePartyInviteResponse.FromString,
+                _registered_method=True)
+        self.LeaveParty = channel.unary_unary(
+                '/flotilla.api.matchmaking.v1.MatchmakingService/LeaveParty',
+                request_serializer=flotilla_dot_api_dot_matchmaking_dot_v1_dot_matchmaking__service__pb2.LeavePartyRequest.SerializeToString,
+                response_deserializer=flotilla_dot_api_dot_matchmaking_dot_v1_dot_matchmaking__service__pb2.LeavePartyResponse.FromString,
+                _registered_method=True)
+        self.ListPartyInvites = channel.unary_unary(
+                '/flotilla.api.matchmaking.v1.MatchmakingService/ListPartyInvites',
+                request_serializer=flotilla_dot_api_dot_matchmaking_dot_v1_dot_matchmaking__service__pb2.ListPartyInvitesRequest.SerializeToString,
+                response_deserializer=flotilla_dot_api_dot_matchmaking_dot_v1_dot_matchmaking__service__pb2.ListPartyInvitesResponse.FromString,
                 _registered_method=True)
         self.GetTicket = channel.unary_unary(
                 '/flotilla.api.matchmaking.v1.MatchmakingService/GetTicket',
@@ -60,11 +97,62 @@ class MatchmakingServiceStub:
 
 class MatchmakingServiceServicer:
     """Finds games by rating: queue a ticket, watch it until it is matched, or cancel it.
-    Every call needs a session token ("authorization: Bearer <token>" from AuthService).
+    Players who want to play together form a party first: its leader invites, each invitee
+    accepts; only the leader queues the party's tickets, and a ticket names only members who
+    accepted. Every call needs a session token ("authorization: Bearer <token>" from AuthService).
     """
 
     def CreateTicket(self, request, context):
         """Queues a ticket for the caller (and its party).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def CreateParty(self, request, context):
+        """Forms a party led by the caller (a user is in at most one party).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetParty(self, request, context):
+        """Gets a party the caller is in or is invited to (empty name: the caller's own party).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def InviteToParty(self, request, context):
+        """The leader invites a user; the invitation expires unless accepted.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def AcceptPartyInvite(self, request, context):
+        """The invited user joins the party.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def DeclinePartyInvite(self, request, context):
+        """The invited user turns the invitation down.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def LeaveParty(self, request, context):
+        """Leaves the party; a waiting ticket of the party is cancelled, the next member leads.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListPartyInvites(self, request, context):
+        """Lists the caller's pending invitations, newest first.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -99,6 +187,41 @@ def add_MatchmakingServiceServicer_to_server(servicer, server):
                     request_deserializer=flotilla_dot_api_dot_matchmaking_dot_v1_dot_matchmaking__service__pb2.CreateTicketRequest.FromString,
                     response_serializer=flotilla_dot_api_dot_matchmaking_dot_v1_dot_matchmaking__service__pb2.CreateTicketResponse.SerializeToString,
             ),
+            'CreateParty': grpc.unary_unary_rpc_method_handler(
+                    servicer.CreateParty,
+                    request_deserializer=flotilla_dot_api_dot_matchmaking_dot_v1_dot_matchmaking__service__pb2.CreatePartyRequest.FromString,
+                    response_serializer=flotilla_dot_api_dot_matchmaking_dot_v1_dot_matchmaking__service__pb2.CreatePartyResponse.SerializeToString,
+            ),
+            'GetParty': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetParty,
+                    request_deserializer=flotilla_dot_api_dot_matchmaking_dot_v1_dot_matchmaking__service__pb2.GetPartyRequest.FromString,
+                    response_serializer=flotilla_dot_api_dot_matchmaking_dot_v1_dot_matchmaking__service__pb2.GetPartyResponse.SerializeToString,
+            ),
+            'InviteToParty': grpc.unary_unary_rpc_method_handler(
+                    servicer.InviteToParty,
+                    request_deserializer=flotilla_dot_api_dot_matchmaking_dot_v1_dot_matchmaking__service__pb2.InviteToPartyRequest.FromString,
+                    response_serializer=flotilla_dot_api_dot_matchmaking_dot_v1_dot_matchmaking__service__pb2.InviteToPartyResponse.SerializeToString,
+            ),
+            'AcceptPartyInvite': grpc.unary_unary_rpc_method_handler(
+                    servicer.AcceptPartyInvite,
+                    request_deserializer=flotilla_dot_api_dot_matchmaking_dot_v1_dot_matchmaking__service__pb2.AcceptPartyInviteRequest.FromString,
+                    response_serializer=flotilla_dot_api_dot_matchmaking_dot_v1_dot_matchmaking__service__pb2.AcceptPartyInviteResponse.SerializeToString,
+            ),
+            'DeclinePartyInvite': grpc.unary_unary_rpc_method_handler(
+                    servicer.DeclinePartyInvite,
+                    request_deserializer=flotilla_dot_api_dot_matchmaking_dot_v1_dot_matchmaking__service__pb2.DeclinePartyInviteRequest.FromString,
+                    response_serializer=flotilla_dot_api_dot_matchmaking_dot_v1_dot_matchmaking__service__pb2.DeclinePartyInviteResponse.SerializeToString,
+            ),
+            'LeaveParty': grpc.unary_unary_rpc_method_handler(
+                    servicer.LeaveParty,
+                    request_deserializer=flotilla_dot_api_dot_matchmaking_dot_v1_dot_matchmaking__service__pb2.LeavePartyRequest.FromString,
+                    response_serializer=flotilla_dot_api_dot_matchmaking_dot_v1_dot_matchmaking__service__pb2.LeavePartyResponse.SerializeToString,
+            ),
+            'ListPartyInvites': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListPartyInvites,
+                    request_deserializer=flotilla_dot_api_dot_matchmaking_dot_v1_dot_matchmaking__service__pb2.ListPartyInvitesRequest.FromString,
+                    response_serializer=flotilla_dot_api_dot_matchmaking_dot_v1_dot_matchmaking__service__pb2.ListPartyInvitesResponse.SerializeToString,
+            ),
             'GetTicket': grpc.unary_unary_rpc_method_handler(
                     servicer.GetTicket,
                     request_deserializer=flotilla_dot_api_dot_matchmaking_dot_v1_dot_matchmaking__service__pb2.GetTicketRequest.FromString,
@@ -124,7 +247,9 @@ def add_MatchmakingServiceServicer_to_server(servicer, server):
  # This class is part of an EXPERIMENTAL API.
 class MatchmakingService:
     """Finds games by rating: queue a ticket, watch it until it is matched, or cancel it.
-    Every call needs a session token ("authorization: Bearer <token>" from AuthService).
+    Players who want to play together form a party first: its leader invites, each invitee
+    accepts; only the leader queues the party's tickets, and a ticket names only members who
+    accepted. Every call needs a session token ("authorization: Bearer <token>" from AuthService).
     """
 
     @staticmethod
@@ -144,6 +269,195 @@ class MatchmakingService:
             '/flotilla.api.matchmaking.v1.MatchmakingService/CreateTicket',
             flotilla_dot_api_dot_matchmaking_dot_v1_dot_matchmaking__service__pb2.CreateTicketRequest.SerializeToString,
             flotilla_dot_api_dot_matchmaking_dot_v1_dot_matchmaking__service__pb2.CreateTicketResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CreateParty(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/flotilla.api.matchmaking.v1.MatchmakingService/CreateParty',
+            flotilla_dot_api_dot_matchmaking_dot_v1_dot_matchmaking__service__pb2.CreatePartyRequest.SerializeToString,
+            flotilla_dot_api_dot_matchmaking_dot_v1_dot_matchmaking__service__pb2.CreatePartyResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetParty(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/flotilla.api.matchmaking.v1.MatchmakingService/GetParty',
+            flotilla_dot_api_dot_matchmaking_dot_v1_dot_matchmaking__service__pb2.GetPartyRequest.SerializeToString,
+            flotilla_dot_api_dot_matchmaking_dot_v1_dot_matchmaking__service__pb2.GetPartyResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def InviteToParty(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/flotilla.api.matchmaking.v1.MatchmakingService/InviteToParty',
+            flotilla_dot_api_dot_matchmaking_dot_v1_dot_matchmaking__service__pb2.InviteToPartyRequest.SerializeToString,
+            flotilla_dot_api_dot_matchmaking_dot_v1_dot_matchmaking__service__pb2.InviteToPartyResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def AcceptPartyInvite(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/flotilla.api.matchmaking.v1.MatchmakingService/AcceptPartyInvite',
+            flotilla_dot_api_dot_matchmaking_dot_v1_dot_matchmaking__service__pb2.AcceptPartyInviteRequest.SerializeToString,
+            flotilla_dot_api_dot_matchmaking_dot_v1_dot_matchmaking__service__pb2.AcceptPartyInviteResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def DeclinePartyInvite(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/flotilla.api.matchmaking.v1.MatchmakingService/DeclinePartyInvite',
+            flotilla_dot_api_dot_matchmaking_dot_v1_dot_matchmaking__service__pb2.DeclinePartyInviteRequest.SerializeToString,
+            flotilla_dot_api_dot_matchmaking_dot_v1_dot_matchmaking__service__pb2.DeclinePartyInviteResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def LeaveParty(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/flotilla.api.matchmaking.v1.MatchmakingService/LeaveParty',
+            flotilla_dot_api_dot_matchmaking_dot_v1_dot_matchmaking__service__pb2.LeavePartyRequest.SerializeToString,
+            flotilla_dot_api_dot_matchmaking_dot_v1_dot_matchmaking__service__pb2.LeavePartyResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListPartyInvites(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/flotilla.api.matchmaking.v1.MatchmakingService/ListPartyInvites',
+            flotilla_dot_api_dot_matchmaking_dot_v1_dot_matchmaking__service__pb2.ListPartyInvitesRequest.SerializeToString,
+            flotilla_dot_api_dot_matchmaking_dot_v1_dot_matchmaking__service__pb2.ListPartyInvitesResponse.FromString,
             options,
             channel_credentials,
             insecure,
