@@ -76,12 +76,12 @@ class MatchmakingServicer(pb_grpc.MatchmakingServiceServicer):
             seat = ticket.seats[who.user]
             out.game = f"games/{ticket.game}"
             out.seat = seat
-            out.seat_token = self.tokens.seat(ticket.game, seat, who.user, who.name)
+            out.seat_token = self.tokens.seat(ticket.game, seat, who.user, who.name, api_key=who.api_key)
         return out
 
     @maps_errors
     async def CreateTicket(self, request: pb.CreateTicketRequest, context: Context) -> pb.CreateTicketResponse:
-        who = principal(self.tokens, context)
+        who = await principal(self.tokens, context)
         if len(request.party) > MAX_PARTY:
             raise InvalidRequest(f"a party has at most {MAX_PARTY} members", field="party")
         queue, ticket = await self.tickets.create(
@@ -98,13 +98,13 @@ class MatchmakingServicer(pb_grpc.MatchmakingServiceServicer):
 
     @maps_errors
     async def GetTicket(self, request: pb.GetTicketRequest, context: Context) -> pb.GetTicketResponse:
-        who = principal(self.tokens, context)
+        who = await principal(self.tokens, context)
         queue, ticket_id = parse_ticket_name(request.ticket)
         return pb.GetTicketResponse(ticket=self.render(queue, await self.tickets.get(queue, ticket_id, who.user), who))
 
     @maps_errors
     async def CancelTicket(self, request: pb.CancelTicketRequest, context: Context) -> pb.CancelTicketResponse:
-        who = principal(self.tokens, context)
+        who = await principal(self.tokens, context)
         queue, ticket_id = parse_ticket_name(request.ticket)
         ticket = await self.tickets.cancel(queue, ticket_id, who.user)
         return pb.CancelTicketResponse(ticket=self.render(queue, ticket, who))
@@ -113,7 +113,7 @@ class MatchmakingServicer(pb_grpc.MatchmakingServiceServicer):
     async def WatchTicket(
         self, request: pb.WatchTicketRequest, context: Context
     ) -> AsyncIterator[pb.WatchTicketResponse]:
-        who = principal(self.tokens, context)
+        who = await principal(self.tokens, context)
         queue, ticket_id = parse_ticket_name(request.ticket)
         async for ticket in self.tickets.watch(queue, ticket_id, who.user):
             if ticket is None:
@@ -141,9 +141,9 @@ class RatingServicer(pb_grpc.RatingServiceServicer):
         self.ratings = ratings
         self.tokens = tokens
 
-    def _user(self, name: str, context: Context) -> str:
+    async def _user(self, name: str, context: Context) -> str:
         if not name:
-            return principal(self.tokens, context).user
+            return (await principal(self.tokens, context)).user
         match = _USER.match(name)
         if match is None:
             raise InvalidRequest("user must look like users/<id>", field="user")
@@ -162,7 +162,7 @@ class RatingServicer(pb_grpc.RatingServiceServicer):
     @maps_errors
     async def GetRating(self, request: pb.GetRatingRequest, context: Context) -> pb.GetRatingResponse:
         host_for(request.kind)
-        user = self._user(request.user, context)
+        user = await self._user(request.user, context)
         rating = await self.ratings.rating(request.kind, user)
         names = await self.ratings.store.user_names([user])
         return pb.GetRatingResponse(rating=_rating(user, names[0], rating))
@@ -172,7 +172,7 @@ class RatingServicer(pb_grpc.RatingServiceServicer):
         self, request: pb.ListRatingHistoryRequest, context: Context
     ) -> pb.ListRatingHistoryResponse:
         host_for(request.kind)
-        user = self._user(request.user, context)
+        user = await self._user(request.user, context)
         size, offset = _page(request.page_size, request.page_token)
         rows = await self.ratings.history(request.kind, user, offset, size)
         changes = []

@@ -28,10 +28,12 @@ from flotilla.gateway.lobby_servicer import LobbyServicer
 from flotilla.gateway.matchmaking_servicer import MatchmakingServicer, RatingServicer
 from flotilla.gateway.render import Renderer
 from flotilla.gateway.services import add_services
+from flotilla.identity.configure import close_tokens, start_tokens
 from flotilla.lobby.ratings import Ratings
 from flotilla.lobby.rooms import Rooms
 from flotilla.lobby.tickets import Tickets
 from flotilla.settings import Settings
+from flotilla.store.auth_store import AuthStore
 from flotilla.store.feeds import Feeds
 from flotilla.store.lobby_store import LobbyStore
 from flotilla.store.redis_store import RedisStore
@@ -75,6 +77,7 @@ class Gateway:
     health: health.aio.HealthServicer
     admission: Admission
     lobby: LobbyStore
+    tokens: Tokens
 
     async def stop(self, grace: float = 5.0) -> None:
         """Stop taking calls, let running ones finish for `grace` seconds, release Redis."""
@@ -85,14 +88,15 @@ class Gateway:
         await self.lobby.close()
         await self.feeds.close()
         await self.inbox.stop()
+        await close_tokens(self.tokens)
         await self.store.close()
 
 
 async def start_gateway(settings: Settings, store: RedisStore | None = None) -> Gateway:
     """Build and start a gateway bound to `settings.bind` (port 0 picks a free one)."""
     store = store or RedisStore.from_settings(settings)
-    key = settings.secret.encode() if settings.secret else await store.shared_secret()
-    tokens = Tokens(key, settings.session_ttl_s)
+    tokens = await start_tokens(settings, store)
+    auth = AuthStore(store.redis)
     inbox = Inbox(store, ttl_s=settings.inbox_ttl_s)
     await inbox.start()
     feeds = Feeds(store, block_ms=int(settings.heartbeat_s * 1000), check_s=settings.heartbeat_s)
@@ -116,8 +120,8 @@ async def start_gateway(settings: Settings, store: RedisStore | None = None) -> 
     add_services(
         server,
         [
-            (_service(game_service_pb2, "GameService"), GameServicer(games, tokens, Renderer())),
-            (_service(game_service_pb2, "AuthService"), AuthServicer(store, tokens)),
+            (_service(game_service_pb2, "GameService"), GameServicer(games, tokens, Renderer(), auth)),
+            (_service(game_service_pb2, "AuthService"), AuthServicer(store, tokens, auth, guests=settings.guests)),
             (_service(lobby_service_pb2, "LobbyService"), LobbyServicer(rooms, tokens)),
             (_service(matchmaking_service_pb2, "MatchmakingService"), MatchmakingServicer(tickets, tokens)),
             (_service(matchmaking_service_pb2, "RatingService"), RatingServicer(ratings, tokens)),
@@ -137,7 +141,7 @@ async def start_gateway(settings: Settings, store: RedisStore | None = None) -> 
     for service in ("", *SERVICES):
         await health_servicer.set(service, health_pb2.HealthCheckResponse.SERVING)
     log.info("gateway.started", bind=settings.bind, port=port)
-    return Gateway(server, port, store, inbox, feeds, health_servicer, admission, lobby_store)
+    return Gateway(server, port, store, inbox, feeds, health_servicer, admission, lobby_store, tokens)
 
 
 async def serve(settings: Settings) -> None:

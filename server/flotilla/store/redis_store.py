@@ -866,12 +866,6 @@ class RedisStore:
                 pipe.expire(keys.user(user_id), self.lifetimes.user_s)
             await pipe.execute()
 
-    async def shared_secret(self) -> bytes:
-        """The token-signing key shared by every gateway (made once, kept in Redis)."""
-        await self.redis.set(keys.SECRET, secrets.token_bytes(32), nx=True)
-        value: bytes = await self.redis.get(keys.SECRET)
-        return value
-
     async def iter_events(self, game_id: str, after_version: int, block_ms: int) -> AsyncIterator[list[Entry]]:
         """Entries after `after_version` as they arrive: batches, empty on a quiet `block_ms`."""
         cursor = after_version
