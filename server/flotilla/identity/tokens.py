@@ -32,6 +32,7 @@ SESSION = "session"
 SEAT = "seat"
 _GAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 _REQUIRED = ["exp", "iat", "sub", "iss", "aud"]
+VERIFIED_MAX = 20_000  # tokens remembered as verified, per process (a seat token is shown on every move)
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +67,7 @@ class Tokens:
         self.keys = keys
         self.lifetimes = lifetimes or Lifetimes()
         self.external = external
+        self._verified: dict[str, Principal] = {}  # exact token -> its principal, until its exp
 
     @property
     def session_ttl_s(self) -> int:
@@ -100,7 +102,21 @@ class Tokens:
         return self._sign(claims, self.seat_ttl_for(api_key))
 
     async def verify(self, token: str) -> Principal:
-        """The principal of a valid token; Unauthenticated (TokenExpired once `exp` passed) otherwise."""
+        """The principal of a valid token; Unauthenticated (TokenExpired once `exp` passed) otherwise.
+
+        A token verified once is remembered until its `exp` (the same bytes verify the same way:
+        keys retire only once their tokens have expired), so the move path costs a dict lookup.
+        """
+        known = self._verified.get(token)
+        if known is not None and known.expires > time.time():
+            return known
+        principal = await self._verify(token)
+        if len(self._verified) >= VERIFIED_MAX:
+            self._verified.clear()
+        self._verified[token] = principal
+        return principal
+
+    async def _verify(self, token: str) -> Principal:
         try:
             header = jwt.get_unverified_header(token)
         except jwt.InvalidTokenError:
