@@ -90,6 +90,14 @@ async def test_acting_needs_the_seat_token_on_every_path(stack: Stack) -> None:
 async def test_leaving_revokes_the_seats_tokens_and_the_seat_can_no_longer_act(stack: Stack) -> None:
     host, other, game, seat, other_seat = await seated(stack.gateways[0])
     await host.submit(game, seat, add(1))
+    opened = asyncio.Event()
+
+    async def follow() -> None:
+        async for _ in host.watch(game, seat):
+            opened.set()
+
+    following = asyncio.create_task(follow())
+    await asyncio.wait_for(opened.wait(), 10)
     left = await host._unary("LeaveGame", game_service_pb2.LeaveGameRequest(game=game, request_id="bye"), seat.token)
     assert isinstance(left, game_service_pb2.LeaveGameResponse)
     redis = aioredis.Redis.from_url(stack.redis_url)
@@ -98,6 +106,9 @@ async def test_leaving_revokes_the_seats_tokens_and_the_seat_can_no_longer_act(s
     finally:
         await redis.aclose()
     assert 0 < ttl <= Settings().seat_token_ttl_s  # the record lives no longer than a seat token
+    with pytest.raises(FlotillaError) as caught:  # the seat's open stream ends after telling it left
+        await asyncio.wait_for(following, 10)
+    assert caught.value.reason == "ERROR_REASON_TOKEN_REVOKED"
     for call in (
         host.view(game, seat),
         host._unary("RefreshToken", game_service_pb2.RefreshTokenRequest(token=seat.token)),

@@ -33,7 +33,7 @@ from flotilla.app.errors import (
     WrongJoinCode,
 )
 from flotilla.app.games import Games, check_request_id, game_id_of
-from flotilla.app.host import GameHost, host_for
+from flotilla.app.host import ABSENT, GameHost, host_for
 from flotilla.app.outcome import Outcome
 from flotilla.app.watching import Batch
 from flotilla.gateway.auth import Principal, Tokens, principal_of
@@ -50,10 +50,28 @@ MAX_PAGE = 500
 PLAY_QUEUE = 8  # Play responses waiting for the transport, per stream
 
 
-def still_valid(principal: Principal | None) -> None:
-    """A stream ends once the token it was opened with expires (resume it with a refreshed one)."""
-    if principal is not None and principal.expires <= time.time():
-        raise TokenExpired("the token this stream was opened with expired; resume with a refreshed token")
+class StreamGuard:
+    """Ends a stream once the token it was opened with expires (resume it with a refreshed one), and a
+    seat token's stream after the batch that tells its seat left (its tokens are revoked)."""
+
+    __slots__ = ("left", "principal", "seat")
+
+    def __init__(self, principal: Principal | None, seat: Seat | None) -> None:
+        self.principal = principal
+        self.seat = seat if principal is not None and principal.is_seat else None
+        self.left = False
+
+    def check(self, batch: Batch) -> None:
+        """Before sending `batch`."""
+        if self.principal is not None and self.principal.expires <= time.time():
+            raise TokenExpired("the token this stream was opened with expired; resume with a refreshed token")
+        if self.left:
+            raise TokenRevoked("this seat left the game: its tokens are revoked")
+        if self.seat is not None:
+            self.left = any(
+                row[2] == ABSENT and row[3].get("seat") == self.seat and row[3].get("reason") == "left"
+                for row in batch.events
+            )
 
 
 class AuthServicer(game_service_pb2_grpc.AuthServiceServicer):
@@ -380,9 +398,10 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         principal = await self.principal(context, required=False)
         viewer = await self.viewer(principal, game_id, request.join_code)
         structlog.contextvars.bind_contextvars(game=game_id, seat=viewer)
+        guard = StreamGuard(principal, viewer)
         with metrics.OPEN_STREAMS.labels("WatchGame").track_inprogress():
             async for batch in self.games.watch(game_id, viewer, request.after_event_id, request.after_etag):
-                still_valid(principal)
+                guard.check(batch)
                 yield await self.update(game_id, batch, viewer)
 
     @maps_stream_errors
@@ -400,10 +419,12 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         idle = asyncio.Event()
         idle.set()
 
+        guard = StreamGuard(principal, seat)
+
         async def watch() -> None:
             try:
                 async for batch in self.games.watch(game_id, seat, first.open.after_event_id, first.open.after_etag):
-                    still_valid(principal)
+                    guard.check(batch)
                     await out.put(game_service_pb2.PlayResponse(update=await self.update(game_id, batch, seat)))
             finally:
                 await out.put(None)
@@ -458,7 +479,8 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         try:
             if request.game and request.game != f"games/{game_id}":
                 raise InvalidRequest("a Play stream acts on the game it was opened for", field="game")
-            still_valid(principal)
+            if principal is not None and principal.expires <= time.time():
+                raise TokenExpired("the token this stream was opened with expired; reopen it with a refreshed one")
             seat = self.acting_seat(principal, game_id)
             _host, accepted = await self._submit(game_id, seat, request)
         except (RulesError, InvalidRequest, NotSeated, Unauthenticated, TimeoutError) as exc:
