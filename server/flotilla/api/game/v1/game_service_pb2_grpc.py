@@ -294,7 +294,8 @@ class GameServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def LeaveGame(self, request, context):
-        """Leaves a game for good (seat token): the seat becomes absent and its absence policy applies.
+        """Leaves a game for good (seat token): the seat becomes absent and its absence policy applies;
+        every token of the seat is revoked (TOKEN_REVOKED), and its actions fail SEAT_ABSENT.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -322,14 +323,17 @@ class GameServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def SubmitAction(self, request, context):
-        """Submits one action for the caller's seat and waits for its outcome.
+        """Submits one action for the caller's seat and waits for its outcome. Needs the seat token (a
+        session token: PERMISSION_DENIED / SEAT_TOKEN_REQUIRED); an absent seat: SEAT_ABSENT.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def WatchGame(self, request, context):
-        """Streams the caller's view of the game from a resume point.
+        """Streams the caller's view of the game from a resume point. The stream ends with
+        UNAUTHENTICATED / TOKEN_EXPIRED when the token it was opened with expires: resume (after_etag)
+        with a refreshed one.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -337,6 +341,7 @@ class GameServiceServicer:
 
     def Play(self, request_iterator, context):
         """One bidirectional stream for bots and busy clients: actions in, outcomes and updates out.
+        Submissions need a seat token; the stream ends at the token's expiry, like WatchGame.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
