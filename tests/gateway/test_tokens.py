@@ -153,6 +153,9 @@ async def test_a_seat_absent_after_timeouts_cannot_act_but_is_played(stack: Stac
 async def test_refresh_gives_a_fresh_token_of_the_same_kind(stack: Stack) -> None:
     async with gateway(stack, session_ttl_s=600, seat_token_ttl_s=300) as running:
         host, other, game, seat, _ = await seated(f"127.0.0.1:{running.port}")
+        redis = aioredis.Redis.from_url(stack.redis_url)
+        record = keys.user(host.user.removeprefix("users/"))
+        await redis.expire(record, 100)
         for token, ttl in ((host.session_token, 600), (seat.token, 300)):
             reply = await host._unary("RefreshToken", game_service_pb2.RefreshTokenRequest(token=token))
             assert isinstance(reply, game_service_pb2.RefreshTokenResponse)
@@ -161,6 +164,8 @@ async def test_refresh_gives_a_fresh_token_of_the_same_kind(stack: Stack) -> Non
             assert {k: old[k] for k in ("sub", "typ")} == {k: new[k] for k in ("sub", "typ")}
             assert old.get("seat") == new.get("seat")
             assert new["exp"] >= old["exp"]
+        assert await redis.ttl(record) > 100  # a guest who refreshes keeps their record as long
+        await redis.aclose()
         renewed = Seat(game, 0, reply.token)
         assert (await host.submit(game, renewed, add(1))).through_event_id == 2
         # Another user's seat token for this seat is not refreshed: they do not hold it.
@@ -260,5 +265,22 @@ async def test_keys_rotate_without_logging_anyone_out(stack: Stack) -> None:
         _, retired = await auth.rotate(retire_after_s=0)
         assert old_kid in retired
         assert old_kid not in (await auth.key_set()).keys
+    finally:
+        await auth_redis.aclose()
+
+
+async def test_gateways_pick_up_a_rotation_by_their_periodic_refresh(stack: Stack) -> None:
+    auth_redis = aioredis.Redis.from_url(stack.redis_url)
+    try:
+        async with gateway(stack, keys_refresh_s=0.2) as running:
+            client = FlotillaClient(f"127.0.0.1:{running.port}")
+            new_kid, _ = await AuthStore(auth_redis).rotate(retire_after_s=3600)
+
+            async def signs_with_the_new_key() -> bool:
+                await client.sign_in("later")
+                return bool(jwt.get_unverified_header(client.session_token)["kid"] == new_kid)
+
+            await until(signs_with_the_new_key, 10, "the gateway to sign with the rotated key", every_s=0.05)
+            await client.close()
     finally:
         await auth_redis.aclose()

@@ -126,6 +126,8 @@ class AuthServicer(game_service_pb2_grpc.AuthServiceServicer):
         if not who.api_key and not self.guests:
             raise GuestsDisabled("guest sessions are off here: sign in with the operator's identity provider")
         if who.game is None or who.seat is None:
+            if not who.api_key:
+                await self.store.keep_user(who.user)
             token = self.tokens.session(who.user, who.name, api_key=who.api_key)
             ttl = self.tokens.session_ttl_for(who.api_key)
         else:
