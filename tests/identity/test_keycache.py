@@ -65,3 +65,13 @@ async def test_a_failed_load_keeps_the_keys_and_proves_nothing_about_the_kid() -
     assert await cache.get("a") == "key-a"  # the keys it had still verify
     source.broken = False
     assert await cache.get("b") == "key-b"  # not negatively cached after the failure
+
+
+async def test_an_optional_source_down_at_start_is_tried_again_later() -> None:
+    source = Source()
+    source.broken = True
+    cache = KeyCache(source.load, name="test", refresh_s=0, min_reload_s=0)
+    await cache.start(required=False)
+    assert await cache.get("a") is None
+    source.broken = False
+    assert await cache.get("a") == "key-a"

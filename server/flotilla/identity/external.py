@@ -77,7 +77,9 @@ class ExternalIssuer:
         self.keys: KeyCache[PyJWK] = KeyCache(self._load, name="external", refresh_s=config.keys_ttl_s)
 
     async def start(self) -> None:
-        await self.keys.start()
+        """Load the issuer's keys; an unreachable JWKS does not stop the gateway (guests and API keys
+        still work; the keys are fetched again on the next token and every refresh)."""
+        await self.keys.start(required=False)
 
     async def close(self) -> None:
         await self.keys.close()

@@ -60,11 +60,19 @@ class KeyCache(Generic[K]):
         self._unknown: OrderedDict[str, float] = OrderedDict()  # kid -> until (monotonic)
         self._refresher: asyncio.Task[None] | None = None
 
-    async def start(self) -> None:
-        """Load once (errors propagate: a process must not start without keys), then refresh periodically."""
-        self.keys = await self._load()
-        self.loads += 1
-        self._loaded_from = time.monotonic()
+    async def start(self, *, required: bool = True) -> None:
+        """Load once, then refresh periodically. A failed first load raises when `required` (a process
+        must not sign without keys); otherwise it is logged and later calls and refreshes try again."""
+        try:
+            self.keys = await self._load()
+        except Exception as exc:
+            if required:
+                raise
+            self._last_ok = False
+            log.warning("keys.load_failed", keys=self.name, error=str(exc)[:200])
+        else:
+            self.loads += 1
+            self._loaded_from = time.monotonic()
         if self.refresh_s > 0 and self._refresher is None:
             self._refresher = asyncio.create_task(self._refresh_loop(), name=f"keys:{self.name}")
 
