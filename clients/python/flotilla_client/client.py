@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import binascii
+import contextlib
 import json
 import random
 import time
@@ -33,6 +34,7 @@ LOCAL_CANCEL = "Locally cancelled by application!"  # grpc's details when this p
 TOKEN_EXPIRED = "ERROR_REASON_TOKEN_EXPIRED"
 AUTH_METHODS = frozenset({"SignInAsGuest", "SignInWithApiKey", "RefreshToken"})
 REFRESH_AT = 1 / 3  # refresh a token once less than this share of its lifetime is left
+REFUSED_PAUSE_S = 30.0  # after a refused refresh, use the token as it is for this long
 
 
 def token_times(token: str) -> tuple[float, float] | None:
@@ -145,6 +147,7 @@ class FlotillaClient:
         self.api_key = ""
         self._current: dict[str, str] = {}  # a token as first given -> its latest refresh
         self._refreshing = asyncio.Lock()
+        self._refused: dict[str, float] = {}  # token -> until when not to ask for its refresh again
         self._index = 0
         self._retired: list[grpc.aio.Channel] = []
         self._connect()
@@ -195,6 +198,8 @@ class FlotillaClient:
         times = token_times(latest)
         if times is None or time.time() < times[1] - (times[1] - times[0]) * REFRESH_AT:
             return latest
+        if time.monotonic() < self._refused.get(latest, 0.0):
+            return latest  # refused lately (e.g. the seat left): let the server say why on use
         async with self._refreshing:
             if self.current(token) != latest:  # another task refreshed it meanwhile
                 return self.current(token)
@@ -202,6 +207,9 @@ class FlotillaClient:
                 reply = await self._unary("RefreshToken", game_service_pb2.RefreshTokenRequest(token=latest))
             except FlotillaError as error:
                 if error.reason != TOKEN_EXPIRED or not self.api_key or token != self.session_token:
+                    if len(self._refused) > 1000:
+                        self._refused.clear()
+                    self._refused[latest] = time.monotonic() + REFUSED_PAUSE_S
                     raise
                 await self.sign_in_with_api_key(self.api_key)  # asleep past its expiry: sign in again
                 return self.session_token
@@ -316,8 +324,9 @@ class FlotillaClient:
                     attempt = 0
                     cursor, etag = update.through_event_id, update.etag
                     yield update
-                    if token:
-                        await self.fresh(token)  # the stream ends when `used` expires: resume with this one
+                    if token:  # the stream ends when `used` expires: resume with the refresh
+                        with contextlib.suppress(FlotillaError):  # no refresh (seat left): the stream goes on
+                            await self.fresh(token)
                 return
             except grpc.aio.AioRpcError as error:
                 delay = retry_after(error)
