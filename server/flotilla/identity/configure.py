@@ -13,10 +13,12 @@ from flotilla.store.redis_store import RedisStore
 
 
 def lifetimes(settings: Settings) -> Lifetimes:
+    """The token lifetimes the settings give."""
     return Lifetimes(settings.session_ttl_s, settings.seat_token_ttl_s, settings.api_key_session_ttl_s)
 
 
 def issuer_config(settings: Settings) -> IssuerConfig | None:
+    """The external issuer the settings name (None without FLOTILLA_OIDC_ISSUER); ValueError if incomplete."""
     if not settings.oidc_issuer:
         return None
     return IssuerConfig(
@@ -55,6 +57,7 @@ async def start_tokens(settings: Settings, store: RedisStore, *, external: bool 
 
 
 async def close_tokens(tokens: Tokens) -> None:
+    """Stop the key refreshes `start_tokens` started."""
     await tokens.keys.close()
     if tokens.external is not None:
         await tokens.external.close()

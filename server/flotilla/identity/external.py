@@ -82,9 +82,11 @@ class ExternalIssuer:
         await self.keys.start(required=False)
 
     async def close(self) -> None:
+        """Stop the key refreshes."""
         await self.keys.close()
 
     def accepts(self, alg: object) -> bool:
+        """Whether a token with this header `alg` is this issuer's to check."""
         return isinstance(alg, str) and alg in self.config.algorithms
 
     async def _load(self) -> KeySet[PyJWK]:
@@ -106,6 +108,7 @@ class ExternalIssuer:
         return KeySet(keys)
 
     async def verify(self, token: str, kid: object) -> Principal:
+        """The principal of a valid token of the issuer; Unauthenticated (TokenExpired) otherwise."""
         key = await self.keys.get(kid) if isinstance(kid, str) else None
         if key is None:
             raise Unauthenticated("the token's signing key is not one of the identity provider's; sign in again")

@@ -45,6 +45,7 @@ class Lifetimes:
 
     @property
     def longest_s(self) -> int:
+        """No token lives longer: a key superseded this long ago signed nothing still valid."""
         return max(self.session_s, self.seat_s, self.api_key_session_s)
 
 
@@ -83,6 +84,7 @@ class Tokens:
         return jwt.encode(payload, self.keys.keys.keys[kid], algorithm=ALGORITHM, headers={"kid": kid})
 
     def session_ttl_for(self, api_key: str) -> int:
+        """The lifetime of a session token (an API key's is short: revocation reaches it soon)."""
         return self.lifetimes.api_key_session_s if api_key else self.lifetimes.session_s
 
     def seat_ttl_for(self, api_key: str) -> int:
@@ -90,12 +92,14 @@ class Tokens:
         return min(self.lifetimes.seat_s, self.lifetimes.api_key_session_s) if api_key else self.lifetimes.seat_s
 
     def session(self, user: str, name: str, *, api_key: str = "") -> str:
+        """A session token for `user` (`api_key`: the id of the key it came from)."""
         claims: dict[str, Any] = {"typ": SESSION, "sub": user, "name": name}
         if api_key:
             claims["akid"] = api_key
         return self._sign(claims, self.session_ttl_for(api_key))
 
     def seat(self, game: str, seat: int, user: str, name: str, *, api_key: str = "") -> str:
+        """A seat token: acts for `seat` of `game` only."""
         claims: dict[str, Any] = {"typ": SEAT, "sub": user, "name": name, "game": game, "seat": seat}
         if api_key:
             claims["akid"] = api_key

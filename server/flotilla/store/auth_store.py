@@ -55,6 +55,7 @@ def _digest(secret: str) -> str:
 
 
 def new_kid() -> str:
+    """A key id that sorts by creation time."""
     return time.strftime("k%Y%m%dT%H%M%S", time.gmtime()) + "-" + secrets.token_hex(2)
 
 
@@ -90,6 +91,7 @@ class AuthStore:
         return kids[0], kids[1:]
 
     async def list_keys(self) -> list[KeyInfo]:
+        """Every stored key, oldest first (no secrets)."""
         raw: dict[bytes, bytes] = await self.redis.hgetall(keys.SIGNING_KEYS)
         current = raw.get(b"current", b"").decode()
         out = []
@@ -126,6 +128,7 @@ class AuthStore:
         return record[0]
 
     async def api_key(self, key_id: str, *, with_hash: bool = False) -> tuple[ApiKey, str] | None:
+        """The key's record (and its secret's hash when asked), None once revoked."""
         raw: dict[bytes, bytes] = await self.redis.hgetall(keys.api_key(key_id))
         if b"hash" not in raw:
             return None
@@ -133,11 +136,13 @@ class AuthStore:
         return record, raw[b"hash"].decode() if with_hash else ""
 
     async def list_api_keys(self) -> list[ApiKey]:
+        """Every unrevoked key, oldest first."""
         ids = sorted(k.decode() for k in await self.redis.smembers(keys.API_KEYS))
         found = [await self.api_key(key_id) for key_id in ids]
         return sorted((r[0] for r in found if r is not None), key=lambda r: r.created_ms)
 
     async def revoke_api_key(self, key_id: str) -> bool:
+        """Delete the key (True if it existed): no sign-in or refresh with it from now on."""
         async with self.redis.pipeline(transaction=False) as pipe:
             pipe.delete(keys.api_key(key_id))
             pipe.srem(keys.API_KEYS, key_id)
@@ -150,4 +155,5 @@ class AuthStore:
         await self.redis.set(keys.revoked_seat(game_id, seat), int(time.time()), ex=max(ttl_s, 1))
 
     async def seat_revoked(self, game_id: str, seat: int) -> bool:
+        """Whether the seat left (its tokens are refused)."""
         return bool(await self.redis.exists(keys.revoked_seat(game_id, seat)))
