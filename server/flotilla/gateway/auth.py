@@ -8,7 +8,7 @@ from flotilla.app.errors import Unauthenticated
 from flotilla.identity.principal import Principal
 from flotilla.identity.tokens import Tokens
 
-__all__ = ["Principal", "Tokens", "bearer", "principal_of"]
+__all__ = ["Principal", "Tokens", "bearer", "principal_of", "session_of"]
 
 
 def bearer(context: grpc.aio.ServicerContext) -> str | None:  # type: ignore[type-arg]
@@ -36,3 +36,13 @@ async def principal_of(
             raise Unauthenticated("send 'authorization: Bearer <token>' (sign in with AuthService)")
         return None
     return await tokens.verify(token)
+
+
+async def session_of(tokens: Tokens, context: grpc.aio.ServicerContext) -> Principal:  # type: ignore[type-arg]
+    """The user of a call that needs one: a session token or an issuer's JWT, never a seat token
+    (a seat token only acts for its seat: it is a capability a user may hand to a bot)."""
+    who = await principal_of(tokens, context)
+    assert who is not None  # required: Unauthenticated otherwise
+    if who.is_seat:
+        raise Unauthenticated("this call needs your session token; a seat token only acts for its seat")
+    return who

@@ -36,7 +36,7 @@ from flotilla.app.games import Games, check_request_id, game_id_of
 from flotilla.app.host import ABSENT, GameHost, host_for
 from flotilla.app.outcome import Outcome
 from flotilla.app.watching import Batch
-from flotilla.gateway.auth import Principal, Tokens, principal_of
+from flotilla.gateway.auth import Principal, Tokens, principal_of, session_of
 from flotilla.gateway.errors import maps_errors, maps_stream_errors, to_status
 from flotilla.gateway.render import STATE_NAMES, Renderer, clock_from_pb
 from flotilla.rules import RulesError, Seat
@@ -167,12 +167,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         return await principal_of(self.tokens, context, required=required)
 
     async def session(self, context: Context) -> Principal:
-        """The caller of a call that needs a session token (a seat token only acts for its seat)."""
-        principal = await self.principal(context)
-        assert principal is not None
-        if principal.is_seat:
-            raise Unauthenticated("this call needs your session token; a seat token only acts for its seat")
-        return principal
+        return await session_of(self.tokens, context)
 
     async def host(self, game_id: str) -> GameHost:
         """The rules host of a game; its kind and rules version never change, so they are cached."""
