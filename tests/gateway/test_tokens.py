@@ -12,6 +12,7 @@ import grpc
 import jwt
 import pytest
 import redis.asyncio as aioredis
+from prometheus_client import REGISTRY
 
 from flotilla.api.counter.v1 import counter_pb2
 from flotilla.api.game.v1 import game_pb2, game_service_pb2
@@ -129,6 +130,11 @@ async def test_leaving_revokes_the_seats_tokens_and_the_seat_can_no_longer_act(s
     assert not view.HasField("prompt")
     await host.close()
     await other.close()
+
+
+def _refused(reason: str) -> float:
+    """flotilla_gateway_tokens_refused_total of the in-process gateways."""
+    return REGISTRY.get_sample_value("flotilla_gateway_tokens_refused_total", {"reason": reason}) or 0.0
 
 
 async def _moved(client: FlotillaClient, game: str, at_least: int) -> bool:
@@ -254,11 +260,13 @@ async def test_keys_rotate_without_logging_anyone_out(stack: Stack) -> None:
             header_tokens = [
                 jwt.encode({"sub": "u"}, b"x" * 32, headers={"kid": f"forged-{uuid.uuid4().hex[:8]}"}) for _ in range(3)
             ]
+            refused_before = _refused("UNAUTHENTICATED")
             for forged in header_tokens * 20:
                 other.session_token = forged
                 error = await rpc_error(other.create_game("counter", 2))
                 assert error.code == grpc.StatusCode.UNAUTHENTICATED
             assert second.tokens.keys.loads - loads <= 3
+            assert _refused("UNAUTHENTICATED") - refused_before == 60  # counted for the operator
             await client.close()
             await other.close()
         # Keys superseded longer ago than the longest token lifetime are retired by a rotation.

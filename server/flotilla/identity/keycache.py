@@ -20,6 +20,8 @@ from typing import Generic, TypeVar
 
 import structlog
 
+from flotilla import metrics
+
 log = structlog.get_logger("flotilla.identity")
 
 K = TypeVar("K")
@@ -66,11 +68,13 @@ class KeyCache(Generic[K]):
         try:
             self.keys = await self._load()
         except Exception as exc:
+            metrics.KEY_LOADS.labels(self.name, "failed").inc()
             if required:
                 raise
             self._last_ok = False
             log.warning("keys.load_failed", keys=self.name, error=str(exc)[:200])
         else:
+            metrics.KEY_LOADS.labels(self.name, "ok").inc()
             self.loads += 1
             self._loaded_from = time.monotonic()
         if self.refresh_s > 0 and self._refresher is None:
@@ -125,7 +129,9 @@ class KeyCache(Generic[K]):
             self.keys = await self._load()
             self.loads += 1
             self._last_ok = True
+            metrics.KEY_LOADS.labels(self.name, "ok").inc()
         except Exception as exc:  # keep the keys we have; the next call or refresh tries again
+            metrics.KEY_LOADS.labels(self.name, "failed").inc()
             self._last_ok = False
             log.warning("keys.load_failed", keys=self.name, error=str(exc)[:200])
         self._loaded_from = began

@@ -19,6 +19,7 @@ from typing import Any, TypeGuard
 
 import jwt
 
+from flotilla import metrics
 from flotilla.app.errors import TokenExpired, Unauthenticated
 from flotilla.identity.external import ExternalIssuer
 from flotilla.identity.keycache import KID, KeyCache, KeySet
@@ -114,7 +115,11 @@ class Tokens:
         known = self._verified.get(token)
         if known is not None and known.expires > time.time():
             return known
-        principal = await self._verify(token)
+        try:
+            principal = await self._verify(token)
+        except Unauthenticated as exc:
+            metrics.TOKENS_REFUSED.labels(exc.reason).inc()
+            raise
         if len(self._verified) >= VERIFIED_MAX:
             self._verified.clear()
         self._verified[token] = principal
