@@ -104,7 +104,7 @@ async def play_unary(games, name: str, tokens, sent: dict[int, tuple[float, int]
                 if meter.done():
                     call.cancel()
                     return
-                sent[int(update.prompt.etag) + 1] = (time.perf_counter(), seat_index)
+                sent[int(update.prompt.etag.split(".")[0]) + 1] = (time.perf_counter(), seat_index)
                 request = game_service_pb2.SubmitActionRequest(
                     game=name, action=choose(update.prompt, rng), etag=update.prompt.etag, request_id=uuid.uuid4().hex
                 )
@@ -148,7 +148,7 @@ async def play_stream(games, name: str, tokens, sent: dict[int, tuple[float, int
                     outgoing.put_nowait(None)
                     call.cancel()
                     return
-                sent[int(update.prompt.etag) + 1] = (time.perf_counter(), seat_index)
+                sent[int(update.prompt.etag.split(".")[0]) + 1] = (time.perf_counter(), seat_index)
                 submit = game_service_pb2.SubmitActionRequest(
                     action=choose(update.prompt, rng), etag=update.prompt.etag, request_id=uuid.uuid4().hex
                 )

@@ -13,8 +13,13 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import redis.asyncio as aioredis
+
 from flotilla.cli import _wait_for_gateway
+from flotilla.identity.keycache import KeyCache, KeySet
+from flotilla.identity.tokens import Lifetimes, Tokens
 from flotilla.redis_server import free_port
+from flotilla.store.auth_store import AuthStore
 from flotilla_client import FlotillaClient, FlotillaError
 
 
@@ -204,3 +209,24 @@ def listening_on(port: int) -> set[str]:
                     words = [raw[i : i + 4][::-1] for i in range(0, len(raw), 4)]  # little-endian 32-bit words
                     found.add(str(ipaddress.ip_address(b"".join(words))))
     return found
+
+
+async def stored_tokens(redis_url: str, lifetimes: Lifetimes | None = None) -> Tokens:
+    """Tokens that sign with the key set the stack's gateways keep in Redis (loaded once)."""
+    client = aioredis.Redis.from_url(redis_url)
+    try:
+        found = await AuthStore(client).key_set()
+    finally:
+        await client.aclose()
+    return pinned_tokens(found, lifetimes)
+
+
+def pinned_tokens(keys: KeySet[bytes], lifetimes: Lifetimes | None = None) -> Tokens:
+    """Tokens over a fixed key set (no Redis): for tokens a test forges or lets expire."""
+
+    async def load() -> KeySet[bytes]:
+        return keys
+
+    cache: KeyCache[bytes] = KeyCache(load, name="test", refresh_s=0)
+    cache.keys = keys
+    return Tokens(cache, lifetimes)

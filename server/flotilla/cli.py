@@ -1,4 +1,4 @@
-"""The `flotilla` command: up | gateway | worker | matchmaker | bot."""
+"""The `flotilla` command: up | gateway | worker | matchmaker | bot | keys | apikey."""
 
 from __future__ import annotations
 
@@ -199,7 +199,10 @@ def cmd_bot(args: argparse.Namespace) -> int:
 
     async def run() -> int:
         async with FlotillaClient(args.target, tls=tls) as client:
-            await client.sign_in(args.name)
+            if args.api_key:
+                await client.sign_in_with_api_key(args.api_key)
+            else:
+                await client.sign_in(args.name)
             game = args.game_id if args.game_id.startswith("games/") else f"games/{args.game_id}"
             seat = await client.join(game, args.seat)
             print(f"{args.name} sits at seat {seat.seat} of {game}", flush=True)
@@ -208,6 +211,79 @@ def cmd_bot(args: argparse.Namespace) -> int:
         return 0
 
     return asyncio.run(run())
+
+
+def _admin(work: Callable[[Any, Settings], Coroutine[Any, Any, int]]) -> int:
+    """Run an operator command against the Redis of REDIS_URL."""
+    from flotilla.store.auth_store import AuthStore  # noqa: PLC0415
+    from flotilla.store.redis_store import RedisStore  # noqa: PLC0415
+
+    settings = Settings.from_env()
+
+    async def run() -> int:
+        store = RedisStore.from_settings(settings)
+        try:
+            return await work(AuthStore(store.redis), settings)
+        finally:
+            await store.close()
+
+    return asyncio.run(run())
+
+
+def _ms(ms: int) -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(ms / 1000)) if ms else "-"
+
+
+def cmd_keys(args: argparse.Namespace) -> int:
+    """Rotate or list the token-signing keys kept in Redis."""
+    from flotilla.identity.configure import lifetimes  # noqa: PLC0415
+
+    async def work(auth: Any, settings: Settings) -> int:
+        if settings.secret:
+            print("keys are pinned by FLOTILLA_SECRET (kid:secret,...): rotate them there", file=sys.stderr)
+            return 2
+        if args.action == "rotate":
+            await auth.key_set()  # the first key, if there is none yet
+            kid, retired = await auth.rotate(lifetimes(settings).longest_s)
+            print(f"signing with {kid} now (gateways pick it up within FLOTILLA_KEYS_REFRESH)")
+            for old in retired:
+                print(f"retired {old}")
+            return 0
+        for key in await auth.list_keys():
+            role = "signs" if key.signing else f"verifies (superseded {_ms(key.superseded_ms)})"
+            print(f"{key.kid}  created {_ms(key.created_ms)}  {role}")
+        return 0
+
+    return _admin(work)
+
+
+def cmd_apikey(args: argparse.Namespace) -> int:
+    """Mint, list or revoke API keys of bot accounts."""
+    from flotilla.app.errors import InvalidRequest  # noqa: PLC0415
+    from flotilla.app.inputs import display_name  # noqa: PLC0415
+
+    async def work(auth: Any, _settings: Settings) -> int:
+        if args.action == "create":
+            try:
+                name = display_name(args.name or "", "--name")
+            except InvalidRequest as error:
+                print(error.message, file=sys.stderr)
+                return 2
+            record, key = await auth.create_api_key(name)
+            print(f"API key {record.key_id} for {name} (users/{record.user}); shown once, keep it secret:")
+            print(key)
+            return 0
+        if args.action == "revoke":
+            if not args.id or not await auth.revoke_api_key(args.id):
+                print(f"no API key {args.id!r}", file=sys.stderr)
+                return 1
+            print(f"revoked {args.id}: its sessions end within FLOTILLA_API_KEY_SESSION_TTL")
+            return 0
+        for record in await auth.list_api_keys():
+            print(f"{record.key_id}  {record.name}  users/{record.user}  created {_ms(record.created_ms)}")
+        return 0
+
+    return _admin(work)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -249,7 +325,20 @@ def build_parser() -> argparse.ArgumentParser:
     bot.add_argument("--cert", default=gw.gateway_cert, help="PEM client certificate (gateways that require one)")
     bot.add_argument("--key", default=gw.gateway_key, help="its PEM private key")
     bot.add_argument("--server-name", default=gw.gateway_server_name, help="name the gateway's certificate carries")
+    bot.add_argument(
+        "--api-key",
+        default=os.environ.get("FLOTILLA_API_KEY", ""),
+        help="sign in with this API key (default: $FLOTILLA_API_KEY) instead of as a guest",
+    )
     bot.set_defaults(func=cmd_bot)
+    keys = sub.add_parser("keys", help="token-signing keys in Redis: rotate (a new one signs) or list")
+    keys.add_argument("action", choices=("rotate", "list"))
+    keys.set_defaults(func=cmd_keys)
+    apikey = sub.add_parser("apikey", help="API keys of bot accounts: create --name NAME, list, revoke ID")
+    apikey.add_argument("action", choices=("create", "list", "revoke"))
+    apikey.add_argument("id", nargs="?", default="", help="the key id to revoke")
+    apikey.add_argument("--name", default="", help="the bot's display name (create)")
+    apikey.set_defaults(func=cmd_apikey)
     return parser
 
 

@@ -61,6 +61,10 @@ WATCH_RESYNCS = Counter(
     "flotilla_gateway_watch_resyncs_total", "Gateway: full views sent to resync a watcher, by cause", ["cause"]
 )
 TICKETS_WAITING = Gauge("flotilla_tickets_waiting", "Matchmaking tickets waiting, by queue", ["queue"])
+TOKENS_REFUSED = Counter("flotilla_gateway_tokens_refused_total", "Gateway: tokens refused, by reason", ["reason"])
+KEY_LOADS = Counter(
+    "flotilla_key_loads_total", "Loads of a verification key set, by set and result", ["keys", "result"]
+)
 
 
 def serve(process: str, addr: str = "127.0.0.1") -> int | None:

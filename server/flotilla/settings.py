@@ -16,7 +16,7 @@ class Settings:
     """Process settings. Environment variables in brackets."""
 
     redis_url: str = "redis://127.0.0.1:6379/0"  # [REDIS_URL] redis://, rediss:// (TLS), user:password@
-    secret: str = ""  # [FLOTILLA_SECRET] token key; empty: a key kept in Redis
+    secret: str = ""  # [FLOTILLA_SECRET] pinned token keys `kid:secret,...` (first signs); empty: keys in Redis
     bind: str = "127.0.0.1:50051"  # [FLOTILLA_BIND] gateway listen address
     shards: int = 4  # [FLOTILLA_SHARDS] work streams per game kind
     submit_timeout_s: float = 10.0  # [FLOTILLA_SUBMIT_TIMEOUT] wait for a worker's outcome
@@ -56,6 +56,18 @@ class Settings:
     gateway_server_name: str = ""  # [FLOTILLA_GATEWAY_SERVER_NAME] gateway clients: name its certificate must carry
     party_ttl_s: int = 4 * 3600  # [FLOTILLA_PARTY_TTL] a matchmaking party's lifetime from its creation
     party_invite_ttl_s: int = 300  # [FLOTILLA_PARTY_INVITE_TTL] an invitation to a party lapses unless accepted
+    # --- tokens and identity (docs/security-tokens.md)
+    seat_token_ttl_s: int = 24 * 3600  # [FLOTILLA_SEAT_TOKEN_TTL] seat-token lifetime (and of a left seat's revocation)
+    api_key_session_ttl_s: int = 900  # [FLOTILLA_API_KEY_SESSION_TTL] session (and seat) tokens of an API key
+    keys_refresh_s: float = 60.0  # [FLOTILLA_KEYS_REFRESH] how often processes re-read the signing keys
+    guests: bool = True  # [FLOTILLA_GUESTS] on | off: whether SignInAsGuest works
+    oidc_issuer: str = ""  # [FLOTILLA_OIDC_ISSUER] an external issuer (`iss`) whose JWTs act as session tokens
+    oidc_audience: str = ""  # [FLOTILLA_OIDC_AUDIENCE] the `aud` its tokens must name (required with an issuer)
+    oidc_jwks_url: str = ""  # [FLOTILLA_OIDC_JWKS_URL] its keys over HTTP(S) ...
+    oidc_jwks_file: str = ""  # [FLOTILLA_OIDC_JWKS_FILE] ... or in a file (re-read when it changes)
+    oidc_algorithms: str = "RS256,ES256"  # [FLOTILLA_OIDC_ALGORITHMS] accepted signature algorithms
+    oidc_keys_ttl_s: float = 300.0  # [FLOTILLA_OIDC_KEYS_TTL] how long its keys are cached before a refresh
+    oidc_name_claim: str = "name"  # [FLOTILLA_OIDC_NAME_CLAIM] the claim holding the display name
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -101,4 +113,15 @@ class Settings:
             gateway_server_name=os.environ.get("FLOTILLA_GATEWAY_SERVER_NAME", d.gateway_server_name),
             party_ttl_s=_int("FLOTILLA_PARTY_TTL", d.party_ttl_s),
             party_invite_ttl_s=_int("FLOTILLA_PARTY_INVITE_TTL", d.party_invite_ttl_s),
+            seat_token_ttl_s=_int("FLOTILLA_SEAT_TOKEN_TTL", d.seat_token_ttl_s),
+            api_key_session_ttl_s=_int("FLOTILLA_API_KEY_SESSION_TTL", d.api_key_session_ttl_s),
+            keys_refresh_s=float(os.environ.get("FLOTILLA_KEYS_REFRESH", d.keys_refresh_s)),
+            guests=os.environ.get("FLOTILLA_GUESTS", "on").strip().lower() not in ("off", "0", "false", "no"),
+            oidc_issuer=os.environ.get("FLOTILLA_OIDC_ISSUER", ""),
+            oidc_audience=os.environ.get("FLOTILLA_OIDC_AUDIENCE", ""),
+            oidc_jwks_url=os.environ.get("FLOTILLA_OIDC_JWKS_URL", ""),
+            oidc_jwks_file=os.environ.get("FLOTILLA_OIDC_JWKS_FILE", ""),
+            oidc_algorithms=os.environ.get("FLOTILLA_OIDC_ALGORITHMS", d.oidc_algorithms),
+            oidc_keys_ttl_s=float(os.environ.get("FLOTILLA_OIDC_KEYS_TTL", d.oidc_keys_ttl_s)),
+            oidc_name_claim=os.environ.get("FLOTILLA_OIDC_NAME_CLAIM", d.oidc_name_claim),
         )

@@ -31,13 +31,13 @@ from flotilla.api.game.v1 import game_service_pb2 as game
 from flotilla.api.lobby.v1 import lobby_service_pb2 as lobby
 from flotilla.api.matchmaking.v1 import matchmaking_service_pb2 as mm
 from flotilla.games import REGISTRY
-from flotilla.gateway.auth import Tokens
+from flotilla.identity.keycache import KeySet
 from flotilla.redis_server import RedisServer
 from flotilla.store import keys
 from flotilla_client import FlotillaClient
 from fuzz.proto_strategies import Pools, messages
 from raw_rpc import METHODS, Answer, answer_of, auth, call, path, serving, snapshot
-from support import Stack, start_stack
+from support import Stack, pinned_tokens, start_stack, stored_tokens
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(300), pytest.mark.xdist_group("fuzz")]
 
@@ -114,9 +114,7 @@ async def _build(
         mm.CreateTicketRequest(kind="counter", seat_counts=[2], request_id="t"), metadata=auth(ada.session_token)
     )
     await _timers_settled(stack.redis_url)
-    client = aioredis.Redis.from_url(stack.redis_url)
-    signer = Tokens(await client.get(keys.SECRET))
-    await client.aclose()
+    signer = await stored_tokens(stack.redis_url)
     tokens = [
         "",
         ada.session_token,
@@ -124,9 +122,10 @@ async def _build(
         *seat_tokens,
         "garbage",
         ada.session_token[:-4] + "AAAA",  # a forged signature
-        signer._sign("s1", {"u": "u"}),  # well signed, malformed payload
-        signer._sign("t1", {"u": "u", "n": "n", "g": games[0].removeprefix("games/"), "s": 7}),  # no such seat
-        Tokens(b"k" * 32, session_ttl_s=-1).session("u", "n"),  # another key, expired
+        signer._sign({"typ": "session", "name": "u"}, 60),  # well signed, malformed payload
+        signer._sign({"typ": "seat", "sub": "u", "name": "n", "game": games[0].removeprefix("games/"), "seat": 7}, 60),
+        pinned_tokens(KeySet({"k": b"k" * 32}, "k")).session("u", "n"),  # another key
+        signer._sign({"typ": "session", "sub": "u", "name": "n"}, -60),  # expired
     ]
     pools = Pools(
         {

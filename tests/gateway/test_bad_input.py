@@ -12,19 +12,16 @@ from collections.abc import AsyncIterator, Iterator
 
 import grpc
 import pytest
-import redis.asyncio as aioredis
 
 from flotilla.api.counter.v1 import counter_pb2
 from flotilla.api.game.v1 import game_pb2
 from flotilla.api.game.v1 import game_service_pb2 as game
 from flotilla.api.lobby.v1 import lobby_service_pb2 as lobby
 from flotilla.api.matchmaking.v1 import matchmaking_service_pb2 as mm
-from flotilla.gateway.auth import Tokens
 from flotilla.redis_server import RedisServer
-from flotilla.store import keys
 from flotilla_client import FlotillaClient, FlotillaError, Seat
 from raw_rpc import METHODS, Answer, answer_of, auth, call, call_message, serving
-from support import Stack, start_stack
+from support import Stack, start_stack, stored_tokens
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(120)]
 
@@ -150,13 +147,16 @@ def add(n: int) -> game_pb2.Action:
 
 
 async def test_a_well_signed_token_with_a_malformed_payload_is_unauthenticated(lone: Stack) -> None:
-    client = aioredis.Redis.from_url(lone.redis_url)
-    key = await client.get(keys.SECRET)
-    await client.aclose()
-    tokens = Tokens(key)
+    tokens = await stored_tokens(lone.redis_url)
     channel = grpc.aio.insecure_channel(lone.gateways[0])
-    for kind, payload in [("s1", {"u": "u1"}), ("s1", [1]), ("t1", {"u": "u", "n": "n", "g": "g", "s": "x"})]:
-        token = tokens._sign(kind, payload)  # type: ignore[arg-type]
+    for payload in [
+        {"typ": "session", "name": "n"},  # no subject
+        {"typ": "session", "sub": 1, "name": "n"},
+        {"typ": "seat", "sub": "u", "name": "n", "game": "g", "seat": "x"},
+        {"typ": "seat", "sub": "u", "name": "n", "game": ["g"], "seat": 0},
+        {"typ": "other", "sub": "u", "name": "n"},
+    ]:
+        token = tokens._sign(payload, 60)
         for name, request in [
             ("GameService/CreateGame", game.CreateGameRequest(kind="counter", seat_count=2)),
             ("GameService/SubmitAction", game.SubmitActionRequest(game="games/g", action=add(1))),

@@ -120,10 +120,15 @@ class TestBadInput:
         await client.close()
         await other_client.close()
 
-    async def test_a_session_token_of_a_seated_user_may_act_and_a_stranger_may_not(self, stack: Stack) -> None:
+    async def test_a_session_token_of_a_seated_user_may_not_act_and_a_stranger_may_not(self, stack: Stack) -> None:
+        """Acting needs the seat token (docs/security-tokens.md); the seated user's session only reads."""
         client, game, seats = await two_seats(stack)
         as_session = type(seats[0])(game, 0, client.session_token)
-        assert (await client.submit(game, as_session, add(1))).through_event_id == 2
+        acting = client.submit(game, as_session, add(1))
+        await self.expect(stack, game, acting, grpc.StatusCode.PERMISSION_DENIED, "SEAT_TOKEN_REQUIRED")
+        view = await client.view(game, as_session)
+        assert view.HasField("prompt")  # the session still reads its seat's view, prompt included
+        assert (await client.submit(game, seats[0], add(1))).through_event_id == 2
         stranger = FlotillaClient(stack.gateways[1])
         await stranger.sign_in("stranger")
         with pytest.raises(FlotillaError) as caught:

@@ -63,11 +63,23 @@ FAMILIES = [
     ("finished stream", r"flotilla:finished$"),
     ("timers", r"flotilla:timers$"),
     ("janitor", r"flotilla:janitor:"),
-    ("secret", r"flotilla:secret$"),
+    ("signing keys", r"flotilla:keys$"),
+    ("api keys", r"flotilla:apikeys?(:|$)"),
+    ("seat revocation", r"flotilla:game:\{[^}]+\}:revoked:"),
 ]
 PER_GAME = {"game", "game seats/events/actions", "outcome record"}
 # Families that may hold keys without a TTL: one key each, or one per live process / rated user.
-UNEXPIRING = {"work stream", "game listing", "ratings", "finished stream", "timers", "janitor", "secret", "user"}
+UNEXPIRING = {
+    "work stream",
+    "game listing",
+    "ratings",
+    "finished stream",
+    "timers",
+    "janitor",
+    "signing keys",
+    "api keys",
+    "user",
+}
 
 
 def family(key: str) -> str:

@@ -12,7 +12,12 @@ async for update in client.watch(game.name, seat):   # resumes by itself after a
 from __future__ import annotations
 
 import asyncio
+import base64
+import binascii
+import contextlib
+import json
 import random
+import time
 import uuid
 from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass
@@ -27,6 +32,26 @@ from flotilla_client.tls import Tls
 RETRYABLE = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED)
 OVERLOADED = "ERROR_REASON_OVERLOADED"  # RESOURCE_EXHAUSTED: the gateway refused the call before doing anything
 LOCAL_CANCEL = "Locally cancelled by application!"  # grpc's details when this process cancelled the call
+TOKEN_EXPIRED = "ERROR_REASON_TOKEN_EXPIRED"
+AUTH_METHODS = frozenset({"SignInAsGuest", "SignInWithApiKey", "RefreshToken"})
+REFRESH_AT = 1 / 3  # refresh a token once less than this share of its lifetime is left
+REFUSED_PAUSE_S = 30.0  # after a refused refresh, use the token as it is for this long
+
+
+def token_times(token: str) -> tuple[float, float] | None:
+    """(iat, exp) of a Flotilla JWT, read without verifying it (the server verifies); None for
+    a token that is not one (an identity provider's is refreshed with that provider)."""
+    try:
+        payload = token.split(".")[1]
+        claims = json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
+    except (IndexError, ValueError, binascii.Error):
+        return None
+    if not isinstance(claims, dict) or claims.get("iss") != "flotilla":
+        return None
+    issued, expires = claims.get("iat"), claims.get("exp")
+    if not isinstance(issued, int | float) or not isinstance(expires, int | float):
+        return None
+    return float(issued), float(expires)
 
 
 def retry_after(error: grpc.aio.AioRpcError) -> float | None:
@@ -88,6 +113,11 @@ class FlotillaError(Exception):
         return cls(code, status.message, reason, metadata)
 
 
+def _reason(error: grpc.aio.AioRpcError) -> str:
+    status = rpc_status.from_call(error)
+    return _error_info(status)[0] if status is not None else ""
+
+
 def _error_info(status: status_pb2.Status) -> tuple[str, dict[str, str]]:
     for detail in status.details:
         info = error_details_pb2.ErrorInfo()
@@ -124,6 +154,10 @@ class FlotillaClient:
         self.tls = tls
         self.session_token = ""
         self.user = ""
+        self.api_key = ""
+        self._current: dict[str, str] = {}  # a token as first given -> its latest refresh
+        self._refreshing = asyncio.Lock()
+        self._refused: dict[str, float] = {}  # token -> until when not to ask for its refresh again
         self._index = 0
         self._retired: list[grpc.aio.Channel] = []
         self._connect()
@@ -163,11 +197,43 @@ class FlotillaClient:
     def _auth(token: str) -> tuple[tuple[str, str], ...]:
         return (("authorization", f"Bearer {token}"),) if token else ()
 
+    def current(self, token: str) -> str:
+        """The latest refresh of `token` (itself if it was never refreshed)."""
+        return self._current.get(token, token)
+
+    async def fresh(self, token: str) -> str:
+        """`token`, refreshed first (AuthService.RefreshToken) once less than a third of its lifetime
+        is left, so long games and streams never meet an expired token. Seats and the session keep
+        their first token as their name: every call looks up its latest refresh here."""
+        latest = self.current(token)
+        times = token_times(latest)
+        if times is None or time.time() < times[1] - (times[1] - times[0]) * REFRESH_AT:
+            return latest
+        if time.monotonic() < self._refused.get(latest, 0.0):
+            return latest  # refused lately (e.g. the seat left): let the server say why on use
+        async with self._refreshing:
+            if self.current(token) != latest:  # another task refreshed it meanwhile
+                return self.current(token)
+            try:
+                reply = await self._unary("RefreshToken", game_service_pb2.RefreshTokenRequest(token=latest))
+            except FlotillaError as error:
+                if error.reason != TOKEN_EXPIRED or not self.api_key or token != self.session_token:
+                    if len(self._refused) > 1000:
+                        self._refused.clear()
+                    self._refused[latest] = time.monotonic() + REFUSED_PAUSE_S
+                    raise
+                await self.sign_in_with_api_key(self.api_key)  # asleep past its expiry: sign in again
+                return self.session_token
+            assert isinstance(reply, game_service_pb2.RefreshTokenResponse)
+            self._current[token] = reply.token
+            return reply.token
+
     async def _unary(self, name: str, request: object, token: str = "", *, retry: bool = True) -> object:
         for attempt in range(self.retries + 1):
-            stub = self.auth if name == "SignInAsGuest" else self.games
+            stub = self.auth if name in AUTH_METHODS else self.games
             try:
-                return await getattr(stub, name)(request, metadata=self._auth(token), timeout=30)
+                fresh = await self.fresh(token) if token else ""
+                return await getattr(stub, name)(request, metadata=self._auth(fresh), timeout=30)
             except grpc.aio.AioRpcError as error:
                 delay = retry_after(error)
                 if not retry or delay is None or attempt == self.retries:
@@ -183,6 +249,19 @@ class FlotillaClient:
         assert isinstance(reply, game_service_pb2.SignInAsGuestResponse)
         self.session_token, self.user = reply.session_token, reply.user
         return reply.session_token
+
+    async def sign_in_with_api_key(self, api_key: str) -> str:
+        """Sign in as an operator-made bot account; the session is refreshed (and, past its expiry,
+        made again with the key) by itself."""
+        request = game_service_pb2.SignInWithApiKeyRequest(api_key=api_key)
+        reply = await self._unary("SignInWithApiKey", request)
+        assert isinstance(reply, game_service_pb2.SignInWithApiKeyResponse)
+        self.session_token, self.user, self.api_key = reply.session_token, reply.user, api_key
+        return reply.session_token
+
+    def use_token(self, token: str) -> None:
+        """Act with a token from elsewhere: an identity provider's JWT, or a session token handed over."""
+        self.session_token = token
 
     async def create_game(self, kind: str, seats: int, options: Mapping[str, str] | None = None) -> game_pb2.Game:
         request = game_service_pb2.CreateGameRequest(
@@ -249,15 +328,21 @@ class FlotillaClient:
         attempt = 0
         while True:
             request = game_service_pb2.WatchGameRequest(game=game, after_event_id=cursor, after_etag=etag)
-            call = self.games.WatchGame(request, metadata=self._auth(token))
+            used = await self.fresh(token) if token else ""
+            call = self.games.WatchGame(request, metadata=self._auth(used))
             try:
                 async for update in call:
                     attempt = 0
                     cursor, etag = update.through_event_id, update.etag
                     yield update
+                    if token:  # the stream ends when `used` expires: resume with the refresh
+                        with contextlib.suppress(FlotillaError):  # no refresh (seat left): the stream goes on
+                            await self.fresh(token)
                 return
             except grpc.aio.AioRpcError as error:
                 delay = retry_after(error)
+                if delay is None and token and self.current(token) != used and _reason(error) == TOKEN_EXPIRED:
+                    continue  # the token the stream was opened with expired: resume with its refresh
                 if delay is None or attempt >= self.retries:
                     raise FlotillaError.from_rpc(error) from None
                 attempt += 1
@@ -279,7 +364,9 @@ class PlayStream:
             game=seat.game, after_event_id=after_event_id, after_etag=after_etag
         )
         self._outgoing.put_nowait(game_service_pb2.PlayRequest(open=opening))
-        self.call = client.games.Play(self._requests(), metadata=client._auth(seat.token))
+        # The stream ends (TOKEN_EXPIRED) when this token expires: reopen it with `client.play(seat,
+        # after_etag=...)` after `await client.fresh(seat.token)` (watch() does all this by itself).
+        self.call = client.games.Play(self._requests(), metadata=client._auth(client.current(seat.token)))
 
     async def _requests(self) -> AsyncIterator[game_service_pb2.PlayRequest]:
         while (item := await self._outgoing.get()) is not None:

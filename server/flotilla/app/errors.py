@@ -128,3 +128,36 @@ class PartyMemberNotAccepted(GameFull):
 
 class TooManyInvites(GameFull):
     reason = "TOO_MANY_INVITES"
+
+
+# --- tokens and identity (docs/security-tokens.md)
+class SeatTokenRequired(NotSeated):
+    """A session token tried to act for a seat: acting needs that seat's token."""
+
+    reason = "SEAT_TOKEN_REQUIRED"
+
+
+class TokenExpired(Unauthenticated):
+    reason = "TOKEN_EXPIRED"
+
+
+class TokenRevoked(Unauthenticated):
+    reason = "TOKEN_REVOKED"
+
+
+class ApiKeyInvalid(Unauthenticated):
+    reason = "API_KEY_INVALID"
+
+
+class GuestsDisabled(NotSeated):
+    reason = "GUESTS_DISABLED"
+
+
+class SeatAbsent(GameFull):
+    """The seat left or timed out too often: its absence policy plays it, the player cannot."""
+
+    reason = "SEAT_ABSENT"
+
+
+class TokenNotRefreshable(GameFull):
+    reason = "TOKEN_NOT_REFRESHABLE"

@@ -17,16 +17,30 @@ from google.rpc import code_pb2, status_pb2
 
 from flotilla import metrics
 from flotilla.api.game.v1 import game_pb2, game_service_pb2, game_service_pb2_grpc
-from flotilla.app import inputs
-from flotilla.app.errors import InvalidRequest, NotSeated, Unauthenticated, WrongJoinCode
+from flotilla.app import clocks, inputs
+from flotilla.app.errors import (
+    ApiKeyInvalid,
+    GameNotFound,
+    GuestsDisabled,
+    InvalidRequest,
+    NotSeated,
+    SeatAbsent,
+    SeatTokenRequired,
+    TokenExpired,
+    TokenNotRefreshable,
+    TokenRevoked,
+    Unauthenticated,
+    WrongJoinCode,
+)
 from flotilla.app.games import Games, check_request_id, game_id_of
-from flotilla.app.host import GameHost, host_for
+from flotilla.app.host import ABSENT, GameHost, host_for
 from flotilla.app.outcome import Outcome
 from flotilla.app.watching import Batch
-from flotilla.gateway.auth import Principal, Tokens, principal_of
+from flotilla.gateway.auth import Principal, Tokens, principal_of, session_of
 from flotilla.gateway.errors import maps_errors, maps_stream_errors, to_status
 from flotilla.gateway.render import STATE_NAMES, Renderer, clock_from_pb
 from flotilla.rules import RulesError, Seat
+from flotilla.store.auth_store import AuthStore
 from flotilla.store.redis_store import RedisStore
 
 log = structlog.get_logger("flotilla.gateway")
@@ -36,17 +50,47 @@ MAX_PAGE = 500
 PLAY_QUEUE = 8  # Play responses waiting for the transport, per stream
 
 
-class AuthServicer(game_service_pb2_grpc.AuthServiceServicer):
-    """Guest sign-in."""
+class StreamGuard:
+    """Ends a stream once the token it was opened with expires (resume it with a refreshed one), and a
+    seat token's stream after the batch that tells its seat left (its tokens are revoked)."""
 
-    def __init__(self, store: RedisStore, tokens: Tokens) -> None:
+    __slots__ = ("left", "principal", "seat")
+
+    def __init__(self, principal: Principal | None, seat: Seat | None) -> None:
+        self.principal = principal
+        self.seat = seat if principal is not None and principal.is_seat else None
+        self.left = False
+
+    def check(self, batch: Batch) -> None:
+        """Before sending `batch`."""
+        if self.principal is not None and self.principal.expires <= time.time():
+            raise TokenExpired("the token this stream was opened with expired; resume with a refreshed token")
+        if self.left:
+            raise TokenRevoked("this seat left the game: its tokens are revoked")
+        if self.seat is not None:
+            self.left = any(
+                row[2] == ABSENT and row[3].get("seat") == self.seat and row[3].get("reason") == "left"
+                for row in batch.events
+            )
+
+
+class AuthServicer(game_service_pb2_grpc.AuthServiceServicer):
+    """Sign-in (guests, API keys) and token refresh; an external issuer's tokens need no sign-in."""
+
+    def __init__(
+        self, store: RedisStore, tokens: Tokens, auth: AuthStore | None = None, *, guests: bool = True
+    ) -> None:
         self.store = store
         self.tokens = tokens
+        self.auth = auth or AuthStore(store.redis)
+        self.guests = guests
 
     @maps_errors
     async def SignInAsGuest(
         self, request: game_service_pb2.SignInAsGuestRequest, context: Context
     ) -> game_service_pb2.SignInAsGuestResponse:
+        if not self.guests:
+            raise GuestsDisabled("guest sign-in is off here: use the operator's identity provider or an API key")
         name = inputs.display_name(request.display_name)
         user = uuid.uuid4().hex
         await self.store.create_user(user, name, int(time.time() * 1000))
@@ -55,20 +99,75 @@ class AuthServicer(game_service_pb2_grpc.AuthServiceServicer):
             user=f"users/{user}", session_token=self.tokens.session(user, name), expires_in=self.tokens.session_ttl_s
         )
 
+    @maps_errors
+    async def SignInWithApiKey(
+        self, request: game_service_pb2.SignInWithApiKeyRequest, context: Context
+    ) -> game_service_pb2.SignInWithApiKeyResponse:
+        key = await self.auth.check_api_key(request.api_key)
+        if key is None:
+            raise ApiKeyInvalid("unknown or revoked API key (keys look like flk_<id>_<secret>)")
+        await self.store.create_user(key.user, key.name, int(time.time() * 1000))
+        log.info("auth.api_key_signed_in", user=key.user, api_key=key.key_id)
+        return game_service_pb2.SignInWithApiKeyResponse(
+            user=f"users/{key.user}",
+            session_token=self.tokens.session(key.user, key.name, api_key=key.key_id),
+            expires_in=self.tokens.session_ttl_for(key.key_id),
+        )
+
+    @maps_errors
+    async def RefreshToken(
+        self, request: game_service_pb2.RefreshTokenRequest, context: Context
+    ) -> game_service_pb2.RefreshTokenResponse:
+        who = await self.tokens.verify(request.token)
+        if who.external:
+            raise TokenNotRefreshable("an identity provider's token is refreshed with that provider")
+        if who.api_key and await self.auth.api_key(who.api_key) is None:
+            raise ApiKeyInvalid("the API key of this token was revoked")
+        if not who.api_key and not self.guests:
+            raise GuestsDisabled("guest sessions are off here: sign in with the operator's identity provider")
+        if who.game is None or who.seat is None:
+            if not who.api_key:
+                await self.store.keep_user(who.user)
+            token = self.tokens.session(who.user, who.name, api_key=who.api_key)
+            ttl = self.tokens.session_ttl_for(who.api_key)
+        else:
+            await self._still_seated(who.game, who.seat, who.user)
+            token = self.tokens.seat(who.game, who.seat, who.user, who.name, api_key=who.api_key)
+            ttl = self.tokens.seat_ttl_for(who.api_key)
+        return game_service_pb2.RefreshTokenResponse(token=token, expires_in=ttl)
+
+    async def _still_seated(self, game_id: str, seat: int, user: str) -> None:
+        """A seat token is refreshed only while its user holds the seat: taken, not left, not absent."""
+        holder = (await self.store.seats(game_id)).get(seat)
+        if holder is None or holder.get("user") != user:
+            raise NotSeated("you no longer hold this seat", game=f"games/{game_id}")
+        if await self.auth.seat_revoked(game_id, seat):
+            raise TokenRevoked("this seat left the game: its tokens are revoked", game=f"games/{game_id}")
+        meta = await self.store.game_meta(game_id)
+        if meta is None:
+            raise GameNotFound(f"no game games/{game_id}", game=f"games/{game_id}")
+        seat_clocks = clocks.load(meta.seatclock, clocks.ClockConfig.from_plain(meta.clock), meta.seat_count)
+        if seat_clocks[seat].absent:
+            raise SeatAbsent("this seat is absent (it timed out too often): its absence policy plays it")
+
 
 class GameServicer(game_service_pb2_grpc.GameServiceServicer):
     """The game API of one gateway process."""
 
-    def __init__(self, games: Games, tokens: Tokens, renderer: Renderer) -> None:
+    def __init__(self, games: Games, tokens: Tokens, renderer: Renderer, auth: AuthStore | None = None) -> None:
         self.games = games
         self.tokens = tokens
+        self.auth = auth or AuthStore(games.store.redis)
         self.render = renderer
         self.catch_up = games.catch_up
         self._kinds: OrderedDict[str, tuple[str, str]] = OrderedDict()  # game id -> (kind, rules version)
 
     # --- helpers -----------------------------------------------------------------------
-    def principal(self, context: Context, *, required: bool = True) -> Principal | None:
-        return principal_of(self.tokens, context, required=required)
+    async def principal(self, context: Context, *, required: bool = True) -> Principal | None:
+        return await principal_of(self.tokens, context, required=required)
+
+    async def session(self, context: Context) -> Principal:
+        return await session_of(self.tokens, context)
 
     async def host(self, game_id: str) -> GameHost:
         """The rules host of a game; its kind and rules version never change, so they are cached."""
@@ -81,24 +180,39 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
                 self._kinds.popitem(last=False)
         return host_for(*known)
 
-    async def seat(self, principal: Principal | None, game_id: str, *, required: bool) -> Seat | None:
-        """The seat the caller acts for in this game (None: spectator, when allowed)."""
+    @staticmethod
+    def acting_seat(principal: Principal | None, game_id: str) -> Seat:
+        """The seat a call acts for: only that seat's token may act (a session token only reads)."""
         if principal is None:
-            if required:
-                raise Unauthenticated("acting needs a seat token: 'authorization: Bearer <seat_token>'")
+            raise Unauthenticated("acting needs a seat token: 'authorization: Bearer <seat_token>'")
+        if principal.game is None or principal.seat is None:
+            raise SeatTokenRequired(
+                "acting needs this seat's token (JoinGame's seat_token); a session token only reads",
+                game=f"games/{game_id}",
+            )
+        if principal.game != game_id:
+            raise NotSeated(f"this seat token is for games/{principal.game}", game=f"games/{game_id}")
+        return Seat(principal.seat)
+
+    async def viewing_seat(self, principal: Principal | None, game_id: str) -> Seat | None:
+        """The seat whose view the caller reads (None: spectator). A seat token reads its seat (refused
+        once the seat left: its tokens are revoked); a session token reads the seat its user holds."""
+        if principal is None:
             return None
-        if principal.game is not None:
+        if principal.game is not None and principal.seat is not None:
             if principal.game != game_id:
                 raise NotSeated(f"this seat token is for games/{principal.game}", game=f"games/{game_id}")
-            return Seat(principal.seat or 0)
+            if await self.auth.seat_revoked(game_id, principal.seat):
+                raise TokenRevoked("this seat left the game: its tokens are revoked", game=f"games/{game_id}")
+            return Seat(principal.seat)
         seat = await self.games.seat_of(game_id, principal.user)
-        if seat is None and required:
-            raise NotSeated("you hold no seat in this game; JoinGame first", game=f"games/{game_id}")
+        if seat is not None and await self.auth.seat_revoked(game_id, seat):
+            return None  # the user left that seat: a spectator now
         return seat
 
-    async def viewer(self, context: Context, game_id: str, join_code: str) -> Seat | None:
+    async def viewer(self, principal: Principal | None, game_id: str, join_code: str) -> Seat | None:
         """The caller's seat, or None for a spectator; a private room's game needs its join code."""
-        seat = await self.seat(self.principal(context, required=False), game_id, required=False)
+        seat = await self.viewing_seat(principal, game_id)
         if seat is None:
             meta = await self.games.meta(game_id)
             given = join_code.strip().upper().encode()
@@ -111,8 +225,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
     async def CreateGame(
         self, request: game_service_pb2.CreateGameRequest, context: Context
     ) -> game_service_pb2.CreateGameResponse:
-        principal = self.principal(context)
-        assert principal is not None
+        principal = await self.session(context)
         clock = clock_from_pb(request.clock) if request.HasField("clock") else None
         meta = await self.games.create(
             request.kind,
@@ -129,8 +242,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
     async def JoinGame(
         self, request: game_service_pb2.JoinGameRequest, context: Context
     ) -> game_service_pb2.JoinGameResponse:
-        principal = self.principal(context)
-        assert principal is not None
+        principal = await self.session(context)
         game_id = game_id_of(request.game)
         wanted = request.seat if request.HasField("seat") else None
         seat, meta = await self.games.join(game_id, principal.user, principal.name, wanted)
@@ -138,7 +250,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         log.info("game.joined", game=game_id, seat=seat, user=principal.user)
         return game_service_pb2.JoinGameResponse(
             seat=seat,
-            seat_token=self.tokens.seat(game_id, seat, principal.user, principal.name),
+            seat_token=self.tokens.seat(game_id, seat, principal.user, principal.name, api_key=principal.api_key),
             game=self.render.game(meta, seats),
         )
 
@@ -147,13 +259,13 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         self, request: game_service_pb2.LeaveGameRequest, context: Context
     ) -> game_service_pb2.LeaveGameResponse:
         game_id = game_id_of(request.game)
-        seat = await self.seat(self.principal(context), game_id, required=True)
-        assert seat is not None
+        seat = self.acting_seat(await self.principal(context), game_id)
         host = await self.host(game_id)
         request_id = check_request_id(request.request_id)
         outcome = await self.games.leave(game_id, host.rules.name, host.rules.version, seat, request_id)
         if not outcome.ok:
             raise outcome.error()
+        await self.auth.revoke_seat(game_id, seat, self.tokens.lifetimes.seat_s)
         log.info("game.left", game=game_id, seat=seat)
         return game_service_pb2.LeaveGameResponse(etag=outcome.etag)
 
@@ -199,7 +311,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         self, request: game_service_pb2.GetViewRequest, context: Context
     ) -> game_service_pb2.GetViewResponse:
         game_id = game_id_of(request.game)
-        viewer = await self.viewer(context, game_id, request.join_code)
+        viewer = await self.viewer(await self.principal(context, required=False), game_id, request.join_code)
         batch = await self.games.view(game_id, viewer)
         response = game_service_pb2.GetViewResponse(view=self.render.view(game_id, batch, viewer))
         if batch.prompt is not None and viewer is not None:
@@ -239,8 +351,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         self, request: game_service_pb2.SubmitActionRequest, context: Context
     ) -> game_service_pb2.SubmitActionResponse:
         game_id = game_id_of(request.game)
-        seat = await self.seat(self.principal(context), game_id, required=True)
-        assert seat is not None
+        seat = self.acting_seat(await self.principal(context), game_id)
         remaining = context.time_remaining()  # the client's deadline, if it set one
         host, outcome = await self._submit(game_id, seat, request, remaining)
         return game_service_pb2.SubmitActionResponse(
@@ -281,10 +392,13 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         self, request: game_service_pb2.WatchGameRequest, context: Context
     ) -> AsyncIterator[game_service_pb2.WatchGameResponse]:
         game_id = game_id_of(request.game)
-        viewer = await self.viewer(context, game_id, request.join_code)
+        principal = await self.principal(context, required=False)
+        viewer = await self.viewer(principal, game_id, request.join_code)
         structlog.contextvars.bind_contextvars(game=game_id, seat=viewer)
+        guard = StreamGuard(principal, viewer)
         with metrics.OPEN_STREAMS.labels("WatchGame").track_inprogress():
             async for batch in self.games.watch(game_id, viewer, request.after_event_id, request.after_etag):
+                guard.check(batch)
                 yield await self.update(game_id, batch, viewer)
 
     @maps_stream_errors
@@ -295,15 +409,19 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         if first is None or first.WhichOneof("kind") != "open":
             raise InvalidRequest("the first Play message must be `open` (game and resume point)", field="open")
         game_id = game_id_of(first.open.game)
-        seat = await self.viewer(context, game_id, first.open.join_code)
+        principal = await self.principal(context, required=False)
+        seat = await self.viewer(principal, game_id, first.open.join_code)
         # Bounded: the watch waits while the client is not reading (flow control reaches the store reads).
         out: asyncio.Queue[game_service_pb2.PlayResponse | None] = asyncio.Queue(PLAY_QUEUE)
         idle = asyncio.Event()
         idle.set()
 
+        guard = StreamGuard(principal, seat)
+
         async def watch() -> None:
             try:
                 async for batch in self.games.watch(game_id, seat, first.open.after_event_id, first.open.after_etag):
+                    guard.check(batch)
                     await out.put(game_service_pb2.PlayResponse(update=await self.update(game_id, batch, seat)))
             finally:
                 await out.put(None)
@@ -319,7 +437,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
                 idle.clear()
                 try:
                     await out.put(
-                        game_service_pb2.PlayResponse(outcome=await self._outcome(game_id, seat, message.submit))
+                        game_service_pb2.PlayResponse(outcome=await self._outcome(game_id, principal, message.submit))
                     )
                 finally:
                     idle.set()
@@ -351,15 +469,16 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
                     await task
 
     async def _outcome(
-        self, game_id: str, seat: Seat | None, request: game_service_pb2.SubmitActionRequest
+        self, game_id: str, principal: Principal | None, request: game_service_pb2.SubmitActionRequest
     ) -> game_service_pb2.ActionOutcome:
         """One Play submission; errors become the outcome's status, the stream goes on."""
         outcome = game_service_pb2.ActionOutcome(request_id=request.request_id[:128])  # valid ids are shorter
         try:
             if request.game and request.game != f"games/{game_id}":
                 raise InvalidRequest("a Play stream acts on the game it was opened for", field="game")
-            if seat is None:
-                raise NotSeated("you hold no seat in this game; open Play with a seat token")
+            if principal is not None and principal.expires <= time.time():
+                raise TokenExpired("the token this stream was opened with expired; reopen it with a refreshed one")
+            seat = self.acting_seat(principal, game_id)
             _host, accepted = await self._submit(game_id, seat, request)
         except (RulesError, InvalidRequest, NotSeated, Unauthenticated, TimeoutError) as exc:
             outcome.status.CopyFrom(to_status(exc))

@@ -15,7 +15,7 @@ from flotilla.api.lobby.v1 import lobby_service_pb2_grpc as pb_grpc
 from flotilla.app import inputs
 from flotilla.app.errors import InvalidRequest, WrongJoinCode
 from flotilla.app.games import check_request_id
-from flotilla.gateway.auth import Principal, Tokens, principal_of
+from flotilla.gateway.auth import Principal, Tokens, session_of
 from flotilla.gateway.errors import maps_errors, maps_stream_errors
 from flotilla.gateway.game_servicer import MAX_PAGE
 from flotilla.lobby.rooms import (
@@ -43,10 +43,8 @@ STATES = {
 }
 
 
-def principal(tokens: Tokens, context: Context) -> Principal:
-    who = principal_of(tokens, context)
-    assert who is not None  # required: Unauthenticated otherwise
-    return who
+async def principal(tokens: Tokens, context: Context) -> Principal:
+    return await session_of(tokens, context)
 
 
 def render_room(version: int, room: Room, viewer: str) -> pb.Room:
@@ -93,7 +91,7 @@ class LobbyServicer(pb_grpc.LobbyServiceServicer):
         mine = seat_of(room, who.user)
         if room["status"] != STARTED or mine is None:
             return ""
-        return self.tokens.seat(room["game"], mine, who.user, who.name)
+        return self.tokens.seat(room["game"], mine, who.user, who.name, api_key=who.api_key)
 
     def _check_code(self, room: Room, who: Principal, code: str) -> None:
         if room["public"] or seat_of(room, who.user) is not None:
@@ -103,7 +101,7 @@ class LobbyServicer(pb_grpc.LobbyServiceServicer):
 
     @maps_errors
     async def CreateRoom(self, request: pb.CreateRoomRequest, context: Context) -> pb.CreateRoomResponse:
-        who = principal(self.tokens, context)
+        who = await principal(self.tokens, context)
         version, room = await self.rooms.create(
             who.user,
             who.name,
@@ -118,7 +116,7 @@ class LobbyServicer(pb_grpc.LobbyServiceServicer):
 
     @maps_errors
     async def ListRooms(self, request: pb.ListRoomsRequest, context: Context) -> pb.ListRoomsResponse:
-        who = principal(self.tokens, context)
+        who = await principal(self.tokens, context)
         size = request.page_size or 50
         if not 0 < size <= MAX_PAGE:
             raise InvalidRequest(f"page_size must be 1..{MAX_PAGE}", field="page_size")
@@ -138,39 +136,39 @@ class LobbyServicer(pb_grpc.LobbyServiceServicer):
 
     @maps_errors
     async def GetRoom(self, request: pb.GetRoomRequest, context: Context) -> pb.GetRoomResponse:
-        who = principal(self.tokens, context)
+        who = await principal(self.tokens, context)
         version, room = await self.rooms.get(room_id_of(request.room))
         self._check_code(room, who, request.join_code)
         return pb.GetRoomResponse(room=render_room(version, room, who.user), seat_token=self._seat_token(room, who))
 
     @maps_errors
     async def JoinRoom(self, request: pb.JoinRoomRequest, context: Context) -> pb.JoinRoomResponse:
-        who = principal(self.tokens, context)
+        who = await principal(self.tokens, context)
         seat = request.seat if request.HasField("seat") else None
         version, room = await self.rooms.join(room_id_of(request.room), who.user, who.name, request.join_code, seat)
         return pb.JoinRoomResponse(room=render_room(version, room, who.user))
 
     @maps_errors
     async def LeaveRoom(self, request: pb.LeaveRoomRequest, context: Context) -> pb.LeaveRoomResponse:
-        who = principal(self.tokens, context)
+        who = await principal(self.tokens, context)
         version, room = await self.rooms.leave(room_id_of(request.room), who.user)
         return pb.LeaveRoomResponse(room=render_room(version, room, who.user))
 
     @maps_errors
     async def SetReady(self, request: pb.SetReadyRequest, context: Context) -> pb.SetReadyResponse:
-        who = principal(self.tokens, context)
+        who = await principal(self.tokens, context)
         version, room = await self.rooms.ready(room_id_of(request.room), who.user, request.ready)
         return pb.SetReadyResponse(room=render_room(version, room, who.user))
 
     @maps_errors
     async def KickSeat(self, request: pb.KickSeatRequest, context: Context) -> pb.KickSeatResponse:
-        who = principal(self.tokens, context)
+        who = await principal(self.tokens, context)
         version, room = await self.rooms.kick(room_id_of(request.room), who.user, request.seat)
         return pb.KickSeatResponse(room=render_room(version, room, who.user))
 
     @maps_errors
     async def TransferHost(self, request: pb.TransferHostRequest, context: Context) -> pb.TransferHostResponse:
-        who = principal(self.tokens, context)
+        who = await principal(self.tokens, context)
         if not request.user.startswith("users/"):
             raise InvalidRequest("user must look like users/<id>", field="user")
         version, room = await self.rooms.hand_over(
@@ -180,21 +178,21 @@ class LobbyServicer(pb_grpc.LobbyServiceServicer):
 
     @maps_errors
     async def AddBot(self, request: pb.AddBotRequest, context: Context) -> pb.AddBotResponse:
-        who = principal(self.tokens, context)
+        who = await principal(self.tokens, context)
         seat = request.seat if request.HasField("seat") else None
         version, room = await self.rooms.add_bot(room_id_of(request.room), who.user, seat, request.policy)
         return pb.AddBotResponse(room=render_room(version, room, who.user))
 
     @maps_errors
     async def StartRoom(self, request: pb.StartRoomRequest, context: Context) -> pb.StartRoomResponse:
-        who = principal(self.tokens, context)
+        who = await principal(self.tokens, context)
         version, room = await self.rooms.start(room_id_of(request.room), who.user)
         log.info("room.started", room=room["id"], game=room["game"])
         return pb.StartRoomResponse(room=render_room(version, room, who.user), seat_token=self._seat_token(room, who))
 
     @maps_stream_errors
     async def WatchRoom(self, request: pb.WatchRoomRequest, context: Context) -> AsyncIterator[pb.WatchRoomResponse]:
-        who = principal(self.tokens, context)
+        who = await principal(self.tokens, context)
         room_id = room_id_of(request.room)
         admit = partial(self._check_code, who=who, code=request.join_code)
         async for change in self.rooms.watch(room_id, request.after_version, who.user, admit):

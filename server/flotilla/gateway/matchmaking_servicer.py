@@ -79,12 +79,12 @@ class MatchmakingServicer(pb_grpc.MatchmakingServiceServicer):
             seat = ticket.seats[who.user]
             out.game = f"games/{ticket.game}"
             out.seat = seat
-            out.seat_token = self.tokens.seat(ticket.game, seat, who.user, who.name)
+            out.seat_token = self.tokens.seat(ticket.game, seat, who.user, who.name, api_key=who.api_key)
         return out
 
     @maps_errors
     async def CreateTicket(self, request: pb.CreateTicketRequest, context: Context) -> pb.CreateTicketResponse:
-        who = principal(self.tokens, context)
+        who = await principal(self.tokens, context)
         if len(request.party) > largest_table():
             raise InvalidRequest(f"a party has at most {largest_table()} members", field="party")
         queue, ticket = await self.tickets.create(
@@ -102,13 +102,13 @@ class MatchmakingServicer(pb_grpc.MatchmakingServiceServicer):
 
     @maps_errors
     async def GetTicket(self, request: pb.GetTicketRequest, context: Context) -> pb.GetTicketResponse:
-        who = principal(self.tokens, context)
+        who = await principal(self.tokens, context)
         queue, ticket_id = parse_ticket_name(request.ticket)
         return pb.GetTicketResponse(ticket=self.render(queue, await self.tickets.get(queue, ticket_id, who.user), who))
 
     @maps_errors
     async def CancelTicket(self, request: pb.CancelTicketRequest, context: Context) -> pb.CancelTicketResponse:
-        who = principal(self.tokens, context)
+        who = await principal(self.tokens, context)
         queue, ticket_id = parse_ticket_name(request.ticket)
         ticket = await self.tickets.cancel(queue, ticket_id, who.user)
         return pb.CancelTicketResponse(ticket=self.render(queue, ticket, who))
@@ -116,7 +116,7 @@ class MatchmakingServicer(pb_grpc.MatchmakingServiceServicer):
     # --- parties -------------------------------------------------------------------------
     @maps_errors
     async def CreateParty(self, request: pb.CreatePartyRequest, context: Context) -> pb.CreatePartyResponse:
-        who = principal(self.tokens, context)
+        who = await principal(self.tokens, context)
         request_id = check_request_id(request.request_id) if request.request_id else ""
         party = await self.parties.create(who.user, who.name, request_id)
         log.info("party.created", party=party.party_id)
@@ -124,12 +124,12 @@ class MatchmakingServicer(pb_grpc.MatchmakingServiceServicer):
 
     @maps_errors
     async def GetParty(self, request: pb.GetPartyRequest, context: Context) -> pb.GetPartyResponse:
-        who = principal(self.tokens, context)
+        who = await principal(self.tokens, context)
         return pb.GetPartyResponse(party=_party(await self.parties.get(request.party, who.user), who.user))
 
     @maps_errors
     async def InviteToParty(self, request: pb.InviteToPartyRequest, context: Context) -> pb.InviteToPartyResponse:
-        who = principal(self.tokens, context)
+        who = await principal(self.tokens, context)
         invite = await self.parties.invite(request.party, who.user, request.user)
         return pb.InviteToPartyResponse(invite=_invite(invite))
 
@@ -137,7 +137,7 @@ class MatchmakingServicer(pb_grpc.MatchmakingServiceServicer):
     async def AcceptPartyInvite(
         self, request: pb.AcceptPartyInviteRequest, context: Context
     ) -> pb.AcceptPartyInviteResponse:
-        who = principal(self.tokens, context)
+        who = await principal(self.tokens, context)
         party = await self.parties.accept(request.party, who.user, who.name)
         return pb.AcceptPartyInviteResponse(party=_party(party, who.user))
 
@@ -145,13 +145,13 @@ class MatchmakingServicer(pb_grpc.MatchmakingServiceServicer):
     async def DeclinePartyInvite(
         self, request: pb.DeclinePartyInviteRequest, context: Context
     ) -> pb.DeclinePartyInviteResponse:
-        who = principal(self.tokens, context)
+        who = await principal(self.tokens, context)
         await self.parties.decline(request.party, who.user)
         return pb.DeclinePartyInviteResponse()
 
     @maps_errors
     async def LeaveParty(self, request: pb.LeavePartyRequest, context: Context) -> pb.LeavePartyResponse:
-        who = principal(self.tokens, context)
+        who = await principal(self.tokens, context)
         ticket = await self.parties.leave(request.party, who.user)
         if ticket:
             await self.tickets.end_party_ticket(ticket)
@@ -161,14 +161,14 @@ class MatchmakingServicer(pb_grpc.MatchmakingServiceServicer):
     async def ListPartyInvites(
         self, request: pb.ListPartyInvitesRequest, context: Context
     ) -> pb.ListPartyInvitesResponse:
-        who = principal(self.tokens, context)
+        who = await principal(self.tokens, context)
         return pb.ListPartyInvitesResponse(invites=[_invite(i) for i in await self.parties.invites(who.user)])
 
     @maps_stream_errors
     async def WatchTicket(
         self, request: pb.WatchTicketRequest, context: Context
     ) -> AsyncIterator[pb.WatchTicketResponse]:
-        who = principal(self.tokens, context)
+        who = await principal(self.tokens, context)
         queue, ticket_id = parse_ticket_name(request.ticket)
         async for ticket in self.tickets.watch(queue, ticket_id, who.user):
             if ticket is None:
@@ -217,9 +217,9 @@ class RatingServicer(pb_grpc.RatingServiceServicer):
         self.ratings = ratings
         self.tokens = tokens
 
-    def _user(self, name: str, context: Context) -> str:
+    async def _user(self, name: str, context: Context) -> str:
         if not name:
-            return principal(self.tokens, context).user
+            return (await principal(self.tokens, context)).user
         match = _USER.match(name)
         if match is None:
             raise InvalidRequest("user must look like users/<id>", field="user")
@@ -238,7 +238,7 @@ class RatingServicer(pb_grpc.RatingServiceServicer):
     @maps_errors
     async def GetRating(self, request: pb.GetRatingRequest, context: Context) -> pb.GetRatingResponse:
         host_for(request.kind)
-        user = self._user(request.user, context)
+        user = await self._user(request.user, context)
         rating = await self.ratings.rating(request.kind, user)
         names = await self.ratings.store.user_names([user])
         return pb.GetRatingResponse(rating=_rating(user, names[0], rating))
@@ -248,7 +248,7 @@ class RatingServicer(pb_grpc.RatingServiceServicer):
         self, request: pb.ListRatingHistoryRequest, context: Context
     ) -> pb.ListRatingHistoryResponse:
         host_for(request.kind)
-        user = self._user(request.user, context)
+        user = await self._user(request.user, context)
         size, offset = _page(request.page_size, request.page_token)
         rows = await self.ratings.history(request.kind, user, offset, size)
         changes = []

@@ -29,11 +29,13 @@ from flotilla.gateway.matchmaking_servicer import MatchmakingServicer, RatingSer
 from flotilla.gateway.render import Renderer
 from flotilla.gateway.services import add_services
 from flotilla.gateway.tls import CertificateFiles
+from flotilla.identity.configure import close_tokens, start_tokens
 from flotilla.lobby.parties import Parties
 from flotilla.lobby.ratings import Ratings
 from flotilla.lobby.rooms import Rooms
 from flotilla.lobby.tickets import Tickets
 from flotilla.settings import Settings
+from flotilla.store.auth_store import AuthStore
 from flotilla.store.feeds import Feeds
 from flotilla.store.lobby_store import LobbyStore
 from flotilla.store.party_store import PartyStore
@@ -78,6 +80,7 @@ class Gateway:
     health: health.aio.HealthServicer
     admission: Admission
     lobby: LobbyStore
+    tokens: Tokens
     tls: CertificateFiles | None = None
     health_server: grpc.aio.Server | None = None  # the plaintext health listener (TLS gateways)
     health_port: int | None = None
@@ -93,14 +96,15 @@ class Gateway:
         await self.lobby.close()
         await self.feeds.close()
         await self.inbox.stop()
+        await close_tokens(self.tokens)
         await self.store.close()
 
 
 async def start_gateway(settings: Settings, store: RedisStore | None = None) -> Gateway:
     """Build and start a gateway bound to `settings.bind` (port 0 picks a free one)."""
     store = store or RedisStore.from_settings(settings)
-    key = settings.secret.encode() if settings.secret else await store.shared_secret()
-    tokens = Tokens(key, settings.session_ttl_s)
+    tokens = await start_tokens(settings, store)
+    auth = AuthStore(store.redis)
     inbox = Inbox(store, ttl_s=settings.inbox_ttl_s)
     await inbox.start()
     feeds = Feeds(store, block_ms=int(settings.heartbeat_s * 1000), check_s=settings.heartbeat_s)
@@ -125,8 +129,8 @@ async def start_gateway(settings: Settings, store: RedisStore | None = None) -> 
     add_services(
         server,
         [
-            (_service(game_service_pb2, "GameService"), GameServicer(games, tokens, Renderer())),
-            (_service(game_service_pb2, "AuthService"), AuthServicer(store, tokens)),
+            (_service(game_service_pb2, "GameService"), GameServicer(games, tokens, Renderer(), auth)),
+            (_service(game_service_pb2, "AuthService"), AuthServicer(store, tokens, auth, guests=settings.guests)),
             (_service(lobby_service_pb2, "LobbyService"), LobbyServicer(rooms, tokens)),
             (_service(matchmaking_service_pb2, "MatchmakingService"), MatchmakingServicer(tickets, tokens)),
             (_service(matchmaking_service_pb2, "RatingService"), RatingServicer(ratings, tokens)),
@@ -153,7 +157,18 @@ async def start_gateway(settings: Settings, store: RedisStore | None = None) -> 
     mtls = bool(tls and tls.mutual)
     log.info("gateway.started", bind=settings.bind, port=port, tls=tls is not None, mtls=mtls, health_port=health_port)
     return Gateway(
-        server, port, store, inbox, feeds, health_servicer, admission, lobby_store, tls, health_server, health_port
+        server,
+        port,
+        store,
+        inbox,
+        feeds,
+        health_servicer,
+        admission,
+        lobby_store,
+        tokens,
+        tls,
+        health_server,
+        health_port,
     )
 
 

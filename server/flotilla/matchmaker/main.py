@@ -32,8 +32,8 @@ import structlog
 
 from flotilla.app.games import Games
 from flotilla.app.inbox import Inbox
-from flotilla.gateway.auth import Tokens
 from flotilla.gateway.tls import client_tls
+from flotilla.identity.configure import close_tokens, start_tokens
 from flotilla.lobby.ratings import Ratings
 from flotilla.lobby.rooms import Rooms
 from flotilla.matchmaker.forming import Former
@@ -88,7 +88,7 @@ class MatchmakerSettings:
 async def run_matchmaker(settings: Settings, mm: MatchmakerSettings) -> None:
     store = RedisStore.from_settings(settings)
     lobby = LobbyStore(store.redis)
-    key = settings.secret.encode() if settings.secret else await store.shared_secret()
+    tokens = await start_tokens(settings, store, external=False)
     games = Games(
         store,
         Inbox(store),
@@ -107,9 +107,7 @@ async def run_matchmaker(settings: Settings, mm: MatchmakerSettings) -> None:
         tasks.append(Former(lobby, games, mm.policy, lease_s=mm.lease_s).run(stop))
     if "bots" in mm.roles:
         idle_ms = int(mm.claim_idle_s * 1000)
-        runner = BotRunner(
-            lobby, Tokens(key), list(mm.targets), max_bots=mm.max_bots, claim_idle_ms=idle_ms, tls=mm.tls
-        )
+        runner = BotRunner(lobby, tokens, list(mm.targets), max_bots=mm.max_bots, claim_idle_ms=idle_ms, tls=mm.tls)
         tasks.append(runner.run(stop))
     if "ratings" in mm.roles:
         consumer = RatingsConsumer(lobby, Ratings(lobby, store), claim_idle_ms=int(mm.claim_idle_s * 1000))
@@ -121,4 +119,5 @@ async def run_matchmaker(settings: Settings, mm: MatchmakerSettings) -> None:
         await asyncio.gather(*tasks)
     finally:
         log.info("matchmaker.stopped")
+        await close_tokens(tokens)
         await store.close()

@@ -19,7 +19,7 @@ import structlog
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from flotilla.gateway.auth import Tokens
+from flotilla.identity.tokens import Tokens
 from flotilla.lobby.ratings import Ratings
 from flotilla.lobby.rooms import Rooms
 from flotilla.store import keys

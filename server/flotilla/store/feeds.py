@@ -185,6 +185,8 @@ class _Reader:
                     await self.check(self.feeds.values())
                     checked = time.monotonic()
                 cursors = {feed.game_id: feed.cursor for feed in self.feeds.values()}
+                if not cursors:  # the last feed closed while checking heads
+                    continue
                 self.reading = set(cursors)
                 batches = await self.store.wait_entries_many(self.client, cursors, self.block_ms)
             except (RedisConnectionError, RedisTimeoutError, OSError) as exc:

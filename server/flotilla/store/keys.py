@@ -23,7 +23,11 @@ All keys of one game share the tag `{<game_id>}`, so every script touches one sl
 | flotilla:janitor:lease | STRING | the worker running the janitor pass now (PX) |
 | flotilla:janitor:cursors | HASH | listing index -> ZSCAN cursor where the next janitor pass resumes |
 | flotilla:timers | ZSET | game id -> when a worker must look at its clocks (ms) |
-| flotilla:secret | STRING | token-signing key shared by gateways (when FLOTILLA_SECRET is unset) |
+| flotilla:keys | HASH | token-signing keys (when FLOTILLA_SECRET is unset): current -> kid, k:<kid> -> JSON |
+| | | {s, c, r}; no TTL: `flotilla keys rotate` deletes keys superseded over the longest token lifetime ago |
+| flotilla:apikey:<id> | HASH | an API key: name, user, created_ms, hash (SHA-256 of its secret); until revoked |
+| flotilla:apikeys | SET | ids of the API keys (operator-made, removed by `flotilla apikey revoke`) |
+| flotilla:game:{g}:revoked:<seat> | STRING | the seat left: its tokens are refused (TTL FLOTILLA_SEAT_TOKEN_TTL) |
 
 A game's keys expire FLOTILLA_UNSTARTED_TTL after its creation unless every seat is taken
 (the join that fills the last seat removes the TTL), and FLOTILLA_FINISHED_TTL after it ends.
@@ -35,7 +39,8 @@ PREFIX = "flotilla"
 WORKER_GROUP = "workers"
 GAMES = f"{PREFIX}:games"
 TIMERS = f"{PREFIX}:timers"
-SECRET = f"{PREFIX}:secret"
+SIGNING_KEYS = f"{PREFIX}:keys"
+API_KEYS = f"{PREFIX}:apikeys"
 JANITOR_LEASE = f"{PREFIX}:janitor:lease"
 JANITOR_CURSORS = f"{PREFIX}:janitor:cursors"
 
@@ -69,6 +74,15 @@ def game_keys(g: str) -> list[str]:
 def game_reply(g: str, seat: int, request_id: str) -> str:
     """The outcome record of one request: request ids are scoped to (game, seat)."""
     return f"{PREFIX}:game:{{{g}}}:req:{seat}:{request_id}"
+
+
+def api_key(key_id: str) -> str:
+    return f"{PREFIX}:apikey:{key_id}"
+
+
+def revoked_seat(g: str, seat: int) -> str:
+    """Marks a seat whose player left: its seat tokens are refused (TTL: the seat-token lifetime)."""
+    return f"{PREFIX}:game:{{{g}}}:revoked:{seat}"
 
 
 def games_of_kind(kind: str) -> str:

@@ -866,11 +866,10 @@ class RedisStore:
                 pipe.expire(keys.user(user_id), self.lifetimes.user_s)
             await pipe.execute()
 
-    async def shared_secret(self) -> bytes:
-        """The token-signing key shared by every gateway (made once, kept in Redis)."""
-        await self.redis.set(keys.SECRET, secrets.token_bytes(32), nx=True)
-        value: bytes = await self.redis.get(keys.SECRET)
-        return value
+    async def keep_user(self, user_id: str) -> None:
+        """A guest who refreshes a session keeps their record as long (a rated user's has no TTL)."""
+        if self.lifetimes.user_s and await self.redis.ttl(keys.user(user_id)) > 0:
+            await self.redis.expire(keys.user(user_id), self.lifetimes.user_s)
 
     async def iter_events(self, game_id: str, after_version: int, block_ms: int) -> AsyncIterator[list[Entry]]:
         """Entries after `after_version` as they arrive: batches, empty on a quiet `block_ms`."""

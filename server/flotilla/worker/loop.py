@@ -40,7 +40,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from flotilla import metrics
 from flotilla.app import clocks, lineage
-from flotilla.app.errors import AppError, GameNotFound, InvalidRequest, StaleVersion, StoreUnavailable
+from flotilla.app.errors import AppError, GameNotFound, InvalidRequest, SeatAbsent, StaleVersion, StoreUnavailable
 from flotilla.app.host import ABSENT, FINISHED, TIMED_OUT, GameHost, Step, host_for, result_plain
 from flotilla.app.outcome import Outcome
 from flotilla.games import REGISTRY
@@ -544,6 +544,8 @@ class Worker:
             return clocks.apply_forfeits(result, seat_clocks)
 
         if work.kind == ACT:
+            if 0 <= seat < len(seat_clocks) and seat_clocks[seat].absent:  # left, or timed out too often
+                raise SeatAbsent(f"seat {seat} is absent: its absence policy plays it now", seat=str(int(seat)))
             action = host.loads(work.action)
             step = host.step(state, seat, action, version, now_ms, adjust=forfeits)
             seat_clocks = clocks.schedule(

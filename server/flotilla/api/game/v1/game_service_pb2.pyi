@@ -34,6 +34,36 @@ class SignInAsGuestResponse(_message.Message):
     expires_in: int
     def __init__(self, user: _Optional[str] = ..., session_token: _Optional[str] = ..., expires_in: _Optional[int] = ...) -> None: ...
 
+class SignInWithApiKeyRequest(_message.Message):
+    __slots__ = ("api_key",)
+    API_KEY_FIELD_NUMBER: _ClassVar[int]
+    api_key: str
+    def __init__(self, api_key: _Optional[str] = ...) -> None: ...
+
+class SignInWithApiKeyResponse(_message.Message):
+    __slots__ = ("user", "session_token", "expires_in")
+    USER_FIELD_NUMBER: _ClassVar[int]
+    SESSION_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    EXPIRES_IN_FIELD_NUMBER: _ClassVar[int]
+    user: str
+    session_token: str
+    expires_in: int
+    def __init__(self, user: _Optional[str] = ..., session_token: _Optional[str] = ..., expires_in: _Optional[int] = ...) -> None: ...
+
+class RefreshTokenRequest(_message.Message):
+    __slots__ = ("token",)
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    token: str
+    def __init__(self, token: _Optional[str] = ...) -> None: ...
+
+class RefreshTokenResponse(_message.Message):
+    __slots__ = ("token", "expires_in")
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    EXPIRES_IN_FIELD_NUMBER: _ClassVar[int]
+    token: str
+    expires_in: int
+    def __init__(self, token: _Optional[str] = ..., expires_in: _Optional[int] = ...) -> None: ...
+
 class CreateGameRequest(_message.Message):
     __slots__ = ("kind", "seat_count", "options", "request_id", "clock")
     class OptionsEntry(_message.Message):

@@ -27,6 +27,13 @@ if _version_not_supported:
 
 class AuthServiceStub:
     """Signs users in. Tokens go in the "authorization" metadata as "Bearer <token>".
+
+    Every Flotilla token is a JWT (HS256, `kid` header naming the signing key) with claims `iss`
+    "flotilla", `aud` "flotilla", `sub` (the user id), `name`, `iat`, `exp` and `typ`: "session" or
+    "seat" (a seat token adds `game` and `seat`). A session token (FLOTILLA_SESSION_TTL; an API key's:
+    FLOTILLA_API_KEY_SESSION_TTL) signs the caller in and reads; only a seat token (FLOTILLA_SEAT_TOKEN_TTL)
+    acts for its seat. A configured external issuer's JWTs are accepted wherever a session token is.
+    Expired tokens fail UNAUTHENTICATED / ERROR_REASON_TOKEN_EXPIRED: call RefreshToken before `exp`.
     """
 
     def __init__(self, channel):
@@ -40,14 +47,48 @@ class AuthServiceStub:
                 request_serializer=flotilla_dot_api_dot_game_dot_v1_dot_game__service__pb2.SignInAsGuestRequest.SerializeToString,
                 response_deserializer=flotilla_dot_api_dot_game_dot_v1_dot_game__service__pb2.SignInAsGuestResponse.FromString,
                 _registered_method=True)
+        self.SignInWithApiKey = channel.unary_unary(
+                '/flotilla.api.game.v1.AuthService/SignInWithApiKey',
+                request_serializer=flotilla_dot_api_dot_game_dot_v1_dot_game__service__pb2.SignInWithApiKeyRequest.SerializeToString,
+                response_deserializer=flotilla_dot_api_dot_game_dot_v1_dot_game__service__pb2.SignInWithApiKeyResponse.FromString,
+                _registered_method=True)
+        self.RefreshToken = channel.unary_unary(
+                '/flotilla.api.game.v1.AuthService/RefreshToken',
+                request_serializer=flotilla_dot_api_dot_game_dot_v1_dot_game__service__pb2.RefreshTokenRequest.SerializeToString,
+                response_deserializer=flotilla_dot_api_dot_game_dot_v1_dot_game__service__pb2.RefreshTokenResponse.FromString,
+                _registered_method=True)
 
 
 class AuthServiceServicer:
     """Signs users in. Tokens go in the "authorization" metadata as "Bearer <token>".
+
+    Every Flotilla token is a JWT (HS256, `kid` header naming the signing key) with claims `iss`
+    "flotilla", `aud` "flotilla", `sub` (the user id), `name`, `iat`, `exp` and `typ`: "session" or
+    "seat" (a seat token adds `game` and `seat`). A session token (FLOTILLA_SESSION_TTL; an API key's:
+    FLOTILLA_API_KEY_SESSION_TTL) signs the caller in and reads; only a seat token (FLOTILLA_SEAT_TOKEN_TTL)
+    acts for its seat. A configured external issuer's JWTs are accepted wherever a session token is.
+    Expired tokens fail UNAUTHENTICATED / ERROR_REASON_TOKEN_EXPIRED: call RefreshToken before `exp`.
     """
 
     def SignInAsGuest(self, request, context):
-        """Signs in a guest and returns a session token.
+        """Signs in a guest and returns a session token (PERMISSION_DENIED / GUESTS_DISABLED when the operator
+        turned guests off).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def SignInWithApiKey(self, request, context):
+        """Exchanges an operator-minted API key (a bot account) for a short-lived session token.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RefreshToken(self, request, context):
+        """Exchanges a valid, unexpired, unrevoked session or seat token for a fresh one of the same kind
+        (a seat token only while its user still holds that seat; an API key's session only while the key
+        is not revoked). An external issuer's tokens are refreshed with that issuer instead.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -61,6 +102,16 @@ def add_AuthServiceServicer_to_server(servicer, server):
                     request_deserializer=flotilla_dot_api_dot_game_dot_v1_dot_game__service__pb2.SignInAsGuestRequest.FromString,
                     response_serializer=flotilla_dot_api_dot_game_dot_v1_dot_game__service__pb2.SignInAsGuestResponse.SerializeToString,
             ),
+            'SignInWithApiKey': grpc.unary_unary_rpc_method_handler(
+                    servicer.SignInWithApiKey,
+                    request_deserializer=flotilla_dot_api_dot_game_dot_v1_dot_game__service__pb2.SignInWithApiKeyRequest.FromString,
+                    response_serializer=flotilla_dot_api_dot_game_dot_v1_dot_game__service__pb2.SignInWithApiKeyResponse.SerializeToString,
+            ),
+            'RefreshToken': grpc.unary_unary_rpc_method_handler(
+                    servicer.RefreshToken,
+                    request_deserializer=flotilla_dot_api_dot_game_dot_v1_dot_game__service__pb2.RefreshTokenRequest.FromString,
+                    response_serializer=flotilla_dot_api_dot_game_dot_v1_dot_game__service__pb2.RefreshTokenResponse.SerializeToString,
+            ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
             'flotilla.api.game.v1.AuthService', rpc_method_handlers)
@@ -71,6 +122,13 @@ def add_AuthServiceServicer_to_server(servicer, server):
  # This class is part of an EXPERIMENTAL API.
 class AuthService:
     """Signs users in. Tokens go in the "authorization" metadata as "Bearer <token>".
+
+    Every Flotilla token is a JWT (HS256, `kid` header naming the signing key) with claims `iss`
+    "flotilla", `aud` "flotilla", `sub` (the user id), `name`, `iat`, `exp` and `typ`: "session" or
+    "seat" (a seat token adds `game` and `seat`). A session token (FLOTILLA_SESSION_TTL; an API key's:
+    FLOTILLA_API_KEY_SESSION_TTL) signs the caller in and reads; only a seat token (FLOTILLA_SEAT_TOKEN_TTL)
+    acts for its seat. A configured external issuer's JWTs are accepted wherever a session token is.
+    Expired tokens fail UNAUTHENTICATED / ERROR_REASON_TOKEN_EXPIRED: call RefreshToken before `exp`.
     """
 
     @staticmethod
@@ -90,6 +148,60 @@ class AuthService:
             '/flotilla.api.game.v1.AuthService/SignInAsGuest',
             flotilla_dot_api_dot_game_dot_v1_dot_game__service__pb2.SignInAsGuestRequest.SerializeToString,
             flotilla_dot_api_dot_game_dot_v1_dot_game__service__pb2.SignInAsGuestResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def SignInWithApiKey(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/flotilla.api.game.v1.AuthService/SignInWithApiKey',
+            flotilla_dot_api_dot_game_dot_v1_dot_game__service__pb2.SignInWithApiKeyRequest.SerializeToString,
+            flotilla_dot_api_dot_game_dot_v1_dot_game__service__pb2.SignInWithApiKeyResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RefreshToken(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/flotilla.api.game.v1.AuthService/RefreshToken',
+            flotilla_dot_api_dot_game_dot_v1_dot_game__service__pb2.RefreshTokenRequest.SerializeToString,
+            flotilla_dot_api_dot_game_dot_v1_dot_game__service__pb2.RefreshTokenResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -182,7 +294,8 @@ class GameServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def LeaveGame(self, request, context):
-        """Leaves a game for good (seat token): the seat becomes absent and its absence policy applies.
+        """Leaves a game for good (seat token): the seat becomes absent and its absence policy applies;
+        every token of the seat is revoked (TOKEN_REVOKED), and its actions fail SEAT_ABSENT.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -210,14 +323,17 @@ class GameServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def SubmitAction(self, request, context):
-        """Submits one action for the caller's seat and waits for its outcome.
+        """Submits one action for the caller's seat and waits for its outcome. Needs the seat token (a
+        session token: PERMISSION_DENIED / SEAT_TOKEN_REQUIRED); an absent seat: SEAT_ABSENT.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def WatchGame(self, request, context):
-        """Streams the caller's view of the game from a resume point.
+        """Streams the caller's view of the game from a resume point. The stream ends with
+        UNAUTHENTICATED / TOKEN_EXPIRED when the token it was opened with expires: resume (after_etag)
+        with a refreshed one.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -225,6 +341,7 @@ class GameServiceServicer:
 
     def Play(self, request_iterator, context):
         """One bidirectional stream for bots and busy clients: actions in, outcomes and updates out.
+        Submissions need a seat token; the stream ends at the token's expiry, like WatchGame.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
