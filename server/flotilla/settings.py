@@ -43,6 +43,8 @@ class Settings:
     grpc_max_pending: int = 50_000  # [FLOTILLA_GRPC_MAX_PENDING] grpc core's queue of calls not yet taken, per method
     redis_max_connections: int = 128  # [FLOTILLA_REDIS_MAX_CONNECTIONS] pooled connections per process and Redis node
     redis_pool_timeout_s: float = 5.0  # [FLOTILLA_REDIS_POOL_TIMEOUT] wait for a pooled connection, then UNAVAILABLE
+    limits: str = ""  # [FLOTILLA_LIMITS] changes to the table of rate limits and quotas (app/limits.py); off: none
+    trusted_proxies: str = ""  # [FLOTILLA_TRUSTED_PROXIES] CIDRs whose x-forwarded-for / forwarded name the client
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -76,4 +78,6 @@ class Settings:
             grpc_max_pending=_int("FLOTILLA_GRPC_MAX_PENDING", d.grpc_max_pending),
             redis_max_connections=_int("FLOTILLA_REDIS_MAX_CONNECTIONS", d.redis_max_connections),
             redis_pool_timeout_s=float(os.environ.get("FLOTILLA_REDIS_POOL_TIMEOUT", d.redis_pool_timeout_s)),
+            limits=os.environ.get("FLOTILLA_LIMITS", d.limits),
+            trusted_proxies=os.environ.get("FLOTILLA_TRUSTED_PROXIES", d.trusted_proxies),
         )

@@ -8,7 +8,8 @@ import secrets
 import time
 import uuid
 from collections import OrderedDict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
+from functools import partial
 from typing import Any
 
 import grpc
@@ -21,10 +22,12 @@ from flotilla.app import inputs
 from flotilla.app.errors import InvalidRequest, NotSeated, Unauthenticated, WrongJoinCode
 from flotilla.app.games import Games, check_request_id, game_id_of
 from flotilla.app.host import GameHost, host_for
+from flotilla.app.limits import Gate
 from flotilla.app.outcome import Outcome
 from flotilla.app.watching import Batch
 from flotilla.gateway.auth import Principal, Tokens, principal_of
 from flotilla.gateway.errors import maps_errors, maps_stream_errors, to_status
+from flotilla.gateway.limiting import CallLimits
 from flotilla.gateway.render import STATE_NAMES, Renderer, clock_from_pb
 from flotilla.rules import RulesError, Seat
 from flotilla.store.redis_store import RedisStore
@@ -39,14 +42,16 @@ PLAY_QUEUE = 8  # Play responses waiting for the transport, per stream
 class AuthServicer(game_service_pb2_grpc.AuthServiceServicer):
     """Guest sign-in."""
 
-    def __init__(self, store: RedisStore, tokens: Tokens) -> None:
+    def __init__(self, store: RedisStore, tokens: Tokens, limits: CallLimits) -> None:
         self.store = store
         self.tokens = tokens
+        self.limits = limits
 
     @maps_errors
     async def SignInAsGuest(
         self, request: game_service_pb2.SignInAsGuestRequest, context: Context
     ) -> game_service_pb2.SignInAsGuestResponse:
+        await self.limits.check("sign_in", context, None)
         name = inputs.display_name(request.display_name)
         user = uuid.uuid4().hex
         await self.store.create_user(user, name, int(time.time() * 1000))
@@ -59,9 +64,10 @@ class AuthServicer(game_service_pb2_grpc.AuthServiceServicer):
 class GameServicer(game_service_pb2_grpc.GameServiceServicer):
     """The game API of one gateway process."""
 
-    def __init__(self, games: Games, tokens: Tokens, renderer: Renderer) -> None:
+    def __init__(self, games: Games, tokens: Tokens, renderer: Renderer, limits: CallLimits) -> None:
         self.games = games
         self.tokens = tokens
+        self.limits = limits
         self.render = renderer
         self.catch_up = games.catch_up
         self._kinds: OrderedDict[str, tuple[str, str]] = OrderedDict()  # game id -> (kind, rules version)
@@ -113,7 +119,9 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
     ) -> game_service_pb2.CreateGameResponse:
         principal = self.principal(context)
         assert principal is not None
+        await self.limits.check("create_game", context, principal.user)
         clock = clock_from_pb(request.clock) if request.HasField("clock") else None
+        hold = partial(self.limits.limiter.hold, "games", principal.user, still_open=self.games.still_open)
         meta = await self.games.create(
             request.kind,
             request.seat_count,
@@ -121,6 +129,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
             check_request_id(request.request_id),
             clock,
             creator=principal.user,
+            hold=hold,
         )
         log.info("game.created", game=meta.game_id, kind=meta.kind, seats=meta.seat_count)
         return game_service_pb2.CreateGameResponse(game=self.render.game(meta, {}))
@@ -132,6 +141,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         principal = self.principal(context)
         assert principal is not None
         game_id = game_id_of(request.game)
+        await self.limits.check("join", context, principal.user)
         wanted = request.seat if request.HasField("seat") else None
         seat, meta = await self.games.join(game_id, principal.user, principal.name, wanted)
         seats = await self.games.store.seats(game_id)
@@ -147,11 +157,14 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         self, request: game_service_pb2.LeaveGameRequest, context: Context
     ) -> game_service_pb2.LeaveGameResponse:
         game_id = game_id_of(request.game)
-        seat = await self.seat(self.principal(context), game_id, required=True)
+        principal = self.principal(context)
+        seat = await self.seat(principal, game_id, required=True)
         assert seat is not None
+        assert principal is not None
         host = await self.host(game_id)
         request_id = check_request_id(request.request_id)
-        outcome = await self.games.leave(game_id, host.rules.name, host.rules.version, seat, request_id)
+        gate = self.limits.gate("submit", context, principal.user)
+        outcome = await self.games.leave(game_id, host.rules.name, host.rules.version, seat, request_id, gate)
         if not outcome.ok:
             raise outcome.error()
         log.info("game.left", game=game_id, seat=seat)
@@ -211,6 +224,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         game_id: str,
         seat: Seat,
         request: game_service_pb2.SubmitActionRequest,
+        gate: Gate,
         deadline_s: float | None = None,
     ) -> tuple[GameHost, Outcome]:
         host = await self.host(game_id)
@@ -229,6 +243,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
             etag=request.etag,
             request_id=request_id,
             timeout_s=deadline_s,
+            gate=gate,
         )
         if not outcome.ok:
             raise outcome.error()
@@ -239,10 +254,13 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         self, request: game_service_pb2.SubmitActionRequest, context: Context
     ) -> game_service_pb2.SubmitActionResponse:
         game_id = game_id_of(request.game)
-        seat = await self.seat(self.principal(context), game_id, required=True)
+        principal = self.principal(context)
+        seat = await self.seat(principal, game_id, required=True)
         assert seat is not None
+        assert principal is not None
         remaining = context.time_remaining()  # the client's deadline, if it set one
-        host, outcome = await self._submit(game_id, seat, request, remaining)
+        gate = self.limits.gate("submit", context, principal.user)
+        host, outcome = await self._submit(game_id, seat, request, gate, remaining)
         return game_service_pb2.SubmitActionResponse(
             etag=outcome.etag,
             through_event_id=outcome.version,
@@ -281,11 +299,13 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         self, request: game_service_pb2.WatchGameRequest, context: Context
     ) -> AsyncIterator[game_service_pb2.WatchGameResponse]:
         game_id = game_id_of(request.game)
-        viewer = await self.viewer(context, game_id, request.join_code)
-        structlog.contextvars.bind_contextvars(game=game_id, seat=viewer)
-        with metrics.OPEN_STREAMS.labels("WatchGame").track_inprogress():
-            async for batch in self.games.watch(game_id, viewer, request.after_event_id, request.after_etag):
-                yield await self.update(game_id, batch, viewer)
+        who = self.principal(context, required=False)
+        async with self.limits.stream(context, who.user if who else None):
+            viewer = await self.viewer(context, game_id, request.join_code)
+            structlog.contextvars.bind_contextvars(game=game_id, seat=viewer)
+            with metrics.OPEN_STREAMS.labels("WatchGame").track_inprogress():
+                async for batch in self.games.watch(game_id, viewer, request.after_event_id, request.after_etag):
+                    yield await self.update(game_id, batch, viewer)
 
     @maps_stream_errors
     async def Play(
@@ -295,7 +315,22 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         if first is None or first.WhichOneof("kind") != "open":
             raise InvalidRequest("the first Play message must be `open` (game and resume point)", field="open")
         game_id = game_id_of(first.open.game)
-        seat = await self.viewer(context, game_id, first.open.join_code)
+        who = self.principal(context, required=False)
+        async with self.limits.stream(context, who.user if who else None):
+            gate = self.limits.gate("submit", context, who.user if who else None)
+            async with contextlib.aclosing(self._play(first.open, game_id, request_iterator, context, gate)) as items:
+                async for item in items:
+                    yield item
+
+    async def _play(
+        self,
+        first: game_service_pb2.WatchGameRequest,
+        game_id: str,
+        request_iterator: AsyncIterator[game_service_pb2.PlayRequest],
+        context: Context,
+        gate: Gate,
+    ) -> AsyncGenerator[game_service_pb2.PlayResponse]:
+        seat = await self.viewer(context, game_id, first.join_code)
         # Bounded: the watch waits while the client is not reading (flow control reaches the store reads).
         out: asyncio.Queue[game_service_pb2.PlayResponse | None] = asyncio.Queue(PLAY_QUEUE)
         idle = asyncio.Event()
@@ -303,7 +338,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
 
         async def watch() -> None:
             try:
-                async for batch in self.games.watch(game_id, seat, first.open.after_event_id, first.open.after_etag):
+                async for batch in self.games.watch(game_id, seat, first.after_event_id, first.after_etag):
                     await out.put(game_service_pb2.PlayResponse(update=await self.update(game_id, batch, seat)))
             finally:
                 await out.put(None)
@@ -319,7 +354,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
                 idle.clear()
                 try:
                     await out.put(
-                        game_service_pb2.PlayResponse(outcome=await self._outcome(game_id, seat, message.submit))
+                        game_service_pb2.PlayResponse(outcome=await self._outcome(game_id, seat, message.submit, gate))
                     )
                 finally:
                     idle.set()
@@ -351,7 +386,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
                     await task
 
     async def _outcome(
-        self, game_id: str, seat: Seat | None, request: game_service_pb2.SubmitActionRequest
+        self, game_id: str, seat: Seat | None, request: game_service_pb2.SubmitActionRequest, gate: Gate
     ) -> game_service_pb2.ActionOutcome:
         """One Play submission; errors become the outcome's status, the stream goes on."""
         outcome = game_service_pb2.ActionOutcome(request_id=request.request_id[:128])  # valid ids are shorter
@@ -360,7 +395,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
                 raise InvalidRequest("a Play stream acts on the game it was opened for", field="game")
             if seat is None:
                 raise NotSeated("you hold no seat in this game; open Play with a seat token")
-            _host, accepted = await self._submit(game_id, seat, request)
+            _host, accepted = await self._submit(game_id, seat, request, gate)
         except (RulesError, InvalidRequest, NotSeated, Unauthenticated, TimeoutError) as exc:
             outcome.status.CopyFrom(to_status(exc))
             return outcome

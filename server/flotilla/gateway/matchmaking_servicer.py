@@ -18,6 +18,7 @@ from flotilla.app.host import host_for
 from flotilla.gateway.auth import Principal, Tokens
 from flotilla.gateway.errors import maps_errors, maps_stream_errors
 from flotilla.gateway.game_servicer import MAX_PAGE
+from flotilla.gateway.limiting import CallLimits
 from flotilla.gateway.lobby_servicer import principal
 from flotilla.lobby.ratings import Rating, Ratings
 from flotilla.lobby.tickets import (
@@ -56,9 +57,10 @@ def _page(size: int, token: str) -> tuple[int, int]:
 class MatchmakingServicer(pb_grpc.MatchmakingServiceServicer):
     """The matchmaking API of one gateway process."""
 
-    def __init__(self, tickets: Tickets, tokens: Tokens) -> None:
+    def __init__(self, tickets: Tickets, tokens: Tokens, limits: CallLimits) -> None:
         self.tickets = tickets
         self.tokens = tokens
+        self.limits = limits
 
     def render(self, queue: str, ticket: StoredTicket, who: Principal) -> pb.Ticket:
         data = ticket.data
@@ -84,6 +86,7 @@ class MatchmakingServicer(pb_grpc.MatchmakingServiceServicer):
         who = principal(self.tokens, context)
         if len(request.party) > MAX_PARTY:
             raise InvalidRequest(f"a party has at most {MAX_PARTY} members", field="party")
+        await self.limits.check("ticket", context, who.user)
         queue, ticket = await self.tickets.create(
             who.user,
             who.name,
@@ -115,11 +118,12 @@ class MatchmakingServicer(pb_grpc.MatchmakingServiceServicer):
     ) -> AsyncIterator[pb.WatchTicketResponse]:
         who = principal(self.tokens, context)
         queue, ticket_id = parse_ticket_name(request.ticket)
-        async for ticket in self.tickets.watch(queue, ticket_id, who.user):
-            if ticket is None:
-                yield pb.WatchTicketResponse(is_checkpoint=True)
-            else:
-                yield pb.WatchTicketResponse(ticket=self.render(queue, ticket, who))
+        async with self.limits.stream(context, who.user):
+            async for ticket in self.tickets.watch(queue, ticket_id, who.user):
+                if ticket is None:
+                    yield pb.WatchTicketResponse(is_checkpoint=True)
+                else:
+                    yield pb.WatchTicketResponse(ticket=self.render(queue, ticket, who))
 
 
 def _rating(user: str, name: str, rating: Rating, rank: int = 0) -> pb.PlayerRating:

@@ -20,12 +20,16 @@ from flotilla.api.lobby.v1 import lobby_service_pb2
 from flotilla.api.matchmaking.v1 import matchmaking_service_pb2
 from flotilla.app.games import Games
 from flotilla.app.inbox import Inbox
+from flotilla.app.limits import Limiter, parse_limits
 from flotilla.app.pacing import Budget
+from flotilla.app.stream_leases import StreamLeases
 from flotilla.gateway.admission import Admission, Limits, core_options, core_server_ids
 from flotilla.gateway.auth import Tokens
 from flotilla.gateway.game_servicer import AuthServicer, GameServicer
+from flotilla.gateway.limiting import CallLimits
 from flotilla.gateway.lobby_servicer import LobbyServicer
 from flotilla.gateway.matchmaking_servicer import MatchmakingServicer, RatingServicer
+from flotilla.gateway.peers import trusted_networks
 from flotilla.gateway.render import Renderer
 from flotilla.gateway.services import add_services
 from flotilla.lobby.ratings import Ratings
@@ -75,6 +79,7 @@ class Gateway:
     health: health.aio.HealthServicer
     admission: Admission
     lobby: LobbyStore
+    limits: CallLimits
 
     async def stop(self, grace: float = 5.0) -> None:
         """Stop taking calls, let running ones finish for `grace` seconds, release Redis."""
@@ -82,6 +87,7 @@ class Gateway:
             await self.health.set(service, health_pb2.HealthCheckResponse.NOT_SERVING)
         await self.server.stop(grace)
         await self.admission.close()
+        await self.limits.streams.close()
         await self.lobby.close()
         await self.feeds.close()
         await self.inbox.stop()
@@ -105,6 +111,12 @@ async def start_gateway(settings: Settings, store: RedisStore | None = None) -> 
         heartbeat_s=settings.heartbeat_s,
         catch_up=Budget(settings.catch_up_share),
     )
+    rows = parse_limits(settings.limits)
+    limits = CallLimits(
+        Limiter(store.limits, rows, held_ttl_s=settings.finished_ttl_s),
+        StreamLeases(store.limits, rows, inbox.key),
+        trusted_networks(settings.trusted_proxies),
+    )
     admission = Admission(Limits.from_settings(settings))
     known_servers = core_server_ids()
     server = grpc.aio.server(interceptors=[admission], options=[*SERVER_OPTIONS, *core_options(settings)])
@@ -116,10 +128,10 @@ async def start_gateway(settings: Settings, store: RedisStore | None = None) -> 
     add_services(
         server,
         [
-            (_service(game_service_pb2, "GameService"), GameServicer(games, tokens, Renderer())),
-            (_service(game_service_pb2, "AuthService"), AuthServicer(store, tokens)),
-            (_service(lobby_service_pb2, "LobbyService"), LobbyServicer(rooms, tokens)),
-            (_service(matchmaking_service_pb2, "MatchmakingService"), MatchmakingServicer(tickets, tokens)),
+            (_service(game_service_pb2, "GameService"), GameServicer(games, tokens, Renderer(), limits)),
+            (_service(game_service_pb2, "AuthService"), AuthServicer(store, tokens, limits)),
+            (_service(lobby_service_pb2, "LobbyService"), LobbyServicer(rooms, tokens, limits)),
+            (_service(matchmaking_service_pb2, "MatchmakingService"), MatchmakingServicer(tickets, tokens, limits)),
             (_service(matchmaking_service_pb2, "RatingService"), RatingServicer(ratings, tokens)),
             (_service(health_pb2, "Health"), health_servicer),
             (
@@ -137,7 +149,7 @@ async def start_gateway(settings: Settings, store: RedisStore | None = None) -> 
     for service in ("", *SERVICES):
         await health_servicer.set(service, health_pb2.HealthCheckResponse.SERVING)
     log.info("gateway.started", bind=settings.bind, port=port)
-    return Gateway(server, port, store, inbox, feeds, health_servicer, admission, lobby_store)
+    return Gateway(server, port, store, inbox, feeds, health_servicer, admission, lobby_store, limits)
 
 
 async def serve(settings: Settings) -> None:
