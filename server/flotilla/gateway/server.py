@@ -114,7 +114,7 @@ async def start_gateway(settings: Settings, store: RedisStore | None = None) -> 
     rows = parse_limits(settings.limits)
     limits = CallLimits(
         Limiter(store.limits, rows, held_ttl_s=settings.finished_ttl_s),
-        StreamLeases(store.limits, rows, inbox.key),
+        StreamLeases(store.limits, rows, inbox.key.partition("{")[2].rstrip("}")),
         trusted_networks(settings.trusted_proxies),
     )
     admission = Admission(Limits.from_settings(settings))
