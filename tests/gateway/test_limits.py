@@ -621,3 +621,23 @@ async def test_one_waiting_ticket_per_user_per_queue(redis_url: str) -> None:
             grpc.StatusCode.FAILED_PRECONDITION,
             "ERROR_REASON_TICKET_ALREADY_WAITING",
         )
+
+
+def test_the_docs_list_every_limit_with_its_default() -> None:
+    from pathlib import Path
+
+    from flotilla.app.limits import LIMITS, parse_limits
+
+    doc = (Path(__file__).resolve().parents[2] / "docs/security-limits.md").read_text()
+    for limit in LIMITS:
+        rate = "—" if limit.is_quota else (f"{limit.rate:g}/s" if limit.rate >= 1 else f"{limit.rate * 60:g}/min")
+        assert f"| `{limit.name}` | {limit.what} | {limit.per} | {rate} | {limit.burst} |" in doc
+    assert parse_limits("") == {limit.name: limit for limit in LIMITS}
+    changed = parse_limits("submit_per_user=120/m:7, open_games_per_user=3, join_per_address=off")
+    assert (changed["submit_per_user"].rate, changed["submit_per_user"].burst) == (2.0, 7)
+    assert changed["open_games_per_user"].burst == 3
+    assert "join_per_address" not in changed
+    assert parse_limits("off") == {}
+    for bad in ("nope=1/s", "submit_per_user=3", "open_games_per_user=1/s", "submit_per_user=0/s"):
+        with pytest.raises(ValueError, match="FLOTILLA_LIMITS"):
+            parse_limits(bad)

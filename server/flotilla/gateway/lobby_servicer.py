@@ -54,6 +54,7 @@ def render_room(version: int, room: Room, viewer: str) -> pb.Room:
     seated = seat_of(room, viewer) is not None
     out = pb.Room(
         name=f"rooms/{room['id']}",
+        display_name=room.get("display_name", ""),
         kind=room["kind"],
         seat_count=room["seat_count"],
         options=room["options"],
@@ -116,6 +117,7 @@ class LobbyServicer(pb_grpc.LobbyServiceServicer):
             public=request.visibility != pb.ROOM_VISIBILITY_PRIVATE,
             request_id=check_request_id(request.request_id),
             hold=partial(self.limits.limiter.hold, "rooms", who.user, still_open=self.rooms.still_open),
+            display_name=inputs.display_name(request.display_name) if request.display_name else "",
         )
         log.info("room.created", room=room["id"], kind=room["kind"], seats=room["seat_count"])
         return pb.CreateRoomResponse(room=render_room(version, room, who.user))

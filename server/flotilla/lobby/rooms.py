@@ -198,6 +198,7 @@ class Rooms:
         public: bool,
         request_id: str,
         hold: Callable[[str], Awaitable[None]] | None = None,
+        display_name: str = "",
     ) -> tuple[int, Room]:
         """A new room with the creator as host in seat 0; the same request id returns the same room.
         `hold`: called with the new room's id before it is stored (the creator's quota; raises to refuse)."""
@@ -214,6 +215,7 @@ class Rooms:
         seats[0] = {"user": user, "name": name, "ready": False, "bot": ""}
         room: Room = {
             "id": room_id,
+            "display_name": display_name,
             "kind": kind,
             "seat_count": seat_count,
             "options": dict(options),
