@@ -23,7 +23,13 @@ from support import Stack, stack_limits, start_stack
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(180)]
 
 # One host here makes 48 rooms in a row and watches 150 at once: more than a user's defaults allow.
-ROOM_LOAD = ("create_room_per_user=off", "open_rooms_per_user=off", "stream_open_per_user=off", "streams_per_user=1000")
+ROOM_LOAD = (
+    "create_room_per_user=off",
+    "open_rooms_per_user=off",
+    "stream_open_per_user=off",
+    "streams_per_user=1000",
+    "streams_per_connection=1000",
+)
 
 
 @pytest.fixture(scope="module")

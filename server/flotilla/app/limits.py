@@ -45,7 +45,7 @@ class Limit:
         return self.rate == 0
 
     def bucket(self, subject: str) -> Bucket:
-        return Bucket(keys.limit_bucket(self.name, subject), max(1, round(1000 / self.rate)), self.burst)
+        return Bucket(keys.limit_bucket(self.name, subject), 1000 / self.rate, self.burst)
 
 
 # The production defaults. Rate limits are named <call>_per_<user|address>; a call checks both.
@@ -67,7 +67,7 @@ LIMITS: tuple[Limit, ...] = (
     Limit("open_rooms_per_user", "rooms a user created that have not started or closed", USER, 0, 5),
     Limit("streams_per_user", "open streams of a signed-in user, over every gateway", USER, 0, 64),
     Limit("anonymous_streams_per_address", "open streams without a token, per client address", ADDRESS, 0, 64),
-    Limit("streams_per_connection", "open streams of one connection (this gateway)", CONNECTION, 0, 64),
+    Limit("streams_per_connection", "open streams of one connection (this gateway)", CONNECTION, 0, 100),
 )
 _UNITS = {"s": 1.0, "m": 60.0, "h": 3600.0}
 _RATE = re.compile(r"(?P<n>[0-9]+(?:\.[0-9]+)?)/(?P<unit>[smh])(?::(?P<burst>[0-9]+))?")

@@ -27,7 +27,7 @@ class Bucket:
     """One GCRA bucket: its key, the interval between calls (ms) and how many may come at once."""
 
     key: str
-    interval_ms: int
+    interval_ms: float
     burst: int
 
 

@@ -4,7 +4,7 @@
 -- calls at once lets a call through when TAT + interval - burst * interval <= now.
 -- KEYS[1..n] = flotilla:limit:{<limit>:<subject>}   KEYS[n+1] (optional) = a work stream
 -- ARGV[1] = n   ARGV[2] = 1 to take, -1 to give back (a call refused by another bucket)
--- ARGV[3 + 2i], ARGV[4 + 2i] = interval (ms) and burst of bucket i+1
+-- ARGV[3 + 2i], ARGV[4 + 2i] = interval (ms, may be fractional) and burst of bucket i+1
 -- ARGV[3 + 2n ..] = the stream entry's fields and values (XADD'ed only when every bucket passes)
 -- On Redis Cluster every bucket is its own slot: callers send one bucket per script (n = 1).
 -- Returns {0} when every bucket passed (and the entry was added), else {i, retry-after ms} of the
@@ -25,13 +25,13 @@ for i = 1, n do
     tats[i] = tat + interval
     local allow_at = tats[i] - burst * interval
     if allow_at > now then
-      return {i, allow_at - now}
+      return {i, math.ceil(allow_at - now)}
     end
   end
 end
 for i = 1, n do
   if tats[i] > now then
-    redis.call('SET', KEYS[i], tats[i], 'PX', tats[i] - now)
+    redis.call('SET', KEYS[i], tats[i], 'PX', math.ceil(tats[i] - now))
   else
     redis.call('DEL', KEYS[i])
   end
