@@ -105,8 +105,10 @@ class StreamLeases:
                 log.warning("limits.lease_renewal_failed", error=str(exc))
 
     async def close(self) -> None:
-        for task in (self._renewer, *self._releases):
-            if task is not None:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await task
+        """Stop renewing; let the releases under way finish (briefly: leases lapse by themselves)."""
+        if self._renewer is not None:
+            self._renewer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._renewer
+        if self._releases:
+            await asyncio.wait(set(self._releases), timeout=2)
