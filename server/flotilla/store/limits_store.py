@@ -31,12 +31,33 @@ class Bucket:
     burst: int
 
 
-def gate_args(buckets: Sequence[Bucket], take: int = 1) -> list[Any]:
-    """ARGV of rate_gate.lua for these buckets (before any stream fields)."""
-    args: list[Any] = [len(buckets), take]
-    for bucket in buckets:
-        args += [bucket.interval_ms, bucket.burst]
-    return args
+Call = tuple[str | None, Sequence[Bucket], Mapping[str, Any]]  # (work stream or None, buckets, its fields)
+
+
+def gate_call(calls: Sequence[Call], take: int = 1) -> tuple[list[str], list[Any]]:
+    """KEYS and ARGV of rate_gate.lua for these calls (each bucket and stream sent once)."""
+    buckets: dict[str, int] = {}
+    streams: dict[str, int] = {}
+    params: list[Any] = []
+    records: list[Any] = []
+    for stream, gate, fields in calls:
+        indexes = []
+        for bucket in gate:
+            if bucket.key not in buckets:
+                buckets[bucket.key] = len(buckets) + 1
+                params += [bucket.interval_ms, bucket.burst]
+            indexes.append(buckets[bucket.key])
+        at = 0
+        if stream is not None:
+            at = streams.setdefault(stream, len(streams) + 1)
+        flat = [x for pair in fields.items() for x in pair]
+        records += [at, len(indexes), *indexes, len(flat), *flat]
+    return [*buckets, *streams], [len(buckets), take, *params, *records]
+
+
+def refusals_of(reply: Sequence[Any]) -> list[tuple[int, int] | None]:
+    """rate_gate.lua's reply: per call None (passed) or (index of its bucket that refused, retry-after ms)."""
+    return [None if not isinstance(r, list) else (int(r[0]) - 1, int(r[1])) for r in reply]
 
 
 class LimitStore:
@@ -63,18 +84,18 @@ class LimitStore:
         if not buckets:
             return None
         if not self.cluster:
-            return refusal_of(await self._gate(keys=[b.key for b in buckets], args=gate_args(buckets)))
-        replies = await asyncio.gather(*(self._gate(keys=[b.key], args=gate_args([b])) for b in buckets))
-        refused = [(i, int(r[1])) for i, r in enumerate(replies) if int(r[0]) != 0]
+            return refusals_of(await self._run([(None, buckets, {})]))[0]
+        replies = await asyncio.gather(*(self._run([(None, [b], {})]) for b in buckets))
+        passed = [b for b, r in zip(buckets, replies, strict=True) if refusals_of(r)[0] is None]
+        refused = [(i, refusal[1]) for i, r in enumerate(replies) if (refusal := refusals_of(r)[0]) is not None]
         if not refused:
             return None
-        taken = [b for b, r in zip(buckets, replies, strict=True) if int(r[0]) == 0]
-        await asyncio.gather(*(self._gate(keys=[b.key], args=gate_args([b], -1)) for b in taken))
+        await asyncio.gather(*(self._run([(None, [b], {})], -1) for b in passed))
         return refused[0]
 
-    async def give_back(self, buckets: Sequence[Bucket]) -> None:
-        """Return one call to each bucket (the call they let through was refused by another check)."""
-        await asyncio.gather(*(self._gate(keys=[b.key], args=gate_args([b], -1)) for b in buckets))
+    async def _run(self, calls: Sequence[Call], take: int = 1) -> Any:
+        keys, args = gate_call(calls, take)
+        return await self._gate(keys=keys, args=args)
 
     async def hold(self, key: str, member: str, limit: int, ttl_ms: int, lease_ms: int = 0) -> int:
         """Count `member` in the quota at `key`: 0 when held now, else how many are held (it is full)."""
@@ -102,9 +123,3 @@ class LimitStore:
     async def _now_ms(self) -> float:
         seconds, micros = await self.redis.time()
         return float(seconds) * 1000 + float(micros) / 1000
-
-
-def refusal_of(reply: Sequence[Any]) -> tuple[int, int] | None:
-    """A rate_gate.lua reply as (index of the refusing bucket, retry-after ms), or None when it passed."""
-    index = int(reply[0])
-    return None if index == 0 else (index - 1, int(reply[1]))

@@ -24,7 +24,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from flotilla.settings import Settings
 from flotilla.store import keys
-from flotilla.store.limits_store import Bucket, LimitStore, gate_args, refusal_of
+from flotilla.store.limits_store import Bucket, LimitStore, gate_call, refusals_of
 
 # A work entry waiting for the next pipeline: stream, fields, rate-limit buckets, its future.
 _Outgoing = tuple[str, dict[str, Any], tuple[Bucket, ...], "asyncio.Future[tuple[int, int] | None]"]
@@ -623,42 +623,50 @@ class RedisStore:
         task.add_done_callback(self._flushing.discard)
 
     async def _flush(self, batch: list[_Outgoing], *, reloaded: bool = False) -> None:
+        plain = [entry for entry in batch if not entry[2]]
+        gated = [entry for entry in batch if entry[2]]
         try:
             async with self.redis.pipeline(transaction=False) as pipe:
-                for stream, fields, gate, _done in batch:
-                    if gate:  # EVALSHA as a plain command: a registered script would cost a SCRIPT EXISTS
-                        flat = [x for pair in fields.items() for x in pair]
-                        key_list = [*(b.key for b in gate), stream]
-                        pipe.execute_command(
-                            "EVALSHA", self.limits.gate_sha, len(key_list), *key_list, *gate_args(gate), *flat
-                        )
-                    else:
-                        pipe.xadd(stream, fields)
+                for stream, fields, _gate, _done in plain:
+                    pipe.xadd(stream, fields)
+                if gated:  # EVALSHA as a plain command: a registered script would cost a SCRIPT EXISTS
+                    key_list, args = gate_call([(stream, gate, fields) for stream, fields, gate, _done in gated])
+                    pipe.execute_command("EVALSHA", self.limits.gate_sha, len(key_list), *key_list, *args)
                 replies = await pipe.execute(raise_on_error=False)
         except Exception as exc:
             for *_entry, waiting in batch:
                 if not waiting.done():
                     waiting.set_exception(exc)
             return
-        again = []
-        for entry, reply in zip(batch, replies, strict=True):
-            waiting = entry[3]
+        for (*_entry, waiting), reply in zip(plain, replies, strict=False):  # the gated entries' reply is last
             if waiting.done():
                 continue
-            if isinstance(reply, NoScriptError) and not reloaded:
-                again.append(entry)  # a restarted Redis lost its scripts; nothing was queued
-            elif isinstance(reply, Exception):
+            if isinstance(reply, Exception):
                 waiting.set_exception(reply)
             else:
-                waiting.set_result(refusal_of(reply) if entry[2] else None)
-        if again:
+                waiting.set_result(None)
+        if gated:
+            await self._settle_gated(gated, replies[-1], reloaded=reloaded)
+
+    async def _settle_gated(self, gated: list[_Outgoing], reply: Any, *, reloaded: bool) -> None:
+        """Answer each gated entry from the batch's rate_gate.lua reply (sent again after a NOSCRIPT:
+        a restarted Redis lost its scripts, and nothing was queued)."""
+        if isinstance(reply, NoScriptError) and not reloaded:
             try:
                 await self.limits.load_gate()
             except Exception as exc:
-                for *_entry, waiting in again:
-                    waiting.set_exception(exc)
+                reply = exc
+            else:
+                await self._flush(gated, reloaded=True)
                 return
-            await self._flush(again, reloaded=True)
+        results: list[Any] = [reply] * len(gated) if isinstance(reply, Exception) else refusals_of(reply)
+        for (*_entry, waiting), result in zip(gated, results, strict=True):
+            if waiting.done():
+                continue
+            if isinstance(result, Exception):
+                waiting.set_exception(result)
+            else:
+                waiting.set_result(result)
 
     async def read_work(
         self, streams: Sequence[str], consumer: str, count: int, block_ms: int
