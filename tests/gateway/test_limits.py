@@ -641,3 +641,34 @@ def test_the_docs_list_every_limit_with_its_default() -> None:
     for bad in ("nope=1/s", "submit_per_user=3", "open_games_per_user=1/s", "submit_per_user=0/s"):
         with pytest.raises(ValueError, match="FLOTILLA_LIMITS"):
             parse_limits(bad)
+
+
+async def test_the_sdk_retries_a_short_rate_limit_and_never_a_quota(redis_url: str) -> None:
+    """FlotillaClient waits out a RATE_LIMITED refusal's RetryInfo (here 0.5 s) and succeeds; a long
+    one (here an hour) and QUOTA_EXCEEDED come back to the caller at once."""
+    from flotilla_client import FlotillaClient, FlotillaError
+
+    limits = f"{GENEROUS},create_game_per_user=2/s:1,join_per_user={HOUR}:1,open_games_per_user=2"
+    before = refusals("create_game_per_user")
+    async with gateways(redis_url, limits, count=1) as started:
+        client = FlotillaClient(f"127.0.0.1:{started[0].port}")
+        try:
+            await client.sign_in("sdk")
+            first = await client.create_game("counter", 2)
+            second = await client.create_game("counter", 2)  # refused for 0.5 s, then retried: passes
+            assert refusals("create_game_per_user") >= before + 1
+            with pytest.raises(FlotillaError) as caught:
+                await client.create_game("counter", 2)
+            assert (caught.value.reason, caught.value.metadata) == (
+                "ERROR_REASON_QUOTA_EXCEEDED",
+                {"limit": "open_games_per_user"},
+            )
+            await client.join(first.name)
+            with pytest.raises(FlotillaError) as caught:
+                await client.join(second.name)  # the next join passes in an hour: not waited for
+            assert (caught.value.reason, caught.value.metadata) == (
+                "ERROR_REASON_RATE_LIMITED",
+                {"limit": "join_per_user"},
+            )
+        finally:
+            await client.close()
