@@ -104,6 +104,7 @@ def main() -> int:
         FLOTILLA_METRICS_PORT="0",
         FLOTILLA_LOG_FORMAT="json",
         FLOTILLA_HEARTBEAT=str(args.heartbeat),
+        FLOTILLA_LIMITS="off",  # one user opens thousands of streams here; the limits' cost: bench/limits_cost.py
     )
     env.update(dict(kv.split("=", 1) for kv in args.env))
     target = f"127.0.0.1:{port}"

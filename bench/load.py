@@ -85,6 +85,11 @@ def record(meter: Meter, sent: dict[int, tuple[float, int]], event_id: int, seat
         (meter.mover if move[1] == seat else meter.opponent).append((now - move[0]) * 1000)
 
 
+def version_of(etag: str) -> int:
+    """The game version in an etag (`<version>.<lineage>`, possibly quoted)."""
+    return int(etag.strip('"').partition(".")[0])
+
+
 def choose(prompt: game_pb2.Prompt, rng: random.Random) -> game_pb2.Action:
     """The counter's Add(1), else a uniformly random legal action."""
     actions = list(prompt.legal_actions)
@@ -104,7 +109,7 @@ async def play_unary(games, name: str, tokens, sent: dict[int, tuple[float, int]
                 if meter.done():
                     call.cancel()
                     return
-                sent[int(update.prompt.etag.split(".")[0]) + 1] = (time.perf_counter(), seat_index)
+                sent[version_of(update.prompt.etag) + 1] = (time.perf_counter(), seat_index)
                 request = game_service_pb2.SubmitActionRequest(
                     game=name, action=choose(update.prompt, rng), etag=update.prompt.etag, request_id=uuid.uuid4().hex
                 )
@@ -148,7 +153,7 @@ async def play_stream(games, name: str, tokens, sent: dict[int, tuple[float, int
                     outgoing.put_nowait(None)
                     call.cancel()
                     return
-                sent[int(update.prompt.etag.split(".")[0]) + 1] = (time.perf_counter(), seat_index)
+                sent[version_of(update.prompt.etag) + 1] = (time.perf_counter(), seat_index)
                 submit = game_service_pb2.SubmitActionRequest(
                     action=choose(update.prompt, rng), etag=update.prompt.etag, request_id=uuid.uuid4().hex
                 )

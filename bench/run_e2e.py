@@ -10,7 +10,10 @@ process is on 127.0.0.1 and stops by itself.
 
 `--appendfsync always,everysec,everysec,always` runs the whole Flotilla part once per entry (a
 fresh Redis and fresh servers each), in that order, and adds a table of always ÷ everysec
-ratios (of repeated settings, the medians).
+ratios (of repeated settings, the medians). `--limits on,off,on,off` does the same for the rate
+limits and quotas: `on` checks every one of them (each with a rate and quota that two bench users
+never reach, so the cost of the checks is measured, not their refusals), `off` checks none
+(FLOTILLA_LIMITS=off); it adds a table of on ÷ off.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "server"))
 
+from flotilla.app.limits import LIMITS  # noqa: E402
 from flotilla.cli import _wait_for_gateway  # noqa: E402
 from flotilla.redis_server import APPENDFSYNC_CHOICES, Appendfsync, RedisCluster, RedisServer, free_port  # noqa: E402
 
@@ -48,7 +52,13 @@ def taskset(cpu: str | None) -> list[str]:
     return ["taskset", "-c", cpu] if cpu is not None and shutil.which("taskset") else []
 
 
-def run_flotilla(args: argparse.Namespace, workdir: Path, appendfsync: Appendfsync) -> list[dict[str, object]]:
+# Every limit checked, none binding for the bench's two users on loopback (rates of 10,000 calls/s).
+LIMITS_ON = ",".join(f"{limit.name}={'1000000' if limit.is_quota else '10000/s:1000000'}" for limit in LIMITS)
+
+
+def run_flotilla(
+    args: argparse.Namespace, workdir: Path, appendfsync: Appendfsync, limits: str = "on"
+) -> list[dict[str, object]]:
     server_cpu = "0" if args.pin else None
     driver_cpu = "1" if args.pin else None
     redis: RedisServer | RedisCluster
@@ -62,6 +72,7 @@ def run_flotilla(args: argparse.Namespace, workdir: Path, appendfsync: Appendfsy
         for pid in redis_pids:
             subprocess.run(["taskset", "-pc", server_cpu, str(pid)], check=True, capture_output=True)
     env = dict(os.environ, REDIS_URL=redis.url, FLOTILLA_LOG_FORMAT="json", FLOTILLA_METRICS_PORT="0")
+    env["FLOTILLA_LIMITS"] = LIMITS_ON if limits == "on" else "off"
     procs: list[subprocess.Popen[bytes]] = []
     targets = []
     log = (workdir / "servers.log").open("ab")
@@ -125,8 +136,10 @@ def run_flotilla(args: argparse.Namespace, workdir: Path, appendfsync: Appendfsy
                 row["server_cpu_pct"] = 100 * (cpu_seconds(pids) - before) / elapsed
                 where = "cluster 3+3" if args.cluster else "1 Redis"
                 row["appendfsync"] = appendfsync
+                row["limits"] = limits
                 row["system"] = (
-                    f"flotilla {args.kind} {mode} (G={args.gateways}, W={args.workers}, {where}, {appendfsync})"
+                    f"flotilla {args.kind} {mode} (G={args.gateways}, W={args.workers}, {where}, {appendfsync}, "
+                    f"limits {limits})"
                 )
                 rows.append(row)
                 print(json.dumps(row), flush=True)
@@ -218,27 +231,31 @@ def table(rows: list[dict[str, object]]) -> str:
     return "\n".join(lines)
 
 
-def fsync_table(rows: list[dict[str, object]]) -> str:
-    """always ÷ everysec for each (mode, M) measured with both settings; of a setting run several
-    times (alternating, e.g. always,everysec,always,everysec, against the drift of a shared
-    machine's load) the medians are compared."""
+def fsync_table(
+    rows: list[dict[str, object]], key: str = "appendfsync", pair: tuple[str, str] = ("always", "everysec")
+) -> str:
+    """always ÷ everysec (or, with key "limits", on ÷ off) for each (mode, M) measured with both
+    settings; of a setting run several times (alternating, e.g. always,everysec,always,everysec,
+    against the drift of a shared machine's load) the medians are compared."""
+    slow_name, fast_name = pair
     runs: dict[tuple[object, object, object], list[tuple[float, float]]] = {}
     for r in rows:
-        if r.get("appendfsync"):
+        if r.get(key):
             p99 = max(float(r["mover_p99_ms"] or 0), float(r["opponent_p99_ms"] or 0))  # type: ignore[arg-type]
-            runs.setdefault((r["appendfsync"], r["mode"], r["games"]), []).append((float(r["moves_per_s"]), p99))  # type: ignore[arg-type]
-    mean = {key: [statistics.median(v) for v in zip(*values, strict=True)] for key, values in runs.items()}
+            runs.setdefault((r[key], r["mode"], r["games"]), []).append((float(r["moves_per_s"]), p99))  # type: ignore[arg-type]
+    mean = {k: [statistics.median(v) for v in zip(*values, strict=True)] for k, values in runs.items()}
     lines = [
-        "| mode | M | runs | moves/s always / everysec | ratio | worst p99 ms always / everysec | ratio |",
+        f"| mode | M | runs | moves/s {slow_name} / {fast_name} | ratio "
+        f"| worst p99 ms {slow_name} / {fast_name} | ratio |",
         "|---|---:|---:|---|---:|---|---:|",
     ]
-    for (fsync, mode, games), (fast_rate, fast_p99) in mean.items():
-        if fsync != "everysec" or ("always", mode, games) not in mean:
+    for (setting, mode, games), (fast_rate, fast_p99) in mean.items():
+        if setting != fast_name or (slow_name, mode, games) not in mean:
             continue
-        slow_rate, slow_p99 = mean[("always", mode, games)]
+        slow_rate, slow_p99 = mean[(slow_name, mode, games)]
         lines.append(
-            f"| {mode} | {games} | {len(runs[('always', mode, games)])} + {len(runs[(fsync, mode, games)])} | "
-            f"{slow_rate:,.0f} / {fast_rate:,.0f} | {slow_rate / fast_rate:.2f} | "
+            f"| {mode} | {games} | {len(runs[(slow_name, mode, games)])} + {len(runs[(setting, mode, games)])} | "
+            f"{slow_rate:,.0f} / {fast_rate:,.0f} | {slow_rate / fast_rate:.3f} | "
             f"{slow_p99:.2f} / {fast_p99:.2f} | {slow_p99 / fast_p99:.2f} |"
         )
     return "\n".join(lines)
@@ -261,6 +278,9 @@ def main() -> None:
         default="always",
         help="Redis appendfsync setting(s), comma-separated, run in this order: always (the shipped default), everysec",
     )
+    parser.add_argument(
+        "--limits", default="on", help="rate limits and quotas, comma-separated, run in this order: on (checked), off"
+    )
     parser.add_argument("--peer", default=str(ROOT.parent / "shared" / "peers"), help="shared/peers, or '' to skip")
     parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "e2e.jsonl"))
     args = parser.parse_args()
@@ -268,10 +288,14 @@ def main() -> None:
     for setting in settings:
         if setting not in APPENDFSYNC_CHOICES:
             parser.error(f"--appendfsync: {setting!r} is not one of {', '.join(APPENDFSYNC_CHOICES)}")
+    limits = [s for s in args.limits.split(",") if s]
+    if not set(limits) <= {"on", "off"}:
+        parser.error("--limits: on or off")
     with tempfile.TemporaryDirectory(prefix="flotilla-bench-") as tmp:
         rows = []
         for i, setting in enumerate(settings):
-            rows += run_flotilla(args, Path(tmp) / f"{i}-{setting}", setting)  # type: ignore[arg-type]
+            for j, limited in enumerate(limits):
+                rows += run_flotilla(args, Path(tmp) / f"{i}-{j}-{setting}-{limited}", setting, limited)  # type: ignore[arg-type]
         if args.peer and args.kind == "counter":
             rows += run_peer(args, Path(tmp))
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
@@ -283,6 +307,9 @@ def main() -> None:
     if len(set(settings)) > 1:
         print()
         print(fsync_table(rows))
+    if len(set(limits)) > 1:
+        print()
+        print(fsync_table(rows, "limits", ("on", "off")))
 
 
 if __name__ == "__main__":

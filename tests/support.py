@@ -15,12 +15,26 @@ from pathlib import Path
 
 import redis.asyncio as aioredis
 
+from flotilla.app.limits import ADDRESS, LIMITS
 from flotilla.cli import _wait_for_gateway
 from flotilla.identity.keycache import KeyCache, KeySet
 from flotilla.identity.tokens import Lifetimes, Tokens
 from flotilla.redis_server import free_port
 from flotilla.store.auth_store import AuthStore
 from flotilla_client import FlotillaClient, FlotillaError
+
+# Every test client calls from 127.0.0.1 and the whole session shares one Redis, so per-address
+# limits would add up over the session: test stacks raise them (test_limits.py drives them with
+# forwarded addresses). Per-user limits keep their production defaults, since each test signs in
+# users of its own: normal tests run with them on. Load tests add what they need (`stack_limits`).
+LOOPBACK_LIMITS = ",".join(
+    f"{limit.name}={'100000' if limit.is_quota else '1000/s:100000'}" for limit in LIMITS if limit.per == ADDRESS
+)
+
+
+def stack_limits(*changes: str) -> str:
+    """FLOTILLA_LIMITS for a test stack: LOOPBACK_LIMITS, then `changes` (e.g. "streams_per_user=off")."""
+    return ",".join((LOOPBACK_LIMITS, *changes))
 
 
 @dataclass
@@ -91,6 +105,7 @@ def start_stack(
     `extra_env` is applied last (it may override the defaults)."""
     env = dict(os.environ, FLOTILLA_METRICS_PORT="0")
     env.update(REDIS_URL=redis_url, FLOTILLA_LOG_FORMAT="json", FLOTILLA_HEARTBEAT="2", FLOTILLA_SUBMIT_TIMEOUT="10")
+    env.update(FLOTILLA_LIMITS=stack_limits(), FLOTILLA_TRUSTED_PROXIES="")
     env.update(extra_env or {})
     stack = Stack(redis_url, [], [], [], env, log_dir, serve_metrics=metrics)
     for _ in range(gateways):

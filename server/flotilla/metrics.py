@@ -60,6 +60,11 @@ FEED_REWINDS = Counter(
 WATCH_RESYNCS = Counter(
     "flotilla_gateway_watch_resyncs_total", "Gateway: full views sent to resync a watcher, by cause", ["cause"]
 )
+LIMIT_REFUSALS = Counter(
+    "flotilla_limit_refusals_total",
+    "Gateway: calls refused by a rate limit or quota (RESOURCE_EXHAUSTED, RATE_LIMITED / QUOTA_EXCEEDED), by limit",
+    ["limit"],
+)
 TICKETS_WAITING = Gauge("flotilla_tickets_waiting", "Matchmaking tickets waiting, by queue", ["queue"])
 TOKENS_REFUSED = Counter("flotilla_gateway_tokens_refused_total", "Gateway: tokens refused, by reason", ["reason"])
 KEY_LOADS = Counter(

@@ -68,6 +68,8 @@ class Settings:
     oidc_algorithms: str = "RS256,ES256"  # [FLOTILLA_OIDC_ALGORITHMS] accepted signature algorithms
     oidc_keys_ttl_s: float = 300.0  # [FLOTILLA_OIDC_KEYS_TTL] how long its keys are cached before a refresh
     oidc_name_claim: str = "name"  # [FLOTILLA_OIDC_NAME_CLAIM] the claim holding the display name
+    limits: str = ""  # [FLOTILLA_LIMITS] changes to the table of rate limits and quotas (app/limits.py); off: none
+    trusted_proxies: str = ""  # [FLOTILLA_TRUSTED_PROXIES] CIDRs whose x-forwarded-for / forwarded name the client
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -124,4 +126,6 @@ class Settings:
             oidc_algorithms=os.environ.get("FLOTILLA_OIDC_ALGORITHMS", d.oidc_algorithms),
             oidc_keys_ttl_s=float(os.environ.get("FLOTILLA_OIDC_KEYS_TTL", d.oidc_keys_ttl_s)),
             oidc_name_claim=os.environ.get("FLOTILLA_OIDC_NAME_CLAIM", d.oidc_name_claim),
+            limits=os.environ.get("FLOTILLA_LIMITS", d.limits),
+            trusted_proxies=os.environ.get("FLOTILLA_TRUSTED_PROXIES", d.trusted_proxies),
         )

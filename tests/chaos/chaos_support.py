@@ -24,7 +24,7 @@ from flotilla.api.game.v1 import game_pb2, game_service_pb2
 from flotilla_client import FlotillaClient, FlotillaError, Seat
 from flotilla_client.client import RETRYABLE
 from ledger import Kept, Ledger
-from support import assert_gapless, assert_stored_state_replays
+from support import assert_gapless, assert_stored_state_replays, stack_limits
 
 # Short games of every kind, for random bots (see docs/games.md; navegador has no length option,
 # so its bots buy a knight whenever they may: the game ends when the 15th is sold).
@@ -38,6 +38,9 @@ T = TypeVar("T")
 
 STALL_S = 20.0  # no move confirmed and no event delivered anywhere for this long: the games are stuck
 WAIT_FOR_NEXT_PROMPT = ("ERROR_REASON_STALE_GAME_VERSION", "ERROR_REASON_NOT_YOUR_TURN")
+
+# Bots here move as fast as their games let them (often past a user's default submit rate).
+CHAOS_ENV = {"FLOTILLA_LIMITS": stack_limits("submit_per_user=off")}
 
 
 def choose(rng: random.Random, legal: Sequence[game_pb2.Action]) -> game_pb2.Action:

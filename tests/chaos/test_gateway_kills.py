@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from chaos.chaos_support import PIRATES, PORT_ROYAL, Table, assert_sound, every, play_out
+from chaos.chaos_support import CHAOS_ENV, PIRATES, PORT_ROYAL, Table, assert_sound, every, play_out
 from flotilla.redis_server import RedisServer
 from ledger import Ledger
 from support import Stack, start_stack
@@ -29,7 +29,7 @@ WITHIN_S = 90  # about 30 s here; a stall fails sooner (STALL_S)
 @pytest.fixture
 def stack(redis_server: RedisServer, tmp_path: Path) -> Iterator[Stack]:
     """Two gateways (killed in turn) and two workers of its own."""
-    running = start_stack(redis_server.url, tmp_path)
+    running = start_stack(redis_server.url, tmp_path, extra_env=CHAOS_ENV)
     yield running
     running.stop()
 

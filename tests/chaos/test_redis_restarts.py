@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from chaos.chaos_support import PIRATES, PORT_ROYAL, ChaosGame, Table, Trace, assert_sound, play_out
+from chaos.chaos_support import CHAOS_ENV, PIRATES, PORT_ROYAL, ChaosGame, Table, Trace, assert_sound, play_out
 from flotilla.api.game.v1 import game_service_pb2
 from flotilla.redis_server import RedisServer, free_port
 from ledger import Ledger
@@ -48,7 +48,7 @@ def aof_redis(tmp_path: Path) -> Iterator[RedisServer]:
 
 @pytest.fixture
 def stack(aof_redis: RedisServer, tmp_path: Path) -> Iterator[Stack]:
-    running = start_stack(aof_redis.url, tmp_path)
+    running = start_stack(aof_redis.url, tmp_path, extra_env=CHAOS_ENV)
     yield running
     running.stop()
 

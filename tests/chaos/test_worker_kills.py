@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from chaos.chaos_support import (
+    CHAOS_ENV,
     COUNTER,
     NAVEGADOR,
     PIRATES,
@@ -46,7 +47,7 @@ def stack(redis_server: RedisServer, tmp_path: Path) -> Iterator[Stack]:
     """Two gateways and three workers of its own (they are killed). A move held by a killed
     worker is taken over by another within about half a second (its liveness key lapses)."""
     running = start_stack(
-        redis_server.url, tmp_path, workers=3, extra_env={"FLOTILLA_SUBMIT_TIMEOUT": str(SUBMIT_TIMEOUT_S)}
+        redis_server.url, tmp_path, workers=3, extra_env={**CHAOS_ENV, "FLOTILLA_SUBMIT_TIMEOUT": str(SUBMIT_TIMEOUT_S)}
     )
     yield running
     running.stop()

@@ -20,17 +20,27 @@ from flotilla.api.lobby.v1 import lobby_service_pb2, lobby_service_pb2_grpc
 from flotilla.api.matchmaking.v1 import matchmaking_service_pb2, matchmaking_service_pb2_grpc
 from flotilla.redis_server import RedisServer
 from flotilla_client import FlotillaClient, FlotillaError
-from support import Stack, start_stack
+from support import Stack, stack_limits, start_stack
 
 pytestmark = [pytest.mark.redis, pytest.mark.xdist_group("load")]
 
 OVERLOADED = "RESOURCE_EXHAUSTED ERROR_REASON_OVERLOADED"
+# One watcher opens thousands of streams (over a few connections) at once here, one host makes
+# hundreds of rooms: per-user opens and rooms are off; the streams quota stays on (leases and all).
+BURST_LIMITS = (
+    "stream_open_per_user=off",
+    "streams_per_user=100000",
+    "streams_per_connection=off",
+    "create_room_per_user=off",
+    "open_rooms_per_user=off",
+)
 
 
 @contextlib.contextmanager
 def one_gateway(tmp: Path, **env: str) -> Iterator[tuple[Stack, str]]:
     """A fresh redis-server and one gateway on it (no worker: nothing here moves a game)."""
     server = RedisServer(tmp / "redis", aof=False).start()
+    env.setdefault("FLOTILLA_LIMITS", stack_limits(*BURST_LIMITS))
     stack = start_stack(server.url, tmp, gateways=1, workers=0, extra_env=env)
     try:
         yield stack, server.url

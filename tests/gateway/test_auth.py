@@ -134,10 +134,19 @@ async def test_a_well_signed_token_with_malformed_claims_is_refused(claims: dict
 
 
 def test_pinned_keys_come_as_kid_secret_pairs_or_one_plain_secret() -> None:
-    pairs = parse_pinned("new:secret-two, old:secret-one")
-    assert (pairs.current, dict(pairs.keys)) == ("new", {"new": b"secret-two", "old": b"secret-one"})
-    plain = parse_pinned("just a secret: with, odd characters")
+    two, one = "secret-two-" + "2" * 21, "secret-one-" + "1" * 21
+    pairs = parse_pinned(f"new:{two}, old:{one}")
+    assert (pairs.current, dict(pairs.keys)) == ("new", {"new": two.encode(), "old": one.encode()})
+    odd = "just a secret: with, odd characters"
+    plain = parse_pinned(odd)
     assert plain.current is not None
     assert plain.current.startswith("pinned-")
-    assert dict(plain.keys) == {plain.current: b"just a secret: with, odd characters"}
+    assert dict(plain.keys) == {plain.current: odd.encode()}
     assert "secret" not in plain.current
+
+
+@pytest.mark.parametrize("secret", ["changeme", "new:" + "x" * 32 + ",old:short", "k:" + "y" * 31])
+def test_a_pinned_secret_shorter_than_32_bytes_is_refused(secret: str) -> None:
+    with pytest.raises(ValueError, match="shorter than 32 bytes") as refused:
+        parse_pinned(secret)
+    assert "changeme" not in str(refused.value)  # the message names kids, never secrets

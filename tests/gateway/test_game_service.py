@@ -238,7 +238,9 @@ async def test_unreachable_redis_is_unavailable_and_the_gateway_keeps_serving() 
     from flotilla.redis_server import free_port
     from flotilla.settings import Settings
 
-    settings = Settings(redis_url=f"redis://127.0.0.1:{free_port()}/0", secret="test-secret", bind="127.0.0.1:0")
+    settings = Settings(
+        redis_url=f"redis://127.0.0.1:{free_port()}/0", secret="test-secret-" + "t" * 32, bind="127.0.0.1:0"
+    )
     gateway = await start_gateway(settings)
     try:
         async with grpc.aio.insecure_channel(f"127.0.0.1:{gateway.port}") as channel:

@@ -314,7 +314,7 @@ def test_keys_rotate_and_list_with_the_cli(stack: Stack) -> None:
     signing = [line for line in listed.stdout.splitlines() if line.endswith("signs")]
     assert [line.split()[0] for line in signing] == [kid]
     assert len(listed.stdout.splitlines()) >= 2  # the previous key still verifies
-    pinned_env = dict(env, FLOTILLA_SECRET="a:b")
+    pinned_env = dict(env, FLOTILLA_SECRET="a:" + "b" * 32)
     pinned = subprocess.run([*run, "rotate"], check=False, env=pinned_env, capture_output=True, text=True, timeout=60)
     assert pinned.returncode == 2
     assert "pinned" in pinned.stderr

@@ -13,13 +13,32 @@ import pytest
 
 from flotilla.api.game.v1 import game_service_pb2
 from flotilla.api.lobby.v1 import lobby_service_pb2 as pb
+from flotilla.redis_server import RedisServer
 from flotilla.store.lobby_store import LobbyStore
 from flotilla.store.redis_store import RedisStore
 from flotilla_client import FlotillaClient, Seat, play_random
 from lobby.mm_support import Player, reason_of, start_matchmaker, stop
-from support import Stack
+from support import Stack, stack_limits, start_stack
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(180)]
+
+# One host here makes 48 rooms in a row and watches 150 at once: more than a user's defaults allow.
+ROOM_LOAD = (
+    "create_room_per_user=off",
+    "open_rooms_per_user=off",
+    "stream_open_per_user=off",
+    "streams_per_user=1000",
+    "streams_per_connection=1000",
+)
+
+
+@pytest.fixture(scope="module")
+def stack(redis_server: RedisServer, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    running = start_stack(
+        redis_server.url, tmp_path_factory.mktemp("stack"), extra_env={"FLOTILLA_LIMITS": stack_limits(*ROOM_LOAD)}
+    )
+    yield running
+    running.stop()
 
 
 @pytest.fixture(scope="module")

@@ -13,12 +13,23 @@ import pytest
 from flotilla.api.matchmaking.v1 import matchmaking_service_pb2 as pb
 from flotilla.lobby.tickets import parse_ticket_name
 from flotilla.matchmaker.matcher import Policy, Ticket, propose_matches
+from flotilla.redis_server import RedisServer
 from flotilla.store import keys
 from flotilla.store.redis_store import RedisStore
 from lobby.mm_support import Player, form_party, refusal, start_matchmaker, stop
-from support import Stack
+from support import Stack, stack_limits, start_stack
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(120)]
+
+
+@pytest.fixture(scope="module")
+def stack(redis_server: RedisServer, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    """The module's stack: one user sends 50 CreateTicket calls at once here (past ticket_per_user)."""
+    limits = stack_limits("ticket_per_user=off")
+    running = start_stack(redis_server.url, tmp_path_factory.mktemp("stack"), extra_env={"FLOTILLA_LIMITS": limits})
+    yield running
+    running.stop()
+
 
 ALREADY_WAITING = "ERROR_REASON_TICKET_ALREADY_WAITING"
 

@@ -33,7 +33,7 @@ from flotilla.store import keys
 from flotilla.store.redis_store import RedisStore
 from flotilla_client import FlotillaClient
 from lobby.mm_support import start_matchmaker, stop
-from support import Stack, start_stack
+from support import Stack, stack_limits, start_stack
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow, pytest.mark.timeout(240)]
 
@@ -46,6 +46,8 @@ LIFETIMES = {
     "FLOTILLA_OUTCOME_TTL": "8",
     "FLOTILLA_INBOX_TTL": "2",
     "FLOTILLA_JANITOR_INTERVAL": "1",
+    # Each lane's user creates and joins a game every few hundred ms: more than a user's defaults.
+    "FLOTILLA_LIMITS": stack_limits("create_game_per_user=off", "join_per_user=off"),
 }
 
 # Key families: (name, pattern). The first match names a key.
@@ -66,6 +68,9 @@ FAMILIES = [
     ("signing keys", r"flotilla:keys$"),
     ("api keys", r"flotilla:apikeys?(:|$)"),
     ("seat revocation", r"flotilla:game:\{[^}]+\}:revoked:"),
+    ("rate limit bucket", r"flotilla:limit:"),
+    ("held games/rooms", r"flotilla:held:"),
+    ("stream leases", r"flotilla:streams:"),
 ]
 PER_GAME = {"game", "game seats/events/actions", "outcome record"}
 # Families that may hold keys without a TTL: one key each, or one per live process / rated user.
@@ -247,7 +252,7 @@ async def test_thousands_of_games_with_kills_leave_redis_as_they_found_it(soak: 
             assert {c["name"].decode() for c in group} <= live_workers, "a dead worker's consumer is left"
             assert all(c["pending"] == 0 for c in group)
         for name in set(counts) | set(before_counts):  # per live process, per user, per index: as before
-            if name not in ("rating guard", "timers"):  # guards expire a minute after their game
+            if name not in ("rating guard", "timers", "rate limit bucket"):  # guards expire a minute after their game
                 assert counts[name] == before_counts[name], name
         assert outside_ratings(after[2]) - outside_ratings(before[2]) < 20_000, "Redis data grew"
     finally:

@@ -31,6 +31,8 @@ from flotilla_client.tls import Tls
 
 RETRYABLE = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED)
 OVERLOADED = "ERROR_REASON_OVERLOADED"  # RESOURCE_EXHAUSTED: the gateway refused the call before doing anything
+RATE_LIMITED = "ERROR_REASON_RATE_LIMITED"  # RESOURCE_EXHAUSTED: over a rate limit; nothing was done
+MAX_RATE_LIMIT_WAIT_S = 10.0  # a rate-limit refusal asking for a longer wait is the caller's to handle
 LOCAL_CANCEL = "Locally cancelled by application!"  # grpc's details when this process cancelled the call
 TOKEN_EXPIRED = "ERROR_REASON_TOKEN_EXPIRED"
 AUTH_METHODS = frozenset({"SignInAsGuest", "SignInWithApiKey", "RefreshToken"})
@@ -59,7 +61,10 @@ def retry_after(error: grpc.aio.AioRpcError) -> float | None:
 
     Retried: UNAVAILABLE, DEADLINE_EXCEEDED (the same request id makes a retry safe), CANCELLED
     that this process did not ask for (grpc core drops calls it cannot queue), and
-    RESOURCE_EXHAUSTED refusals with reason OVERLOADED, after their google.rpc.RetryInfo delay.
+    RESOURCE_EXHAUSTED refusals with reason OVERLOADED, after their google.rpc.RetryInfo delay, and
+    with reason RATE_LIMITED when that delay is at most MAX_RATE_LIMIT_WAIT_S (the call then
+    passes). Quota refusals (QUOTA_EXCEEDED) are not retried: they last until the caller ends
+    something it holds.
     """
     code = error.code()
     if code in RETRYABLE:
@@ -69,13 +74,15 @@ def retry_after(error: grpc.aio.AioRpcError) -> float | None:
     if code != grpc.StatusCode.RESOURCE_EXHAUSTED:
         return None
     status = rpc_status.from_call(error)
-    if status is None or _error_info(status)[0] != OVERLOADED:
+    reason = _error_info(status)[0] if status is not None else ""
+    if status is None or reason not in (OVERLOADED, RATE_LIMITED):
         return None
     for detail in status.details:
         retry = error_details_pb2.RetryInfo()
         if detail.Unpack(retry):
-            return float(retry.retry_delay.ToMilliseconds()) / 1000
-    return 0.0
+            delay = float(retry.retry_delay.ToMilliseconds()) / 1000
+            return None if reason == RATE_LIMITED and delay > MAX_RATE_LIMIT_WAIT_S else delay
+    return None if reason == RATE_LIMITED else 0.0
 
 
 @dataclass(frozen=True, slots=True)

@@ -161,3 +161,17 @@ class SeatAbsent(GameFull):
 
 class TokenNotRefreshable(GameFull):
     reason = "TOKEN_NOT_REFRESHABLE"
+
+
+# --- rate limits and quotas (app/limits.py): RESOURCE_EXHAUSTED.
+class RateLimited(AppError):
+    """Over a rate limit; `retry_after_s` is when the next call would pass (RetryInfo)."""
+
+    reason = "RATE_LIMITED"
+    retry_after_s: float | None = None
+
+
+class QuotaExceeded(AppError):
+    """Over a quota of things held at once; frees only when the caller ends one (no RetryInfo)."""
+
+    reason = "QUOTA_EXCEEDED"

@@ -8,7 +8,7 @@ import secrets
 import time
 import uuid
 import zlib
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from typing import Any
 
 import orjson
@@ -19,6 +19,7 @@ from flotilla.app.errors import GameFull, GameNotFinished, GameNotFound, Invalid
 from flotilla.app.host import GameHost, host_for, seed_commitment
 from flotilla.app.inbox import Inbox
 from flotilla.app.inputs import echo
+from flotilla.app.limits import Gate
 from flotilla.app.lineage import new_lineage, parse_etag
 from flotilla.app.outcome import Outcome
 from flotilla.app.pacing import Budget
@@ -104,18 +105,23 @@ class Games:
         private_code: str = "",
         *,
         creator: str | None = None,
+        hold: Callable[[str], Awaitable[None]] | None = None,
     ) -> GameMeta:
         """Create a game with open seats. The same creator and request id return the same game.
 
         `creator`: the user whose request this is (request ids are scoped to the user); None for
         the server's own requests, whose ids are unique already (`room:<id>`, `match:<id>`).
         `private_code`: the game of a private room; spectators must show that code.
+        `hold`: called with the game id once the request is known to be valid, before anything
+        is stored (the creator's quota of open games; it raises to refuse).
         """
         host = host_for(kind)
         if not 1 <= seats <= MAX_SEATS:
             raise InvalidRequest(f"seat_count must be 1..{MAX_SEATS}, got {seats}", field="seat_count")
         config = host.config(seats, options)
         game_id = created_game_id(request_id, creator)
+        if hold is not None:
+            await hold(game_id)
         seed = secrets.randbits(128)
         now_ms = int(time.time() * 1000)
         step = host.start(config, seed, options, now_ms)
@@ -138,6 +144,11 @@ class Games:
             lineage=new_lineage(),
         )
         return await self.meta(game_id)
+
+    async def still_open(self, game_ids: list[str]) -> list[bool]:
+        """For each game: whether it still exists and has not ended."""
+        metas = await self.store.metas(game_ids) if game_ids else []
+        return [meta is not None and meta.status not in ("finished", "abandoned") for meta in metas]
 
     async def join(self, game_id: str, user: str, name: str, seat: int | None) -> tuple[int, GameMeta]:
         taken, started = await self.store.join(game_id, user, name, seat)
@@ -191,8 +202,10 @@ class Games:
         etag: str,
         request_id: str,
         timeout_s: float | None = None,
+        gate: Gate | None = None,
     ) -> Outcome:
-        """Queue an action for the workers and wait for its outcome."""
+        """Queue an action for the workers and wait for its outcome; `gate`: the rate limits it
+        passes first (taken in the same round trip as the queueing, see RedisStore.enqueue)."""
         if etag:
             parse_etag(etag)
         fields: dict[str, bytes | str | int] = {
@@ -202,12 +215,14 @@ class Games:
             "r": request_id,
             "e": etag.strip().strip('"'),
         }
-        return await self._queue(kind, rules_version, game_id, seat, request_id, fields, timeout_s)
+        return await self._queue(kind, rules_version, game_id, seat, request_id, fields, timeout_s, gate)
 
-    async def leave(self, game_id: str, kind: str, rules_version: str, seat: Seat, request_id: str) -> Outcome:
+    async def leave(
+        self, game_id: str, kind: str, rules_version: str, seat: Seat, request_id: str, gate: Gate | None = None
+    ) -> Outcome:
         """The seat's player leaves for good; the game's absence policy applies (a worker decides)."""
         fields: dict[str, bytes | str | int] = {"g": game_id, "s": int(seat), "r": request_id, "k": "leave"}
-        return await self._queue(kind, rules_version, game_id, seat, request_id, fields, None)
+        return await self._queue(kind, rules_version, game_id, seat, request_id, fields, None, gate)
 
     async def _queue(
         self,
@@ -218,6 +233,7 @@ class Games:
         request_id: str,
         fields: dict[str, bytes | str | int],
         timeout_s: float | None,
+        gate: Gate | None = None,
     ) -> Outcome:
         """Enqueue for the workers and wait for the outcome of this (game, seat, request id)."""
         stream = keys.work(kind, rules_version, zlib.crc32(game_id.encode()) % self.shards)
@@ -226,11 +242,15 @@ class Games:
         wait_s = self.submit_timeout_s if timeout_s is None else min(timeout_s, self.submit_timeout_s)
         loop = asyncio.get_running_loop()
         deadline = loop.time() + max(wait_s, 0.001)
+        buckets = gate.buckets if gate is not None else ()
         try:
             with metrics.SUBMIT_SECONDS.time():
                 while True:
                     recovery = self.inbox.recovery()
-                    await self.store.enqueue(stream, {**fields, "i": self.inbox.key})
+                    refusal = await self.store.enqueue(stream, {**fields, "i": self.inbox.key}, buckets)
+                    if refusal is not None and gate is not None:
+                        raise gate.refused(refusal)
+                    buckets = ()  # queued again after a Redis loss: the same call, not a new one
                     left = max(deadline - loop.time(), 0)
                     either: set[asyncio.Future[Any]] = {waiter, recovery}
                     await asyncio.wait(either, timeout=left, return_when=asyncio.FIRST_COMPLETED)

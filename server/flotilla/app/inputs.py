@@ -40,14 +40,20 @@ def display_name(raw: str, field: str = "display_name") -> str:
     name = unicodedata.normalize("NFC", raw).strip()
     if not 1 <= len(name) <= MAX_NAME:
         raise InvalidRequest(f"{field} must be 1-{MAX_NAME} characters", field=field)
-    for char in name:
+    return visible_text(name, field)
+
+
+def visible_text(text: str, field: str) -> str:
+    """`text` unchanged if every character of it is one a reader sees (no control, format such as
+    bidi overrides or zero-width, private-use, unassigned or separator characters)."""
+    for char in text:
         if unicodedata.category(char) in _REFUSED_CATEGORIES:
             raise InvalidRequest(
                 f"{field} may not contain U+{ord(char):04X} (control, format, private-use, unassigned "
                 "or separator characters)",
                 field=field,
             )
-    return name
+    return text
 
 
 def page_number(token: str, field: str = "page_token") -> int | None:
@@ -67,7 +73,7 @@ def kind_filter(kind: str, field: str = "kind") -> str:
 
 
 def options(raw: Mapping[str, str], field: str = "options") -> dict[str, str]:
-    """A client's options map, bounded: at most 32 entries of at most 64 characters each."""
+    """A client's options map, bounded: at most 32 entries of at most 64 visible characters each."""
     if len(raw) > MAX_OPTIONS:
         raise InvalidRequest(f"{field} may have at most {MAX_OPTIONS} entries", field=field)
     for key, value in raw.items():
@@ -75,6 +81,7 @@ def options(raw: Mapping[str, str], field: str = "options") -> dict[str, str]:
             raise InvalidRequest(
                 f"{field} keys and values are at most {MAX_OPTION_CHARS} characters: {echo(key)}", field=field
             )
+        visible_text(key + value, field)  # shown to other players with rooms and tickets
     return dict(raw)
 
 

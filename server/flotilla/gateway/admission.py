@@ -38,13 +38,13 @@ from typing import Any, TypeAlias
 
 import grpc
 import structlog
-from google.protobuf import any_pb2, duration_pb2
+from google.protobuf import any_pb2
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc._cython import cygrpc  # type: ignore[attr-defined]  # channelz, as grpcio-channelz reads it
 from grpc_status import rpc_status
 
 from flotilla import metrics
-from flotilla.gateway.errors import DOMAIN
+from flotilla.gateway.errors import DOMAIN, retry_info
 from flotilla.settings import Settings
 
 log = structlog.get_logger("flotilla.gateway")
@@ -96,10 +96,7 @@ def refusal(limit: str, retry_after_s: float) -> grpc.Status:
     """RESOURCE_EXHAUSTED with ErrorInfo OVERLOADED (metadata `limit`) and a RetryInfo delay."""
     info = any_pb2.Any()
     info.Pack(error_details_pb2.ErrorInfo(reason="ERROR_REASON_OVERLOADED", domain=DOMAIN, metadata={"limit": limit}))
-    retry = any_pb2.Any()
-    delay = duration_pb2.Duration()
-    delay.FromMilliseconds(int(retry_after_s * 1000))
-    retry.Pack(error_details_pb2.RetryInfo(retry_delay=delay))
+    retry = retry_info(retry_after_s)
     message = f"this gateway is at its limit of {limit.replace('_', ' ')}; retry in {retry_after_s:.1f} s"
     status: grpc.Status = rpc_status.to_status(
         status_pb2.Status(code=code_pb2.RESOURCE_EXHAUSTED, message=message, details=[info, retry])

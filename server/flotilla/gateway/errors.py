@@ -14,7 +14,7 @@ from typing import Any, NoReturn, ParamSpec, TypeVar
 
 import grpc
 import structlog
-from google.protobuf import any_pb2
+from google.protobuf import any_pb2, duration_pb2
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -45,12 +45,23 @@ STATUS_OF: tuple[tuple[type[Exception], grpc.StatusCode], ...] = (
     (app.StoreUnavailable, grpc.StatusCode.UNAVAILABLE),
     (app.RulesVersionUnavailable, grpc.StatusCode.UNAVAILABLE),
     (app.NoWorkerAnswer, grpc.StatusCode.DEADLINE_EXCEEDED),
+    (app.RateLimited, grpc.StatusCode.RESOURCE_EXHAUSTED),
+    (app.QuotaExceeded, grpc.StatusCode.RESOURCE_EXHAUSTED),
 )
 
 
 def clip(text: str, limit: int) -> str:
     """`text` cut to `limit` characters, the last one an ellipsis when cut."""
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def retry_info(retry_after_s: float) -> any_pb2.Any:
+    """A packed google.rpc.RetryInfo: retry after this many seconds."""
+    delay = duration_pb2.Duration()
+    delay.FromMilliseconds(max(int(retry_after_s * 1000), 1))
+    detail = any_pb2.Any()
+    detail.Pack(error_details_pb2.RetryInfo(retry_delay=delay))
+    return detail
 
 
 def to_status(exc: Exception) -> status_pb2.Status:
@@ -66,8 +77,12 @@ def to_status(exc: Exception) -> status_pb2.Status:
             info = error_details_pb2.ErrorInfo(reason=f"ERROR_REASON_{error.reason}", domain=DOMAIN, metadata=metadata)
             detail = any_pb2.Any()
             detail.Pack(info)
+            details = [detail]
+            retry_after_s = getattr(error, "retry_after_s", None)
+            if retry_after_s is not None:
+                details.append(retry_info(retry_after_s))
             return status_pb2.Status(
-                code=code.value[0], message=clip(error.message, MAX_MESSAGE_CHARS), details=[detail]
+                code=code.value[0], message=clip(error.message, MAX_MESSAGE_CHARS), details=details
             )
     incident = uuid.uuid4().hex[:12]
     log.exception("gateway.internal_error", incident=incident)

@@ -8,7 +8,8 @@ import secrets
 import time
 import uuid
 from collections import OrderedDict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
+from functools import partial
 from typing import Any
 
 import grpc
@@ -34,10 +35,12 @@ from flotilla.app.errors import (
 )
 from flotilla.app.games import Games, check_request_id, game_id_of
 from flotilla.app.host import ABSENT, GameHost, host_for
+from flotilla.app.limits import Gate
 from flotilla.app.outcome import Outcome
 from flotilla.app.watching import Batch
 from flotilla.gateway.auth import Principal, Tokens, principal_of, session_of
 from flotilla.gateway.errors import maps_errors, maps_stream_errors, to_status
+from flotilla.gateway.limiting import CallLimits
 from flotilla.gateway.render import STATE_NAMES, Renderer, clock_from_pb
 from flotilla.rules import RulesError, Seat
 from flotilla.store.auth_store import AuthStore
@@ -78,10 +81,17 @@ class AuthServicer(game_service_pb2_grpc.AuthServiceServicer):
     """Sign-in (guests, API keys) and token refresh; an external issuer's tokens need no sign-in."""
 
     def __init__(
-        self, store: RedisStore, tokens: Tokens, auth: AuthStore | None = None, *, guests: bool = True
+        self,
+        store: RedisStore,
+        tokens: Tokens,
+        limits: CallLimits,
+        auth: AuthStore | None = None,
+        *,
+        guests: bool = True,
     ) -> None:
         self.store = store
         self.tokens = tokens
+        self.limits = limits
         self.auth = auth or AuthStore(store.redis)
         self.guests = guests
 
@@ -91,6 +101,7 @@ class AuthServicer(game_service_pb2_grpc.AuthServiceServicer):
     ) -> game_service_pb2.SignInAsGuestResponse:
         if not self.guests:
             raise GuestsDisabled("guest sign-in is off here: use the operator's identity provider or an API key")
+        await self.limits.check("sign_in", context, None)
         name = inputs.display_name(request.display_name)
         user = uuid.uuid4().hex
         await self.store.create_user(user, name, int(time.time() * 1000))
@@ -103,6 +114,7 @@ class AuthServicer(game_service_pb2_grpc.AuthServiceServicer):
     async def SignInWithApiKey(
         self, request: game_service_pb2.SignInWithApiKeyRequest, context: Context
     ) -> game_service_pb2.SignInWithApiKeyResponse:
+        await self.limits.check("sign_in", context, None)
         key = await self.auth.check_api_key(request.api_key)
         if key is None:
             raise ApiKeyInvalid("unknown or revoked API key (keys look like flk_<id>_<secret>)")
@@ -119,6 +131,7 @@ class AuthServicer(game_service_pb2_grpc.AuthServiceServicer):
         self, request: game_service_pb2.RefreshTokenRequest, context: Context
     ) -> game_service_pb2.RefreshTokenResponse:
         who = await self.tokens.verify(request.token)
+        await self.limits.check("refresh", context, who.user)
         if who.external:
             raise TokenNotRefreshable("an identity provider's token is refreshed with that provider")
         if who.api_key and await self.auth.api_key(who.api_key) is None:
@@ -154,9 +167,12 @@ class AuthServicer(game_service_pb2_grpc.AuthServiceServicer):
 class GameServicer(game_service_pb2_grpc.GameServiceServicer):
     """The game API of one gateway process."""
 
-    def __init__(self, games: Games, tokens: Tokens, renderer: Renderer, auth: AuthStore | None = None) -> None:
+    def __init__(
+        self, games: Games, tokens: Tokens, renderer: Renderer, limits: CallLimits, auth: AuthStore | None = None
+    ) -> None:
         self.games = games
         self.tokens = tokens
+        self.limits = limits
         self.auth = auth or AuthStore(games.store.redis)
         self.render = renderer
         self.catch_up = games.catch_up
@@ -226,7 +242,9 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         self, request: game_service_pb2.CreateGameRequest, context: Context
     ) -> game_service_pb2.CreateGameResponse:
         principal = await self.session(context)
+        await self.limits.check("create_game", context, principal.user)
         clock = clock_from_pb(request.clock) if request.HasField("clock") else None
+        hold = partial(self.limits.limiter.hold, "games", principal.user, still_open=self.games.still_open)
         meta = await self.games.create(
             request.kind,
             request.seat_count,
@@ -234,6 +252,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
             check_request_id(request.request_id),
             clock,
             creator=principal.user,
+            hold=hold,
         )
         log.info("game.created", game=meta.game_id, kind=meta.kind, seats=meta.seat_count)
         return game_service_pb2.CreateGameResponse(game=self.render.game(meta, {}))
@@ -244,6 +263,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
     ) -> game_service_pb2.JoinGameResponse:
         principal = await self.session(context)
         game_id = game_id_of(request.game)
+        await self.limits.check("join", context, principal.user)
         wanted = request.seat if request.HasField("seat") else None
         seat, meta = await self.games.join(game_id, principal.user, principal.name, wanted)
         seats = await self.games.store.seats(game_id)
@@ -259,10 +279,13 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         self, request: game_service_pb2.LeaveGameRequest, context: Context
     ) -> game_service_pb2.LeaveGameResponse:
         game_id = game_id_of(request.game)
-        seat = self.acting_seat(await self.principal(context), game_id)
+        principal = await self.principal(context)
+        seat = self.acting_seat(principal, game_id)
+        assert principal is not None
         host = await self.host(game_id)
         request_id = check_request_id(request.request_id)
-        outcome = await self.games.leave(game_id, host.rules.name, host.rules.version, seat, request_id)
+        gate = self.limits.gate("submit", context, principal.user)
+        outcome = await self.games.leave(game_id, host.rules.name, host.rules.version, seat, request_id, gate)
         if not outcome.ok:
             raise outcome.error()
         await self.auth.revoke_seat(game_id, seat, self.tokens.lifetimes.seat_s)
@@ -323,6 +346,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         game_id: str,
         seat: Seat,
         request: game_service_pb2.SubmitActionRequest,
+        gate: Gate,
         deadline_s: float | None = None,
     ) -> tuple[GameHost, Outcome]:
         host = await self.host(game_id)
@@ -341,6 +365,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
             etag=request.etag,
             request_id=request_id,
             timeout_s=deadline_s,
+            gate=gate,
         )
         if not outcome.ok:
             raise outcome.error()
@@ -351,9 +376,12 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         self, request: game_service_pb2.SubmitActionRequest, context: Context
     ) -> game_service_pb2.SubmitActionResponse:
         game_id = game_id_of(request.game)
-        seat = self.acting_seat(await self.principal(context), game_id)
+        principal = await self.principal(context)
+        seat = self.acting_seat(principal, game_id)
+        assert principal is not None
         remaining = context.time_remaining()  # the client's deadline, if it set one
-        host, outcome = await self._submit(game_id, seat, request, remaining)
+        gate = self.limits.gate("submit", context, principal.user)
+        host, outcome = await self._submit(game_id, seat, request, gate, remaining)
         return game_service_pb2.SubmitActionResponse(
             etag=outcome.etag,
             through_event_id=outcome.version,
@@ -393,13 +421,14 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
     ) -> AsyncIterator[game_service_pb2.WatchGameResponse]:
         game_id = game_id_of(request.game)
         principal = await self.principal(context, required=False)
-        viewer = await self.viewer(principal, game_id, request.join_code)
-        structlog.contextvars.bind_contextvars(game=game_id, seat=viewer)
-        guard = StreamGuard(principal, viewer)
-        with metrics.OPEN_STREAMS.labels("WatchGame").track_inprogress():
-            async for batch in self.games.watch(game_id, viewer, request.after_event_id, request.after_etag):
-                guard.check(batch)
-                yield await self.update(game_id, batch, viewer)
+        async with self.limits.stream(context, principal.user if principal else None):
+            viewer = await self.viewer(principal, game_id, request.join_code)
+            structlog.contextvars.bind_contextvars(game=game_id, seat=viewer)
+            guard = StreamGuard(principal, viewer)
+            with metrics.OPEN_STREAMS.labels("WatchGame").track_inprogress():
+                async for batch in self.games.watch(game_id, viewer, request.after_event_id, request.after_etag):
+                    guard.check(batch)
+                    yield await self.update(game_id, batch, viewer)
 
     @maps_stream_errors
     async def Play(
@@ -410,7 +439,22 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
             raise InvalidRequest("the first Play message must be `open` (game and resume point)", field="open")
         game_id = game_id_of(first.open.game)
         principal = await self.principal(context, required=False)
-        seat = await self.viewer(principal, game_id, first.open.join_code)
+        user = principal.user if principal else None
+        async with self.limits.stream(context, user):
+            gate = self.limits.gate("submit", context, user)
+            async with contextlib.aclosing(self._play(first.open, game_id, request_iterator, principal, gate)) as items:
+                async for item in items:
+                    yield item
+
+    async def _play(
+        self,
+        first: game_service_pb2.WatchGameRequest,
+        game_id: str,
+        request_iterator: AsyncIterator[game_service_pb2.PlayRequest],
+        principal: Principal | None,
+        gate: Gate,
+    ) -> AsyncGenerator[game_service_pb2.PlayResponse]:
+        seat = await self.viewer(principal, game_id, first.join_code)
         # Bounded: the watch waits while the client is not reading (flow control reaches the store reads).
         out: asyncio.Queue[game_service_pb2.PlayResponse | None] = asyncio.Queue(PLAY_QUEUE)
         idle = asyncio.Event()
@@ -420,7 +464,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
 
         async def watch() -> None:
             try:
-                async for batch in self.games.watch(game_id, seat, first.open.after_event_id, first.open.after_etag):
+                async for batch in self.games.watch(game_id, seat, first.after_event_id, first.after_etag):
                     guard.check(batch)
                     await out.put(game_service_pb2.PlayResponse(update=await self.update(game_id, batch, seat)))
             finally:
@@ -437,7 +481,9 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
                 idle.clear()
                 try:
                     await out.put(
-                        game_service_pb2.PlayResponse(outcome=await self._outcome(game_id, principal, message.submit))
+                        game_service_pb2.PlayResponse(
+                            outcome=await self._outcome(game_id, principal, message.submit, gate)
+                        )
                     )
                 finally:
                     idle.set()
@@ -469,7 +515,11 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
                     await task
 
     async def _outcome(
-        self, game_id: str, principal: Principal | None, request: game_service_pb2.SubmitActionRequest
+        self,
+        game_id: str,
+        principal: Principal | None,
+        request: game_service_pb2.SubmitActionRequest,
+        gate: Gate,
     ) -> game_service_pb2.ActionOutcome:
         """One Play submission; errors become the outcome's status, the stream goes on."""
         outcome = game_service_pb2.ActionOutcome(request_id=request.request_id[:128])  # valid ids are shorter
@@ -479,7 +529,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
             if principal is not None and principal.expires <= time.time():
                 raise TokenExpired("the token this stream was opened with expired; reopen it with a refreshed one")
             seat = self.acting_seat(principal, game_id)
-            _host, accepted = await self._submit(game_id, seat, request)
+            _host, accepted = await self._submit(game_id, seat, request, gate)
         except (RulesError, InvalidRequest, NotSeated, Unauthenticated, TimeoutError) as exc:
             outcome.status.CopyFrom(to_status(exc))
             return outcome

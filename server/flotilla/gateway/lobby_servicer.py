@@ -18,6 +18,7 @@ from flotilla.app.games import check_request_id
 from flotilla.gateway.auth import Principal, Tokens, session_of
 from flotilla.gateway.errors import maps_errors, maps_stream_errors
 from flotilla.gateway.game_servicer import MAX_PAGE
+from flotilla.gateway.limiting import CallLimits
 from flotilla.lobby.rooms import (
     CLOSED,
     OPEN,
@@ -51,6 +52,7 @@ def render_room(version: int, room: Room, viewer: str) -> pb.Room:
     seated = seat_of(room, viewer) is not None
     out = pb.Room(
         name=f"rooms/{room['id']}",
+        display_name=room.get("display_name", ""),
         kind=room["kind"],
         seat_count=room["seat_count"],
         options=room["options"],
@@ -83,9 +85,10 @@ def render_room(version: int, room: Room, viewer: str) -> pb.Room:
 class LobbyServicer(pb_grpc.LobbyServiceServicer):
     """The lobby API of one gateway process."""
 
-    def __init__(self, rooms: Rooms, tokens: Tokens) -> None:
+    def __init__(self, rooms: Rooms, tokens: Tokens, limits: CallLimits) -> None:
         self.rooms = rooms
         self.tokens = tokens
+        self.limits = limits
 
     def _seat_token(self, room: Room, who: Principal) -> str:
         mine = seat_of(room, who.user)
@@ -102,6 +105,7 @@ class LobbyServicer(pb_grpc.LobbyServiceServicer):
     @maps_errors
     async def CreateRoom(self, request: pb.CreateRoomRequest, context: Context) -> pb.CreateRoomResponse:
         who = await principal(self.tokens, context)
+        await self.limits.check("create_room", context, who.user)
         version, room = await self.rooms.create(
             who.user,
             who.name,
@@ -110,6 +114,8 @@ class LobbyServicer(pb_grpc.LobbyServiceServicer):
             inputs.options(request.options),
             public=request.visibility != pb.ROOM_VISIBILITY_PRIVATE,
             request_id=check_request_id(request.request_id),
+            hold=partial(self.limits.limiter.hold, "rooms", who.user, still_open=self.rooms.still_open),
+            display_name=inputs.display_name(request.display_name) if request.display_name else "",
         )
         log.info("room.created", room=room["id"], kind=room["kind"], seats=room["seat_count"])
         return pb.CreateRoomResponse(room=render_room(version, room, who.user))
@@ -144,8 +150,10 @@ class LobbyServicer(pb_grpc.LobbyServiceServicer):
     @maps_errors
     async def JoinRoom(self, request: pb.JoinRoomRequest, context: Context) -> pb.JoinRoomResponse:
         who = await principal(self.tokens, context)
+        room_id = room_id_of(request.room)
+        await self.limits.check("join", context, who.user)
         seat = request.seat if request.HasField("seat") else None
-        version, room = await self.rooms.join(room_id_of(request.room), who.user, who.name, request.join_code, seat)
+        version, room = await self.rooms.join(room_id, who.user, who.name, request.join_code, seat)
         return pb.JoinRoomResponse(room=render_room(version, room, who.user))
 
     @maps_errors
@@ -195,11 +203,12 @@ class LobbyServicer(pb_grpc.LobbyServiceServicer):
         who = await principal(self.tokens, context)
         room_id = room_id_of(request.room)
         admit = partial(self._check_code, who=who, code=request.join_code)
-        async for change in self.rooms.watch(room_id, request.after_version, who.user, admit):
-            if change is None:
-                yield pb.WatchRoomResponse(is_checkpoint=True)
-                continue
-            version, room = change
-            yield pb.WatchRoomResponse(
-                room=render_room(version, room, who.user), seat_token=self._seat_token(room, who)
-            )
+        async with self.limits.stream(context, who.user):
+            async for change in self.rooms.watch(room_id, request.after_version, who.user, admit):
+                if change is None:
+                    yield pb.WatchRoomResponse(is_checkpoint=True)
+                    continue
+                version, room = change
+                yield pb.WatchRoomResponse(
+                    room=render_room(version, room, who.user), seat_token=self._seat_token(room, who)
+                )

@@ -18,6 +18,7 @@ from flotilla.app.host import host_for
 from flotilla.gateway.auth import Principal, Tokens
 from flotilla.gateway.errors import maps_errors, maps_stream_errors
 from flotilla.gateway.game_servicer import MAX_PAGE
+from flotilla.gateway.limiting import CallLimits
 from flotilla.gateway.lobby_servicer import principal
 from flotilla.lobby.parties import Invite, Parties, largest_table
 from flotilla.lobby.ratings import Rating, Ratings
@@ -57,10 +58,11 @@ def _page(size: int, token: str) -> tuple[int, int]:
 class MatchmakingServicer(pb_grpc.MatchmakingServiceServicer):
     """The matchmaking API of one gateway process."""
 
-    def __init__(self, tickets: Tickets, tokens: Tokens) -> None:
+    def __init__(self, tickets: Tickets, tokens: Tokens, limits: CallLimits) -> None:
         self.tickets = tickets
         self.parties: Parties = tickets.parties
         self.tokens = tokens
+        self.limits = limits
 
     def render(self, queue: str, ticket: StoredTicket, who: Principal) -> pb.Ticket:
         data = ticket.data
@@ -87,6 +89,7 @@ class MatchmakingServicer(pb_grpc.MatchmakingServiceServicer):
         who = await principal(self.tokens, context)
         if len(request.party) > largest_table():
             raise InvalidRequest(f"a party has at most {largest_table()} members", field="party")
+        await self.limits.check("ticket", context, who.user)
         queue, ticket = await self.tickets.create(
             who.user,
             who.name,
@@ -117,6 +120,7 @@ class MatchmakingServicer(pb_grpc.MatchmakingServiceServicer):
     @maps_errors
     async def CreateParty(self, request: pb.CreatePartyRequest, context: Context) -> pb.CreatePartyResponse:
         who = await principal(self.tokens, context)
+        await self.limits.check("party", context, who.user)
         request_id = check_request_id(request.request_id) if request.request_id else ""
         party = await self.parties.create(who.user, who.name, request_id)
         log.info("party.created", party=party.party_id)
@@ -130,6 +134,7 @@ class MatchmakingServicer(pb_grpc.MatchmakingServiceServicer):
     @maps_errors
     async def InviteToParty(self, request: pb.InviteToPartyRequest, context: Context) -> pb.InviteToPartyResponse:
         who = await principal(self.tokens, context)
+        await self.limits.check("party", context, who.user)
         invite = await self.parties.invite(request.party, who.user, request.user)
         return pb.InviteToPartyResponse(invite=_invite(invite))
 
@@ -138,6 +143,7 @@ class MatchmakingServicer(pb_grpc.MatchmakingServiceServicer):
         self, request: pb.AcceptPartyInviteRequest, context: Context
     ) -> pb.AcceptPartyInviteResponse:
         who = await principal(self.tokens, context)
+        await self.limits.check("party", context, who.user)
         party = await self.parties.accept(request.party, who.user, who.name)
         return pb.AcceptPartyInviteResponse(party=_party(party, who.user))
 
@@ -146,12 +152,14 @@ class MatchmakingServicer(pb_grpc.MatchmakingServiceServicer):
         self, request: pb.DeclinePartyInviteRequest, context: Context
     ) -> pb.DeclinePartyInviteResponse:
         who = await principal(self.tokens, context)
+        await self.limits.check("party", context, who.user)
         await self.parties.decline(request.party, who.user)
         return pb.DeclinePartyInviteResponse()
 
     @maps_errors
     async def LeaveParty(self, request: pb.LeavePartyRequest, context: Context) -> pb.LeavePartyResponse:
         who = await principal(self.tokens, context)
+        await self.limits.check("party", context, who.user)
         ticket = await self.parties.leave(request.party, who.user)
         if ticket:
             await self.tickets.end_party_ticket(ticket)
@@ -170,11 +178,12 @@ class MatchmakingServicer(pb_grpc.MatchmakingServiceServicer):
     ) -> AsyncIterator[pb.WatchTicketResponse]:
         who = await principal(self.tokens, context)
         queue, ticket_id = parse_ticket_name(request.ticket)
-        async for ticket in self.tickets.watch(queue, ticket_id, who.user):
-            if ticket is None:
-                yield pb.WatchTicketResponse(is_checkpoint=True)
-            else:
-                yield pb.WatchTicketResponse(ticket=self.render(queue, ticket, who))
+        async with self.limits.stream(context, who.user):
+            async for ticket in self.tickets.watch(queue, ticket_id, who.user):
+                if ticket is None:
+                    yield pb.WatchTicketResponse(is_checkpoint=True)
+                else:
+                    yield pb.WatchTicketResponse(ticket=self.render(queue, ticket, who))
 
 
 def _invite(invite: Invite) -> pb.PartyInvite:

@@ -20,12 +20,16 @@ from flotilla.api.lobby.v1 import lobby_service_pb2
 from flotilla.api.matchmaking.v1 import matchmaking_service_pb2
 from flotilla.app.games import Games
 from flotilla.app.inbox import Inbox
+from flotilla.app.limits import Limiter, parse_limits
 from flotilla.app.pacing import Budget
+from flotilla.app.stream_leases import StreamLeases
 from flotilla.gateway.admission import Admission, Limits, core_options, core_server_ids
 from flotilla.gateway.auth import Tokens
 from flotilla.gateway.game_servicer import AuthServicer, GameServicer
+from flotilla.gateway.limiting import CallLimits
 from flotilla.gateway.lobby_servicer import LobbyServicer
 from flotilla.gateway.matchmaking_servicer import MatchmakingServicer, RatingServicer
+from flotilla.gateway.peers import trusted_networks
 from flotilla.gateway.render import Renderer
 from flotilla.gateway.services import add_services
 from flotilla.gateway.tls import CertificateFiles
@@ -81,6 +85,7 @@ class Gateway:
     admission: Admission
     lobby: LobbyStore
     tokens: Tokens
+    limits: CallLimits
     tls: CertificateFiles | None = None
     health_server: grpc.aio.Server | None = None  # the plaintext health listener (TLS gateways)
     health_port: int | None = None
@@ -93,6 +98,7 @@ class Gateway:
         if self.health_server is not None:
             await self.health_server.stop(0)
         await self.admission.close()
+        await self.limits.streams.close()
         await self.lobby.close()
         await self.feeds.close()
         await self.inbox.stop()
@@ -117,6 +123,12 @@ async def start_gateway(settings: Settings, store: RedisStore | None = None) -> 
         heartbeat_s=settings.heartbeat_s,
         catch_up=Budget(settings.catch_up_share),
     )
+    rows = parse_limits(settings.limits)
+    limits = CallLimits(
+        Limiter(store.limits, rows, held_ttl_s=settings.finished_ttl_s),
+        StreamLeases(store.limits, rows, inbox.key.partition("{")[2].rstrip("}")),
+        trusted_networks(settings.trusted_proxies),
+    )
     admission = Admission(Limits.from_settings(settings))
     known_servers = core_server_ids()
     server = grpc.aio.server(interceptors=[admission], options=[*SERVER_OPTIONS, *core_options(settings)])
@@ -129,10 +141,13 @@ async def start_gateway(settings: Settings, store: RedisStore | None = None) -> 
     add_services(
         server,
         [
-            (_service(game_service_pb2, "GameService"), GameServicer(games, tokens, Renderer(), auth)),
-            (_service(game_service_pb2, "AuthService"), AuthServicer(store, tokens, auth, guests=settings.guests)),
-            (_service(lobby_service_pb2, "LobbyService"), LobbyServicer(rooms, tokens)),
-            (_service(matchmaking_service_pb2, "MatchmakingService"), MatchmakingServicer(tickets, tokens)),
+            (_service(game_service_pb2, "GameService"), GameServicer(games, tokens, Renderer(), limits, auth)),
+            (
+                _service(game_service_pb2, "AuthService"),
+                AuthServicer(store, tokens, limits, auth, guests=settings.guests),
+            ),
+            (_service(lobby_service_pb2, "LobbyService"), LobbyServicer(rooms, tokens, limits)),
+            (_service(matchmaking_service_pb2, "MatchmakingService"), MatchmakingServicer(tickets, tokens, limits)),
             (_service(matchmaking_service_pb2, "RatingService"), RatingServicer(ratings, tokens)),
             (_service(health_pb2, "Health"), health_servicer),
             (
@@ -166,6 +181,7 @@ async def start_gateway(settings: Settings, store: RedisStore | None = None) -> 
         admission,
         lobby_store,
         tokens,
+        limits,
         tls,
         health_server,
         health_port,

@@ -19,21 +19,26 @@ from google.protobuf import message_factory
 from google.protobuf.descriptor import MethodDescriptor, ServiceDescriptor
 from google.protobuf.message import Message
 
-from flotilla.app.errors import MalformedMessage
+from flotilla.app.errors import InvalidRequest, MalformedMessage
 from flotilla.gateway.errors import abort
+from flotilla.gateway.field_limits import checker
 
 Context = grpc.aio.ServicerContext[Any, Any]
 
 
 class Malformed:
-    """What a request body that is not the method's message decodes to."""
+    """What a request body that is not the method's message decodes to, or one with a field over
+    its documented maximum (gateway/field_limits.py): refused before any work."""
 
-    __slots__ = ("message",)
+    __slots__ = ("message", "problem")
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, problem: InvalidRequest | None = None) -> None:
         self.message = message
+        self.problem = problem
 
-    def error(self) -> MalformedMessage:
+    def error(self) -> InvalidRequest:
+        if self.problem is not None:
+            return self.problem
         return MalformedMessage(
             f"the request is not a {self.message} (protobuf wire format, UTF-8 strings)", message=self.message
         )
@@ -42,12 +47,17 @@ class Malformed:
 def _decoder(method: MethodDescriptor) -> Callable[[bytes], Message | Malformed]:
     cls = message_factory.GetMessageClass(method.input_type)
     name = method.input_type.full_name
+    check = checker(method.input_type)
 
     def decode(data: bytes) -> Message | Malformed:
         try:
-            return cls.FromString(data)
+            request = cls.FromString(data)
         except Exception:  # DecodeError, bad UTF-8, nesting too deep: all of them the client's doing
             return Malformed(name)
+        problem = check(request)
+        if problem is not None:
+            return Malformed(name, InvalidRequest(f"{problem} (docs/security-limits.md)", field=problem.split(" ")[0]))
+        return request
 
     return decode
 
@@ -63,7 +73,7 @@ class _Requests:
     def __init__(self, requests: AsyncIterator[Any], rpc: asyncio.Task[Any]) -> None:
         self.requests = requests
         self.rpc = rpc
-        self.bad: MalformedMessage | None = None
+        self.bad: InvalidRequest | None = None
         self.inside = True  # the call's task is waiting on the handler (not sending a response)
         self.cancelled = False
 
@@ -77,7 +87,7 @@ class _Requests:
                 raise self.bad
             yield request
 
-    async def refuse(self, context: Context, bad: MalformedMessage) -> NoReturn:
+    async def refuse(self, context: Context, bad: InvalidRequest) -> NoReturn:
         if self.cancelled:
             self.rpc.uncancel()
             self.cancelled = False
@@ -113,7 +123,7 @@ def _stream_unary(behaviour: Callable[[Any, Context], Awaitable[Any]]) -> Callab
         stream = _Requests(requests, rpc)
         try:
             return await behaviour(stream.checked(), context)
-        except (asyncio.CancelledError, MalformedMessage):
+        except (asyncio.CancelledError, InvalidRequest):
             if stream.bad is None:
                 raise
             await stream.refuse(context, stream.bad)
@@ -137,7 +147,7 @@ def _stream_stream(behaviour: Callable[[Any, Context], Any]) -> Callable[[Any, C
                     response = await anext(responses)
                 except StopAsyncIteration:
                     break
-                except (asyncio.CancelledError, MalformedMessage):
+                except (asyncio.CancelledError, InvalidRequest):
                     if stream.bad is None:
                         raise
                     break

@@ -50,14 +50,29 @@ class Lifetimes:
         return max(self.session_s, self.seat_s, self.api_key_session_s)
 
 
+MIN_SECRET_BYTES = 32  # an HS256 key shorter than its hash is guessable (RFC 7518 section 3.2)
+
+
 def parse_pinned(secret: str) -> KeySet[bytes]:
-    """FLOTILLA_SECRET as a key set: `kid:secret,kid:secret,...` (the first signs) or one plain secret."""
+    """FLOTILLA_SECRET as a key set: `kid:secret,kid:secret,...` (the first signs) or one plain secret.
+
+    Each secret must be at least 32 bytes (e.g. `openssl rand -base64 32`); ValueError otherwise."""
     parts = [p.strip() for p in secret.split(",") if p.strip()]
     pairs = [p.partition(":") for p in parts]
     if parts and all(sep and KID.match(kid) and value for kid, sep, value in pairs):
-        return KeySet({kid: value.encode() for kid, _, value in pairs}, current=pairs[0][0])
-    kid = "pinned-" + hashlib.sha256(secret.encode()).hexdigest()[:8]  # stable, says nothing of the secret
-    return KeySet({kid: secret.encode()}, current=kid)
+        found = {kid: value.encode() for kid, _, value in pairs}
+        current = pairs[0][0]
+    else:
+        current = "pinned-" + hashlib.sha256(secret.encode()).hexdigest()[:8]  # stable, says nothing of the secret
+        found = {current: secret.encode()}
+    short = sorted(kid for kid, key in found.items() if len(key) < MIN_SECRET_BYTES)
+    if short:
+        msg = (
+            f"FLOTILLA_SECRET: the secret of {', '.join(short)} is shorter than {MIN_SECRET_BYTES} bytes; "
+            "use a random one, e.g. `openssl rand -base64 32`"
+        )
+        raise ValueError(msg)
+    return KeySet(found, current=current)
 
 
 class Tokens:

@@ -15,7 +15,7 @@ import secrets
 import time
 import uuid
 from collections import Counter
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import aclosing
 from dataclasses import dataclass
 from functools import partial
@@ -197,8 +197,11 @@ class Rooms:
         *,
         public: bool,
         request_id: str,
+        hold: Callable[[str], Awaitable[None]] | None = None,
+        display_name: str = "",
     ) -> tuple[int, Room]:
-        """A new room with the creator as host in seat 0; the same request id returns the same room."""
+        """A new room with the creator as host in seat 0; the same request id returns the same room.
+        `hold`: called with the new room's id before it is stored (the creator's quota; raises to refuse)."""
         if not 1 <= seat_count <= MAX_SEATS:
             raise InvalidRequest(f"seat_count must be 1..{MAX_SEATS}, got {seat_count}", field="seat_count")
         host_for(kind).config(seat_count, options)  # UnknownGameKind / InvalidConfig before anything is stored
@@ -206,10 +209,13 @@ class Rooms:
         existing = await self.store.room(room_id)
         if existing is not None:
             return existing
+        if hold is not None:
+            await hold(room_id)
         seats: list[dict[str, Any] | None] = [None] * seat_count
         seats[0] = {"user": user, "name": name, "ready": False, "bot": ""}
         room: Room = {
             "id": room_id,
+            "display_name": display_name,
             "kind": kind,
             "seat_count": seat_count,
             "options": dict(options),
@@ -226,6 +232,11 @@ class Rooms:
         if written is None:  # a concurrent retry of the same request created it
             return await self.get(room_id)
         return written, room
+
+    async def still_open(self, room_ids: list[str]) -> list[bool]:
+        """For each room: whether it still exists and has neither started nor closed."""
+        rows = await self.store.rooms(room_ids) if room_ids else []
+        return [row is not None and row[1]["status"] in (OPEN, STARTING) for row in rows]
 
     async def join(self, room_id: str, user: str, name: str, code: str, seat: int | None) -> tuple[int, Room]:
         def change(room: Room) -> None:

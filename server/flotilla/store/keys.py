@@ -212,3 +212,24 @@ def party_of_user(u: str) -> str:
 
 def party_invited(u: str) -> str:
     return f"{PREFIX}:{{party}}:invited:{u}"
+
+
+# --- rate limits and quotas (app/limits.py; docs/security-limits.md) ---------------------
+# | flotilla:limit:{<limit>:<subject>} | STRING | a rate limit's GCRA bucket: its theoretical arrival time (ms); |
+# | | | PX until the bucket is full again (an idle subject holds no key) |
+# | flotilla:held:{<user>}:<what> | ZSET | games or rooms the user created that may still be open (score 0); |
+# | | | closed ones are dropped when the quota is full; TTL FLOTILLA_FINISHED_TTL, renewed on each add |
+# | flotilla:streams:{<subject>} | ZSET | open stream leases "<gateway>:<n>" -> expiry ms, of a user or an anonymous |
+# | | | address; renewed by their gateway every third of the lease; TTL the lease |
+
+
+def limit_bucket(limit: str, subject: str) -> str:
+    return f"{PREFIX}:limit:{{{limit}:{subject}}}"
+
+
+def held(user: str, what: str) -> str:
+    return f"{PREFIX}:held:{{{user}}}:{what}"
+
+
+def stream_leases(subject: str) -> str:
+    return f"{PREFIX}:streams:{{{subject}}}"

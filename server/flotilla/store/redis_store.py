@@ -18,12 +18,16 @@ import redis.cluster
 from redis.asyncio.cluster import RedisCluster
 from redis.connection import parse_url
 from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import NoScriptError, ResponseError
 from redis.exceptions import RedisClusterException as ClusterError
-from redis.exceptions import ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from flotilla.settings import Settings
 from flotilla.store import keys
+from flotilla.store.limits_store import Bucket, LimitStore, gate_call, refusals_of
+
+# A work entry waiting for the next pipeline: stream, fields, rate-limit buckets, its future.
+_Outgoing = tuple[str, dict[str, Any], tuple[Bucket, ...], "asyncio.Future[tuple[int, int] | None]"]
 
 
 def _script(name: str) -> str:
@@ -208,7 +212,7 @@ class RedisStore:
         self._node_pool = (128, 5.0)  # max connections, pool timeout of the per-primary clients
         self._nodes: dict[tuple[str, int], _Node] = {}
         self._readers: list[asyncio.Task[None]] = []
-        self._outgoing: list[tuple[str, dict[str, Any], asyncio.Future[None]]] = []
+        self._outgoing: list[_Outgoing] = []
         self._flushing: set[asyncio.Task[None]] = set()
         self._incoming: asyncio.Queue[list[tuple[str, bytes, dict[bytes, bytes]]]] = asyncio.Queue(64)
         self._commit = client.register_script(_script("commit_transition.lua"))
@@ -221,6 +225,7 @@ class RedisStore:
         self._keep_inbox = client.register_script(_script("keep_inbox.lua"))
         self._drop_gone_game = client.register_script(_script("drop_gone_game.lua"))
         self._zrem_if_score = client.register_script(_script("zrem_if_score.lua"))
+        self.limits = LimitStore(client, cluster=self.cluster)
 
     @classmethod
     def from_url(
@@ -589,15 +594,27 @@ class RedisStore:
         with contextlib.suppress(ResponseError):  # BUSYGROUP: it exists already
             await self.redis.xgroup_create(stream, keys.WORKER_GROUP, id="0", mkstream=True)
 
-    async def enqueue(self, stream: str, fields: Mapping[str, bytes | str | int]) -> None:
-        """Append to a work stream. Concurrent calls in one event-loop turn share one pipeline
-        (auto-pipelining: a busy gateway sends one round trip per turn, not one per action)."""
+    async def enqueue(
+        self, stream: str, fields: Mapping[str, bytes | str | int], gate: Sequence[Bucket] = ()
+    ) -> tuple[int, int] | None:
+        """Append to a work stream, if every rate-limit bucket of `gate` lets it through: None, or
+        (the index of the bucket that refused, its retry-after ms), and then nothing was queued.
+
+        Concurrent calls in one event-loop turn share one pipeline (auto-pipelining: a busy
+        gateway sends one round trip per turn, not one per action). On a single Redis a gated
+        entry is one script (rate_gate.lua: the buckets and the XADD, atomic), in that same round
+        trip; on a Redis Cluster the buckets are taken first, one script each."""
+        if gate and self.cluster:
+            refusal = await self.limits.take(gate)
+            if refusal is not None:
+                return refusal
+            gate = ()
         loop = asyncio.get_running_loop()
-        done: asyncio.Future[None] = loop.create_future()
-        self._outgoing.append((stream, dict(fields), done))
+        done: asyncio.Future[tuple[int, int] | None] = loop.create_future()
+        self._outgoing.append((stream, dict(fields), tuple(gate), done))
         if len(self._outgoing) == 1:
             loop.call_soon(self._flush_soon)
-        await done
+        return await done
 
     def _flush_soon(self) -> None:
         batch, self._outgoing = self._outgoing, []
@@ -605,24 +622,51 @@ class RedisStore:
         self._flushing.add(task)
         task.add_done_callback(self._flushing.discard)
 
-    async def _flush(self, batch: list[tuple[str, dict[str, Any], asyncio.Future[None]]]) -> None:
+    async def _flush(self, batch: list[_Outgoing], *, reloaded: bool = False) -> None:
+        plain = [entry for entry in batch if not entry[2]]
+        gated = [entry for entry in batch if entry[2]]
         try:
             async with self.redis.pipeline(transaction=False) as pipe:
-                for stream, fields, _done in batch:
+                for stream, fields, _gate, _done in plain:
                     pipe.xadd(stream, fields)
+                if gated:  # EVALSHA as a plain command: a registered script would cost a SCRIPT EXISTS
+                    key_list, args = gate_call([(stream, gate, fields) for stream, fields, gate, _done in gated])
+                    pipe.execute_command("EVALSHA", self.limits.gate_sha, len(key_list), *key_list, *args)
                 replies = await pipe.execute(raise_on_error=False)
         except Exception as exc:
-            for _stream, _fields, waiting in batch:
+            for *_entry, waiting in batch:
                 if not waiting.done():
                     waiting.set_exception(exc)
             return
-        for (_stream, _fields, waiting), reply in zip(batch, replies, strict=True):
+        for (*_entry, waiting), reply in zip(plain, replies, strict=False):  # the gated entries' reply is last
             if waiting.done():
                 continue
             if isinstance(reply, Exception):
                 waiting.set_exception(reply)
             else:
                 waiting.set_result(None)
+        if gated:
+            await self._settle_gated(gated, replies[-1], reloaded=reloaded)
+
+    async def _settle_gated(self, gated: list[_Outgoing], reply: Any, *, reloaded: bool) -> None:
+        """Answer each gated entry from the batch's rate_gate.lua reply (sent again after a NOSCRIPT:
+        a restarted Redis lost its scripts, and nothing was queued)."""
+        if isinstance(reply, NoScriptError) and not reloaded:
+            try:
+                await self.limits.load_gate()
+            except Exception as exc:
+                reply = exc
+            else:
+                await self._flush(gated, reloaded=True)
+                return
+        results: list[Any] = [reply] * len(gated) if isinstance(reply, Exception) else refusals_of(reply)
+        for (*_entry, waiting), result in zip(gated, results, strict=True):
+            if waiting.done():
+                continue
+            if isinstance(result, Exception):
+                waiting.set_exception(result)
+            else:
+                waiting.set_result(result)
 
     async def read_work(
         self, streams: Sequence[str], consumer: str, count: int, block_ms: int

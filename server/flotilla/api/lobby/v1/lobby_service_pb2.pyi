@@ -33,7 +33,7 @@ ROOM_STATE_STARTED: RoomState
 ROOM_STATE_CLOSED: RoomState
 
 class Room(_message.Message):
-    __slots__ = ("name", "kind", "seat_count", "options", "visibility", "join_code", "host", "seats", "state", "game", "version", "open_seats", "create_time")
+    __slots__ = ("name", "kind", "seat_count", "options", "visibility", "join_code", "host", "seats", "state", "game", "version", "open_seats", "create_time", "display_name")
     class OptionsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -54,6 +54,7 @@ class Room(_message.Message):
     VERSION_FIELD_NUMBER: _ClassVar[int]
     OPEN_SEATS_FIELD_NUMBER: _ClassVar[int]
     CREATE_TIME_FIELD_NUMBER: _ClassVar[int]
+    DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
     name: str
     kind: str
     seat_count: int
@@ -67,7 +68,8 @@ class Room(_message.Message):
     version: int
     open_seats: int
     create_time: _timestamp_pb2.Timestamp
-    def __init__(self, name: _Optional[str] = ..., kind: _Optional[str] = ..., seat_count: _Optional[int] = ..., options: _Optional[_Mapping[str, str]] = ..., visibility: _Optional[_Union[RoomVisibility, str]] = ..., join_code: _Optional[str] = ..., host: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[RoomSeat, _Mapping]]] = ..., state: _Optional[_Union[RoomState, str]] = ..., game: _Optional[str] = ..., version: _Optional[int] = ..., open_seats: _Optional[int] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+    display_name: str
+    def __init__(self, name: _Optional[str] = ..., kind: _Optional[str] = ..., seat_count: _Optional[int] = ..., options: _Optional[_Mapping[str, str]] = ..., visibility: _Optional[_Union[RoomVisibility, str]] = ..., join_code: _Optional[str] = ..., host: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[RoomSeat, _Mapping]]] = ..., state: _Optional[_Union[RoomState, str]] = ..., game: _Optional[str] = ..., version: _Optional[int] = ..., open_seats: _Optional[int] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., display_name: _Optional[str] = ...) -> None: ...
 
 class RoomSeat(_message.Message):
     __slots__ = ("seat", "taken", "user", "display_name", "ready", "bot_policy")
@@ -86,7 +88,7 @@ class RoomSeat(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., taken: _Optional[bool] = ..., user: _Optional[str] = ..., display_name: _Optional[str] = ..., ready: _Optional[bool] = ..., bot_policy: _Optional[str] = ...) -> None: ...
 
 class CreateRoomRequest(_message.Message):
-    __slots__ = ("kind", "seat_count", "options", "visibility", "request_id")
+    __slots__ = ("kind", "seat_count", "options", "visibility", "request_id", "display_name")
     class OptionsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -99,12 +101,14 @@ class CreateRoomRequest(_message.Message):
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
     VISIBILITY_FIELD_NUMBER: _ClassVar[int]
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
     kind: str
     seat_count: int
     options: _containers.ScalarMap[str, str]
     visibility: RoomVisibility
     request_id: str
-    def __init__(self, kind: _Optional[str] = ..., seat_count: _Optional[int] = ..., options: _Optional[_Mapping[str, str]] = ..., visibility: _Optional[_Union[RoomVisibility, str]] = ..., request_id: _Optional[str] = ...) -> None: ...
+    display_name: str
+    def __init__(self, kind: _Optional[str] = ..., seat_count: _Optional[int] = ..., options: _Optional[_Mapping[str, str]] = ..., visibility: _Optional[_Union[RoomVisibility, str]] = ..., request_id: _Optional[str] = ..., display_name: _Optional[str] = ...) -> None: ...
 
 class CreateRoomResponse(_message.Message):
     __slots__ = ("room",)

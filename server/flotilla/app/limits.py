@@ -1,0 +1,183 @@
+"""Rate limits and quotas shared by every gateway: the one table of limits, and the checks.
+
+Each row of `LIMITS` is a setting: its name (the ErrorInfo metadata `limit`, the metric label and
+the key of an override in FLOTILLA_LIMITS), what it limits, per what (a user, a client address or
+a connection) and its amount:
+
+* a **rate limit** lets `burst` calls through at once and then `rate` calls per second (GCRA: one
+  Redis key per bucket holding its theoretical arrival time; store/limits_store.py). A call over
+  it is refused with RateLimited, whose RetryInfo delay is when the next call would pass;
+* a **quota** (`rate` 0) bounds what a subject holds at once (`burst` of them): open games and
+  rooms a user created, streams a user (or an anonymous address) or a connection has open.
+  A call over it is refused with QuotaExceeded (no RetryInfo: it frees only when the caller
+  finishes, closes or ends something).
+
+A refused call does nothing else. `FLOTILLA_LIMITS` changes rows: a comma-separated list of
+`name=RATE/UNIT[:BURST]` (UNIT s, m or h), `name=N` (a quota), `name=off`, or just `off` for all.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+
+from flotilla import metrics
+from flotilla.app.errors import QuotaExceeded, RateLimited
+from flotilla.store import keys
+from flotilla.store.limits_store import Bucket, LimitStore
+
+USER, ADDRESS, CONNECTION = "user", "address", "connection"
+
+
+@dataclass(frozen=True, slots=True)
+class Limit:
+    """One row of the table: see the module docstring."""
+
+    name: str
+    what: str
+    per: str
+    rate: float  # calls per second; 0: a quota
+    burst: int  # calls at once (rate limits) or most held at once (quotas)
+
+    @property
+    def is_quota(self) -> bool:
+        return self.rate == 0
+
+    def bucket(self, subject: str) -> Bucket:
+        return Bucket(keys.limit_bucket(self.name, subject), 1000 / self.rate, self.burst)
+
+
+# The production defaults. Rate limits are named <call>_per_<user|address>; a call checks both.
+LIMITS: tuple[Limit, ...] = (
+    Limit("sign_in_per_address", "sign-ins (SignInAsGuest, SignInWithApiKey)", ADDRESS, 0.5, 20),
+    Limit("refresh_per_user", "RefreshToken calls", USER, 1, 30),
+    Limit("create_game_per_user", "CreateGame calls", USER, 0.5, 10),
+    Limit("create_game_per_address", "CreateGame calls", ADDRESS, 2, 40),
+    Limit("create_room_per_user", "CreateRoom calls", USER, 0.2, 5),
+    Limit("create_room_per_address", "CreateRoom calls", ADDRESS, 1, 20),
+    Limit("join_per_user", "JoinGame and JoinRoom calls", USER, 2, 20),
+    Limit("join_per_address", "JoinGame and JoinRoom calls", ADDRESS, 10, 100),
+    Limit("ticket_per_user", "CreateTicket calls", USER, 0.5, 10),
+    Limit("ticket_per_address", "CreateTicket calls", ADDRESS, 5, 50),
+    Limit("submit_per_user", "SubmitAction calls, Play submits and LeaveGame calls", USER, 20, 60),
+    Limit("submit_per_address", "SubmitAction calls, Play submits and LeaveGame calls", ADDRESS, 100, 300),
+    Limit("party_per_user", "party changes (create, invite, accept, decline, leave)", USER, 0.5, 20),
+    Limit("party_per_address", "party changes (create, invite, accept, decline, leave)", ADDRESS, 5, 100),
+    Limit("stream_open_per_user", "WatchGame, Play, WatchRoom and WatchTicket opens", USER, 2, 30),
+    Limit("stream_open_per_address", "WatchGame, Play, WatchRoom and WatchTicket opens", ADDRESS, 10, 100),
+    Limit("open_games_per_user", "games a user created that have not finished or expired", USER, 0, 20),
+    Limit("open_rooms_per_user", "rooms a user created that have not started or closed", USER, 0, 5),
+    Limit("streams_per_user", "open streams of a signed-in user, over every gateway", USER, 0, 64),
+    Limit("anonymous_streams_per_address", "open streams without a token, per client address", ADDRESS, 0, 64),
+    Limit("streams_per_connection", "open streams of one connection (this gateway)", CONNECTION, 0, 100),
+)
+_UNITS = {"s": 1.0, "m": 60.0, "h": 3600.0}
+_RATE = re.compile(r"(?P<n>[0-9]+(?:\.[0-9]+)?)/(?P<unit>[smh])(?::(?P<burst>[0-9]+))?")
+
+
+def parse_limits(text: str, table: Sequence[Limit] = LIMITS) -> dict[str, Limit]:
+    """The table with FLOTILLA_LIMITS applied (rows turned off are left out); ValueError when malformed."""
+    rows = {limit.name: limit for limit in table}
+    for item in filter(None, (part.strip() for part in text.split(","))):
+        if item == "off":
+            rows.clear()
+            continue
+        name, _, value = item.partition("=")
+        name, value = name.strip(), value.strip()
+        base = next((limit for limit in table if limit.name == name), None)
+        if base is None:
+            msg = f"FLOTILLA_LIMITS: no limit named {name!r} (see docs/security-limits.md)"
+            raise ValueError(msg)
+        if value == "off":
+            rows.pop(name, None)
+        elif base.is_quota and value.isdigit():
+            rows[name] = replace(base, burst=int(value))
+        elif not base.is_quota and (match := _RATE.fullmatch(value)) and float(match["n"]) > 0:
+            burst = int(match["burst"]) if match["burst"] else base.burst
+            rows[name] = replace(base, rate=float(match["n"]) / _UNITS[match["unit"]], burst=max(burst, 1))
+        else:
+            shape = "N (a quota)" if base.is_quota else "RATE/UNIT[:BURST], e.g. 30/m:10"
+            msg = f"FLOTILLA_LIMITS: {name}={value!r} is not {shape} or off"
+            raise ValueError(msg)
+    return rows
+
+
+@dataclass(frozen=True, slots=True)
+class Gate:
+    """The buckets one call takes from, and what to answer when one of them refuses."""
+
+    limits: tuple[Limit, ...] = ()
+    buckets: tuple[Bucket, ...] = ()
+
+    def refused(self, refusal: tuple[int, int]) -> RateLimited:
+        index, retry_ms = refusal
+        return rate_limited(self.limits[index], retry_ms / 1000)
+
+
+def rate_limited(limit: Limit, retry_after_s: float) -> RateLimited:
+    """The error of a call over a rate limit (counted in flotilla_limit_refusals_total)."""
+    metrics.LIMIT_REFUSALS.labels(limit.name).inc()
+    error = RateLimited(
+        f"too many {limit.what} from this {limit.per}; retry in {retry_after_s:.1f} s", limit=limit.name
+    )
+    error.retry_after_s = retry_after_s
+    return error
+
+
+def quota_exceeded(limit: Limit, detail: str) -> QuotaExceeded:
+    """The error of a call over a quota (counted in flotilla_limit_refusals_total)."""
+    metrics.LIMIT_REFUSALS.labels(limit.name).inc()
+    return QuotaExceeded(f"at most {limit.burst} {limit.what}; {detail}", limit=limit.name)
+
+
+StillOpen = Callable[[list[str]], Awaitable[list[bool]]]
+
+
+class Limiter:
+    """Checks calls against the table's rate limits and holds quotas of open games and rooms."""
+
+    def __init__(self, store: LimitStore, rows: Mapping[str, Limit], *, held_ttl_s: int) -> None:
+        self.store = store
+        self.rows = dict(rows)
+        self.held_ttl_ms = max(held_ttl_s, 24 * 3600) * 1000
+
+    def gate(self, call: str, user: str | None, address: str | None) -> Gate:
+        """The buckets of `call` (e.g. "submit") for this user and address (None: not known)."""
+        limits, buckets = [], []
+        for per, subject in ((USER, user), (ADDRESS, address)):
+            limit = self.rows.get(f"{call}_per_{per}")
+            if limit is not None and subject:
+                limits.append(limit)
+                buckets.append(limit.bucket(subject))
+        return Gate(tuple(limits), tuple(buckets))
+
+    async def check(self, call: str, user: str | None, address: str | None) -> None:
+        """Take one `call` from the user's and the address's buckets, or raise RateLimited."""
+        gate = self.gate(call, user, address)
+        refusal = await self.store.take(gate.buckets)
+        if refusal is not None:
+            raise gate.refused(refusal)
+
+    async def hold(self, what: str, user: str, member: str, still_open: StillOpen) -> None:
+        """Count `member` (a game or room id) among the open `what` ("games", "rooms") `user` created,
+        or raise QuotaExceeded. When full, those no longer open are dropped first."""
+        limit = self.rows.get(f"open_{what}_per_user")
+        if limit is None:
+            return
+        key = keys.held(user, what)
+        for reconciled in (False, True):
+            if await self.store.hold(key, member, limit.burst, self.held_ttl_ms) == 0:
+                return
+            if reconciled:
+                break
+            members = await self.store.held(key)
+            closed = [m for m, is_open in zip(members, await still_open(members), strict=True) if not is_open]
+            if not closed:
+                break
+            await self.store.release(key, *closed)
+        raise quota_exceeded(limit, f"finish or leave one of yours first (you have {limit.burst} open)")
+
+    async def release(self, what: str, user: str, member: str) -> None:
+        """Stop counting `member` (its creation failed after it was counted)."""
+        await self.store.release(keys.held(user, what), member)

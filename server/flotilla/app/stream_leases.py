@@ -1,0 +1,114 @@
+"""Quotas of open streams: per signed-in user (or anonymous client address) over every gateway,
+and per connection on this gateway.
+
+A subject's open streams are leases in one Redis ZSET (`flotilla:streams:{<subject>}`, member
+`<gateway>:<n>`, score its expiry). Opening a stream is one script (quota_take.lua: drop lapsed
+leases, count, add); ending it one ZREM. Idle streams cost no command of their own: every
+`lease_s / 3` the gateway renews all its leases in one pipeline, two commands per subject
+(ZADD XX, PEXPIRE) whatever its number of streams. A gateway that dies leaves its leases to
+lapse within `lease_s`. Per-connection counts never leave the gateway.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+from collections import Counter, defaultdict
+from collections.abc import AsyncIterator, Mapping
+
+import structlog
+from redis.exceptions import RedisError
+
+from flotilla.app.limits import Limit, quota_exceeded
+from flotilla.store import keys
+from flotilla.store.limits_store import LimitStore
+
+log = structlog.get_logger("flotilla.limits")
+
+LEASE_S = 90.0
+
+
+class StreamLeases:
+    """Admits stream opens within `streams_per_user` / `anonymous_streams_per_address` (shared)
+    and `streams_per_connection` (this gateway), and renews the leases of open streams."""
+
+    def __init__(self, store: LimitStore, rows: Mapping[str, Limit], gateway_id: str, lease_s: float = LEASE_S) -> None:
+        self.store = store
+        self.per_user = rows.get("streams_per_user")
+        self.per_address = rows.get("anonymous_streams_per_address")
+        self.per_connection = rows.get("streams_per_connection")
+        self.gateway_id = gateway_id
+        self.lease_ms = int(lease_s * 1000)
+        self._numbers = itertools.count(1)
+        self.connections: Counter[str] = Counter()
+        self.leases: defaultdict[str, set[str]] = defaultdict(set)  # key -> members this gateway holds
+        self._renewer: asyncio.Task[None] | None = None
+        self._releases: set[asyncio.Task[None]] = set()
+
+    @contextlib.asynccontextmanager
+    async def open(self, user: str | None, address: str, connection: str) -> AsyncIterator[None]:
+        """Hold a place for one stream while the block runs, or raise QuotaExceeded."""
+        if self.per_connection is not None and self.connections[connection] >= self.per_connection.burst:
+            raise quota_exceeded(self.per_connection, "end one of this connection's streams first")
+        self.connections[connection] += 1
+        try:
+            limit, subject = (self.per_user, user) if user else (self.per_address, f"address:{address}")
+            if limit is None:
+                yield
+                return
+            key, member = keys.stream_leases(subject), f"{self.gateway_id}:{next(self._numbers)}"
+            if await self.store.hold(key, member, limit.burst, self.lease_ms, self.lease_ms) != 0:
+                raise quota_exceeded(limit, "end one of your streams first")
+            self.leases[key].add(member)
+            self._ensure_renewer()
+            try:
+                yield
+            finally:
+                self._forget(key, member)
+        finally:
+            self.connections[connection] -= 1
+            if self.connections[connection] <= 0:
+                del self.connections[connection]
+
+    def _forget(self, key: str, member: str) -> None:
+        held = self.leases[key]
+        held.discard(member)
+        if not held:
+            del self.leases[key]
+        # In a task of its own: the stream's task may be cancelled (the client went away).
+        task = asyncio.get_running_loop().create_task(self._release(key, member))
+        self._releases.add(task)
+        task.add_done_callback(self._releases.discard)
+
+    async def _release(self, key: str, member: str) -> None:
+        try:
+            await self.store.release(key, member)
+        except (RedisError, OSError) as exc:  # the lease lapses by itself
+            log.warning("limits.lease_release_failed", error=str(exc))
+
+    def _ensure_renewer(self) -> None:
+        if self._renewer is None or self._renewer.done():
+            self._renewer = asyncio.get_running_loop().create_task(self._renew_forever(), name="stream-leases")
+
+    async def renew(self) -> None:
+        """Renew every lease this gateway holds (one pipeline)."""
+        snapshot = {key: sorted(members) for key, members in self.leases.items()}
+        await self.store.renew(snapshot, self.lease_ms, self.lease_ms)
+
+    async def _renew_forever(self) -> None:
+        while self.leases:
+            await asyncio.sleep(self.lease_ms / 3000)
+            try:
+                await self.renew()
+            except (RedisError, OSError) as exc:
+                log.warning("limits.lease_renewal_failed", error=str(exc))
+
+    async def close(self) -> None:
+        """Stop renewing; let the releases under way finish (briefly: leases lapse by themselves)."""
+        if self._renewer is not None:
+            self._renewer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._renewer
+        if self._releases:
+            await asyncio.wait(set(self._releases), timeout=2)

@@ -1,0 +1,91 @@
+"""Who is calling from where: the client address that per-address limits count.
+
+The address is the connection's peer (`context.peer()`), unless that peer is a proxy the operator
+trusts (FLOTILLA_TRUSTED_PROXIES, CIDRs): then it is the right-most address of the
+`x-forwarded-for` (or RFC 7239 `forwarded: for=`) header that is not itself a trusted proxy. A
+header from any other peer is ignored, so a client cannot pick its own address. IPv6 addresses
+count per /64 (what one subscriber gets), IPv4 addresses one by one.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import grpc
+
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+Address = ipaddress.IPv4Address | ipaddress.IPv6Address
+IPV6_PREFIX = 64
+_FORWARDED_FOR = re.compile(r'for="?\[?([^\]";,]+)', re.IGNORECASE)
+
+
+def trusted_networks(text: str) -> tuple[Network, ...]:
+    """FLOTILLA_TRUSTED_PROXIES parsed: comma-separated addresses or CIDRs; ValueError when malformed."""
+    return tuple(ipaddress.ip_network(part.strip(), strict=False) for part in text.split(",") if part.strip())
+
+
+def peer_ip(peer: str) -> Address | None:
+    """The IP of a grpc peer string (`ipv4:1.2.3.4:5`, `ipv6:[::1]:5`); None for others (unix sockets)."""
+    kind, _, rest = peer.partition(":")
+    if kind == "ipv4":
+        host = rest.rpartition(":")[0]
+    elif kind == "ipv6":
+        host = rest.rpartition(":")[0].strip("[]")
+    else:
+        return None
+    try:
+        return ipaddress.ip_address(host.split("%")[0])
+    except ValueError:
+        return None
+
+
+def _parse(text: str) -> Address | None:
+    text = text.strip().strip('"')
+    if text.startswith("["):  # [v6]:port
+        text = text[1:].partition("]")[0]
+    elif text.count(":") == 1:  # v4:port
+        text = text.partition(":")[0]
+    try:
+        return ipaddress.ip_address(text)
+    except ValueError:
+        return None
+
+
+def _forwarded(metadata: Iterable[tuple[str, Any]]) -> list[Address | None]:
+    hops: list[Address | None] = []
+    for key, value in metadata:
+        text = value if isinstance(value, str) else value.decode(errors="replace")
+        if key == "forwarded":
+            hops += [_parse(m) for m in _FORWARDED_FOR.findall(text)]
+        elif key == "x-forwarded-for":
+            hops += [_parse(part) for part in text.split(",")]
+    return hops
+
+
+def subject(address: Address) -> str:
+    """The per-address limits' subject: the IPv4 address, or the IPv6 address's /64."""
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{address}/{IPV6_PREFIX}", strict=False))
+    return str(address)
+
+
+def client_address(context: grpc.aio.ServicerContext[Any, Any], trusted: Sequence[Network]) -> str:
+    """The subject of the calling client's address (see the module docstring)."""
+    peer = context.peer() or ""
+    ip = peer_ip(peer)
+    if ip is None:
+        return peer
+    if trusted and any(ip in net for net in trusted):
+        metadata: Any = context.invocation_metadata() or ()
+        for hop in reversed(_forwarded(metadata)):
+            if hop is None:
+                break  # a malformed hop: trust nothing before it
+            ip = hop
+            if not any(hop in net for net in trusted):
+                break
+    return subject(ip)

@@ -1,0 +1,194 @@
+"""Every string and repeated field of every request has a documented maximum, checked on arrival.
+
+The table is gateway/field_limits.py; the .proto comments and docs/security-limits.md must say
+the same, and a gateway refuses one over it with INVALID_ARGUMENT naming the field, before any
+work (these calls carry no token: the size check comes before authentication).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import grpc
+import pytest
+from google.protobuf import message_factory
+from google.protobuf.descriptor import Descriptor, FieldDescriptor, MethodDescriptor
+from google.protobuf.message import Message
+
+from flotilla.api.game.v1 import game_service_pb2 as game
+from flotilla.api.lobby.v1 import lobby_service_pb2 as lobby
+from flotilla.gateway.field_limits import MAXIMA, grows, inner
+from flotilla.gateway.server import Gateway, start_gateway
+from flotilla.settings import Settings
+from raw_rpc import METHODS, auth, call, call_message
+
+pytestmark = [pytest.mark.redis, pytest.mark.timeout(60)]
+
+ROOT = Path(__file__).resolve().parents[2]
+PROTOS = {
+    "flotilla.api.game.v1.": ROOT / "proto/flotilla/api/game/v1/game_service.proto",
+    "flotilla.api.lobby.v1.": ROOT / "proto/flotilla/api/lobby/v1/lobby_service.proto",
+    "flotilla.api.matchmaking.v1.": ROOT / "proto/flotilla/api/matchmaking/v1/matchmaking_service.proto",
+}
+INVALID = grpc.StatusCode.INVALID_ARGUMENT
+
+
+def request_messages() -> Iterator[Descriptor]:
+    """Every request message, and the request messages inside them, once each."""
+    seen: set[str] = set()
+    todo = [m.input_type for m in METHODS]
+    while todo:
+        message = todo.pop()
+        if message.full_name in seen:
+            continue
+        seen.add(message.full_name)
+        yield message
+        todo += [nested for f in message.fields if (nested := inner(f)) is not None]
+
+
+def growing_fields() -> list[FieldDescriptor]:
+    return [f for m in request_messages() for f in m.fields if grows(f) or f.full_name in MAXIMA]
+
+
+def test_every_growing_field_of_every_request_has_a_maximum_and_nothing_else_does() -> None:
+    fields = {f.full_name for f in growing_fields()}
+    assert fields - MAXIMA.keys() == set(), "fields without a documented maximum"
+    assert MAXIMA.keys() - fields == set(), "maxima of fields that are not in any request"
+
+
+def comment_above(full_name: str) -> str:
+    package = next(p for p in PROTOS if full_name.startswith(p))
+    lines = PROTOS[package].read_text().splitlines()
+    message, field = full_name[len(package) :].rsplit(".", 1)
+    at = lines.index(f"message {message} {{")
+    pattern = re.compile(rf"^\s+(optional |repeated )?[\w.<>, ]+ {field} = \d+;")
+    while not pattern.match(lines[at]):
+        at += 1
+    comment = []
+    while lines[at - 1].strip().startswith("//"):
+        at -= 1
+        comment.insert(0, lines[at].strip().removeprefix("//").strip())
+    return " ".join(comment)
+
+
+@pytest.mark.parametrize("full_name", sorted(MAXIMA))
+def test_the_proto_and_the_docs_state_each_maximum(full_name: str) -> None:
+    assert f"At most {MAXIMA[full_name]} " in comment_above(full_name)
+    doc = (ROOT / "docs/security-limits.md").read_text()
+    short = full_name.split(".v1.", 1)[1]
+    assert f"| `{short}` | {MAXIMA[full_name]} " in doc
+
+
+@pytest.fixture
+async def gateway(redis_url: str) -> AsyncIterator[Gateway]:
+    settings = Settings(
+        redis_url=redis_url,
+        secret="field-limits-" + "f" * 32,
+        bind="127.0.0.1:0",
+        limits="sign_in_per_address=1000/s:1000",
+    )
+    started = await start_gateway(settings)
+    yield started
+    await started.stop(0)
+
+
+def method_for(message: Descriptor) -> MethodDescriptor:
+    return next(m for m in METHODS if m.input_type.full_name == message.full_name)
+
+
+def filled(field: FieldDescriptor, count: int) -> Message:
+    """A request whose `field` has `count` characters, entries or bytes."""
+    request = message_factory.GetMessageClass(field.containing_type)()
+    value = getattr(request, field.name) if field.is_repeated or field.type == FieldDescriptor.TYPE_MESSAGE else None
+    if field.message_type is not None and field.message_type.GetOptions().map_entry:
+        for i in range(count):
+            value[f"k{i}"] = "v"  # type: ignore[index]
+    elif field.is_repeated and field.type == FieldDescriptor.TYPE_STRING:
+        value.extend(["users/x"] * count)  # type: ignore[union-attr]
+    elif field.is_repeated:
+        value.extend([2] * count)  # type: ignore[union-attr]
+    elif field.type == FieldDescriptor.TYPE_MESSAGE:  # an action: an unknown field of `count` bytes in all
+        value.counter.add.n = 1  # type: ignore[union-attr]
+        value.counter.add.MergeFromString(b"\xc2\x3e" + _varint(count) + b"z" * count)  # type: ignore[union-attr]
+    else:
+        setattr(request, field.name, "a" * count)
+    return request
+
+
+def _varint(n: int) -> bytes:
+    out = b""
+    while True:
+        byte, n = n & 0x7F, n >> 7
+        if not n:
+            return out + bytes([byte])
+        out += bytes([byte | 0x80])
+
+
+@pytest.mark.parametrize("full_name", sorted(MAXIMA))
+async def test_a_field_over_its_maximum_is_refused_before_any_work(gateway: Gateway, full_name: str) -> None:
+    field = next(f for f in growing_fields() if f.full_name == full_name)
+    most = MAXIMA[full_name]
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{gateway.port}") as channel:
+        method = method_for(field.containing_type)
+        slack = 16 if field.type == FieldDescriptor.TYPE_MESSAGE else 0  # an action's own bytes around the padding
+        over = await call_message(channel, method, filled(field, most + 1))
+        assert (over.code, over.reason, over.metadata) == (
+            INVALID,
+            "ERROR_REASON_INVALID_REQUEST",
+            {"field": field.name},
+        )
+        assert "more than" in over.details or "larger than" in over.details
+        at_most = await call_message(channel, method, filled(field, most - slack))
+        assert "more than" not in at_most.details
+        assert "larger than" not in at_most.details
+
+
+async def test_a_play_stream_checks_the_messages_inside_its_requests(gateway: Gateway) -> None:
+    play = next(m for m in METHODS if m.name == "Play")
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{gateway.port}") as channel:
+        opening = game.PlayRequest(open=game.WatchGameRequest(game="g" * 71))
+        answer = await call(channel, play, [opening.SerializeToString()])
+        assert (answer.code, answer.metadata) == (INVALID, {"field": "open.game"})
+
+
+async def signed_in(channel: grpc.aio.Channel) -> tuple[tuple[str, str], ...]:
+    stub = channel.unary_unary(
+        "/flotilla.api.game.v1.AuthService/SignInAsGuest",
+        request_serializer=game.SignInAsGuestRequest.SerializeToString,
+        response_deserializer=game.SignInAsGuestResponse.FromString,
+    )
+    reply = await stub(game.SignInAsGuestRequest(display_name="host"))
+    return auth(reply.session_token)
+
+
+@pytest.mark.parametrize("name", ["\u202eevil", "a\u200bb", "bell\x07", "line\u2028break", "\ue000", "x" * 41, " "])
+async def test_room_names_and_option_values_refuse_invisible_and_control_characters(
+    gateway: Gateway, name: str
+) -> None:
+    create = next(m for m in METHODS if m.name == "CreateRoom")
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{gateway.port}") as channel:
+        token = dict(await signed_in(channel))["authorization"].removeprefix("Bearer ")
+        room = lobby.CreateRoomRequest(kind="counter", seat_count=2, display_name=name)
+        answer = await call_message(channel, create, room, token)
+        assert (answer.code, answer.metadata) == (INVALID, {"field": "display_name"})
+        if name.strip() and len(name) <= 40:
+            with_option = lobby.CreateRoomRequest(kind="counter", seat_count=2, options={"moves": name})
+            answer = await call_message(channel, create, with_option, token)
+            assert (answer.code, answer.metadata) == (INVALID, {"field": "options"})
+
+
+async def test_a_room_keeps_its_normalised_name(gateway: Gateway) -> None:
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{gateway.port}") as channel:
+        metadata = await signed_in(channel)
+        stub = channel.unary_unary(
+            "/flotilla.api.lobby.v1.LobbyService/CreateRoom",
+            request_serializer=lobby.CreateRoomRequest.SerializeToString,
+            response_deserializer=lobby.CreateRoomResponse.FromString,
+        )
+        reply = await stub(
+            lobby.CreateRoomRequest(kind="counter", seat_count=2, display_name="  Zoe\u0308's table "),
+            metadata=metadata,
+        )
+        assert reply.room.display_name == "Zo\u00eb's table"
