@@ -90,6 +90,7 @@ class Stack:
                 proc.wait(15)
             except subprocess.TimeoutExpired:
                 proc.kill()
+                proc.wait(5)  # reaped: an unreaped child is a ResourceWarning in whatever test runs next
 
 
 def start_stack(
