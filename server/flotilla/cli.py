@@ -319,7 +319,7 @@ def build_parser() -> argparse.ArgumentParser:
     bot.add_argument("--name", default="random-bot")
     bot.add_argument("--seat", type=int, default=None)
     bot.add_argument("--seed", type=int, default=None)
-    gw = Settings.from_env()  # defaults from FLOTILLA_GATEWAY_* (docs/security-transport.md)
+    gw = Settings.from_env()  # defaults from FLOTILLA_GATEWAY_* (docs/security.md)
     bot.add_argument("--tls", action="store_true", default=gw.gateway_tls, help="TLS (implied by --ca/--cert)")
     bot.add_argument("--ca", default=gw.gateway_ca, help="PEM CA bundle the gateway's certificate chains to")
     bot.add_argument("--cert", default=gw.gateway_cert, help="PEM client certificate (gateways that require one)")

@@ -43,7 +43,7 @@ class Settings:
     grpc_max_pending: int = 50_000  # [FLOTILLA_GRPC_MAX_PENDING] grpc core's queue of calls not yet taken, per method
     redis_max_connections: int = 128  # [FLOTILLA_REDIS_MAX_CONNECTIONS] pooled connections per process and Redis node
     redis_pool_timeout_s: float = 5.0  # [FLOTILLA_REDIS_POOL_TIMEOUT] wait for a pooled connection, then UNAVAILABLE
-    # --- transport (docs/security-transport.md) ---
+    # --- transport (docs/security.md) ---
     tls_cert: str = ""  # [FLOTILLA_TLS_CERT] gateway: PEM certificate chain file; with the key it serves TLS only
     tls_key: str = ""  # [FLOTILLA_TLS_KEY] gateway: PEM private key file (both files re-read when they change)
     tls_client_ca: str = ""  # [FLOTILLA_TLS_CLIENT_CA] gateway: PEM CA bundle; set: clients need a cert it signed
@@ -56,7 +56,7 @@ class Settings:
     gateway_server_name: str = ""  # [FLOTILLA_GATEWAY_SERVER_NAME] gateway clients: name its certificate must carry
     party_ttl_s: int = 4 * 3600  # [FLOTILLA_PARTY_TTL] a matchmaking party's lifetime from its creation
     party_invite_ttl_s: int = 300  # [FLOTILLA_PARTY_INVITE_TTL] an invitation to a party lapses unless accepted
-    # --- tokens and identity (docs/security-tokens.md)
+    # --- tokens and identity (docs/security.md)
     seat_token_ttl_s: int = 24 * 3600  # [FLOTILLA_SEAT_TOKEN_TTL] seat-token lifetime (and of a left seat's revocation)
     api_key_session_ttl_s: int = 900  # [FLOTILLA_API_KEY_SESSION_TTL] session (and seat) tokens of an API key
     keys_refresh_s: float = 60.0  # [FLOTILLA_KEYS_REFRESH] how often processes re-read the signing keys

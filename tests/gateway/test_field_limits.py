@@ -1,6 +1,6 @@
 """Every string and repeated field of every request has a documented maximum, checked on arrival.
 
-The table is gateway/field_limits.py; the .proto comments and docs/security-limits.md must say
+The table is gateway/field_limits.py; the .proto comments and docs/security.md must say
 the same, and a gateway refuses one over it with INVALID_ARGUMENT naming the field, before any
 work (these calls carry no token: the size check comes before authentication).
 """
@@ -76,7 +76,7 @@ def comment_above(full_name: str) -> str:
 @pytest.mark.parametrize("full_name", sorted(MAXIMA))
 def test_the_proto_and_the_docs_state_each_maximum(full_name: str) -> None:
     assert f"At most {MAXIMA[full_name]} " in comment_above(full_name)
-    doc = (ROOT / "docs/security-limits.md").read_text()
+    doc = (ROOT / "docs/security.md").read_text()
     short = full_name.split(".v1.", 1)[1]
     assert f"| `{short}` | {MAXIMA[full_name]} " in doc
 

@@ -121,7 +121,7 @@ class TestBadInput:
         await other_client.close()
 
     async def test_a_session_token_of_a_seated_user_may_not_act_and_a_stranger_may_not(self, stack: Stack) -> None:
-        """Acting needs the seat token (docs/security-tokens.md); the seated user's session only reads."""
+        """Acting needs the seat token (docs/security.md); the seated user's session only reads."""
         client, game, seats = await two_seats(stack)
         as_session = type(seats[0])(game, 0, client.session_token)
         acting = client.submit(game, as_session, add(1))

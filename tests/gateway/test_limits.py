@@ -628,7 +628,7 @@ def test_the_docs_list_every_limit_with_its_default() -> None:
 
     from flotilla.app.limits import LIMITS, parse_limits
 
-    doc = (Path(__file__).resolve().parents[2] / "docs/security-limits.md").read_text()
+    doc = (Path(__file__).resolve().parents[2] / "docs/security.md").read_text()
     for limit in LIMITS:
         rate = "—" if limit.is_quota else (f"{limit.rate:g}/s" if limit.rate >= 1 else f"{limit.rate * 60:g}/min")
         assert f"| `{limit.name}` | {limit.what} | {limit.per} | {rate} | {limit.burst} |" in doc

@@ -130,7 +130,7 @@ class TooManyInvites(GameFull):
     reason = "TOO_MANY_INVITES"
 
 
-# --- tokens and identity (docs/security-tokens.md)
+# --- tokens and identity (docs/security.md)
 class SeatTokenRequired(NotSeated):
     """A session token tried to act for a seat: acting needs that seat's token."""
 

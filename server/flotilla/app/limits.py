@@ -87,7 +87,7 @@ def parse_limits(text: str, table: Sequence[Limit] = LIMITS) -> dict[str, Limit]
         name, value = name.strip(), value.strip()
         base = next((limit for limit in table if limit.name == name), None)
         if base is None:
-            msg = f"FLOTILLA_LIMITS: no limit named {name!r} (see docs/security-limits.md)"
+            msg = f"FLOTILLA_LIMITS: no limit named {name!r} (see docs/security.md)"
             raise ValueError(msg)
         if value == "off":
             rows.pop(name, None)

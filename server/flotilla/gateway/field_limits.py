@@ -5,7 +5,7 @@
 the encoded bytes of an action. The gateway checks them as it decodes a request, before
 authentication, limits or any other work (gateway/services.py); a field over its maximum is
 refused INVALID_ARGUMENT / INVALID_REQUEST naming the field. The same numbers are in the .proto
-comments ("At most N ...") and docs/security-limits.md; tests/gateway/test_field_limits.py keeps the
+comments ("At most N ...") and docs/security.md; tests/gateway/test_field_limits.py keeps the
 three in step and fails on a new field without a maximum. Finer checks (formats, display-name
 characters, options against the rules) come later, in the handlers.
 """

@@ -56,7 +56,7 @@ def _decoder(method: MethodDescriptor) -> Callable[[bytes], Message | Malformed]
             return Malformed(name)
         problem = check(request)
         if problem is not None:
-            return Malformed(name, InvalidRequest(f"{problem} (docs/security-limits.md)", field=problem.split(" ")[0]))
+            return Malformed(name, InvalidRequest(f"{problem} (docs/security.md)", field=problem.split(" ")[0]))
         return request
 
     return decode

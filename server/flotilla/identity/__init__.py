@@ -1,1 +1,1 @@
-"""Who a caller is: Flotilla's own JWTs, an operator's external issuer, API keys (docs/security-tokens.md)."""
+"""Who a caller is: Flotilla's own JWTs, an operator's external issuer, API keys (docs/security.md)."""

@@ -17,7 +17,7 @@ Configured from the environment (besides REDIS_URL, FLOTILLA_SECRET and FLOTILLA
 | `FLOTILLA_MM_CLAIM_IDLE` | `30` | seconds before a dead process's bot seats and finished games are taken over |
 
 Bots reach the gateways over TLS per `FLOTILLA_GATEWAY_TLS` / `_CA` / `_CERT` / `_KEY` / `_SERVER_NAME`
-(`server/flotilla/settings.py`, docs/security-transport.md).
+(`server/flotilla/settings.py`, docs/security.md).
 """
 
 from __future__ import annotations

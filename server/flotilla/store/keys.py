@@ -214,7 +214,7 @@ def party_invited(u: str) -> str:
     return f"{PREFIX}:{{party}}:invited:{u}"
 
 
-# --- rate limits and quotas (app/limits.py; docs/security-limits.md) ---------------------
+# --- rate limits and quotas (app/limits.py; docs/security.md) ---------------------
 # | flotilla:limit:{<limit>:<subject>} | STRING | a rate limit's GCRA bucket: its theoretical arrival time (ms); |
 # | | | PX until the bucket is full again (an idle subject holds no key) |
 # | flotilla:held:{<user>}:<what> | ZSET | games or rooms the user created that may still be open (score 0); |
