@@ -69,7 +69,7 @@ class Ledger:
             for game in games:
                 rows = await store.actions_log(game.removeprefix("games/"))
                 logged += len(rows)
-                applied = [(int(row[0]), str(row[4])) for row in rows if len(row) > 4 and row[4]]
+                applied = [(row.seat, row.request_id) for row in rows if row.request_id]
                 counts = Counter(applied)
                 doubled += [(game, seat, rid) for (seat, rid), n in counts.items() if n > 1]
                 lost += [m for m in self.of(game) if (m.seat, m.request_id) not in counts]

@@ -196,8 +196,8 @@ async def assert_stored_state_replays(redis_url: str, game: str) -> None:
         host = host_for(meta.kind, meta.rules_version)
         stored = host.loads(raw)
         state = host.rules.new_game(host.config(meta.seat_count, meta.options), stored.rng.seed)
-        for seat, plain, _version, *_by in await store.actions_log(game_id):
-            state = host.rules.apply(state, Seat(seat), host.codec.from_plain(plain)).state
+        for row in await store.actions_log(game_id):
+            state = host.rules.apply(state, Seat(row.seat), host.codec.from_plain(row.action)).state
         assert state == stored, "the stored state is not the replay of the action log"
     finally:
         await store.close()

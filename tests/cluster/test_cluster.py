@@ -92,7 +92,7 @@ async def test_a_primary_killed_mid_game_loses_no_confirmed_move(cluster: RedisC
     assert final.state == game_pb2.GAME_STATE_FINISHED
     store = RedisStore.from_url(cluster.url)
     try:
-        logged = {row[2] for row in await store.actions_log(game_id)}
+        logged = {row.version for row in await store.actions_log(game_id)}
     finally:
         await store.close()
     assert restarts

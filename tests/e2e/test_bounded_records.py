@@ -18,6 +18,7 @@ from flotilla.app.outcome import Outcome
 from flotilla.cli import _wait_for_gateway
 from flotilla.games import REGISTRY
 from flotilla.lobby.ratings import Rating
+from flotilla.records import InboxReply
 from flotilla.redis_server import RedisServer, free_port
 from flotilla.store import keys
 from flotilla.store.lobby_store import LobbyStore
@@ -184,7 +185,7 @@ async def test_a_dead_gateways_inbox_expires_and_no_late_reply_brings_it_back(
 
         await until(expired, INBOX_TTL_S + 5, "the dead gateway's inbox to expire")
         outcome = Outcome.accepted(2, []).dumps()
-        await store.finish_work(rejections=[], replies=[(inbox, {"r": "late", "o": outcome})], acks=[])
+        await store.finish_work(rejections=[], replies=[(inbox, InboxReply("g", 0, "late", outcome))], acks=[])
         assert not await store.redis.exists(inbox)
     finally:
         if proc.poll() is None:

@@ -7,8 +7,8 @@ import orjson
 from flotilla.app.host import RULES_EVENT, host_for
 from flotilla.app.pacing import Budget
 from flotilla.app.watching import Batch, Watcher
+from flotilla.records import Entry
 from flotilla.rules import Seat
-from flotilla.store.redis_store import Entry
 
 
 def entry(version: int, lineage: str, previous: str, to_act: list[int]) -> Entry:

@@ -64,6 +64,6 @@ async def test_a_clock_fired_twice_for_one_decision_is_applied_once(redis_url: s
     meta = await store.game_meta(game_id)
     assert meta is not None
     assert meta.version == step.version + 1  # the default action for seat 0, once
-    assert [row[0] for row in await store.actions_log(game_id)] == [0]
+    assert [row.seat for row in await store.actions_log(game_id)] == [0]
     assert await store.redis.exists(keys.game_reply(game_id, 0, f"{SERVER_REQUEST}clock:{step.version}"))
     await store.close()

@@ -24,6 +24,7 @@ from flotilla.app.lineage import new_lineage, parse_etag
 from flotilla.app.outcome import Outcome
 from flotilla.app.pacing import Budget
 from flotilla.app.watching import Batch, Watcher
+from flotilla.records import LEAVE, ActionRecord, WorkItem
 from flotilla.rules import Seat
 from flotilla.store import keys
 from flotilla.store.feeds import Feeds
@@ -208,36 +209,29 @@ class Games:
         passes first (taken in the same round trip as the queueing, see RedisStore.enqueue)."""
         if etag:
             parse_etag(etag)
-        fields: dict[str, bytes | str | int] = {
-            "g": game_id,
-            "s": int(seat),
-            "a": action_plain,
-            "r": request_id,
-            "e": etag.strip().strip('"'),
-        }
-        return await self._queue(kind, rules_version, game_id, seat, request_id, fields, timeout_s, gate)
+        item = WorkItem(game_id, int(seat), request_id, action=action_plain, etag=etag.strip().strip('"'))
+        return await self._queue(kind, rules_version, item, timeout_s, gate)
 
     async def leave(
         self, game_id: str, kind: str, rules_version: str, seat: Seat, request_id: str, gate: Gate | None = None
     ) -> Outcome:
         """The seat's player leaves for good; the game's absence policy applies (a worker decides)."""
-        fields: dict[str, bytes | str | int] = {"g": game_id, "s": int(seat), "r": request_id, "k": "leave"}
-        return await self._queue(kind, rules_version, game_id, seat, request_id, fields, None, gate)
+        return await self._queue(kind, rules_version, WorkItem(game_id, int(seat), request_id, kind=LEAVE), None, gate)
 
     async def _queue(
         self,
         kind: str,
         rules_version: str,
-        game_id: str,
-        seat: Seat,
-        request_id: str,
-        fields: dict[str, bytes | str | int],
+        item: WorkItem,
         timeout_s: float | None,
         gate: Gate | None = None,
     ) -> Outcome:
         """Enqueue for the workers and wait for the outcome of this (game, seat, request id)."""
+        game_id, seat = item.game_id, item.seat
+        item.inbox = self.inbox.key
         stream = keys.work(kind, rules_version, zlib.crc32(game_id.encode()) % self.shards)
-        request = (game_id, int(seat), request_id)
+        request = (game_id, seat, item.request_id)
+        fields = item.fields()
         waiter = self.inbox.expect(request)
         wait_s = self.submit_timeout_s if timeout_s is None else min(timeout_s, self.submit_timeout_s)
         loop = asyncio.get_running_loop()
@@ -247,7 +241,7 @@ class Games:
             with metrics.SUBMIT_SECONDS.time():
                 while True:
                     recovery = self.inbox.recovery()
-                    refusal = await self.store.enqueue(stream, {**fields, "i": self.inbox.key}, buckets)
+                    refusal = await self.store.enqueue(stream, fields, buckets)
                     if refusal is not None and gate is not None:
                         raise gate.refused(refusal)
                     buckets = ()  # queued again after a Redis loss: the same call, not a new one
@@ -266,11 +260,11 @@ class Games:
             self.inbox.forget(request, waiter)
         # Nothing of another game or seat may ever reach this caller (nor the render cache).
         if (outcome.game, outcome.seat) != request[:2]:
-            msg = f"outcome for {outcome.game}/{outcome.seat} answered {game_id}/{int(seat)}"
+            msg = f"outcome for {outcome.game}/{outcome.seat} answered {game_id}/{seat}"
             raise RuntimeError(msg)
         return outcome
 
-    async def record(self, game_id: str) -> tuple[GameMeta, GameHost, int, list[list[Any]]]:
+    async def record(self, game_id: str) -> tuple[GameMeta, GameHost, int, list[ActionRecord]]:
         meta, host, state = await self.state(game_id)
         if meta.status != "finished":
             raise GameNotFinished("the seed and action log are given out once the game is over", game=game_id)

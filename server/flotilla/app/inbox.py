@@ -22,6 +22,7 @@ from redis.exceptions import RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from flotilla.app.outcome import Outcome
+from flotilla.records import InboxReply
 from flotilla.store import keys
 from flotilla.store.redis_store import RedisStore
 
@@ -104,10 +105,10 @@ class Inbox:
             for msg_id, fields in rows:
                 cursor = msg_id.decode()
                 try:
-                    game, seat, request_id = fields[b"g"].decode(), int(fields[b"s"]), fields[b"r"].decode()
-                except (KeyError, ValueError):  # not addressed to a (game, seat): no waiter may take it
+                    reply = InboxReply.decode(fields)
+                except (KeyError, ValueError, UnicodeDecodeError):  # unaddressed: no waiter may take it
                     log.warning("inbox.unaddressed_outcome", entry=cursor)
                     continue
-                waiter = self._waiters.get((game, seat, request_id))
+                waiter = self._waiters.get((reply.game_id, reply.seat, reply.request_id))
                 if waiter is not None and not waiter.done():
-                    waiter.set_result(Outcome.loads(fields[b"o"], game=game, seat=seat))
+                    waiter.set_result(Outcome.loads(reply.outcome, game=reply.game_id, seat=reply.seat))

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-import orjson
-
+from flotilla.records import OutcomeRecord
 from flotilla.rules import errors as rules_errors
 
 from . import errors as app_errors
@@ -26,23 +25,16 @@ ERROR_CLASSES = _error_classes()
 
 
 @dataclass(frozen=True, slots=True)
-class Outcome:
-    """Accepted (version, its lineage and event rows) or rejected (reason, message, metadata).
+class Outcome(OutcomeRecord):
+    """An outcome (records.OutcomeRecord) with what the app does with it: its etag and its error.
 
     `game` and `seat` say whose request it answers: set from the inbox entry that carried it
     (empty and -1 where nobody asked, e.g. in a worker), and checked by the gateway before
-    anything of it is shown (app.games.Games._queue).
+    anything of it is shown (app.games.Games._queue). `announced`: the accepted outcome came
+    from the committed entry on the feed the caller follows, whose update already told the client.
     """
 
-    ok: bool
-    version: int = 0
-    events: list[list[Any]] = field(default_factory=list)
-    reason: str = ""
-    message: str = ""
-    metadata: dict[str, str] = field(default_factory=dict)
-    lineage: str = ""
-    game: str = ""
-    seat: int = -1
+    announced: bool = False
 
     @classmethod
     def accepted(cls, version: int, events: list[list[Any]], lineage: str = "") -> Outcome:
@@ -57,18 +49,10 @@ class Outcome:
     def rejected(cls, error: rules_errors.RulesError | app_errors.AppError) -> Outcome:
         return cls(False, reason=error.reason, message=error.message, metadata=error.metadata)
 
-    def dumps(self) -> bytes:
-        if self.ok:
-            return orjson.dumps({"ok": True, "v": self.version, "e": self.events, "h": self.lineage})
-        return orjson.dumps({"ok": False, "r": self.reason, "m": self.message, "d": self.metadata})
-
     @classmethod
     def loads(cls, data: bytes, *, game: str = "", seat: int = -1) -> Outcome:
         """Decode `dumps`; `game` and `seat`: whose request it answers."""
-        raw = orjson.loads(data)
-        if raw["ok"]:
-            return cls(True, raw["v"], raw["e"], lineage=raw.get("h", ""), game=game, seat=seat)
-        return cls(False, reason=raw["r"], message=raw["m"], metadata=raw["d"], game=game, seat=seat)
+        return cls(**cls.plain_args(data), game=game, seat=seat)
 
     def error(self) -> Exception:
         """The exception this rejection stands for (same class as where it was raised)."""

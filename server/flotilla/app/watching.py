@@ -24,9 +24,10 @@ from typing import Any
 from flotilla import metrics
 from flotilla.app.host import ENDING, GameHost
 from flotilla.app.pacing import Budget
+from flotilla.records import Entry
 from flotilla.rules import Seat
 from flotilla.store.feeds import Signal, Subscription
-from flotilla.store.redis_store import Entry, RedisStore, parse_entry
+from flotilla.store.redis_store import RedisStore
 
 PAGE_ENTRIES = 64  # commits read from the store at a time by a catch-up
 MAX_EVENTS_PER_MESSAGE = 256  # a catch-up message carries whole commits up to this many events
@@ -167,7 +168,7 @@ class Watcher:
         """A page of commits from `version` on, read and decoded within the catch-up budget."""
         async with self.budget.slot():
             fields = await self.store.entry_fields_from(self.game_id, version, PAGE_ENTRIES)
-            return [parse_entry(f) for f in fields]
+            return [Entry.decode(f) for f in fields]
 
     # --- moving on ---------------------------------------------------------------------
     def advance(self, entries: Sequence[Entry], *, catch_up: bool = False) -> tuple[list[Batch], bool]:

@@ -395,12 +395,12 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         game_id = game_id_of(request.game)
         meta, host, seed, log_rows = await self.games.record(game_id)
         actions = []
-        for seat, plain, version, *by in log_rows:
+        for row in log_rows:
             recorded = game_service_pb2.RecordedAction(
-                seat=seat,
-                action=self.render.action_to_pb(host, host.codec.from_plain(plain)),
-                through_event_id=version,
-                by_server=bool(by and by[0]),
+                seat=row.seat,
+                action=self.render.action_to_pb(host, host.codec.from_plain(row.action)),
+                through_event_id=row.version,
+                by_server=bool(row.by),
             )
             actions.append(recorded)
         return game_service_pb2.GetGameRecordResponse(

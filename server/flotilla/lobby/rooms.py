@@ -40,6 +40,7 @@ from flotilla.app.games import MAX_SEATS, Games
 from flotilla.app.host import host_for
 from flotilla.app.inputs import echo
 from flotilla.lobby.follow import Heartbeat, follow
+from flotilla.records import BotSeat
 from flotilla.store.lobby_store import LISTING_STEP, LobbyStore
 
 OPEN, STARTING, STARTED, CLOSED = "open", "starting", "started", "closed"
@@ -372,11 +373,11 @@ class Rooms:
             f"room:{room_id}",
             private_code="" if room["public"] else str(room["code"]),
         )
-        bots = []
+        bots: list[BotSeat] = []
         for i, seat in enumerate(room["seats"]):
             await self.games.join(meta.game_id, seat["user"], seat["name"], i)
             if seat["bot"]:
-                bots.append({"g": meta.game_id, "s": i, "u": seat["user"], "n": seat["name"], "p": seat["bot"]})
+                bots.append(BotSeat(meta.game_id, i, seat["user"], seat["name"], seat["bot"]))
         await self.store.request_bots(bots)
 
         def started(room: Room) -> None:

@@ -26,6 +26,7 @@ from flotilla.app.games import Games
 from flotilla.lobby.rooms import bot_user
 from flotilla.lobby.tickets import EXPIRED
 from flotilla.matchmaker.matcher import Match, Policy, Ticket, expired, propose_matches
+from flotilla.records import BotSeat
 from flotilla.store.lobby_store import LobbyStore, StoredTicket
 
 log = structlog.get_logger("flotilla.matchmaker")
@@ -140,11 +141,11 @@ class Former:
                 seat = order[len(sitting)]
                 sitting.append((member["user"], member["name"], seat))
                 seats_by_ticket[ticket["id"]][member["user"]] = seat
-        bots: list[dict[str, str | int]] = []
+        bots: list[BotSeat] = []
         for seat in order[len(sitting) :]:
             user, name = bot_user(match_id, seat), f"Bot {seat + 1} ({self.bot_policy})"
             sitting.append((user, name, seat))
-            bots.append({"g": meta.game_id, "s": seat, "u": user, "n": name, "p": self.bot_policy})
+            bots.append(BotSeat(meta.game_id, seat, user, name, self.bot_policy))
         await asyncio.gather(*(self.games.join(meta.game_id, user, name, seat) for user, name, seat in sitting))
         await self.store.request_bots(bots)
         if await self.store.match_done(queue, match_id, meta.game_id, seats_by_ticket):

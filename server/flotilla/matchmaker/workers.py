@@ -22,6 +22,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from flotilla.identity.tokens import Tokens
 from flotilla.lobby.ratings import Ratings
 from flotilla.lobby.rooms import Rooms
+from flotilla.records import BotSeat, finished_game
 from flotilla.store import keys
 from flotilla.store.lobby_store import LobbyStore
 from flotilla_client import FlotillaClient, Seat, Tls, play_random
@@ -59,8 +60,9 @@ class BotRunner:
         self.finished = 0
 
     async def _play(self, client: FlotillaClient, msg_id: bytes, fields: dict[bytes, bytes]) -> None:
-        game, seat = fields[b"g"].decode(), int(fields[b"s"])
-        token = self.tokens.seat(game, seat, fields[b"u"].decode(), fields[b"n"].decode())
+        bot = BotSeat.decode(fields)
+        game, seat = bot.game_id, bot.seat
+        token = self.tokens.seat(game, seat, bot.user, bot.name)
         try:
             await play_random(client, Seat(f"games/{game}", seat, token), random.Random())
             self.finished += 1
@@ -120,7 +122,7 @@ class RatingsConsumer:
 
     async def handle(self, messages: list[tuple[bytes, dict[bytes, bytes]]]) -> None:
         for msg_id, fields in messages:
-            game_id = fields[b"g"].decode()
+            game_id = finished_game(fields)
             try:
                 outcome = await self.ratings.rate_game(game_id)
             except (RedisConnectionError, RedisTimeoutError):

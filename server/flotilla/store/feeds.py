@@ -32,7 +32,8 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from flotilla import metrics
-from flotilla.store.redis_store import Entry, RedisStore
+from flotilla.records import Entry
+from flotilla.store.redis_store import RedisStore
 
 log = structlog.get_logger("flotilla.feeds")
 

@@ -16,6 +16,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from flotilla.records import BotSeat
 from flotilla.store import keys
 from flotilla.store.redis_store import _script, dedicated_client
 
@@ -310,13 +311,13 @@ class LobbyStore:
         return self.hub.subscribe(keys.mm_ticket_changes(queue, ticket_id), "0-0")
 
     # --- bots --------------------------------------------------------------------------
-    async def request_bots(self, seats: Sequence[Mapping[str, str | int]]) -> None:
+    async def request_bots(self, seats: Sequence[BotSeat]) -> None:
         """Queue bot seats for the bot runners of the matchmaker processes."""
         if not seats:
             return
         async with self.redis.pipeline(transaction=False) as pipe:
             for seat in seats:
-                pipe.xadd(keys.BOTS, dict(seat), maxlen=100_000, approximate=True)
+                pipe.xadd(keys.BOTS, seat.fields(), maxlen=100_000, approximate=True)
             await pipe.execute()
 
     async def ensure_group(self, stream: str, group: str) -> None:

@@ -22,6 +22,7 @@ from redis.exceptions import NoScriptError, ResponseError
 from redis.exceptions import RedisClusterException as ClusterError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from flotilla.records import ActionRecord, Entry, InboxReply, finished_fields
 from flotilla.settings import Settings
 from flotilla.store import keys
 from flotilla.store.limits_store import Bucket, LimitStore, gate_call, refusals_of
@@ -87,25 +88,6 @@ class _Node:
     def address(self) -> tuple[str, int]:
         kwargs = self.client.connection_pool.connection_kwargs
         return (kwargs["host"], kwargs["port"])
-
-
-@dataclass(frozen=True, slots=True)
-class Entry:
-    """One commit as read from a game's event stream (its prompts decoded only when asked for)."""
-
-    version: int
-    events: list[list[Any]]
-    raw_prompts: bytes
-    to_act: list[int]
-    lineage: str = ""  # this commit's lineage token (app/lineage.py); "" before lineages existed
-    previous: str = ""  # the lineage of the commit before it
-
-    def prompt(self, seat: int) -> list[Any] | None:
-        """The legal actions (plain) of `seat` after this commit, if it must act."""
-        if seat not in self.to_act:
-            return None
-        found: list[Any] | None = orjson.loads(self.raw_prompts).get(str(seat))
-        return found
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,18 +162,6 @@ def dedicated_client(client: Any) -> Any:
     kwargs = shared.connection_kwargs
     pool = aioredis.ConnectionPool(connection_class=shared.connection_class, max_connections=1, **kwargs)
     return aioredis.Redis(connection_pool=pool, single_connection_client=True)
-
-
-def parse_entry(fields: Mapping[bytes, bytes]) -> Entry:
-    """Decode one event-stream entry's fields."""
-    return Entry(
-        version=int(fields[b"v"]),
-        events=orjson.loads(fields[b"e"]),
-        raw_prompts=fields[b"p"],
-        to_act=orjson.loads(fields[b"a"]),
-        lineage=fields.get(b"h", b"").decode(),
-        previous=fields.get(b"ph", b"").decode(),
-    )
 
 
 class RedisStore:
@@ -529,9 +499,9 @@ class RedisStore:
         raw = await self.redis.hgetall(keys.game_seats(game_id))
         return {int(k): orjson.loads(v) for k, v in raw.items()}
 
-    async def actions_log(self, game_id: str) -> list[list[Any]]:
+    async def actions_log(self, game_id: str) -> list[ActionRecord]:
         rows = await self.redis.lrange(keys.game_actions(game_id), 0, -1)
-        return [orjson.loads(r) for r in rows]
+        return [ActionRecord.decode(r) for r in rows]
 
     async def list_games(self, kind: str, before: int | None, count: int) -> list[tuple[str, int]]:
         """(game id, listing score) newest first, scores strictly below the cursor `before`."""
@@ -551,11 +521,11 @@ class RedisStore:
     async def entries_after(self, game_id: str, after_version: int, count: int | None = None) -> list[Entry]:
         """Commits whose last event id is greater than `after_version`, oldest first."""
         rows = await self.redis.xrange(keys.game_events(game_id), f"(0-{after_version}", "+", count=count)
-        return [parse_entry(fields) for _id, fields in rows]
+        return [Entry.decode(fields) for _id, fields in rows]
 
     async def entry_fields_from(self, game_id: str, version: int, count: int) -> list[Mapping[bytes, bytes]]:
         """At most `count` commits from the one ending at `version` (included, if it is a commit),
-        oldest first, as stored (decode each with `parse_entry`)."""
+        oldest first, as stored (decode each with `Entry.decode`)."""
         rows = await self.redis.xrange(keys.game_events(game_id), f"0-{version}", "+", count=count)
         return [fields for _id, fields in rows]
 
@@ -579,7 +549,7 @@ class RedisStore:
         out: dict[str, list[Entry]] = {}
         for key, rows in reply or []:
             game_id = keys.game_of_events(key.decode())
-            out[game_id] = [parse_entry(fields) for _id, fields in rows]
+            out[game_id] = [Entry.decode(fields) for _id, fields in rows]
         return out
 
     async def wait_entries(self, game_id: str, after_version: int, block_ms: int) -> list[Entry]:
@@ -587,7 +557,7 @@ class RedisStore:
         reply = await self.redis.xread({keys.game_events(game_id): f"0-{after_version}"}, block=block_ms)
         if not reply:
             return []
-        return [parse_entry(fields) for _id, fields in reply[0][1]]
+        return [Entry.decode(fields) for _id, fields in reply[0][1]]
 
     # --- work and inboxes --------------------------------------------------------------
     async def ensure_group(self, stream: str) -> None:
@@ -802,7 +772,7 @@ class RedisStore:
         self,
         *,
         rejections: Sequence[tuple[str, int, str, bytes]],
-        replies: Sequence[tuple[str, dict[str, bytes | str]]],
+        replies: Sequence[tuple[str, InboxReply]],
         acks: Sequence[tuple[str, bytes]],
         wake: Mapping[str, int] | None = None,
         finished: Sequence[str] = (),
@@ -815,15 +785,15 @@ class RedisStore:
         async with self.redis.pipeline(transaction=False) as pipe:
             for game_id, seat, request_id, outcome in rejections:
                 pipe.set(keys.game_reply(game_id, seat, request_id), outcome, nx=True, ex=self.lifetimes.outcome_s)
-            for inbox, fields in replies:
-                pipe.xadd(inbox, fields, maxlen=100_000, approximate=True, nomkstream=True)
+            for inbox, reply in replies:
+                pipe.xadd(inbox, reply.fields(), maxlen=100_000, approximate=True, nomkstream=True)
             for stream, msg_id in acks:
                 pipe.xack(stream, keys.WORKER_GROUP, msg_id)
                 pipe.xdel(stream, msg_id)
             if wake:
                 pipe.zadd(keys.TIMERS, dict(wake), lt=True)
             for game_id in finished:  # for the ratings consumer (docs/lobbies.md); it rates each game once
-                pipe.xadd(keys.FINISHED, {"g": game_id}, maxlen=100_000, approximate=True)
+                pipe.xadd(keys.FINISHED, finished_fields(game_id), maxlen=100_000, approximate=True)
             await pipe.execute()
 
     async def keep_inbox(self, inbox: str, ttl_ms: int) -> bool:

@@ -44,6 +44,7 @@ from flotilla.app.errors import AppError, GameNotFound, InvalidRequest, SeatAbse
 from flotilla.app.host import ABSENT, FINISHED, TIMED_OUT, GameHost, Step, host_for, result_plain
 from flotilla.app.outcome import Outcome
 from flotilla.games import REGISTRY
+from flotilla.records import ACT, CLOCK, LEAVE, InboxReply, WorkItem, action_record
 from flotilla.rules import Result, RulesError, Seat
 from flotilla.settings import Settings
 from flotilla.store import keys
@@ -56,25 +57,15 @@ log = structlog.get_logger("flotilla.worker")
 CAS_RETRIES = 5
 STATS_INTERVAL_S = 5.0
 NOT_REPLICATED = StoreUnavailable("the move is stored but not yet on a replica; retry with the same request_id")
-ACT = "act"
-LEAVE = "leave"
-CLOCK = "clock"
 SERVER_REQUEST = "@"  # starts the worker's own request ids: never a client's (app.games.check_request_id)
 
 
 @dataclass(slots=True)
-class Work:
-    """One thing to do to a game: a submitted action, a seat leaving, or a clock to fire."""
+class Work(WorkItem):
+    """A work item as this worker holds it: where it came from, to acknowledge it."""
 
-    stream: str  # "" when not from a work stream (clock work)
-    msg_id: bytes
-    game_id: str
-    seat: Seat
-    action: bytes
-    request_id: str
-    etag: str
-    inbox: str  # "" when nobody waits for the outcome
-    kind: str = ACT
+    stream: str = ""  # "" when not from a work stream (clock work)
+    msg_id: bytes = b""
     leased_until: int = 0  # clock work: the timer lease to settle afterwards
 
 
@@ -103,17 +94,7 @@ Message = tuple[str, bytes, dict[bytes, bytes]]  # (work stream, message id, fie
 
 
 def parse_work(stream: str, msg_id: bytes, fields: dict[bytes, bytes]) -> Work:
-    return Work(
-        stream=stream,
-        msg_id=msg_id,
-        game_id=fields[b"g"].decode(),
-        seat=Seat(int(fields[b"s"])),
-        action=fields.get(b"a", b""),
-        request_id=fields[b"r"].decode(),
-        etag=fields.get(b"e", b"").decode(),
-        inbox=fields[b"i"].decode(),
-        kind=fields.get(b"k", ACT.encode()).decode(),
-    )
+    return Work(**WorkItem.decode_fields(fields), stream=stream, msg_id=msg_id)
 
 
 def work_streams(shards: int, kinds: Sequence[str] | None = None) -> list[str]:
@@ -340,15 +321,11 @@ class Worker:
             if due:
                 works.append(
                     Work(
-                        stream="",
-                        msg_id=f"clock:{game_id}:{meta.version}".encode(),
                         game_id=game_id,
                         seat=Seat(due[0]),
-                        action=b"",
                         request_id=f"{SERVER_REQUEST}clock:{meta.version}",
-                        etag="",
-                        inbox="",
                         kind=CLOCK,
+                        msg_id=f"clock:{game_id}:{meta.version}".encode(),
                         leased_until=leased_until,
                     )
                 )
@@ -538,7 +515,7 @@ class Worker:
         config = clock.config
         running = clock.status == "active"
         seat_clocks = clocks.load(_loads(clock.raw), config, loaded.seats)
-        seat = work.seat
+        seat = Seat(work.seat)
 
         def forfeits(result: Result) -> Result:
             return clocks.apply_forfeits(result, seat_clocks)
@@ -554,7 +531,7 @@ class Worker:
             return (
                 step,
                 seat_clocks,
-                orjson.dumps([int(seat), orjson.Fragment(work.action), step.version, "", work.request_id]),
+                action_record(int(seat), work.action, step.version, "", work.request_id),
             )
         if work.kind == LEAVE:
             if not 0 <= seat < loaded.seats:
@@ -586,7 +563,7 @@ class Worker:
         plain = host.dumps(action)
         step = host.step(state, seat, action, version, now_ms, before=before, adjust=forfeits)
         seat_clocks = clocks.schedule(config, seat_clocks, step.to_act, seat, now_ms, running=running)
-        return step, seat_clocks, orjson.dumps([int(seat), orjson.Fragment(plain), step.version, "clock"])
+        return step, seat_clocks, action_record(int(seat), plain, step.version, CLOCK)
 
     async def prefetch(self, works: list[Work]) -> tuple[list[bytes | None], list[Clocks]]:
         """Earlier outcomes of these request ids, the games' clocks, and their current states.
@@ -635,9 +612,7 @@ class Worker:
         await self.store.finish_work(
             rejections=[(w.game_id, w.seat, w.request_id, o.dumps()) for w, o, cache_it in replies if cache_it],
             replies=[
-                (w.inbox, {"g": w.game_id, "s": str(int(w.seat)), "r": w.request_id, "o": o.dumps()})
-                for w, o, _ in replies
-                if w.inbox
+                (w.inbox, InboxReply(w.game_id, int(w.seat), w.request_id, o.dumps())) for w, o, _ in replies if w.inbox
             ],
             acks=[(w.stream, w.msg_id) for w, _, _ in replies if w.stream],
             wake=wake,

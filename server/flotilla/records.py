@@ -1,0 +1,246 @@
+"""Every record that crosses a process boundary, with its one encoder and decoder.
+
+Gateways, workers and matchmakers exchange these through Redis; nothing else builds or
+parses them (the commit script, `store/scripts/commit_transition.lua`, writes the event
+stream entry; its field names are declared here). Short field names keep the hot path's
+Redis traffic small; the tables below say what each one is. Adding a field: give it a
+default and make the decoder accept its absence, so entries written by the previous release
+(still queued during a rolling deploy) keep decoding.
+
+| record        | where it lives                      | written by          | read by            |
+|---------------|-------------------------------------|---------------------|--------------------|
+| WorkItem      | work stream `flotilla:work:...`     | gateway             | worker             |
+| InboxReply    | gateway inbox stream                | worker              | gateway            |
+| OutcomeRecord | inside InboxReply, `req:` keys      | worker              | gateway, worker    |
+| Entry         | game event stream (one per commit)  | commit script       | gateway, worker    |
+| event row     | inside Entry, OutcomeRecord         | worker (app/host)   | gateway            |
+| action record | game action list (the replay log)   | worker              | gateway (records)  |
+| BotSeat       | bot-seat stream                     | lobby, matchmaker   | matchmaker workers |
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+
+Fields = Mapping[bytes, bytes]  # a stream entry's fields as redis-py returns them
+
+# --- work items: gateway -> worker ----------------------------------------------------------
+ACT = "act"
+LEAVE = "leave"
+CLOCK = "clock"
+
+
+@dataclass(slots=True)
+class WorkItem:
+    """One thing to do to a game: a submitted action, a seat leaving, or (worker-made) a clock.
+
+    Fields on the stream: g game id, s seat, r request id, a action (codec plain JSON), e etag
+    ("" for none), i the inbox to answer, k kind ("act" when absent), f "1" when the gateway
+    follows the game's feed and takes an accepted outcome from the committed entry itself
+    (no inbox reply then).
+    """
+
+    game_id: str
+    seat: int
+    request_id: str
+    action: bytes = b""
+    etag: str = ""
+    inbox: str = ""
+    kind: str = ACT
+    follows: bool = False
+
+    def fields(self) -> dict[str, bytes | str | int]:
+        """The stream entry's fields."""
+        out: dict[str, bytes | str | int] = {"g": self.game_id, "s": self.seat, "r": self.request_id}
+        if self.kind == ACT:
+            out["a"] = self.action
+            out["e"] = self.etag
+        else:
+            out["k"] = self.kind
+        if self.inbox:
+            out["i"] = self.inbox
+        if self.follows:
+            out["f"] = 1
+        return out
+
+    @staticmethod
+    def decode_fields(fields: Fields) -> dict[str, Any]:
+        """The constructor arguments of a stream entry; KeyError/ValueError/UnicodeDecodeError if malformed."""
+        return {
+            "game_id": fields[b"g"].decode(),
+            "seat": int(fields[b"s"]),
+            "request_id": fields[b"r"].decode(),
+            "action": fields.get(b"a", b""),
+            "etag": fields.get(b"e", b"").decode(),
+            "inbox": fields[b"i"].decode(),
+            "kind": fields.get(b"k", b"act").decode(),
+            "follows": fields.get(b"f", b"") == b"1",
+        }
+
+
+# --- outcomes: worker -> gateway (and cached per request id) --------------------------------
+@dataclass(frozen=True, slots=True)
+class OutcomeRecord:
+    """Accepted (version, its lineage and event rows) or rejected (reason, message, metadata).
+
+    Encoded as JSON: {"ok": true, "v": version, "e": event rows, "h": lineage} or
+    {"ok": false, "r": reason, "m": message, "d": metadata}. `game` and `seat` are not
+    encoded: they say whose request it answers, from the InboxReply that carried it.
+    """
+
+    ok: bool
+    version: int = 0
+    events: list[list[Any]] = field(default_factory=list)
+    reason: str = ""
+    message: str = ""
+    metadata: dict[str, str] = field(default_factory=dict)
+    lineage: str = ""
+    game: str = ""
+    seat: int = -1
+
+    def dumps(self) -> bytes:
+        if self.ok:
+            return orjson.dumps({"ok": True, "v": self.version, "e": self.events, "h": self.lineage})
+        return orjson.dumps({"ok": False, "r": self.reason, "m": self.message, "d": self.metadata})
+
+    @classmethod
+    def plain_args(cls, data: bytes) -> dict[str, Any]:
+        """The constructor arguments of `dumps` output (ValueError/KeyError if malformed)."""
+        raw = orjson.loads(data)
+        if raw["ok"]:
+            return {"ok": True, "version": raw["v"], "events": raw["e"], "lineage": raw.get("h", "")}
+        return {"ok": False, "reason": raw["r"], "message": raw["m"], "metadata": raw["d"]}
+
+
+@dataclass(frozen=True, slots=True)
+class InboxReply:
+    """An outcome on its way to the gateway that queued the request: fields g, s, r and o."""
+
+    game_id: str
+    seat: int
+    request_id: str
+    outcome: bytes  # OutcomeRecord.dumps()
+
+    def fields(self) -> dict[str, bytes | str]:
+        return {"g": self.game_id, "s": str(self.seat), "r": self.request_id, "o": self.outcome}
+
+    @classmethod
+    def decode(cls, fields: Fields) -> InboxReply:
+        """KeyError/ValueError/UnicodeDecodeError if malformed."""
+        return cls(fields[b"g"].decode(), int(fields[b"s"]), fields[b"r"].decode(), fields[b"o"])
+
+
+# --- event rows: [event id, time ms, tag, payload] ------------------------------------------
+ROW_ID, ROW_TIME, ROW_TAG, ROW_PAYLOAD = 0, 1, 2, 3
+EventRow = list[Any]
+
+
+def event_row(event_id: int, time_ms: int, tag: str, payload: Any) -> EventRow:
+    """One numbered event: its tag says what the payload is (app/host.py: r, s, f, t, x, a)."""
+    return [event_id, time_ms, tag, payload]
+
+
+# --- the game's event stream: one entry per commit ------------------------------------------
+# Written by commit_transition.lua (and create_game.lua): v version, e event rows (JSON), p
+# prompts by seat (JSON), a seats to act (JSON), h lineage, ph the previous lineage, s and r
+# the seat and request id whose action this commit applied ("" for the server's own work).
+ENTRY_FIELDS = ("v", "e", "p", "a", "h", "ph", "s", "r")
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One commit as read from a game's event stream (its prompts decoded only when asked for)."""
+
+    version: int
+    events: list[EventRow]
+    raw_prompts: bytes
+    to_act: list[int]
+    lineage: str = ""  # this commit's lineage token (app/lineage.py); "" before lineages existed
+    previous: str = ""  # the lineage of the commit before it
+    seat: int = -1  # whose request this commit applied (-1: the server's own, or unrecorded)
+    request_id: str = ""
+
+    def prompt(self, seat: int) -> list[Any] | None:
+        """The legal actions (plain) of `seat` after this commit, if it must act."""
+        if seat not in self.to_act:
+            return None
+        found: list[Any] | None = orjson.loads(self.raw_prompts).get(str(seat))
+        return found
+
+    @classmethod
+    def decode(cls, fields: Fields) -> Entry:
+        """KeyError/ValueError if malformed."""
+        seat = fields.get(b"s", b"")
+        return cls(
+            version=int(fields[b"v"]),
+            events=orjson.loads(fields[b"e"]),
+            raw_prompts=fields[b"p"],
+            to_act=orjson.loads(fields[b"a"]),
+            lineage=fields.get(b"h", b"").decode(),
+            previous=fields.get(b"ph", b"").decode(),
+            seat=int(seat) if seat else -1,
+            request_id=fields.get(b"r", b"").decode(),
+        )
+
+
+# --- the action log: the replay record of a game --------------------------------------------
+def action_record(seat: int, plain_action: bytes, version: int, by: str = "", request_id: str = "") -> bytes:
+    """One applied action: [seat, action (codec plain), version after it, by ("clock" when the
+    server played it, "" for the seat), request id]."""
+    return orjson.dumps([seat, orjson.Fragment(plain_action), version, by, request_id])
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRecord:
+    """A decoded action record (see `action_record`)."""
+
+    seat: int
+    action: Any  # codec plain form
+    version: int
+    by: str = ""
+    request_id: str = ""
+
+    @classmethod
+    def decode(cls, raw: bytes) -> ActionRecord:
+        seat, action, version, *rest = orjson.loads(raw)
+        by = rest[0] if rest else ""
+        request_id = rest[1] if len(rest) > 1 else ""
+        return cls(int(seat), action, int(version), by or "", request_id or "")
+
+
+# --- bot seats: lobby/matchmaker -> matchmaker workers --------------------------------------
+@dataclass(frozen=True, slots=True)
+class BotSeat:
+    """A seat a bot is to take: fields g game, s seat, u user, n name, p policy."""
+
+    game_id: str
+    seat: int
+    user: str
+    name: str
+    policy: str
+
+    def fields(self) -> dict[str, str | int]:
+        return {"g": self.game_id, "s": self.seat, "u": self.user, "n": self.name, "p": self.policy}
+
+    @classmethod
+    def decode(cls, fields: Fields) -> BotSeat:
+        return cls(
+            fields[b"g"].decode(),
+            int(fields[b"s"]),
+            fields[b"u"].decode(),
+            fields[b"n"].decode(),
+            fields.get(b"p", b"").decode(),
+        )
+
+
+def finished_fields(game_id: str) -> dict[str, str]:
+    """An entry of the finished-games stream (the ratings consumer's input): g game id."""
+    return {"g": game_id}
+
+
+def finished_game(fields: Fields) -> str:
+    return fields[b"g"].decode()

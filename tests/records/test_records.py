@@ -1,0 +1,97 @@
+"""Every cross-process record decodes what its encoder wrote, and what the previous release wrote."""
+
+from __future__ import annotations
+
+import orjson
+import pytest
+
+from flotilla.records import (
+    ACT,
+    LEAVE,
+    ActionRecord,
+    BotSeat,
+    Entry,
+    InboxReply,
+    OutcomeRecord,
+    WorkItem,
+    action_record,
+    event_row,
+    finished_fields,
+    finished_game,
+)
+
+
+def _wire(fields: dict[str, bytes | str | int]) -> dict[bytes, bytes]:
+    """What redis-py gives back for fields it was given."""
+    return {k.encode(): v if isinstance(v, bytes) else str(v).encode() for k, v in fields.items()}
+
+
+@pytest.mark.parametrize(
+    "item",
+    [
+        WorkItem("g1", 1, "r1", action=b'{"Add":[3]}', etag="7.ab", inbox="flotilla:inbox:x"),
+        WorkItem("g1", 0, "r2", inbox="flotilla:inbox:x", kind=LEAVE),
+        WorkItem("g1", 2, "r3", action=b"[]", inbox="flotilla:inbox:x", follows=True),
+    ],
+)
+def test_work_items_round_trip(item: WorkItem) -> None:
+    assert WorkItem(**WorkItem.decode_fields(_wire(item.fields()))) == item
+
+
+def test_a_work_item_of_the_previous_release_decodes() -> None:
+    old = {b"g": b"g1", b"s": b"1", b"a": b"[1]", b"r": b"r1", b"e": b"", b"i": b"inbox"}
+    assert WorkItem(**WorkItem.decode_fields(old)) == WorkItem("g1", 1, "r1", action=b"[1]", inbox="inbox", kind=ACT)
+
+
+@pytest.mark.parametrize("missing", [b"g", b"s", b"r", b"i"])
+def test_a_work_item_without_a_required_field_is_refused(missing: bytes) -> None:
+    fields = _wire(WorkItem("g1", 1, "r1", inbox="i").fields())
+    del fields[missing]
+    with pytest.raises(KeyError):
+        WorkItem.decode_fields(fields)
+
+
+def test_outcomes_and_inbox_replies_round_trip() -> None:
+    accepted = OutcomeRecord(True, 9, [event_row(9, 5, "r", {"Added": [3]})], lineage="ab")
+    rejected = OutcomeRecord(False, reason="NOT_YOUR_TURN", message="wait", metadata={"seat": "1"})
+    for outcome in (accepted, rejected):
+        assert OutcomeRecord(**OutcomeRecord.plain_args(outcome.dumps())) == outcome
+        reply = InboxReply("g1", 1, "r1", outcome.dumps())
+        assert InboxReply.decode(_wire(reply.fields())) == reply
+
+
+def test_entries_decode_with_and_without_their_request() -> None:
+    fields = {
+        b"v": b"4",
+        b"e": orjson.dumps([event_row(4, 1, "r", {})]),
+        b"p": b'{"1": [1, 2]}',
+        b"a": b"[1]",
+        b"h": b"new",
+        b"ph": b"old",
+    }
+    old = Entry.decode(fields)  # written before entries named their request
+    assert (old.version, old.to_act, old.lineage, old.previous, old.seat, old.request_id) == (
+        4,
+        [1],
+        "new",
+        "old",
+        -1,
+        "",
+    )
+    assert old.prompt(1) == [1, 2]
+    assert old.prompt(0) is None
+    new = Entry.decode({**fields, b"s": b"0", b"r": b"req"})
+    assert (new.seat, new.request_id) == (0, "req")
+
+
+def test_action_records_of_seats_and_clocks() -> None:
+    seat = ActionRecord.decode(action_record(1, b'{"Add":[2]}', 7, "", "r1"))
+    assert seat == ActionRecord(1, {"Add": [2]}, 7, "", "r1")
+    clock = ActionRecord.decode(orjson.dumps([0, {"Pass": []}, 8, "clock"]))  # the previous release's form
+    assert clock == ActionRecord(0, {"Pass": []}, 8, "clock", "")
+
+
+def test_bot_seats_and_finished_games() -> None:
+    bot = BotSeat("g1", 2, "bot:1", "Bot 3 (random)", "random")
+    assert BotSeat.decode(_wire(bot.fields())) == bot
+    assert finished_game(_wire(finished_fields("g1"))) == "g1"
