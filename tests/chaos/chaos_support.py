@@ -141,6 +141,10 @@ async def play_bot(client: FlotillaClient, seat: Seat, ledger: Ledger, rng: rand
                 update = response.update
                 trace.note(update)
                 after = update.etag
+                for answered in update.answered_request_ids:  # accepted: the update is its outcome
+                    if (sent_move := unanswered.pop(answered, None)) is not None:
+                        trace.waits.append(time.monotonic() - sent_move[2])
+                    ledger.confirm(seat.game, seat.seat, answered, update.etag)
                 if update.HasField("prompt") and update.prompt.legal_actions:
                     action = choose(rng, update.prompt.legal_actions)
                     request_id = stream.send(action, etag=update.prompt.etag)

@@ -232,7 +232,7 @@ async def _play(channel: grpc.aio.Channel, bodies: list[bytes], token: str) -> A
             if response == grpc.aio.EOF:
                 break
             opened.set()
-            answered += response.WhichOneof("kind") == "outcome"
+            answered += response.WhichOneof("kind") == "outcome" or len(response.update.answered_request_ids)
             if response.WhichOneof("kind") == "outcome" and response.outcome.status.code:
                 typed_status(response.outcome.status)
     except grpc.aio.AioRpcError as error:

@@ -185,17 +185,47 @@ async def test_play_stream_carries_actions_outcomes_and_updates(stack: Stack) ->
         if response.update.HasField("prompt"):
             stream.send(game_pb2.Action(), request_id="bad")  # malformed: an outcome with an error, stream lives
             stream.send(add(2), request_id="good")
+    assert [o.request_id for o in outcomes] == ["bad"]
+    assert outcomes[0].status.code == grpc.StatusCode.INVALID_ARGUMENT.value[0]
+    # An accepted action is answered by the update carrying its events, and by nothing else.
+    async for response in stream:
+        assert not response.HasField("outcome"), response
+        if response.update.events:
+            answer = response.update
+            break
+    assert list(answer.answered_request_ids) == ["good"]
+    assert answer.through_event_id == 2
+    assert answer.etag.startswith("2.")
+    # The same request id again: applied once already, so an ActionOutcome from that attempt.
+    stream.send(add(2), request_id="good")
     async for response in stream:
         if response.HasField("outcome"):
-            outcomes.append(response.outcome)
+            again = response.outcome
             break
-    assert [o.request_id for o in outcomes] == ["bad", "good"]
-    assert outcomes[0].status.code == grpc.StatusCode.INVALID_ARGUMENT.value[0]
-    assert outcomes[1].status.code == 0
-    assert outcomes[1].through_event_id == 2
-    assert outcomes[1].etag.startswith("2.")
+    assert (again.request_id, again.status.code, again.etag) == ("good", 0, answer.etag)
     stream.close()
     stream.call.cancel()
+    await client.close()
+
+
+async def test_an_update_names_only_the_requests_of_its_own_seat(stack: Stack) -> None:
+    client, _game, seats = await two_seats(stack)
+    mover, other = client.play(seats[0]), client.play(seats[1])
+    async for response in mover:
+        if response.update.HasField("prompt"):
+            mover.send(add(1), request_id="mine")
+            break
+    async for response in other:  # the other seat sees the move, but not whose request it was
+        if response.update.events:
+            assert not response.update.answered_request_ids
+            break
+    async for response in mover:
+        if response.update.events:
+            assert list(response.update.answered_request_ids) == ["mine"]
+            break
+    for stream in (mover, other):
+        stream.close()
+        stream.call.cancel()
     await client.close()
 
 

@@ -329,11 +329,14 @@ async def play_submit(targets: list[str], redis: aioredis.Redis, per: str) -> No
             calls.append(players[i].games().Play(feed(requests[i]), metadata=players[i].md(tokens[i])))
 
         async def outcome(i: int) -> game_service_pb2.ActionOutcome:
+            """The submission's outcome: an ActionOutcome, or the update that answers it (accepted)."""
             async with asyncio.timeout(20):
                 while True:
                     response = await calls[i].read()
                     if response.HasField("outcome"):
                         return response.outcome
+                    if response.update.answered_request_ids:
+                        return game_service_pb2.ActionOutcome(etag=response.update.etag)
 
         try:
             for n in range(refused_move(per) + 1):

@@ -8,7 +8,7 @@ import secrets
 import time
 import uuid
 import zlib
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
 import orjson
@@ -23,7 +23,7 @@ from flotilla.app.limits import Gate
 from flotilla.app.lineage import new_lineage, parse_etag
 from flotilla.app.outcome import Outcome
 from flotilla.app.pacing import Budget
-from flotilla.app.watching import Batch, Watcher
+from flotilla.app.watching import Answer, Batch, Watcher
 from flotilla.records import LEAVE, ActionRecord, WorkItem
 from flotilla.rules import Seat
 from flotilla.store import keys
@@ -204,12 +204,24 @@ class Games:
         request_id: str,
         timeout_s: float | None = None,
         gate: Gate | None = None,
+        follows: bool = False,
     ) -> Outcome:
         """Queue an action for the workers and wait for its outcome; `gate`: the rate limits it
-        passes first (taken in the same round trip as the queueing, see RedisStore.enqueue)."""
+        passes first (taken in the same round trip as the queueing, see RedisStore.enqueue).
+
+        `follows`: the caller watches this game on this gateway (a Play stream) and resolves an
+        accepted outcome from the committed entry itself (`answer`), so the worker sends no
+        reply for it. Not with replica waits on: then only the worker knows when it is durable."""
         if etag:
             parse_etag(etag)
-        item = WorkItem(game_id, int(seat), request_id, action=action_plain, etag=etag.strip().strip('"'))
+        item = WorkItem(
+            game_id,
+            int(seat),
+            request_id,
+            action=action_plain,
+            etag=etag.strip().strip('"'),
+            follows=follows and not self.store.wait_replicas,
+        )
         return await self._queue(kind, rules_version, item, timeout_s, gate)
 
     async def leave(
@@ -263,6 +275,20 @@ class Games:
             msg = f"outcome for {outcome.game}/{outcome.seat} answered {game_id}/{seat}"
             raise RuntimeError(msg)
         return outcome
+
+    def answer(self, game_id: str, answers: Sequence[Answer]) -> None:
+        """Resolve the waiting submissions that these commits applied (seen on a followed feed)."""
+        for answer in answers:
+            outcome = Outcome(
+                True, answer.version, lineage=answer.lineage, game=game_id, seat=answer.seat, announced=True
+            )
+            self.inbox.resolve((game_id, answer.seat, answer.request_id), outcome)
+
+    async def answer_from_store(self, game_id: str, seat: int, request_ids: Sequence[str]) -> None:
+        """Resolve waiting submissions whose commits a full view covered (a resync skips entries)."""
+        for request_id, raw in zip(request_ids, await self.store.outcomes(game_id, seat, request_ids), strict=True):
+            if raw is not None:
+                self.inbox.resolve((game_id, seat, request_id), Outcome.loads(raw, game=game_id, seat=seat))
 
     async def record(self, game_id: str) -> tuple[GameMeta, GameHost, int, list[ActionRecord]]:
         meta, host, state = await self.state(game_id)

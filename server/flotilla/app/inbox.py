@@ -79,6 +79,12 @@ class Inbox:
             self._recovered = asyncio.get_running_loop().create_future()
         return self._recovered
 
+    def resolve(self, request: Request, outcome: Outcome) -> None:
+        """Resolve the waiter of `request` (if one waits) from elsewhere than the inbox."""
+        waiter = self._waiters.get(request)
+        if waiter is not None and not waiter.done():
+            waiter.set_result(outcome)
+
     def forget(self, request: Request, waiter: asyncio.Future[Outcome]) -> None:
         if self._waiters.get(request) is waiter:
             del self._waiters[request]

@@ -51,6 +51,17 @@ class Batch:
     lineages: tuple[str, ...] = ()  # the lineage of each event's commit (render cache keys)
     resync: str = ""  # with a view sent mid-stream or on a resume: REWOUND or RESUME_POINT_UNKNOWN
     catch_up: bool = False  # read from the store to catch up (the gateway paces these: gateway/pacing.py)
+    answers: tuple[Answer, ...] = ()  # the requests whose commits this batch's events are
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """A seat's request that a commit applied: the mover's gateway answers it from the entry."""
+
+    seat: int
+    request_id: str
+    version: int
+    lineage: str
 
 
 def _ends(entry: Entry) -> bool:
@@ -177,28 +188,31 @@ class Watcher:
         out: list[Batch] = []
         rows: list[list[Any]] = []
         lineages: list[str] = []
+        answers: list[Answer] = []
         for entry in entries:
             if entry.version <= self.version:
                 continue
             if self.lineage and entry.previous and entry.previous != self.lineage:
                 if rows:
-                    out.append(self._batch(rows, lineages, catch_up))
+                    out.append(self._batch(rows, lineages, answers, catch_up))
                 return out, True
             fresh = [row for row in entry.events if row[0] > self.version]
             rows.extend(fresh)
             lineages.extend([entry.lineage] * len(fresh))
+            if entry.request_id:
+                answers.append(Answer(entry.seat, entry.request_id, entry.version, entry.lineage))
             self.version, self.lineage, self.to_act, self.at = entry.version, entry.lineage, tuple(entry.to_act), entry
             self.finished = self.finished or _ends(entry)
             if len(rows) >= MAX_EVENTS_PER_MESSAGE or self.finished:
-                out.append(self._batch(rows, lineages, catch_up))
-                rows, lineages = [], []
+                out.append(self._batch(rows, lineages, answers, catch_up))
+                rows, lineages, answers = [], [], []
             if self.finished:
                 break
         if rows:
-            out.append(self._batch(rows, lineages, catch_up))
+            out.append(self._batch(rows, lineages, answers, catch_up))
         return out, False
 
-    def _batch(self, rows: list[list[Any]], lineages: list[str], catch_up: bool) -> Batch:
+    def _batch(self, rows: list[list[Any]], lineages: list[str], answers: list[Answer], catch_up: bool) -> Batch:
         prompt = self._prompt()
         return Batch(
             self.host,
@@ -210,6 +224,7 @@ class Watcher:
             lineage=self.lineage,
             lineages=tuple(lineages),
             catch_up=catch_up,
+            answers=tuple(answers),
         )
 
     def _prompt(self) -> tuple[Any, ...] | None:

@@ -348,13 +348,16 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         request: game_service_pb2.SubmitActionRequest,
         gate: Gate,
         deadline_s: float | None = None,
+        *,
+        request_id: str | None = None,
+        follows: bool = False,
     ) -> tuple[GameHost, Outcome]:
         host = await self.host(game_id)
         inputs.action_size(request.action.ByteSize())
         action = self.render.action_from_pb(host, request.action)
         plain = host.dumps(action)
         inputs.action_size(len(plain))
-        request_id = check_request_id(request.request_id)
+        request_id = request_id or check_request_id(request.request_id)
         structlog.contextvars.bind_contextvars(game=game_id, seat=int(seat), request_id=request_id)
         outcome = await self.games.submit(
             game_id,
@@ -366,6 +369,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
             request_id=request_id,
             timeout_s=deadline_s,
             gate=gate,
+            follows=follows,
         )
         if not outcome.ok:
             raise outcome.error()
@@ -459,6 +463,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         out: asyncio.Queue[game_service_pb2.PlayResponse | None] = asyncio.Queue(PLAY_QUEUE)
         idle = asyncio.Event()
         idle.set()
+        waiting: set[str] = set()  # request ids submitted on this stream and not answered yet
 
         guard = StreamGuard(principal, seat)
 
@@ -466,7 +471,13 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
             try:
                 async for batch in self.games.watch(game_id, seat, first.after_event_id, first.after_etag):
                     guard.check(batch)
-                    await out.put(game_service_pb2.PlayResponse(update=await self.update(game_id, batch, seat)))
+                    update = await self.update(game_id, batch, seat)
+                    mine = [a for a in batch.answers if a.seat == seat and a.request_id in waiting]
+                    update.answered_request_ids.extend(a.request_id for a in mine)
+                    await out.put(game_service_pb2.PlayResponse(update=update))
+                    self.games.answer(game_id, mine)  # after the update: it tells the client first
+                    if batch.view is not None and waiting and seat is not None:
+                        await self.games.answer_from_store(game_id, seat, sorted(waiting))
             finally:
                 await out.put(None)
 
@@ -480,11 +491,9 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
                     continue
                 idle.clear()
                 try:
-                    await out.put(
-                        game_service_pb2.PlayResponse(
-                            outcome=await self._outcome(game_id, principal, message.submit, gate)
-                        )
-                    )
+                    outcome = await self._outcome(game_id, principal, message.submit, gate, waiting)
+                    if outcome is not None:
+                        await out.put(game_service_pb2.PlayResponse(outcome=outcome))
                 finally:
                     idle.set()
 
@@ -520,22 +529,33 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         principal: Principal | None,
         request: game_service_pb2.SubmitActionRequest,
         gate: Gate,
-    ) -> game_service_pb2.ActionOutcome:
-        """One Play submission; errors become the outcome's status, the stream goes on."""
+        waiting: set[str],
+    ) -> game_service_pb2.ActionOutcome | None:
+        """One Play submission; errors become the outcome's status, the stream goes on. None when
+        the update that carries the action's events answered it (`waiting`: the ids in flight)."""
         outcome = game_service_pb2.ActionOutcome(request_id=request.request_id[:128])  # valid ids are shorter
+        request_id = request.request_id
         try:
             if request.game and request.game != f"games/{game_id}":
                 raise InvalidRequest("a Play stream acts on the game it was opened for", field="game")
             if principal is not None and principal.expires <= time.time():
                 raise TokenExpired("the token this stream was opened with expired; reopen it with a refreshed one")
             seat = self.acting_seat(principal, game_id)
-            _host, accepted = await self._submit(game_id, seat, request, gate)
+            request_id = check_request_id(request_id)
+            waiting.add(request_id)
+            try:
+                _host, accepted = await self._submit(game_id, seat, request, gate, request_id=request_id, follows=True)
+            finally:
+                waiting.discard(request_id)
         except (RulesError, InvalidRequest, NotSeated, Unauthenticated, TimeoutError) as exc:
             outcome.status.CopyFrom(to_status(exc))
             return outcome
         except Exception as exc:
             outcome.status.CopyFrom(to_status(exc))
             return outcome
+        if accepted.announced:
+            return None
+        outcome.request_id = request_id
         outcome.status.CopyFrom(status_pb2.Status(code=code_pb2.OK))
         outcome.etag = accepted.etag
         outcome.through_event_id = accepted.version

@@ -442,6 +442,8 @@ class RedisStore:
                 retain_s,
                 expected_lineage,
                 lineage,
+                seat,
+                request_id,
             ],
         )
 
@@ -767,6 +769,13 @@ class RedisStore:
             values = replies[2 * i + 1]
             out.append((replies[2 * i], _meta(game_id, values[:-1]), values[-1]))
         return out
+
+    async def outcomes(self, game_id: str, seat: int, request_ids: Sequence[str]) -> list[bytes | None]:
+        """The recorded outcomes of a seat's request ids (None where there is none yet)."""
+        if not request_ids:
+            return []
+        found: list[bytes | None] = await self.redis.mget([keys.game_reply(game_id, seat, r) for r in request_ids])
+        return found
 
     async def finish_work(
         self,

@@ -29,6 +29,7 @@ import socket
 import time
 from collections import OrderedDict
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any, Self
 
@@ -425,6 +426,7 @@ class Worker:
             committing.append((work, after, outcome, clocks.next_deadline(seat_clocks)))
         wake: dict[str, int] = {}
         finished: list[str] = []
+        announced: set[bytes] = set()
         unconfirmed: set[bytes] = {w.msg_id for w, o, _ in replies if o.ok}  # answered from an earlier outcome
         started = time.perf_counter()
         done_list = await self.store.commit_many(commits)
@@ -439,6 +441,8 @@ class Worker:
                 if work.kind == CLOCK:
                     metrics.CLOCK_TIMEOUTS.inc()
                 replies.append((work, outcome if done.durable else Outcome.rejected(NOT_REPLICATED), False))
+                if work.follows and done.durable:
+                    announced.add(work.msg_id)  # the committed entry answers it on the gateway's feed
                 if next_ms is not None:
                     wake[work.game_id] = next_ms
                 if work.kind == CLOCK:
@@ -489,7 +493,7 @@ class Worker:
                     request_id=work.request_id,
                     reason=outcome.reason,
                 )
-        await self.finish(replies, wake, finished)
+        await self.finish(replies, wake, finished, announced)
         for game_id, next_ms in settle.items():
             leased = next(w.leased_until for w in works if w.game_id == game_id)
             await self.store.settle_timer(game_id, leased, next_ms)
@@ -607,12 +611,20 @@ class Worker:
             self.cache.popitem(last=False)
 
     async def finish(
-        self, replies: list[tuple[Work, Outcome, bool]], wake: dict[str, int], finished: list[str]
+        self,
+        replies: list[tuple[Work, Outcome, bool]],
+        wake: dict[str, int],
+        finished: list[str],
+        announced: AbstractSet[bytes] = frozenset(),
     ) -> None:
+        """Cache rejections, answer the gateways (but not for what the committed entry announces),
+        acknowledge the work, set the timers and announce finished games: one round trip."""
         await self.store.finish_work(
             rejections=[(w.game_id, w.seat, w.request_id, o.dumps()) for w, o, cache_it in replies if cache_it],
             replies=[
-                (w.inbox, InboxReply(w.game_id, int(w.seat), w.request_id, o.dumps())) for w, o, _ in replies if w.inbox
+                (w.inbox, InboxReply(w.game_id, int(w.seat), w.request_id, o.dumps()))
+                for w, o, _ in replies
+                if w.inbox and w.msg_id not in announced
             ],
             acks=[(w.stream, w.msg_id) for w, _, _ in replies if w.stream],
             wake=wake,

@@ -12,6 +12,8 @@
 -- ARGV[14] = expected lineage (the game's head; "" for a game stored before lineages)
 -- ARGV[15] = this commit's lineage (app/lineage.py): the new head, and field h of the entry
 --            (field ph holds the previous head, so a reader can check the chain)
+-- ARGV[16] = the seat and ARGV[17] the request id whose action this is (fields s and r of the
+--            entry: the mover's gateway answers the request from the entry; records.Entry)
 -- Returns {1, status} when committed, {0, outcome} when this request id was already applied,
 -- {-1, current version} when the version moved (the caller reloads and retries).
 local cached = redis.call('GET', KEYS[4])
@@ -34,7 +36,7 @@ if ARGV[12] ~= '' then
   redis.call('HSET', KEYS[1], 'seatclock', ARGV[12])
 end
 redis.call('XADD', KEYS[2], '0-' .. ARGV[2], 'v', ARGV[2], 'e', ARGV[4], 'p', ARGV[5], 'a', ARGV[6],
-  'h', ARGV[15], 'ph', ARGV[14])
+  'h', ARGV[15], 'ph', ARGV[14], 's', ARGV[16], 'r', ARGV[17])
 if ARGV[9] ~= '' then
   redis.call('RPUSH', KEYS[3], ARGV[9])
 end

@@ -206,7 +206,7 @@ class WatchGameRequest(_message.Message):
     def __init__(self, game: _Optional[str] = ..., after_event_id: _Optional[int] = ..., join_code: _Optional[str] = ..., after_etag: _Optional[str] = ...) -> None: ...
 
 class WatchGameResponse(_message.Message):
-    __slots__ = ("view", "events", "through_event_id", "is_checkpoint", "prompt", "etag", "resync_reason")
+    __slots__ = ("view", "events", "through_event_id", "is_checkpoint", "prompt", "etag", "resync_reason", "answered_request_ids")
     VIEW_FIELD_NUMBER: _ClassVar[int]
     EVENTS_FIELD_NUMBER: _ClassVar[int]
     THROUGH_EVENT_ID_FIELD_NUMBER: _ClassVar[int]
@@ -214,6 +214,7 @@ class WatchGameResponse(_message.Message):
     PROMPT_FIELD_NUMBER: _ClassVar[int]
     ETAG_FIELD_NUMBER: _ClassVar[int]
     RESYNC_REASON_FIELD_NUMBER: _ClassVar[int]
+    ANSWERED_REQUEST_IDS_FIELD_NUMBER: _ClassVar[int]
     view: _game_pb2.GameView
     events: _containers.RepeatedCompositeFieldContainer[_game_pb2.GameEvent]
     through_event_id: int
@@ -221,7 +222,8 @@ class WatchGameResponse(_message.Message):
     prompt: _game_pb2.Prompt
     etag: str
     resync_reason: ResyncReason
-    def __init__(self, view: _Optional[_Union[_game_pb2.GameView, _Mapping]] = ..., events: _Optional[_Iterable[_Union[_game_pb2.GameEvent, _Mapping]]] = ..., through_event_id: _Optional[int] = ..., is_checkpoint: _Optional[bool] = ..., prompt: _Optional[_Union[_game_pb2.Prompt, _Mapping]] = ..., etag: _Optional[str] = ..., resync_reason: _Optional[_Union[ResyncReason, str]] = ...) -> None: ...
+    answered_request_ids: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, view: _Optional[_Union[_game_pb2.GameView, _Mapping]] = ..., events: _Optional[_Iterable[_Union[_game_pb2.GameEvent, _Mapping]]] = ..., through_event_id: _Optional[int] = ..., is_checkpoint: _Optional[bool] = ..., prompt: _Optional[_Union[_game_pb2.Prompt, _Mapping]] = ..., etag: _Optional[str] = ..., resync_reason: _Optional[_Union[ResyncReason, str]] = ..., answered_request_ids: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class PlayRequest(_message.Message):
     __slots__ = ("open", "submit")
