@@ -15,7 +15,8 @@ import sys
 
 from flotilla.settings import Settings
 from flotilla.store.redis_store import RedisStore
-from flotilla.worker.loop import Work, Worker
+from flotilla.worker.loop import Worker
+from flotilla.worker.plan import Work
 
 
 class HoldingWorker(Worker):

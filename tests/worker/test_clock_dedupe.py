@@ -11,10 +11,12 @@ import pytest
 
 from flotilla.app import clocks
 from flotilla.app.host import host_for
+from flotilla.records import CLOCK
 from flotilla.rules import Seat
 from flotilla.store import keys
 from flotilla.store.redis_store import RedisStore
-from flotilla.worker.loop import CLOCK, SERVER_REQUEST, Work, Worker
+from flotilla.worker.loop import Worker
+from flotilla.worker.plan import SERVER_REQUEST, Work
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(60)]
 

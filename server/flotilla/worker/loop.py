@@ -30,7 +30,6 @@ import time
 from collections import OrderedDict
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass
 from typing import Any, Self
 
 import orjson
@@ -40,55 +39,34 @@ from redis.exceptions import RedisError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from flotilla import metrics
-from flotilla.app import clocks, lineage
-from flotilla.app.errors import AppError, GameNotFound, InvalidRequest, SeatAbsent, StaleVersion, StoreUnavailable
-from flotilla.app.host import ABSENT, FINISHED, TIMED_OUT, GameHost, Step, host_for, result_plain
+from flotilla.app import clocks
+from flotilla.app.errors import AppError
+from flotilla.app.host import host_for
 from flotilla.app.outcome import Outcome
 from flotilla.games import REGISTRY
-from flotilla.records import ACT, CLOCK, LEAVE, InboxReply, WorkItem, action_record
-from flotilla.rules import Result, RulesError, Seat
+from flotilla.records import ACT, CLOCK, InboxReply, WorkItem
+from flotilla.rules import Seat
 from flotilla.settings import Settings
 from flotilla.store import keys
 from flotilla.store.liveness import Liveness
 from flotilla.store.redis_store import RedisStore
 from flotilla.worker.janitor import janitor_pass
+from flotilla.worker.plan import (
+    NOT_REPLICATED,
+    SERVER_REQUEST,
+    Clocks,
+    Loaded,
+    Reply,
+    RoundResult,
+    Work,
+    plan_round,
+    reannounced,
+    settle_round,
+)
 
 log = structlog.get_logger("flotilla.worker")
 
-CAS_RETRIES = 5
 STATS_INTERVAL_S = 5.0
-NOT_REPLICATED = StoreUnavailable("the move is stored but not yet on a replica; retry with the same request_id")
-SERVER_REQUEST = "@"  # starts the worker's own request ids: never a client's (app.games.check_request_id)
-
-
-@dataclass(slots=True)
-class Work(WorkItem):
-    """A work item as this worker holds it: where it came from, to acknowledge it."""
-
-    stream: str = ""  # "" when not from a work stream (clock work)
-    msg_id: bytes = b""
-    leased_until: int = 0  # clock work: the timer lease to settle afterwards
-
-
-@dataclass(slots=True)
-class Loaded:
-    """A committed game state held in the worker's cache."""
-
-    host: GameHost
-    version: int
-    state: Any
-    finished: bool
-    seats: int
-    lineage: str = ""  # of `version` (app/lineage.py): a rewound and replayed history differs here
-
-
-@dataclass(slots=True)
-class Clocks:
-    """A game's clock configuration and seat clocks, read fresh for every round."""
-
-    status: str
-    config: clocks.ClockConfig
-    raw: bytes | None
 
 
 Message = tuple[str, bytes, dict[bytes, bytes]]  # (work stream, message id, fields) as read
@@ -361,213 +339,72 @@ class Worker:
                     del pending[work.game_id]
 
     async def round(self, works: list[Work], attempts: dict[bytes, int]) -> set[bytes]:
-        """Process one piece of work of each game; returns the messages to retry (version moved)."""
+        """Process one piece of work of each game; returns the messages to retry (version moved).
+
+        Three round trips: the prefetch, the commit scripts (and WAIT, with the durability knob
+        on), and the answers with the acknowledgements. The decisions between them are pure
+        (worker/plan.py)."""
         earlier, clock_rows = await self.prefetch(works)
-        retry: set[bytes] = set()
         now_ms = _now_ms()
-        commits: list[tuple[list[str], list[Any]]] = []
-        committing: list[tuple[Work, Loaded, Outcome, int | None]] = []
-        replies: list[tuple[Work, Outcome, bool]] = []  # (work, outcome, cache the rejection)
-        settle: dict[str, int | None] = {}
-        for work, previous, clock in zip(works, earlier, clock_rows, strict=True):
-            if previous is not None:
-                metrics.DEDUPLICATED.inc()
-                replies.append((work, Outcome.loads(previous), False))
-                continue
-            loaded = self.cache.get(work.game_id)
-            try:
-                if loaded is None:
-                    raise GameNotFound(f"no game games/{work.game_id}", game=work.game_id)
-                if work.etag and not lineage.matches(loaded.version, loaded.lineage, *_etag(work.etag)):
-                    current = lineage.etag(loaded.version, loaded.lineage)
-                    raise StaleVersion(
-                        f"etag {work.etag[:40]} is stale; the game is at {current}", etag=work.etag, current=current
-                    )
-                planned = self.plan(work, loaded, clock, now_ms)
-            except (RulesError, AppError) as exc:
-                replies.append((work, Outcome.rejected(exc), isinstance(exc, RulesError)))
-                continue
-            except (ValueError, TypeError, KeyError) as exc:  # an undecodable action in the stream
-                log.warning("worker.bad_message", game=work.game_id, request_id=work.request_id, error=str(exc))
-                replies.append((work, Outcome(False, reason="INVALID_ACTION", message="malformed action"), False))
-                continue
-            if planned is None:  # nothing to do (a clock that is no longer due, a seat already gone)
-                if work.kind == CLOCK:
-                    seat_clocks = clocks.load(_loads(clock.raw), clock.config, loaded.seats)
-                    settle[work.game_id] = clocks.next_deadline(seat_clocks)
-                replies.append((work, Outcome.accepted(loaded.version, [], loaded.lineage), False))
-                continue
-            step, seat_clocks, record = planned
-            host = loaded.host
-            head = lineage.new_lineage()
-            outcome = Outcome.accepted(step.version, step.events, head)
-            commits.append(
-                self.store.commit_args(
-                    work.game_id,
-                    work.seat,
-                    work.request_id,
-                    expected=loaded.version,
-                    version=step.version,
-                    state=host.dumps(step.state),
-                    events=orjson.dumps(step.events),
-                    prompts=orjson.dumps(step.prompts),
-                    to_act=orjson.dumps(step.to_act),
-                    status=step.status,
-                    result=orjson.dumps(result_plain(step.result)) if step.result is not None else b"",
-                    record=record,
-                    outcome=outcome.dumps(),
-                    seatclock=orjson.dumps(clocks.dump(seat_clocks)),
-                    retain_s=self.finished_ttl_s,
-                    expected_lineage=loaded.lineage,
-                    lineage=head,
-                )
-            )
-            after = Loaded(host, step.version, step.state, step.status != "", loaded.seats, head)
-            committing.append((work, after, outcome, clocks.next_deadline(seat_clocks)))
-        wake: dict[str, int] = {}
-        finished: list[str] = []
-        announced: set[bytes] = set()
-        unconfirmed: set[bytes] = {w.msg_id for w, o, _ in replies if o.ok}  # answered from an earlier outcome
-        started = time.perf_counter()
-        done_list = await self.store.commit_many(commits)
-        if commits:
-            metrics.COMMIT_SECONDS.observe(time.perf_counter() - started)
-        for (work, after, outcome, next_ms), done in zip(committing, done_list, strict=True):
-            if done.code == 1:
-                self.remember(work.game_id, after)
-                self.applied += 1
-                metrics.MOVES_APPLIED.labels(after.host.rules.name, "server" if work.kind != ACT else "seat").inc()
-                self.timeouts += work.kind == CLOCK
-                if work.kind == CLOCK:
-                    metrics.CLOCK_TIMEOUTS.inc()
-                replies.append((work, outcome if done.durable else Outcome.rejected(NOT_REPLICATED), False))
-                if work.follows and done.durable:
-                    announced.add(work.msg_id)  # the committed entry answers it on the gateway's feed
-                if next_ms is not None:
-                    wake[work.game_id] = next_ms
-                if work.kind == CLOCK:
-                    settle[work.game_id] = next_ms
-                if after.finished:
-                    finished.append(work.game_id)
-                log.debug(
-                    "worker.applied",
-                    game=work.game_id,
-                    seat=work.seat,
-                    request_id=work.request_id,
-                    version=after.version,
-                    kind=work.kind,
-                )
-            elif done.code == 0:
-                self.cache.pop(work.game_id, None)
-                wake[work.game_id] = now_ms  # the first attempt may have died before setting the timer
-                replies.append((work, Outcome.loads(done.outcome or b""), False))
-                unconfirmed.add(work.msg_id)
-                metrics.DEDUPLICATED.inc()
-            else:
-                self.cache.pop(work.game_id, None)
-                metrics.COMMIT_CONFLICTS.inc()
-                attempts[work.msg_id] = attempts.get(work.msg_id, 0) + 1
-                if attempts[work.msg_id] < CAS_RETRIES:
-                    retry.add(work.msg_id)
-                else:
-                    error = StaleVersion("the game kept moving; retry", game=work.game_id)
-                    replies.append((work, Outcome.rejected(error), False))
-        replies = await self.confirmed(replies, unconfirmed)
-        # An earlier attempt may have died between its commit and announcing the end: announce
-        # again (the ratings consumer rates each game once).
-        finished.extend(
-            w.game_id
-            for w, o, _ in replies
-            if w.msg_id in unconfirmed and o.ok and any(row[2] == FINISHED for row in o.events)
+        plan = plan_round(
+            works, self.cache, earlier, clock_rows, now_ms, self.store.commit_args, retain_s=self.finished_ttl_s
         )
-        metrics.RETRIES.inc(len(retry))
-        for work, outcome, _ in replies:
-            if not outcome.ok:
+        started = time.perf_counter()
+        done = await self.store.commit_many([pending.call for pending in plan.commits])
+        if plan.commits:
+            metrics.COMMIT_SECONDS.observe(time.perf_counter() - started)
+        result = settle_round(plan, done, attempts, now_ms)
+        self._account(result)
+        replies = await self.confirmed(result.replies, result.unconfirmed)
+        finished = result.finished + reannounced(replies, result.unconfirmed)
+        await self.finish(replies, result.wake, finished, result.announced)
+        for game_id, next_ms in plan.settle.items():
+            leased = next(w.leased_until for w in works if w.game_id == game_id)
+            await self.store.settle_timer(game_id, leased, next_ms)
+        return result.retry
+
+    def _account(self, result: RoundResult) -> None:
+        """The cache, counters, metrics and logs of a settled round."""
+        for game_id in result.forget:
+            self.cache.pop(game_id, None)
+        for game_id, after in result.remember.items():
+            self.remember(game_id, after)
+        for pending in result.applied:
+            work = pending.work
+            self.applied += 1
+            metrics.MOVES_APPLIED.labels(pending.after.host.rules.name, "server" if work.kind != ACT else "seat").inc()
+            if work.kind == CLOCK:
+                self.timeouts += 1
+                metrics.CLOCK_TIMEOUTS.inc()
+        metrics.DEDUPLICATED.inc(result.duplicates)
+        metrics.COMMIT_CONFLICTS.inc(result.conflicts)
+        metrics.RETRIES.inc(len(result.retry))
+        for reply in result.replies:
+            if not reply.outcome.ok:
                 self.rejected += 1
+                work = reply.work
                 kind = self.cache[work.game_id].host.rules.name if work.game_id in self.cache else "unknown"
-                metrics.MOVES_REJECTED.labels(kind, outcome.reason).inc()
+                metrics.MOVES_REJECTED.labels(kind, reply.outcome.reason).inc()
                 log.info(
                     "worker.rejected",
                     game=work.game_id,
                     seat=work.seat,
                     request_id=work.request_id,
-                    reason=outcome.reason,
+                    reason=reply.outcome.reason,
                 )
-        await self.finish(replies, wake, finished, announced)
-        for game_id, next_ms in settle.items():
-            leased = next(w.leased_until for w in works if w.game_id == game_id)
-            await self.store.settle_timer(game_id, leased, next_ms)
-        return retry
 
-    async def confirmed(
-        self, replies: list[tuple[Work, Outcome, bool]], unconfirmed: set[bytes]
-    ) -> list[tuple[Work, Outcome, bool]]:
+    async def confirmed(self, replies: list[Reply], unconfirmed: set[bytes]) -> list[Reply]:
         """With the durability knob on, an outcome recorded earlier is only given out once it is
         on the replicas (the first attempt may have died before its WAIT)."""
-        games = sorted({w.game_id for w, o, _ in replies if o.ok and w.msg_id in unconfirmed})
+        games = sorted({r.work.game_id for r in replies if r.outcome.ok and r.work.msg_id in unconfirmed})
         if not games or await self.store.confirm(games):
             return replies
         return [
-            (w, Outcome.rejected(NOT_REPLICATED) if o.ok and w.msg_id in unconfirmed else o, c) for w, o, c in replies
+            Reply(r.work, Outcome.rejected(NOT_REPLICATED), r.cache_it)
+            if r.outcome.ok and r.work.msg_id in unconfirmed
+            else r
+            for r in replies
         ]
-
-    def plan(
-        self, work: Work, loaded: Loaded, clock: Clocks, now_ms: int
-    ) -> tuple[Step, tuple[clocks.SeatClock, ...], bytes] | None:
-        """The step this work makes (raises RulesError / AppError), or None when there is nothing to do."""
-        host, state, version = loaded.host, loaded.state, loaded.version
-        config = clock.config
-        running = clock.status == "active"
-        seat_clocks = clocks.load(_loads(clock.raw), config, loaded.seats)
-        seat = Seat(work.seat)
-
-        def forfeits(result: Result) -> Result:
-            return clocks.apply_forfeits(result, seat_clocks)
-
-        if work.kind == ACT:
-            if 0 <= seat < len(seat_clocks) and seat_clocks[seat].absent:  # left, or timed out too often
-                raise SeatAbsent(f"seat {seat} is absent: its absence policy plays it now", seat=str(int(seat)))
-            action = host.loads(work.action)
-            step = host.step(state, seat, action, version, now_ms, adjust=forfeits)
-            seat_clocks = clocks.schedule(
-                config, clocks.voluntary(seat_clocks, seat), step.to_act, seat, now_ms, running=running
-            )
-            return (
-                step,
-                seat_clocks,
-                action_record(int(seat), work.action, step.version, "", work.request_id),
-            )
-        if work.kind == LEAVE:
-            if not 0 <= seat < loaded.seats:
-                raise InvalidRequest(f"no seat {seat}")
-            if seat_clocks[seat].absent or loaded.finished:
-                return None
-            seat_clocks = clocks.leave(config, seat_clocks, seat, now_ms)
-            left: list[tuple[str, dict[str, Any]]] = [
-                (ABSENT, {"seat": int(seat), "reason": "left", "policy": config.policy})
-            ]
-            if config.policy == clocks.ABORT:
-                return host.abort(state, version, now_ms, left, f"seat {seat} left"), seat_clocks, b""
-            step = host.note(state, version, now_ms, left)
-            seat_clocks = clocks.schedule(config, seat_clocks, step.to_act, None, now_ms, running=running)
-            return step, seat_clocks, b""
-        # CLOCK: the seat's time is up (or it is absent): play the game's default action for it.
-        if seat not in clocks.due(seat_clocks, host.rules.to_act(state), now_ms):
-            return None
-        before: list[tuple[str, dict[str, Any]]] = []
-        if not seat_clocks[seat].absent:
-            seat_clocks, became_absent = clocks.time_out(config, seat_clocks, seat)
-            before.append((TIMED_OUT, {"seat": int(seat), "consecutive": seat_clocks[seat].timeouts}))
-            if became_absent:
-                before.append((ABSENT, {"seat": int(seat), "reason": "timeouts", "policy": config.policy}))
-                if config.policy == clocks.ABORT:
-                    reason = f"seat {seat} timed out {config.max_timeouts} times in a row"
-                    return host.abort(state, version, now_ms, before, reason), seat_clocks, b""
-        action = host.rules.default_action(state, seat)
-        plain = host.dumps(action)
-        step = host.step(state, seat, action, version, now_ms, before=before, adjust=forfeits)
-        seat_clocks = clocks.schedule(config, seat_clocks, step.to_act, seat, now_ms, running=running)
-        return step, seat_clocks, action_record(int(seat), plain, step.version, CLOCK)
 
     async def prefetch(self, works: list[Work]) -> tuple[list[bytes | None], list[Clocks]]:
         """Earlier outcomes of these request ids, the games' clocks, and their current states.
@@ -612,7 +449,7 @@ class Worker:
 
     async def finish(
         self,
-        replies: list[tuple[Work, Outcome, bool]],
+        replies: list[Reply],
         wake: dict[str, int],
         finished: list[str],
         announced: AbstractSet[bytes] = frozenset(),
@@ -620,24 +457,18 @@ class Worker:
         """Cache rejections, answer the gateways (but not for what the committed entry announces),
         acknowledge the work, set the timers and announce finished games: one round trip."""
         await self.store.finish_work(
-            rejections=[(w.game_id, w.seat, w.request_id, o.dumps()) for w, o, cache_it in replies if cache_it],
-            replies=[
-                (w.inbox, InboxReply(w.game_id, int(w.seat), w.request_id, o.dumps()))
-                for w, o, _ in replies
-                if w.inbox and w.msg_id not in announced
+            rejections=[
+                (r.work.game_id, r.work.seat, r.work.request_id, r.outcome.dumps()) for r in replies if r.cache_it
             ],
-            acks=[(w.stream, w.msg_id) for w, _, _ in replies if w.stream],
+            replies=[
+                (r.work.inbox, InboxReply(r.work.game_id, r.work.seat, r.work.request_id, r.outcome.dumps()))
+                for r in replies
+                if r.work.inbox and r.work.msg_id not in announced
+            ],
+            acks=[(r.work.stream, r.work.msg_id) for r in replies if r.work.stream],
             wake=wake,
             finished=finished,
         )
-
-
-def _etag(text: str) -> tuple[int, str]:
-    """A submitted etag (checked by the gateway); one that does not parse matches no version."""
-    try:
-        return lineage.parse_etag(text)
-    except AppError:
-        return -1, ""
 
 
 def _loads(raw: bytes | None) -> Any:

@@ -1,0 +1,298 @@
+"""The worker's pure steps: what a round of work commits, and what the commit results mean.
+
+No I/O here. `plan_round` turns one piece of work per game (with the games' cached states,
+earlier outcomes and clocks, as the prefetch read them) into the commits to run and the
+answers known at once; `settle_round` turns the commit script's results into answers,
+retries, cache updates and timers. `Worker.round` (worker/loop.py) runs them around its
+three round trips.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+import structlog
+
+from flotilla.app import clocks, lineage
+from flotilla.app.errors import AppError, GameNotFound, InvalidRequest, SeatAbsent, StaleVersion, StoreUnavailable
+from flotilla.app.host import ABSENT, FINISHED, TIMED_OUT, GameHost, Step, result_plain
+from flotilla.app.outcome import Outcome
+from flotilla.records import ACT, CLOCK, LEAVE, WorkItem, action_record
+from flotilla.rules import Result, RulesError, Seat
+
+log = structlog.get_logger("flotilla.worker")
+
+CAS_RETRIES = 5
+NOT_REPLICATED = StoreUnavailable("the move is stored but not yet on a replica; retry with the same request_id")
+SERVER_REQUEST = "@"  # starts the worker's own request ids: never a client's (app.games.check_request_id)
+
+CommitCall = tuple[list[str], list[Any]]  # the commit script's keys and arguments (RedisStore.commit_args)
+
+
+@dataclass(slots=True)
+class Work(WorkItem):
+    """A work item as this worker holds it: where it came from, to acknowledge it."""
+
+    stream: str = ""  # "" when not from a work stream (clock work)
+    msg_id: bytes = b""
+    leased_until: int = 0  # clock work: the timer lease to settle afterwards
+
+
+@dataclass(slots=True)
+class Loaded:
+    """A committed game state held in the worker's cache."""
+
+    host: GameHost
+    version: int
+    state: Any
+    finished: bool
+    seats: int
+    lineage: str = ""  # of `version` (app/lineage.py): a rewound and replayed history differs here
+
+
+@dataclass(slots=True)
+class Clocks:
+    """A game's clock configuration and seat clocks, read fresh for every round."""
+
+    status: str
+    config: clocks.ClockConfig
+    raw: bytes | None
+
+
+@dataclass(slots=True)
+class Reply:
+    """An answer to one piece of work; `cache_it`: record the rejection under its request id."""
+
+    work: Work
+    outcome: Outcome
+    cache_it: bool = False
+
+
+@dataclass(slots=True)
+class Pending:
+    """A commit planned for one piece of work, and what holds once it applies."""
+
+    work: Work
+    after: Loaded
+    outcome: Outcome
+    next_deadline: int | None
+    call: CommitCall
+
+
+@dataclass(slots=True)
+class RoundPlan:
+    """What `plan_round` decided: commits to run, answers known already, timers to settle."""
+
+    commits: list[Pending] = field(default_factory=list)
+    replies: list[Reply] = field(default_factory=list)
+    settle: dict[str, int | None] = field(default_factory=dict)
+    duplicates: int = 0  # answered from an earlier attempt's outcome (read by the prefetch)
+
+
+@dataclass(slots=True)
+class RoundResult:
+    """What `settle_round` decided once the commits ran."""
+
+    replies: list[Reply] = field(default_factory=list)
+    retry: set[bytes] = field(default_factory=set)
+    remember: dict[str, Loaded] = field(default_factory=dict)  # new cache entries
+    forget: set[str] = field(default_factory=set)  # stale cache entries
+    wake: dict[str, int] = field(default_factory=dict)
+    finished: list[str] = field(default_factory=list)
+    announced: set[bytes] = field(default_factory=set)  # answered by the committed entry itself
+    unconfirmed: set[bytes] = field(default_factory=set)  # answered from an earlier attempt's record
+    applied: list[Pending] = field(default_factory=list)
+    duplicates: int = 0  # answered from an earlier attempt's outcome
+    conflicts: int = 0  # commits refused because the version moved
+
+
+def plan_step(
+    work: Work, loaded: Loaded, clock: Clocks, now_ms: int
+) -> tuple[Step, tuple[clocks.SeatClock, ...], bytes] | None:
+    """The step this work makes, its seat clocks and action record (raises RulesError /
+    AppError), or None when there is nothing to do."""
+    host, state, version = loaded.host, loaded.state, loaded.version
+    config = clock.config
+    running = clock.status == "active"
+    seat_clocks = clocks.load(_loads(clock.raw), config, loaded.seats)
+    seat = Seat(work.seat)
+
+    def forfeits(result: Result) -> Result:
+        return clocks.apply_forfeits(result, seat_clocks)
+
+    if work.kind == ACT:
+        if 0 <= seat < len(seat_clocks) and seat_clocks[seat].absent:  # left, or timed out too often
+            raise SeatAbsent(f"seat {seat} is absent: its absence policy plays it now", seat=str(int(seat)))
+        action = host.loads(work.action)
+        step = host.step(state, seat, action, version, now_ms, adjust=forfeits)
+        seat_clocks = clocks.schedule(
+            config, clocks.voluntary(seat_clocks, seat), step.to_act, seat, now_ms, running=running
+        )
+        return step, seat_clocks, action_record(int(seat), work.action, step.version, "", work.request_id)
+    if work.kind == LEAVE:
+        if not 0 <= seat < loaded.seats:
+            raise InvalidRequest(f"no seat {seat}")
+        if seat_clocks[seat].absent or loaded.finished:
+            return None
+        seat_clocks = clocks.leave(config, seat_clocks, seat, now_ms)
+        left: list[tuple[str, dict[str, Any]]] = [
+            (ABSENT, {"seat": int(seat), "reason": "left", "policy": config.policy})
+        ]
+        if config.policy == clocks.ABORT:
+            return host.abort(state, version, now_ms, left, f"seat {seat} left"), seat_clocks, b""
+        step = host.note(state, version, now_ms, left)
+        seat_clocks = clocks.schedule(config, seat_clocks, step.to_act, None, now_ms, running=running)
+        return step, seat_clocks, b""
+    # CLOCK: the seat's time is up (or it is absent): play the game's default action for it.
+    if seat not in clocks.due(seat_clocks, host.rules.to_act(state), now_ms):
+        return None
+    before: list[tuple[str, dict[str, Any]]] = []
+    if not seat_clocks[seat].absent:
+        seat_clocks, became_absent = clocks.time_out(config, seat_clocks, seat)
+        before.append((TIMED_OUT, {"seat": int(seat), "consecutive": seat_clocks[seat].timeouts}))
+        if became_absent:
+            before.append((ABSENT, {"seat": int(seat), "reason": "timeouts", "policy": config.policy}))
+            if config.policy == clocks.ABORT:
+                reason = f"seat {seat} timed out {config.max_timeouts} times in a row"
+                return host.abort(state, version, now_ms, before, reason), seat_clocks, b""
+    action = host.rules.default_action(state, seat)
+    plain = host.dumps(action)
+    step = host.step(state, seat, action, version, now_ms, before=before, adjust=forfeits)
+    seat_clocks = clocks.schedule(config, seat_clocks, step.to_act, seat, now_ms, running=running)
+    return step, seat_clocks, action_record(int(seat), plain, step.version, CLOCK)
+
+
+def plan_round(
+    works: Sequence[Work],
+    cache: Mapping[str, Loaded],
+    earlier: Sequence[bytes | None],
+    clock_rows: Sequence[Clocks],
+    now_ms: int,
+    commit_args: Callable[..., CommitCall],
+    *,
+    retain_s: int,
+    new_lineage: Callable[[], str] = lineage.new_lineage,
+) -> RoundPlan:
+    """One piece of work per game: the commits it makes and the answers known without one."""
+    plan = RoundPlan()
+    for work, previous, clock in zip(works, earlier, clock_rows, strict=True):
+        if previous is not None:  # applied before (a retry, or a redelivery): its first outcome
+            plan.replies.append(Reply(work, Outcome.loads(previous)))
+            plan.duplicates += 1
+            continue
+        loaded = cache.get(work.game_id)
+        try:
+            if loaded is None:
+                raise GameNotFound(f"no game games/{work.game_id}", game=work.game_id)
+            if work.etag and not lineage.matches(loaded.version, loaded.lineage, *_etag(work.etag)):
+                current = lineage.etag(loaded.version, loaded.lineage)
+                raise StaleVersion(
+                    f"etag {work.etag[:40]} is stale; the game is at {current}", etag=work.etag, current=current
+                )
+            planned = plan_step(work, loaded, clock, now_ms)
+        except (RulesError, AppError) as exc:
+            plan.replies.append(Reply(work, Outcome.rejected(exc), isinstance(exc, RulesError)))
+            continue
+        except (ValueError, TypeError, KeyError) as exc:  # an undecodable action in the stream
+            log.warning("worker.bad_message", game=work.game_id, request_id=work.request_id, error=str(exc))
+            plan.replies.append(Reply(work, Outcome(False, reason="INVALID_ACTION", message="malformed action")))
+            continue
+        if planned is None:  # nothing to do (a clock that is no longer due, a seat already gone)
+            if work.kind == CLOCK:
+                seat_clocks = clocks.load(_loads(clock.raw), clock.config, loaded.seats)
+                plan.settle[work.game_id] = clocks.next_deadline(seat_clocks)
+            plan.replies.append(Reply(work, Outcome.accepted(loaded.version, [], loaded.lineage)))
+            continue
+        step, seat_clocks, record = planned
+        head = new_lineage()
+        outcome = Outcome.accepted(step.version, step.events, head)
+        call = commit_args(
+            work.game_id,
+            work.seat,
+            work.request_id,
+            expected=loaded.version,
+            version=step.version,
+            state=loaded.host.dumps(step.state),
+            events=orjson.dumps(step.events),
+            prompts=orjson.dumps(step.prompts),
+            to_act=orjson.dumps(step.to_act),
+            status=step.status,
+            result=orjson.dumps(result_plain(step.result)) if step.result is not None else b"",
+            record=record,
+            outcome=outcome.dumps(),
+            seatclock=orjson.dumps(clocks.dump(seat_clocks)),
+            retain_s=retain_s,
+            expected_lineage=loaded.lineage,
+            lineage=head,
+        )
+        after = Loaded(loaded.host, step.version, step.state, step.status != "", loaded.seats, head)
+        plan.commits.append(Pending(work, after, outcome, clocks.next_deadline(seat_clocks), call))
+    return plan
+
+
+def settle_round(plan: RoundPlan, done: Sequence[Any], attempts: dict[bytes, int], now_ms: int) -> RoundResult:
+    """What the commit results (RedisStore.Committed, one per planned commit) mean.
+
+    1 committed: answer the outcome (or NOT_REPLICATED when the replicas did not confirm it);
+    0 applied before: answer that first outcome; -1 the version moved: retry, up to
+    CAS_RETRIES times. `attempts` counts retries per message across rounds.
+    """
+    result = RoundResult(replies=list(plan.replies))
+    result.unconfirmed = {r.work.msg_id for r in plan.replies if r.outcome.ok}  # answered from an earlier outcome
+    result.duplicates = plan.duplicates
+    for pending, committed in zip(plan.commits, done, strict=True):
+        work, after = pending.work, pending.after
+        if committed.code == 1:
+            result.applied.append(pending)
+            result.remember[work.game_id] = after
+            durable = committed.durable
+            result.replies.append(Reply(work, pending.outcome if durable else Outcome.rejected(NOT_REPLICATED)))
+            if work.follows and durable:
+                result.announced.add(work.msg_id)  # the committed entry answers it on the gateway's feed
+            if pending.next_deadline is not None:
+                result.wake[work.game_id] = pending.next_deadline
+            if work.kind == CLOCK:
+                plan.settle[work.game_id] = pending.next_deadline
+            if after.finished:
+                result.finished.append(work.game_id)
+        elif committed.code == 0:
+            result.forget.add(work.game_id)
+            result.wake[work.game_id] = now_ms  # the first attempt may have died before setting the timer
+            result.replies.append(Reply(work, Outcome.loads(committed.outcome or b"")))
+            result.unconfirmed.add(work.msg_id)
+            result.duplicates += 1
+        else:
+            result.conflicts += 1
+            result.forget.add(work.game_id)
+            attempts[work.msg_id] = attempts.get(work.msg_id, 0) + 1
+            if attempts[work.msg_id] < CAS_RETRIES:
+                result.retry.add(work.msg_id)
+            else:
+                error = StaleVersion("the game kept moving; retry", game=work.game_id)
+                result.replies.append(Reply(work, Outcome.rejected(error)))
+    return result
+
+
+def reannounced(replies: Sequence[Reply], unconfirmed: set[bytes]) -> list[str]:
+    """Games an earlier attempt may have finished without announcing it (it died between its
+    commit and the announcement): announce them again (the ratings consumer rates each once)."""
+    return [
+        r.work.game_id
+        for r in replies
+        if r.work.msg_id in unconfirmed and r.outcome.ok and any(row[2] == FINISHED for row in r.outcome.events)
+    ]
+
+
+def _etag(text: str) -> tuple[int, str]:
+    """A submitted etag (checked by the gateway); one that does not parse matches no version."""
+    try:
+        return lineage.parse_etag(text)
+    except AppError:
+        return -1, ""
+
+
+def _loads(raw: bytes | None) -> Any:
+    return orjson.loads(raw) if raw else None

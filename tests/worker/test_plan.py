@@ -1,0 +1,157 @@
+"""The worker's pure steps (worker/plan.py), without Redis: what a round commits and what results mean."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+from flotilla.app import clocks
+from flotilla.app.host import host_for
+from flotilla.app.outcome import Outcome
+from flotilla.records import CLOCK, LEAVE
+from flotilla.store.redis_store import Committed
+from flotilla.worker.plan import CAS_RETRIES, Clocks, Loaded, Work, plan_round, reannounced, settle_round
+
+HOST = host_for("counter")
+NO_CLOCKS = Clocks("active", clocks.ClockConfig(), None)
+
+
+def _loaded(moves: int = 200) -> Loaded:
+    state = HOST.rules.new_game(HOST.config(2, {"moves": str(moves)}), seed=7)
+    return Loaded(HOST, 1, state, False, 2, "l1")
+
+
+def _call(game_id: str, seat: int, request_id: str, **kwargs: Any) -> tuple[list[str], list[Any]]:
+    return [game_id, str(seat), request_id], [kwargs]
+
+
+def _add(game: str, seat: int, n: int, request_id: str, **extra: Any) -> Work:
+    return Work(
+        game, seat, request_id, action=orjson.dumps({"Add": [n]}), inbox="in", msg_id=request_id.encode(), **extra
+    )
+
+
+def _plan(works: list[Work], cache: dict[str, Loaded], earlier: list[bytes | None] | None = None) -> Any:
+    earlier = earlier if earlier is not None else [None] * len(works)
+    return plan_round(
+        works, cache, earlier, [NO_CLOCKS] * len(works), 1000, _call, retain_s=60, new_lineage=lambda: "l2"
+    )
+
+
+def test_a_legal_move_becomes_one_commit_at_the_cached_version() -> None:
+    plan = _plan([_add("g", 0, 3, "r1")], {"g": _loaded()})
+    assert not plan.replies
+    (pending,) = plan.commits
+    (args,) = pending.call[1]
+    assert (args["expected"], args["version"], args["expected_lineage"], args["lineage"]) == (1, 2, "l1", "l2")
+    assert pending.after.version == 2
+    assert pending.after.state.total == 3
+    assert pending.outcome.ok
+    assert pending.outcome.etag == "2.l2"
+    assert orjson.loads(args["record"]) == [0, {"Add": [3]}, 2, "", "r1"]
+
+
+def test_refusals_are_answered_without_a_commit() -> None:
+    works = [
+        _add("g", 1, 3, "wrong-seat"),
+        _add("h", 0, 3, "no-game"),
+        _add("k", 0, 3, "stale", etag="9.zz"),
+        Work("m", 0, "garbage", action=b"{", inbox="in", msg_id=b"garbage"),
+    ]
+    cache = {"g": _loaded(), "k": _loaded(), "m": _loaded()}
+    plan = _plan(works, cache)
+    assert not plan.commits
+    reasons = [(r.work.request_id, r.outcome.reason, r.cache_it) for r in plan.replies]
+    assert reasons == [
+        ("wrong-seat", "NOT_YOUR_TURN", True),  # a rules refusal is recorded under its request id
+        ("no-game", "GAME_NOT_FOUND", False),
+        ("stale", "STALE_GAME_VERSION", False),
+        ("garbage", "INVALID_ACTION", False),
+    ]
+
+
+def test_an_applied_request_is_answered_from_its_first_outcome() -> None:
+    first = Outcome.accepted(2, [], "l9").dumps()
+    plan = _plan([_add("g", 0, 3, "r1")], {"g": _loaded()}, earlier=[first])
+    assert not plan.commits
+    assert plan.replies[0].outcome.etag == "2.l9"
+    assert plan.duplicates == 1
+
+
+def test_a_leave_of_an_absent_seat_changes_nothing() -> None:
+    absent = clocks.dump(clocks.leave(clocks.ClockConfig(), clocks.initial(clocks.ClockConfig(), 2), 1, 0))
+    plan = plan_round(
+        [Work("g", 1, "bye", inbox="in", kind=LEAVE, msg_id=b"bye")],
+        {"g": _loaded()},
+        [None],
+        [Clocks("active", clocks.ClockConfig(), orjson.dumps(absent))],
+        1000,
+        _call,
+        retain_s=60,
+    )
+    assert not plan.commits
+    assert plan.replies[0].outcome.ok
+    assert plan.replies[0].outcome.version == 1
+
+
+def test_results_answer_retry_and_update_the_cache() -> None:
+    works = [_add("a", 0, 1, "ok", follows=True), _add("b", 0, 1, "dup"), _add("c", 0, 1, "moved")]
+    plan = _plan(works, {g: _loaded() for g in "abc"})
+    earlier = Outcome.accepted(2, [], "old").dumps()
+    attempts: dict[bytes, int] = {}
+    result = settle_round(
+        plan, [Committed(1), Committed(0, outcome=earlier), Committed(-1, current_version=5)], attempts, 1000
+    )
+    assert [r.work.request_id for r in result.replies] == ["ok", "dup"]
+    assert result.replies[1].outcome.etag == "2.old"
+    assert result.announced == {b"ok"}  # a followed game's commit answers it on the feed
+    assert result.unconfirmed == {b"dup"}
+    assert result.retry == {b"moved"}
+    assert set(result.remember) == {"a"}
+    assert result.forget == {"b", "c"}
+    assert (result.duplicates, result.conflicts) == (1, 1)
+    assert result.wake["b"] == 1000  # the first attempt may have died before setting its timer
+
+
+def test_a_commit_that_keeps_losing_is_refused_after_the_retries() -> None:
+    attempts: dict[bytes, int] = {}
+    for n in range(CAS_RETRIES):
+        plan = _plan([_add("g", 0, 1, "r")], {"g": _loaded()})
+        result = settle_round(plan, [Committed(-1, current_version=9)], attempts, 1000)
+        assert (b"r" in result.retry) == (n < CAS_RETRIES - 1)
+    assert result.replies[0].outcome.reason == "STALE_GAME_VERSION"
+
+
+def test_an_unreplicated_commit_is_not_given_out_and_not_announced() -> None:
+    plan = _plan([_add("g", 0, 1, "r", follows=True)], {"g": _loaded()})
+    result = settle_round(plan, [Committed(1, durable=False)], {}, 1000)
+    assert result.replies[0].outcome.reason == "STORE_UNAVAILABLE"
+    assert not result.announced
+
+
+def test_a_finishing_move_is_announced_and_reannounced_when_answered_from_its_record() -> None:
+    loaded = _loaded(moves=1)
+    plan = _plan([_add("g", 0, 1, "last")], {"g": loaded})
+    result = settle_round(plan, [Committed(1)], {}, 1000)
+    assert result.finished == ["g"]
+    again = _plan([_add("g", 0, 1, "last")], {"g": loaded}, earlier=[plan.commits[0].outcome.dumps()])
+    settled = settle_round(again, [], {}, 1000)
+    assert reannounced(settled.replies, settled.unconfirmed) == ["g"]
+
+
+def test_a_due_clock_plays_the_default_action() -> None:
+    config = clocks.ClockConfig(turn_ms=1000)
+    running = clocks.schedule(config, clocks.initial(config, 2), [0], None, 0, running=True)
+    plan = plan_round(
+        [Work("g", 0, "@clock:1", kind=CLOCK, msg_id=b"clock")],
+        {"g": _loaded()},
+        [None],
+        [Clocks("active", config, orjson.dumps(clocks.dump(running)))],
+        5000,
+        _call,
+        retain_s=60,
+    )
+    (pending,) = plan.commits
+    assert orjson.loads(pending.call[1][0]["record"])[3] == CLOCK
+    assert pending.outcome.events[0][2] == "t"  # SeatTimedOut first
