@@ -2,7 +2,9 @@
 
 A decision = `to_act` + `legal_actions` for the acting seat + `apply` of a random legal
 action (what a worker plus a bot do per move, minus Redis and gRPC). Also reports the
-snapshot codec (encode + decode of the state), which a worker pays on every commit.
+snapshot codec (encode + decode of the state), which a worker pays on every commit: the
+versioned compiled one the server uses (`codec_roundtrip_us`) and, on the same states in
+the same run, the generic tagged walk it replaced (`generic_codec_roundtrip_us`).
 
     python bench/engine.py [--seconds 5] [--games sail_away,counter]
 """
@@ -15,12 +17,15 @@ import platform
 import random
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "server"))
 
-from flotilla.app.host import host_for
+import orjson
+
+from flotilla.app.host import GameHost, host_for
 from flotilla.games import REGISTRY
 from flotilla.rules.testing import game_seed
 
@@ -38,13 +43,29 @@ MODES: dict[str, list[tuple[str, int, dict[str, str]]]] = {
 }
 
 
+def _timed(roundtrip: Callable[[Any], Any], state: Any) -> float:
+    t = time.perf_counter()
+    roundtrip(state)
+    return time.perf_counter() - t
+
+
+def _generic_roundtrip(host: GameHost) -> Callable[[Any], Any]:
+    """Encode + decode with the generic codec (the snapshot format before schema versions)."""
+    return lambda state: host.codec.from_plain(orjson.loads(orjson.dumps(host.codec.to_plain(state))))
+
+
 def playouts(kind: str, seats: int, options: dict[str, str], seconds: float) -> dict[str, Any]:
     host = host_for(kind)
     rules = host.rules
     config = host.config(seats, options)
     decisions = games = 0
-    codec_s = 0.0
+    codec_s = generic_s = 0.0
     codec_n = 0
+    generic = _generic_roundtrip(host)
+
+    def compiled(state: Any) -> Any:
+        return host.loads(host.dumps(state))
+
     start = time.perf_counter()
     seed = 0
     while time.perf_counter() - start < seconds:
@@ -58,13 +79,14 @@ def playouts(kind: str, seats: int, options: dict[str, str], seconds: float) -> 
             seat = driver.choice(sorted(acting))
             state = rules.apply(state, seat, driver.choice(rules.legal_actions(state, seat))).state
             decisions += 1
-            if decisions % 64 == 0:
-                t = time.perf_counter()
-                host.loads(host.dumps(state))
-                codec_s += time.perf_counter() - t
+            if decisions % 64 == 0:  # both codecs on the same state, back to back, order alternating
+                first, second = (compiled, generic) if codec_n % 2 else (generic, compiled)
+                a, b = _timed(first, state), _timed(second, state)
+                codec_s += a if first is compiled else b
+                generic_s += b if first is compiled else a
                 codec_n += 1
         games += 1
-    elapsed = time.perf_counter() - start - codec_s
+    elapsed = time.perf_counter() - start - codec_s - generic_s
     return {
         "game": kind,
         "seats": seats,
@@ -73,6 +95,8 @@ def playouts(kind: str, seats: int, options: dict[str, str], seconds: float) -> 
         "games_per_s": games / elapsed,
         "decisions_per_game": decisions / max(games, 1),
         "codec_roundtrip_us": 1e6 * codec_s / max(codec_n, 1),
+        "generic_codec_roundtrip_us": 1e6 * generic_s / max(codec_n, 1),
+        "codec_speedup": generic_s / max(codec_s, 1e-9),
     }
 
 
