@@ -30,10 +30,15 @@ from dataclasses import dataclass
 from typing import Any, Union
 
 from flotilla.rules.codec import Codec, reachable_types
+from flotilla.rules.rng import Rng
 
 MARK = "~snap"
+WIDE_INTS: frozenset[tuple[type, str]] = frozenset({(Rng, "seed")})
+"""Int fields that may exceed 64 bits (written as `{"~big": "digits"}`); any other int that
+does makes the JSON encoder fail, and the host encodes that state with the generic codec."""
 GENERIC = 1  # flags bit: the body was written by the generic codec (an int beyond 64 bits in a tuple)
 _INT64 = 1 << 63
+_LEAF_CACHE = 2048  # shared instances kept per record type of scalar fields
 _BIG = "~big"
 
 
@@ -97,80 +102,82 @@ def _int_like(hint: Any) -> bool:
 
 
 class _Compiler:
-    """Generates one encoder and one decoder function per dataclass of a state's type tree."""
+    """Generates, once per state type, an encoder and a decoder function per dataclass.
+
+    Each function handles its own fields with expressions chosen from the type hints: scalars
+    and enums pass as they are (orjson writes enums by value), records are positional lists,
+    unions of records are `{"Tag": [...]}`, anything else uses the generic codec.
+    """
 
     def __init__(self, generic: Codec) -> None:
-        self.generic = generic
-        self.env: dict[str, Any] = {"_big": _big, "_unbig": _unbig, "_generic": generic, "_new": object.__new__}
-        self.env["_setattr"] = object.__setattr__
-        self.lines: list[str] = []
+        self.env: dict[str, Any] = {"_big": _big, "_unbig": _unbig, "_generic": generic}
+        self.env.update(_new=object.__new__, _setattr=object.__setattr__, _none=lambda _: None)
         self.names: dict[Any, str] = {}
+        self.unions: list[tuple[dict[Any, Any], dict[Any, Any], tuple[type, ...]]] = []
 
     def name(self, obj: Any, prefix: str) -> str:
-        key = id(obj) if not isinstance(obj, type) else obj
+        key = obj if isinstance(obj, type) else id(obj)
         if key not in self.names:
             self.names[key] = f"{prefix}{len(self.names)}"
             self.env[self.names[key]] = obj
         return self.names[key]
 
-    # --- expressions for one value of a hint -------------------------------------------
-    def enc(self, hint: Any, x: str, depth: int) -> str:
+    def union(self, members: tuple[type, ...]) -> tuple[str, str]:
+        enc: dict[Any, Any] = {type(None): self.env["_none"]}
+        dec: dict[Any, Any] = {}
+        self.unions.append((enc, dec, members))
+        return self.name(enc, "U"), self.name(dec, "V")
+
+    def expr(self, hint: Any, x: str, depth: int, *, wide: bool = False) -> tuple[str, str, str]:
+        """(shape, encode expression, decode expression) for a value `x` of `hint`.
+
+        Ints pass as they are unless `wide` (a field in WIDE_INTS, which may exceed 64 bits).
+        """
         hint = getattr(hint, "__supertype__", hint)
         if _plain_scalar(hint):
-            return x
+            return "s", x, x
         if _int_like(hint):
-            return f"({x} if {x} is None or -{_INT64} <= {x} < {_INT64} else _big({x}))"
+            if not wide:  # one beyond 64 bits makes the JSON encoder fail, see `to_plain`
+                return "s", x, x
+            maybe_none = f"{x} is None or " if _is_union(hint) else ""
+            enc = f"({x} if {maybe_none}-{_INT64} <= {x} < {_INT64} else _big({x}))"
+            return "s", enc, f"({x} if {x}.__class__ is not dict else _unbig({x}))"
         if isinstance(hint, type) and issubclass(hint, enum.Enum):
-            return f"{{{hint.__qualname__!r}: {x}._value_}}"
+            members = self.name({m.value: m for m in hint}, "M")
+            return f"e:{hint.__qualname__}", x, f"{members}[{x}]"
         if isinstance(hint, type) and dataclasses.is_dataclass(hint):
-            return f"enc_{self.name(hint, 'T')}({x})"
-        origin, args = typing.get_origin(hint), typing.get_args(hint)
+            n = self.name(hint, "T")
+            return f"r:{hint.__qualname__}", f"enc_{n}({x})", f"dec_{n}({x})"
+        args = typing.get_args(hint)
         if _is_union(hint) and all(a is type(None) or dataclasses.is_dataclass(a) for a in args):
-            table = {a: (lambda _: None) if a is type(None) else None for a in args}
-            self.env[name := self.name(table, "U")] = table
-            self.deferred.append((table, args))
-            return f"{name}[{x}.__class__]({x})"
-        if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
-            item = args[0]
-            if _plain_scalar(item):
-                return x
-            if _int_like(item):
-                return x  # an int beyond 64 bits here: the JSON encoder fails, see to_plain
-            v = f"e{depth}"
-            return f"[{self.enc(item, v, depth + 1)} for {v} in {x}]"
-        return f"_generic.to_plain({x})"
+            enc_table, dec_table = self.union(args)
+            return (
+                "u",
+                f"{enc_table}[{x}.__class__]({x})",
+                f"(None if {x} is None else {dec_table}[next(iter({x}))]({x}))",
+            )
+        if typing.get_origin(hint) is tuple and len(args) == 2 and args[1] is Ellipsis:
+            e = f"e{depth}"
+            shape, enc, dec = self.expr(args[0], e, depth + 1)
+            # ints pass too: one beyond 64 bits makes the JSON encoder fail, see `to_plain`
+            enc = x if enc == e else self.mapped(enc, e, x, "list")
+            dec = f"tuple({x})" if dec == e else self.mapped(dec, e, x, "tuple")
+            return f"t{shape}", enc, dec
+        return "g", f"_generic.to_plain({x})", f"_generic.from_plain({x})"
 
-    def dec(self, hint: Any, x: str, depth: int) -> str:
-        hint = getattr(hint, "__supertype__", hint)
-        if _plain_scalar(hint):
-            return x
-        if _int_like(hint):
-            return f"({x} if {x}.__class__ is not dict else _unbig({x}))"
-        if isinstance(hint, type) and issubclass(hint, enum.Enum):
-            members = {m.value: m for m in hint}
-            return f"{self.name(members, 'M')}[{x}[{hint.__qualname__!r}]]"
-        if isinstance(hint, type) and dataclasses.is_dataclass(hint):
-            return f"dec_{self.name(hint, 'T')}({x})"
-        origin, args = typing.get_origin(hint), typing.get_args(hint)
-        if _is_union(hint) and all(a is type(None) or dataclasses.is_dataclass(a) for a in args):
-            table = {a.__qualname__: None for a in args if a is not type(None)}
-            name = self.name(table, "V")
-            self.deferred_dec.append((table, args))
-            if type(None) in args:
-                return f"(None if {x} is None else {name}[next(iter({x}))]({x}))"
-            return f"{name}[next(iter({x}))]({x})"
-        if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
-            item = args[0]
-            if _plain_scalar(item) or _int_like(item):
-                return f"tuple({x})"
-            v = f"e{depth}"
-            return f"tuple([{self.dec(item, v, depth + 1)} for {v} in {x}])"
-        return f"_generic.from_plain({x})"
+    def mapped(self, item: str, e: str, x: str, into: str) -> str:
+        """`item` (an expression of `e`) for each element of `x`: `map` when it is one call."""
+        if item.endswith(f"({e})") and item.count("(") == 1 and "[" not in item:
+            return f"{into}(map({item[: -len(e) - 2]}, {x}))"
+        bracket = "[]" if into == "list" else ("tuple([", "])")
+        if into == "list":
+            return f"[{item} for {e} in {x}]"
+        return f"{bracket[0]}{item} for {e} in {x}{bracket[1]}"
 
-    # --- one function pair per dataclass -----------------------------------------------
-    def compile(self, classes: tuple[type, ...]) -> None:
-        self.deferred: list[tuple[dict[Any, Any], tuple[Any, ...]]] = []
-        self.deferred_dec: list[tuple[dict[Any, Any], tuple[Any, ...]]] = []
+    def compile(self, classes: tuple[type, ...]) -> str:
+        """Define the functions; returns the layout (every record's field names and shapes)."""
+        lines: list[str] = []
+        layout: list[str] = []
         for cls in classes:
             if not dataclasses.is_dataclass(cls):
                 continue
@@ -178,37 +185,41 @@ class _Compiler:
             tag = cls.__qualname__
             hints = typing.get_type_hints(cls)
             fields = [f.name for f in dataclasses.fields(cls)]
-            parts = ", ".join(self.enc(hints[f], f"v.{f}", 0) for f in fields)
-            self.lines.append(f"def enc_{n}(v):\n    return {{{tag!r}: [{parts}]}}\n")
-            body = [f"def dec_{n}(x):", f"    b = x[{tag!r}]"]
-            if fields:
-                local = [f"f_{f}" for f in fields]
-                body.append(f"    {', '.join(local)}{',' if len(local) == 1 else ''} = b")
-            else:
-                body.append("    if b: raise ValueError('a record of ' + %r + ' with fields')" % tag)
+            wide = {f: (cls, f) in WIDE_INTS for f in fields}
+            exprs = {f: self.expr(hints[f], f"f_{f}", 0, wide=wide[f]) for f in fields}
+            layout.append(f"{tag}:" + ",".join(f"{f}={exprs[f][0]}" for f in fields))
+            encs = ", ".join(self.expr(hints[f], f"v.{f}", 0, wide=wide[f])[1] for f in fields)
+            lines.append(f"def enc_{n}(v):\n    return [{encs}]")
+            lines.append(f"def enct_{n}(v):\n    return {{{tag!r}: [{encs}]}}")
+            body = [f"def dec_{n}(x):"]
+            leaf = fields and not any(wide.values()) and all(e[0] == "s" or e[0][:2] == "e:" for e in exprs.values())
+            if leaf:  # scalar fields only: equal records decode to one shared (frozen) instance
+                cache = self.name({}, "C")
+                body += ["    x = tuple(x)", f"    o = {cache}.get(x)", "    if o is not None:", "        return o"]
+            body.append(f"    {''.join(f'f_{f}, ' for f in fields)}= x" if fields else "    () = x")
             body.append(f"    o = _new({n})")
             for f in fields:
-                value = self.dec(hints[f], f"f_{f}", 0)
                 slot = cls.__dict__.get(f)
                 if isinstance(slot, types.MemberDescriptorType):  # a slot: set it directly (frozen or not)
-                    body.append(f"    {self.name(slot.__set__, 'S')}(o, {value})")
+                    body.append(f"    {self.name(slot.__set__, 'S')}(o, {exprs[f][2]})")
                 else:
-                    body.append(f"    _setattr(o, {f!r}, {value})")
-            body.append("    return o\n")
-            self.lines.append("\n".join(body))
-        exec("\n".join(self.lines), self.env)  # noqa: S102 - source built above from type hints only
-        for table, args in self.deferred:
-            for a in args:
-                if a is not type(None):
-                    table[a] = self.env[f"enc_{self.names[a]}"]
-        for table, args in self.deferred_dec:
-            for a in args:
-                if a is not type(None):
-                    table[a.__qualname__] = self.env[f"dec_{self.names[a]}"]
+                    body.append(f"    _setattr(o, {f!r}, {exprs[f][2]})")
+            if leaf:
+                body.append(f"    if len({cache}) < {_LEAF_CACHE}:\n        {cache}[x] = o")
+            body.append("    return o")
+            lines.append("\n".join(body))
+            lines.append(f"def dect_{n}(x):\n    return dec_{n}(x[{tag!r}])")
+        exec("\n".join(lines), self.env)  # source built above from type hints and field names only
+        for enc, dec, members in self.unions:
+            for m in members:
+                if m is not type(None):
+                    enc[m] = self.env[f"enct_{self.names[m]}"]
+                    dec[m.__qualname__] = self.env[f"dect_{self.names[m]}"]
+        return ";".join(layout)
 
 
-def layout_of(classes: tuple[type, ...]) -> str:
-    """The field names of every dataclass, in order: `"Tag:a,b;Other:c"`."""
+def names_layout(classes: tuple[type, ...]) -> str:
+    """The field names of every dataclass, in order: `"Tag:a,b;Other:c"` (version-0 bodies)."""
     return ";".join(
         f"{c.__qualname__}:{','.join(f.name for f in dataclasses.fields(c))}"
         for c in classes
@@ -216,12 +227,12 @@ def layout_of(classes: tuple[type, ...]) -> str:
     )
 
 
-def parse_layout(layout: str) -> dict[str, list[str]]:
-    """`layout_of`'s string as {tag: field names}."""
-    out: dict[str, list[str]] = {}
+def parse_layout(layout: str) -> dict[str, list[tuple[str, str]]]:
+    """A layout string as {tag: [(field name, shape)]} (shape "" where the layout has none)."""
+    out: dict[str, list[tuple[str, str]]] = {}
     for part in layout.split(";") if layout else ():
-        tag, _, names = part.partition(":")
-        out[tag] = names.split(",") if names else []
+        tag, _, fields = part.partition(":")
+        out[tag] = [(name, shape) for name, _, shape in (f.partition("=") for f in fields.split(",") if f)]
     return out
 
 
@@ -229,7 +240,12 @@ class SnapshotCodec:
     """Snapshots of one game's state type (see the module docstring for the format)."""
 
     def __init__(
-        self, state_type: type, *, version: int | None = None, upcasters: Mapping[int, Upcaster] | None = None
+        self,
+        state_type: type,
+        *,
+        version: int | None = None,
+        upcasters: Mapping[int, Upcaster] | None = None,
+        v0_layout: str | None = None,
     ) -> None:
         module = sys.modules.get(state_type.__module__)
         self.state_type = state_type
@@ -239,10 +255,13 @@ class SnapshotCodec:
         )
         self.generic = Codec(state_type)
         classes = reachable_types(state_type)
-        self.layout = layout_of(classes)
+        self.v0_layout = (
+            v0_layout if v0_layout is not None else V0_LAYOUTS.get(_type_key(state_type), names_layout(classes))
+        )
         self.fields = {c.__qualname__: dataclasses.fields(c) for c in classes if dataclasses.is_dataclass(c)}
         compiler = _Compiler(self.generic)
-        compiler.compile(classes)
+        self.layout = compiler.compile(classes)
+        self._root = f"r:{state_type.__qualname__}"
         root = compiler.names[state_type]
         self._encode: Callable[[Any], Any] = compiler.env[f"enc_{root}"]
         self._decode: Callable[[Any], Any] = compiler.env[f"dec_{root}"]
@@ -250,11 +269,17 @@ class SnapshotCodec:
     def to_plain(self, state: Any, *, generic: bool = False) -> list[Any]:
         """The snapshot of `state` as plain data.
 
-        Tuples of ints are passed through as they are, so a JSON encoder refuses one holding an
-        int beyond 64 bits: encode again with `generic=True` then (the slower generic form).
+        Tuples of ints pass as they are, so a JSON encoder refuses one holding an int beyond
+        64 bits: encode again with `generic=True` then (the generic codec's body, slower).
         """
         if generic:
-            return [MARK, self.version, GENERIC, self.layout, self.generic.to_plain(state)]
+            return [
+                MARK,
+                self.version,
+                GENERIC,
+                names_layout(reachable_types(self.state_type)),
+                self.generic.to_plain(state),
+            ]
         return [MARK, self.version, 0, self.layout, self._encode(state)]
 
     @staticmethod
@@ -263,15 +288,19 @@ class SnapshotCodec:
         return type(plain) is list and len(plain) == 5 and plain[0] == MARK
 
     def from_plain(self, plain: Any) -> Any:
-        """The state of a snapshot (versioned or version 0). Raises ValueError or TypeError."""
+        """The state of a snapshot (versioned, or version 0: a state in generic codec form).
+
+        Raises ValueError or TypeError on anything malformed.
+        """
         try:
             if self.is_snapshot(plain):
                 _, version, flags, layout, body = plain
                 if version == self.version and layout == self.layout and flags == 0:
-                    return self._decode(body)
-                state = self._upcast(body, version, layout)
+                    state = self._decode(body)
+                else:
+                    state = self._slow(body, version, flags, layout)
             elif type(plain) is dict:
-                state = self._upcast(plain, 0, self.layout)
+                state = self._slow(plain, 0, GENERIC, self.v0_layout)
             else:
                 msg = "not a snapshot"
                 raise ValueError(msg)
@@ -281,64 +310,119 @@ class SnapshotCodec:
             msg = f"malformed snapshot ({type(exc).__name__})"
             raise ValueError(msg) from exc
         if type(state) is not self.state_type:
-            msg = f"snapshot holds a {type(state).__qualname__}, not a {self.state_type.__qualname__}"
+            msg = f"the snapshot holds a {type(state).__qualname__}, not a {self.state_type.__qualname__}"
             raise ValueError(msg)
         return state
 
-    # --- the slow path: by name, upcast, defaults --------------------------------------
-    def _upcast(self, body: Any, version: Any, layout: Any) -> Any:
+    # --- the slow path: by name, upcasters, defaults ------------------------------------
+    def _slow(self, body: Any, version: Any, flags: Any, layout: Any) -> Any:
         if type(version) is not int or not 0 <= version <= self.version:
-            msg = f"snapshot schema version {version!r} is not one this process reads (0..{self.version})"
+            msg = f"snapshot schema version {str(version)[:20]} is not one this process reads (0..{self.version})"
             raise ValueError(msg)
-        if type(layout) is not str:
-            msg = "snapshot layout is not a string"
+        if type(layout) is not str or type(flags) is not int:
+            msg = "a snapshot's layout is a string and its flags an int"
             raise TypeError(msg)
-        tree = _to_tree(body, parse_layout(layout))
+        writer = parse_layout(layout)
+        tree = _plain_to_tree(body, writer) if flags & GENERIC else _body_to_tree(body, self._root, writer)
         for v in range(version, self.version):
             upcaster = self.upcasters.get(v)
             if upcaster is not None:
                 tree = upcaster(tree)
-        return self.generic.from_plain(self._from_tree(tree))
+        return self.generic.from_plain(self._tree_to_plain(tree))
 
-    def _from_tree(self, tree: Any) -> Any:
+    def _tree_to_plain(self, tree: Any) -> Any:
+        """A tree in generic codec form, by this process's fields (defaults where missing)."""
         if isinstance(tree, Record):
             fields = self.fields.get(tree.tag)
             if fields is None:
-                msg = f"unknown record type {tree.tag[:40]!r}"
+                msg = f"no record type {tree.tag[:40]!r} here"
                 raise ValueError(msg)
             values = []
             for f in fields:
                 if f.name in tree.fields:
-                    values.append(self._from_tree(tree.fields[f.name]))
+                    values.append(self._tree_to_plain(tree.fields[f.name]))
                 elif f.default is not dataclasses.MISSING:
                     values.append(self.generic.to_plain(f.default))
                 elif f.default_factory is not dataclasses.MISSING:
                     values.append(self.generic.to_plain(f.default_factory()))
                 else:
-                    msg = f"snapshot lacks {tree.tag}.{f.name}, which has no default: add an upcaster"
+                    msg = f"the snapshot lacks {tree.tag}.{f.name}, which has no default: add an upcaster"
                     raise ValueError(msg)
             return {tree.tag: values}
         if isinstance(tree, list):
-            return [self._from_tree(v) for v in tree]
+            return [self._tree_to_plain(v) for v in tree]
         if isinstance(tree, dict):
-            return {k: self._from_tree(v) for k, v in tree.items()}
+            return {k: self._tree_to_plain(v) for k, v in tree.items()}
         return tree
 
 
-def _to_tree(plain: Any, layout: dict[str, list[str]]) -> Any:
-    """A plain body as records by field name (other tagged forms stay as they are)."""
+def _record(tag: str, body: Any, writer: dict[str, list[tuple[str, str]]], convert: Callable[..., Any]) -> Record:
+    fields = writer.get(tag)
+    if fields is None:
+        msg = f"record type {tag[:40]!r} is not in the snapshot's layout"
+        raise ValueError(msg)
+    if not isinstance(body, list) or len(body) != len(fields):
+        msg = f"{tag[:40]} has {len(fields)} fields in the snapshot's layout"
+        raise ValueError(msg)
+    return Record(tag, {name: convert(v, shape) for (name, shape), v in zip(fields, body, strict=True)})
+
+
+def _tagged(value: Any) -> tuple[str, Any]:
+    if not isinstance(value, dict) or len(value) != 1:
+        msg = "a tagged value is an object with one key"
+        raise ValueError(msg)
+    ((tag, body),) = value.items()
+    return tag, body
+
+
+def _body_to_tree(value: Any, shape: str, writer: dict[str, list[tuple[str, str]]]) -> Any:
+    """A compiled body (list records, shapes from the writer's layout) as a tree of records."""
+
+    def convert(v: Any, s: str) -> Any:
+        return _body_to_tree(v, s, writer)
+
+    if shape == "s":
+        return value
+    if shape.startswith("r:"):
+        return _record(shape[2:], value, writer, convert)
+    if shape == "u":
+        if value is None:
+            return None
+        tag, body = _tagged(value)
+        return _record(tag, body, writer, convert)
+    if shape.startswith("e:"):
+        return {shape[2:]: value}
+    if shape.startswith("t"):
+        if not isinstance(value, list):
+            msg = "a tuple field that is not a list"
+            raise TypeError(msg)
+        return [convert(v, shape[1:]) for v in value]
+    if shape == "g":
+        return _plain_to_tree(value, writer)
+    msg = f"unknown shape {shape[:20]!r} in the snapshot's layout"
+    raise ValueError(msg)
+
+
+def _plain_to_tree(plain: Any, writer: dict[str, list[tuple[str, str]]]) -> Any:
+    """A body in generic codec form as a tree of records (other tagged forms stay as they are)."""
+
+    def convert(v: Any, _shape: str) -> Any:
+        return _plain_to_tree(v, writer)
+
     if isinstance(plain, list):
-        return [_to_tree(v, layout) for v in plain]
+        return [_plain_to_tree(v, writer) for v in plain]
     if isinstance(plain, dict):
-        if len(plain) != 1:
-            msg = "a tagged value with more than one key"
-            raise ValueError(msg)
-        ((tag, body),) = plain.items()
-        names = layout.get(tag)
-        if names is None:
-            return {tag: _to_tree(body, layout)}
-        if not isinstance(body, list) or len(body) != len(names):
-            msg = f"{tag[:40]} has {len(names)} fields in the snapshot's layout"
-            raise ValueError(msg)
-        return Record(tag, {n: _to_tree(v, layout) for n, v in zip(names, body, strict=True)})
+        tag, body = _tagged(plain)
+        if tag in writer:
+            return _record(tag, body, writer, convert)
+        return {tag: _plain_to_tree(body, writer)}
     return plain
+
+
+def _type_key(cls: type) -> str:
+    return f"{cls.__module__}.{cls.__qualname__}"
+
+
+V0_LAYOUTS: dict[str, str] = {}
+"""The field names of each game's state types when snapshots had no version (version 0),
+by state type: how version-0 snapshots are read after a state dataclass changes."""
