@@ -31,6 +31,7 @@ from typing import Any, Union
 
 from flotilla.rules.codec import Codec, reachable_types
 from flotilla.rules.rng import Rng
+from flotilla.rules.snapshot_v0 import V0_LAYOUTS
 
 MARK = "~snap"
 WIDE_INTS: frozenset[tuple[type, str]] = frozenset({(Rng, "seed")})
@@ -285,7 +286,7 @@ class SnapshotCodec:
     @staticmethod
     def is_snapshot(plain: Any) -> bool:
         """Whether `plain` is a versioned snapshot (and not some other plain value)."""
-        return type(plain) is list and len(plain) == 5 and plain[0] == MARK
+        return type(plain) is list and len(plain) > 0 and plain[0] == MARK
 
     def from_plain(self, plain: Any) -> Any:
         """The state of a snapshot (versioned, or version 0: a state in generic codec form).
@@ -421,8 +422,3 @@ def _plain_to_tree(plain: Any, writer: dict[str, list[tuple[str, str]]]) -> Any:
 
 def _type_key(cls: type) -> str:
     return f"{cls.__module__}.{cls.__qualname__}"
-
-
-V0_LAYOUTS: dict[str, str] = {}
-"""The field names of each game's state types when snapshots had no version (version 0),
-by state type: how version-0 snapshots are read after a state dataclass changes."""
