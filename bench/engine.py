@@ -15,6 +15,7 @@ import argparse
 import json
 import platform
 import random
+import statistics
 import sys
 import time
 from collections.abc import Callable
@@ -62,6 +63,7 @@ def playouts(kind: str, seats: int, options: dict[str, str], seconds: float) -> 
     codec_s = generic_s = 0.0
     codec_n = 0
     generic = _generic_roundtrip(host)
+    ratios: list[float] = []
 
     def compiled(state: Any) -> Any:
         return host.loads(host.dumps(state))
@@ -82,8 +84,10 @@ def playouts(kind: str, seats: int, options: dict[str, str], seconds: float) -> 
             if decisions % 64 == 0:  # both codecs on the same state, back to back, order alternating
                 first, second = (compiled, generic) if codec_n % 2 else (generic, compiled)
                 a, b = _timed(first, state), _timed(second, state)
-                codec_s += a if first is compiled else b
-                generic_s += b if first is compiled else a
+                new, old = (a, b) if first is compiled else (b, a)
+                codec_s += new
+                generic_s += old
+                ratios.append(old / max(new, 1e-9))
                 codec_n += 1
         games += 1
     elapsed = time.perf_counter() - start - codec_s - generic_s
@@ -97,6 +101,7 @@ def playouts(kind: str, seats: int, options: dict[str, str], seconds: float) -> 
         "codec_roundtrip_us": 1e6 * codec_s / max(codec_n, 1),
         "generic_codec_roundtrip_us": 1e6 * generic_s / max(codec_n, 1),
         "codec_speedup": generic_s / max(codec_s, 1e-9),
+        "codec_speedup_median": statistics.median(ratios) if ratios else 0.0,
     }
 
 

@@ -1,21 +1,25 @@
-"""Versioned, compiled snapshots of game states.
+"""Versioned, compiled snapshots of game states (what GameHost.dumps/loads store for a state).
 
 A snapshot is the plain list `["~snap", version, flags, layout, body]`:
 
-- `version` is the game's schema version: `SCHEMA_VERSION` in the module that defines its
-  state type (1 if it declares none);
-- `layout` names the fields of every state dataclass, in order: `"State:config,rng;Rng:seed,counter"`;
-- `body` is the state in `Codec` plain form (`{"Tag": [fields...]}`, enums `{"Tag": value}`),
-  byte for byte what the generic codec writes, but built and read by per-type functions
-  generated once from the type hints.
+- `version` is the game's schema version: `SCHEMA_VERSION` next to its state type (with
+  `UPCASTERS`), 1 if it declares none;
+- `layout` is the writer's schema: every state dataclass with its field names and, where
+  not a scalar, their shapes: `"State:config=r:Config,turn,phase=u;Config:seats"`
+  (`r:T` a record, `u` a union of records, `e:T` an enum, `t<shape>` a tuple, `g` the
+  generic codec's form);
+- `body` is the state: a record is the list of its field values, a union member
+  `{"Tag": [...]}`, an enum its value, a tuple a list. Encoder and decoder are functions
+  generated once per dataclass from the type hints (records of scalars decode to shared
+  instances: they are frozen).
 
 Decoding takes the compiled path when the snapshot's version and layout are this process's.
-Otherwise (an older version, a field added or dropped, or version 0: the untagged plain form
-written before snapshots carried a version) it reads the body by field NAME into a tree of
-`Record`s, runs the game's `UPCASTERS[v]` for each version v from the snapshot's up to the
-current one, fills fields the snapshot lacks from their defaults, and builds the state with
-the generic codec. Only types reachable from the state type can be built (a whitelist), and
-malformed input raises ValueError or TypeError.
+Otherwise (an older version, a field added or dropped, a body the generic codec wrote, or
+version 0: a state in the generic codec's plain form, as stored before snapshots had a
+version) it reads the body by field NAME into a tree of `Record`s, runs `UPCASTERS[v]` for
+each version v from the snapshot's up to the current one, fills missing fields from their
+defaults, and builds the state with the generic codec. Only types reachable from the state
+type can be built (a whitelist); malformed input raises ValueError or TypeError.
 """
 
 from __future__ import annotations
@@ -188,7 +192,7 @@ class _Compiler:
             fields = [f.name for f in dataclasses.fields(cls)]
             wide = {f: (cls, f) in WIDE_INTS for f in fields}
             exprs = {f: self.expr(hints[f], f"f_{f}", 0, wide=wide[f]) for f in fields}
-            layout.append(f"{tag}:" + ",".join(f"{f}={exprs[f][0]}" for f in fields))
+            layout.append(f"{tag}:" + ",".join(f if exprs[f][0] == "s" else f"{f}={exprs[f][0]}" for f in fields))
             encs = ", ".join(self.expr(hints[f], f"v.{f}", 0, wide=wide[f])[1] for f in fields)
             lines.append(f"def enc_{n}(v):\n    return [{encs}]")
             lines.append(f"def enct_{n}(v):\n    return {{{tag!r}: [{encs}]}}")
@@ -382,7 +386,7 @@ def _body_to_tree(value: Any, shape: str, writer: dict[str, list[tuple[str, str]
     def convert(v: Any, s: str) -> Any:
         return _body_to_tree(v, s, writer)
 
-    if shape == "s":
+    if shape in ("s", ""):  # a scalar ("" where the layout names the field alone)
         return value
     if shape.startswith("r:"):
         return _record(shape[2:], value, writer, convert)
