@@ -6,8 +6,8 @@ A snapshot is the plain list `["~snap", version, flags, layout, body]`:
   `UPCASTERS`), 1 if it declares none;
 - `layout` is the writer's schema: every state dataclass with its field names and, where
   not a scalar, their shapes: `"State:config=r:Config,turn,phase=u;Config:seats"`
-  (`r:T` a record, `u` a union of records, `e:T` an enum, `t<shape>` a tuple, `g` the
-  generic codec's form);
+  (`r:T` a record, `u` a union of records, `e:T` an enum, `t<shape>` a tuple, `w` an int
+  written as hex digits when beyond 64 bits (`WIDE_INTS`), `g` the generic codec's form);
 - `body` is the state: a record is the list of its field values, a union member
   `{"Tag": [...]}`, an enum its value, a tuple a list. Encoder and decoder are functions
   generated once per dataclass from the type hints (records of scalars decode to shared
@@ -39,12 +39,11 @@ from flotilla.rules.snapshot_v0 import V0_LAYOUTS
 
 MARK = "~snap"
 WIDE_INTS: frozenset[tuple[type, str]] = frozenset({(Rng, "seed")})
-"""Int fields that may exceed 64 bits (written as `{"~big": "digits"}`); any other int that
+"""Int fields that may exceed 64 bits (written as a string of hex digits then); any other int that
 does makes the JSON encoder fail, and the host encodes that state with the generic codec."""
 GENERIC = 1  # flags bit: the body was written by the generic codec (an int beyond 64 bits in a tuple)
 _INT64 = 1 << 63
 _LEAF_CACHE = 2048  # shared instances kept per record type of scalar fields
-_BIG = "~big"
 
 
 @dataclass(slots=True)
@@ -78,12 +77,8 @@ def records(tree: Any, tag: str) -> Iterator[Record]:
             yield from records(value, tag)
 
 
-def _big(value: int) -> Any:
-    return {_BIG: str(value)}
-
-
-def _unbig(value: Any) -> Any:
-    return int(value[_BIG]) if type(value) is dict else value
+def _unhex(value: Any) -> Any:
+    return int(value, 16) if type(value) is str else value
 
 
 def _is_union(hint: Any) -> bool:
@@ -115,7 +110,7 @@ class _Compiler:
     """
 
     def __init__(self, generic: Codec) -> None:
-        self.env: dict[str, Any] = {"_big": _big, "_unbig": _unbig, "_generic": generic}
+        self.env: dict[str, Any] = {"_hex": "{:x}".format, "_unhex": _unhex, "_generic": generic}
         self.env.update(_new=object.__new__, _setattr=object.__setattr__, _none=lambda _: None)
         self.names: dict[Any, str] = {}
         self.unions: list[tuple[dict[Any, Any], dict[Any, Any], tuple[type, ...]]] = []
@@ -145,8 +140,8 @@ class _Compiler:
             if not wide:  # one beyond 64 bits makes the JSON encoder fail, see `to_plain`
                 return "s", x, x
             maybe_none = f"{x} is None or " if _is_union(hint) else ""
-            enc = f"({x} if {maybe_none}-{_INT64} <= {x} < {_INT64} else _big({x}))"
-            return "s", enc, f"({x} if {x}.__class__ is not dict else _unbig({x}))"
+            enc = f"({x} if {maybe_none}-{_INT64} <= {x} < {_INT64} else _hex({x}))"
+            return "w", enc, f"({x} if {x}.__class__ is not str else _unhex({x}))"
         if isinstance(hint, type) and issubclass(hint, enum.Enum):
             members = self.name({m.value: m for m in hint}, "M")
             return f"e:{hint.__qualname__}", x, f"{members}[{x}]"
@@ -197,7 +192,7 @@ class _Compiler:
             lines.append(f"def enc_{n}(v):\n    return [{encs}]")
             lines.append(f"def enct_{n}(v):\n    return {{{tag!r}: [{encs}]}}")
             body = [f"def dec_{n}(x):"]
-            leaf = fields and not any(wide.values()) and all(e[0] == "s" or e[0][:2] == "e:" for e in exprs.values())
+            leaf = fields and all(e[0] == "s" or e[0][:2] == "e:" for e in exprs.values())
             if leaf:  # scalar fields only: equal records decode to one shared (frozen) instance
                 cache = self.name({}, "C")
                 body += ["    x = tuple(x)", f"    o = {cache}.get(x)", "    if o is not None:", "        return o"]
@@ -298,12 +293,11 @@ class SnapshotCodec:
         Raises ValueError or TypeError on anything malformed.
         """
         try:
-            if self.is_snapshot(plain):
+            if type(plain) is list and plain and plain[0] == MARK:
                 _, version, flags, layout, body = plain
-                if version == self.version and layout == self.layout and flags == 0:
-                    state = self._decode(body)
-                else:
-                    state = self._slow(body, version, flags, layout)
+                if layout == self.layout and version == self.version and flags == 0:
+                    return self._decode(body)  # builds a state_type
+                state = self._slow(body, version, flags, layout)
             elif type(plain) is dict:
                 state = self._slow(plain, 0, GENERIC, self.v0_layout)
             else:
@@ -388,6 +382,8 @@ def _body_to_tree(value: Any, shape: str, writer: dict[str, list[tuple[str, str]
 
     if shape in ("s", ""):  # a scalar ("" where the layout names the field alone)
         return value
+    if shape == "w":  # an int that may be hex digits
+        return _unhex(value)
     if shape.startswith("r:"):
         return _record(shape[2:], value, writer, convert)
     if shape == "u":
