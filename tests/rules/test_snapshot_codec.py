@@ -11,6 +11,7 @@ import orjson
 import pytest
 
 from flotilla.app.host import host_for
+from flotilla.games import REGISTRY
 from flotilla.rules import Rng
 from flotilla.rules.codec import Codec
 from flotilla.rules.snapshot import GENERIC, Record, SnapshotCodec, records
@@ -48,8 +49,6 @@ def test_there_is_a_golden_for_every_mode_of_every_game() -> None:
     assert {(g.kind, g.seats, tuple(g.options.items())) for g in GOLDENS} == {
         (k, s, tuple(o.items())) for k, s, o in MODES
     }
-    from flotilla.games import REGISTRY
-
     assert {g.kind for g in GOLDENS} == set(REGISTRY)
 
 
@@ -248,3 +247,9 @@ def test_malformed_snapshots_raise_value_or_type_errors_only(kind: str) -> None:
     ):
         with pytest.raises((ValueError, TypeError)):
             host.loads(data)
+
+
+def test_reordered_fields_decode_by_name() -> None:
+    reordered = _family([("b", str), ("a", int)])
+    state = SnapshotCodec(reordered, version=1, upcasters={}).from_plain(orjson.loads(_v1_snapshot()))
+    assert [(i.a, i.b) for i in state.items] == [(1, "x"), (2, "y")]
