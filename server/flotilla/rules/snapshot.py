@@ -192,7 +192,8 @@ class _Compiler:
             lines.append(f"def enc_{n}(v):\n    return [{encs}]")
             lines.append(f"def enct_{n}(v):\n    return {{{tag!r}: [{encs}]}}")
             body = [f"def dec_{n}(x):"]
-            leaf = fields and all(e[0] == "s" or e[0][:2] == "e:" for e in exprs.values())
+            frozen = cls.__dataclass_params__.frozen  # type: ignore[attr-defined]
+            leaf = frozen and fields and all(e[0] == "s" or e[0][:2] == "e:" for e in exprs.values())
             if leaf:  # scalar fields only: equal records decode to one shared (frozen) instance
                 cache = self.name({}, "C")
                 body += ["    x = tuple(x)", f"    o = {cache}.get(x)", "    if o is not None:", "        return o"]
