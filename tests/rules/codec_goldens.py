@@ -1,11 +1,13 @@
 """The seeded mid-game states behind tests/data/snapshots/ (the golden snapshot files).
 
 Each golden is `host.dumps(state)` of the state reached by playing `steps` random legal
-actions (driver `random.Random(seed)`) from `new_game(config, game_seed(seed))`. The files
-were written by the codec of the day before snapshots carried a schema version (version 0):
-run this module to write them again only if that is what you mean.
+actions (driver `random.Random(seed)`) from `new_game(config, game_seed(seed))`, in every
+snapshot schema version the game has had: `*-v0.json` were written by the generic codec
+before snapshots carried a version, `*-v1.json` by the first versioned codec. Never rewrite
+a committed file (they are what a deploy must still load); after bumping a game's
+SCHEMA_VERSION, add that version's files:
 
-    python tests/rules/codec_goldens.py
+    python tests/rules/codec_goldens.py VERSION
 """
 
 from __future__ import annotations
@@ -33,10 +35,14 @@ class Golden:
     seed: int
     steps: int
 
-    @property
-    def path(self) -> Path:
+    def path(self, version: int = 0) -> Path:
+        """The golden file written at this snapshot schema version."""
         mode = "-".join(self.options.values()) or "base"
-        return DIR / f"{self.kind}-{self.seats}p-{mode}-v0.json"
+        return DIR / f"{self.kind}-{self.seats}p-{mode}-v{version}.json"
+
+    def versions(self) -> list[int]:
+        """The schema versions this golden has files for."""
+        return sorted(int(p.stem.rsplit("-v", 1)[1]) for p in DIR.glob(self.path(0).name.replace("-v0.", "-v*.")))
 
 
 def play(kind: str, seats: int, options: dict[str, str], seed: int, steps: int | None) -> tuple[Any, int]:
@@ -78,19 +84,20 @@ def goldens() -> list[Golden]:
     return [Golden(g["kind"], g["seats"], g["options"], g["seed"], g["steps"]) for g in raw]
 
 
-def write() -> None:
-    """Play each mode to the middle of its game and write its snapshot and the index."""
-    index = []
-    for n, (kind, seats, options) in enumerate(MODES):
-        seed = 1200 + n
-        _, length = play(kind, seats, options, seed, None)
-        golden = Golden(kind, seats, options, seed, length // 2)
-        state, _ = play(kind, seats, options, seed, golden.steps)
-        golden.path.write_bytes(host_for(kind).dumps(state))
-        index.append({"kind": kind, "seats": seats, "options": options, "seed": seed, "steps": golden.steps})
-    (DIR / "index.json").write_text(json.dumps(index, indent=1) + "\n")
+def write(version: int) -> None:
+    """Write each golden's snapshot as this process's codec stores it, as `version`'s files."""
+    for golden in goldens():
+        host = host_for(golden.kind)
+        if host.snapshots.version != version:
+            continue
+        path = golden.path(version)
+        if path.exists():
+            msg = f"{path.name} exists: golden files are never rewritten"
+            raise SystemExit(msg)
+        state, _ = play(golden.kind, golden.seats, golden.options, golden.seed, golden.steps)
+        path.write_bytes(host.dumps(state))
 
 
 if __name__ == "__main__":
     sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "server"))
-    write()
+    write(int(sys.argv[1]))

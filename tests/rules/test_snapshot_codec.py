@@ -31,12 +31,15 @@ def _finish(kind: str, state: Any, seed: int) -> tuple[Any, Any]:
     return state, rules.result(state)
 
 
-@pytest.mark.parametrize("golden", GOLDENS, ids=lambda g: g.path.stem)
-def test_a_version_0_golden_loads_to_the_replayed_state_and_the_game_goes_on(golden: Golden) -> None:
+GOLDEN_FILES = [(g, v) for g in GOLDENS for v in g.versions()]
+
+
+@pytest.mark.parametrize(("golden", "version"), GOLDEN_FILES, ids=[g.path(v).stem for g, v in GOLDEN_FILES])
+def test_a_golden_loads_to_the_replayed_state_and_the_game_goes_on(golden: Golden, version: int) -> None:
     host = host_for(golden.kind)
     replayed, played = play(golden.kind, golden.seats, golden.options, golden.seed, golden.steps)
     assert played == golden.steps
-    loaded = host.loads(golden.path.read_bytes())
+    loaded = host.loads(golden.path(version).read_bytes())
     assert loaded == replayed
     assert host.rules.to_act(loaded), "the golden is mid-game"
     assert _finish(golden.kind, loaded, golden.seed) == _finish(golden.kind, replayed, golden.seed)
@@ -45,11 +48,13 @@ def test_a_version_0_golden_loads_to_the_replayed_state_and_the_game_goes_on(gol
     assert host.loads(again) == replayed
 
 
-def test_there_is_a_golden_for_every_mode_of_every_game() -> None:
+def test_there_is_a_golden_for_every_mode_of_every_game_in_every_schema_version() -> None:
     assert {(g.kind, g.seats, tuple(g.options.items())) for g in GOLDENS} == {
         (k, s, tuple(o.items())) for k, s, o in MODES
     }
     assert {g.kind for g in GOLDENS} == set(REGISTRY)
+    for golden in GOLDENS:
+        assert golden.versions() == list(range(host_for(golden.kind).snapshots.version + 1)), golden
 
 
 @pytest.mark.parametrize(("kind", "seats", "options"), MODES, ids=str)
