@@ -20,6 +20,7 @@ from flotilla.games import REGISTRY
 from flotilla.rules import GameRules, Result, Rng, Seat
 from flotilla.rules.codec import Codec
 from flotilla.rules.options import config_from_options
+from flotilla.rules.snapshot import SnapshotCodec
 
 from .errors import RulesVersionUnavailable, UnknownGameKind
 from .inputs import echo
@@ -73,13 +74,28 @@ class GameHost:
     def __init__(self, rules: AnyRules) -> None:
         self.rules = rules
         self.codec = Codec(rules.state_type, *rules.action_types, *rules.event_types, rules.config_type)
+        self.snapshots = SnapshotCodec(rules.state_type)
+        self._state_tag = rules.state_type.__qualname__
 
     # --- bytes -------------------------------------------------------------------------
     def dumps(self, value: Any) -> bytes:
+        """A state as a versioned snapshot (`flotilla.rules.snapshot`); anything else in codec plain form."""
+        if type(value) is self.rules.state_type:
+            try:
+                return orjson.dumps(self.snapshots.to_plain(value))
+            except orjson.JSONEncodeError:  # an int beyond 64 bits in a tuple
+                return orjson.dumps(self.snapshots.to_plain(value, generic=True))
         return orjson.dumps(self.codec.to_plain(value))
 
     def loads(self, data: bytes | str) -> Any:
-        return self.codec.from_plain(orjson.loads(data))
+        """What `dumps` wrote, or a version-0 snapshot (the untagged codec form of a state).
+
+        Raises ValueError or TypeError on malformed data.
+        """
+        plain = orjson.loads(data)
+        if SnapshotCodec.is_snapshot(plain) or (type(plain) is dict and self._state_tag in plain):
+            return self.snapshots.from_plain(plain)
+        return self.codec.from_plain(plain)
 
     # --- creation and steps ------------------------------------------------------------
     def config(self, seats: int, options: Mapping[str, str]) -> Any:

@@ -21,8 +21,14 @@ from flotilla.rules import (
     Transition,
 )
 from flotilla.rules.scoring import ranked_result
+from flotilla.rules.snapshot import Upcaster
 
 MAX_ADD = 1_000_000
+
+SCHEMA_VERSION = 1
+"""This game's snapshot schema version (`flotilla.rules.snapshot`): bump it, with an entry
+in UPCASTERS, for a state change that needs more than a new field's default."""
+UPCASTERS: dict[int, Upcaster] = {}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -5,9 +5,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from flotilla.rules import Rng, Seat
+from flotilla.rules.snapshot import Upcaster
 
 from .config import Config
 from .tables import Colour, Space
+
+SCHEMA_VERSION = 1
+"""This game's snapshot schema version (`flotilla.rules.snapshot`): bump it, with an entry
+in UPCASTERS, for a state change that needs more than a new field's default."""
+UPCASTERS: dict[int, Upcaster] = {}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -6,9 +6,15 @@ import dataclasses
 from dataclasses import dataclass
 
 from flotilla.rules import Rng, Seat
+from flotilla.rules.snapshot import Upcaster
 
 from .config import Config
 from .tables import Item, Resource
+
+SCHEMA_VERSION = 1
+"""This game's snapshot schema version (`flotilla.rules.snapshot`): bump it, with an entry
+in UPCASTERS, for a state change that needs more than a new field's default."""
+UPCASTERS: dict[int, Upcaster] = {}
 
 
 @dataclass(frozen=True, slots=True)

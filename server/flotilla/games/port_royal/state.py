@@ -5,9 +5,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from flotilla.rules import Rng, Seat
+from flotilla.rules.snapshot import Upcaster
 
 from .cards import CardId, ContractId
 from .config import Config
+
+SCHEMA_VERSION = 1
+"""This game's snapshot schema version (`flotilla.rules.snapshot`): bump it, with an entry
+in UPCASTERS, for a state change that needs more than a new field's default."""
+UPCASTERS: dict[int, Upcaster] = {}
 
 
 @dataclass(frozen=True, slots=True)
