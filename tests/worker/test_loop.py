@@ -106,3 +106,38 @@ async def test_a_game_is_kept_for_the_retention_period_once_it_ends(redis_url: s
     for key in (keys.game(game_id), keys.game_events(game_id), keys.game_actions(game_id)):
         assert 3500 < await store.redis.ttl(key) <= 3600
     await store.close()
+
+
+async def test_a_resent_request_is_answered_from_its_first_outcome_on_a_warm_cache(redis_url: str) -> None:
+    """The worker plans on its cached state without reading the game (one worker: the cache is
+    fresh); a re-sent request that the cache says is out of turn now was applied already, and
+    is answered with that first outcome, not refused."""
+    store = RedisStore.from_url(redis_url)
+    game_id = "warm-" + str(time.time_ns())
+    inbox = keys.inbox("test-" + game_id)
+    await store.keep_inbox(inbox, 60_000)
+    await new_counter_game(store, game_id)
+    stream = work_streams(1, ["counter"])[0]
+    await store.ensure_group(stream)
+    worker = Worker(store, shards=1, kinds=["counter"], consumer="warm", block_ms=100)
+    task = asyncio.create_task(worker.run())
+    try:
+        outcomes: list[Outcome] = []
+        after = b"0-0"
+        for n, request_id in enumerate(["r1", "r2", "r1"]):
+            await store.enqueue(stream, work(game_id, 0 if request_id == "r1" else 1, 1, request_id, inbox))
+            async with asyncio.timeout(30):
+                while len(outcomes) <= n:
+                    for _stream, entries in await store.redis.xread({inbox: after}, count=10, block=1000) or []:
+                        after = entries[-1][0]
+                        outcomes += [Outcome.loads(f[b"o"]) for _id, f in entries if b"o" in f]
+        assert [(o.ok, o.version) for o in outcomes] == [(True, 2), (True, 3), (True, 2)]
+        assert worker.applied == 2
+        assert worker.rejected == 0
+    finally:
+        worker.stop()
+        await asyncio.wait_for(task, 10)
+    meta = await store.game_meta(game_id)
+    assert meta is not None
+    assert meta.version == 3
+    await store.close()

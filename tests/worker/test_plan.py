@@ -11,7 +11,7 @@ from flotilla.app.host import host_for
 from flotilla.app.outcome import Outcome
 from flotilla.records import CLOCK, LEAVE
 from flotilla.store.redis_store import Committed
-from flotilla.worker.plan import CAS_RETRIES, Clocks, Loaded, Work, plan_round, reannounced, settle_round
+from flotilla.worker.plan import CAS_RETRIES, Clocks, FastPath, Loaded, Work, plan_round, reannounced, settle_round
 
 HOST = host_for("counter")
 NO_CLOCKS = Clocks("active", clocks.ClockConfig(), None)
@@ -105,7 +105,7 @@ def test_results_answer_retry_and_update_the_cache() -> None:
     )
     assert [r.work.request_id for r in result.replies] == ["ok", "dup"]
     assert result.replies[1].outcome.etag == "2.old"
-    assert result.announced == {b"ok"}  # a followed game's commit answers it on the feed
+    assert result.answered == {b"ok"}  # a followed game's commit answers it on the feed
     assert result.unconfirmed == {b"dup"}
     assert result.retry == {b"moved"}
     assert set(result.remember) == {"a"}
@@ -127,7 +127,7 @@ def test_an_unreplicated_commit_is_not_given_out_and_not_announced() -> None:
     plan = _plan([_add("g", 0, 1, "r", follows=True)], {"g": _loaded()})
     result = settle_round(plan, [Committed(1, durable=False)], {}, 1000)
     assert result.replies[0].outcome.reason == "STORE_UNAVAILABLE"
-    assert not result.announced
+    assert not result.answered
 
 
 def test_a_finishing_move_is_announced_and_reannounced_when_answered_from_its_record() -> None:
@@ -155,3 +155,26 @@ def test_a_due_clock_plays_the_default_action() -> None:
     (pending,) = plan.commits
     assert orjson.loads(pending.call[1][0]["record"])[3] == CLOCK
     assert pending.outcome.events[0][2] == "t"  # SeatTimedOut first
+
+
+def test_where_the_script_settles_the_work_the_worker_neither_answers_nor_acknowledges() -> None:
+    works = [_add("a", 0, 1, "ok", stream="s"), _add("b", 0, 1, "dup", stream="s")]
+    plan = plan_round(
+        works, {g: _loaded() for g in "ab"}, [None, None], [NO_CLOCKS] * 2, 1000, _call, retain_s=60, settles_work=True
+    )
+    (args,) = plan.commits[0].call[1]
+    assert args["ack"] == ("s", b"ok")
+    assert args["answer_to"] == "in"
+    assert args["expected_clocks"] == ("active", b"")
+    result = settle_round(plan, [Committed(1), Committed(0, outcome=Outcome.accepted(2, []).dumps())], {}, 1000)
+    assert result.answered == result.acked == {b"ok", b"dup"}
+
+
+def test_the_fast_path_pauses_while_the_cache_is_often_stale() -> None:
+    fast = FastPath(window=4, max_refused=0.25, pause_rounds=3)
+    plan = _plan([_add(g, 0, 1, g) for g in "abcd"], {g: _loaded() for g in "abcd"})
+    unread = {b"a", b"b", b"c", b"d"}
+    fast.count(plan.commits, [Committed(1), Committed(1), Committed(1), Committed(-1)], unread)
+    assert fast.on()  # one in four refused: still worth it
+    fast.count(plan.commits, [Committed(-1), Committed(-1), Committed(1), Committed(1)], unread)
+    assert [fast.on() for _ in range(4)] == [False, False, False, True]

@@ -301,6 +301,13 @@ class RedisStore:
             return replies, acked >= self.wait_replicas
         return replies, True
 
+    @property
+    def settles_work(self) -> bool:
+        """Whether the commit script also acknowledges the work and answers the gateway (one
+        Redis, where every key is on the one server, and no replica waits, after which alone
+        an outcome may be given out)."""
+        return not self.cluster and not self.wait_replicas
+
     async def confirm(self, game_ids: Sequence[str]) -> bool:
         """Wait until every earlier write to these games' primaries is on `wait_replicas` replicas.
 
@@ -413,18 +420,33 @@ class RedisStore:
         retain_s: int = 0,
         expected_lineage: str = "",
         lineage: str = "",
+        expected_clocks: tuple[str, bytes] | None = None,
+        ack: tuple[str, bytes] | None = None,
+        answer_to: str = "",
     ) -> tuple[list[str], list[Any]]:
         """Keys and arguments of one commit script; `retain_s` > 0 expires a game that this
         commit ends (finished or abandoned) after that many seconds. The commit applies only
-        while the game is at `expected` of the history `expected_lineage`; it becomes `version`
-        of `lineage` (app/lineage.py)."""
+        while the game is at `expected` of the history `expected_lineage` (and, with
+        `expected_clocks`, has that status and those seat clocks); it becomes `version` of
+        `lineage` (app/lineage.py).
+
+        Where `settles_work` (one Redis, no replica waits), the script also acknowledges the
+        work entry `ack` (stream, entry id) and answers the inbox `answer_to`, with this outcome
+        or the request's earlier one: the move's whole write is one script."""
+        settle = self.settles_work
+        was_status, was_seatclock = expected_clocks or ("", b"")
+        stream, entry = ack if settle and ack else ("", b"")
+        inbox = answer_to if settle else ""
+        game_key = keys.game(game_id)
         return (
             [
-                keys.game(game_id),
+                game_key,
                 keys.game_events(game_id),
                 keys.game_actions(game_id),
                 keys.game_reply(game_id, seat, request_id),
                 keys.game_seats(game_id),
+                stream or game_key,
+                inbox or game_key,
             ],
             [
                 expected,
@@ -444,6 +466,14 @@ class RedisStore:
                 lineage,
                 seat,
                 request_id,
+                "1" if expected_clocks is not None else "0",
+                was_status,
+                was_seatclock,
+                "1" if stream else "0",
+                keys.WORKER_GROUP,
+                entry,
+                "1" if inbox else "0",
+                game_id,
             ],
         )
 
@@ -756,9 +786,10 @@ class RedisStore:
 
     async def prefetch(
         self, requests: Sequence[tuple[str, int, str]]
-    ) -> list[tuple[bytes | None, GameMeta | None, bytes | None]]:
-        """For each (game, seat, request id): the request's earlier outcome, the game's description
-        and its state, in one round trip (what a worker needs to apply a round of actions)."""
+    ) -> list[tuple[bytes | None, GameMeta | None, bytes | None, bytes]]:
+        """For each (game, seat, request id): the request's earlier outcome, the game's description,
+        its state and its seat clocks as stored, in one round trip (what a worker needs to apply
+        a round of actions)."""
         async with self.redis.pipeline(transaction=False) as pipe:
             for game_id, seat, request_id in requests:
                 pipe.get(keys.game_reply(game_id, seat, request_id))
@@ -767,7 +798,7 @@ class RedisStore:
         out = []
         for i, (game_id, _seat, _request_id) in enumerate(requests):
             values = replies[2 * i + 1]
-            out.append((replies[2 * i], _meta(game_id, values[:-1]), values[-1]))
+            out.append((replies[2 * i], _meta(game_id, values[:-1]), values[-1], values[11] or b""))
         return out
 
     async def outcomes(self, game_id: str, seat: int, request_ids: Sequence[str]) -> list[bytes | None]:

@@ -55,8 +55,10 @@ from flotilla.worker.plan import (
     NOT_REPLICATED,
     SERVER_REQUEST,
     Clocks,
+    FastPath,
     Loaded,
     Reply,
+    RoundPlan,
     RoundResult,
     Work,
     plan_round,
@@ -130,6 +132,8 @@ class Worker:
         self.timeouts = 0
         self.reclaimed = 0
         self._stopping = asyncio.Event()
+        self.fast_path = FastPath()
+        self.verify: set[str] = set()  # games to read before acting again (an answer given on the cache alone)
 
     @classmethod
     def from_settings(cls, store: RedisStore, settings: Settings, consumer: str | None = None) -> Self:
@@ -344,24 +348,46 @@ class Worker:
         Three round trips: the prefetch, the commit scripts (and WAIT, with the durability knob
         on), and the answers with the acknowledgements. The decisions between them are pure
         (worker/plan.py)."""
-        earlier, clock_rows = await self.prefetch(works)
+        earlier, clock_rows, unread = await self.prefetch(works)
         now_ms = _now_ms()
         plan = plan_round(
-            works, self.cache, earlier, clock_rows, now_ms, self.store.commit_args, retain_s=self.finished_ttl_s
+            works,
+            self.cache,
+            earlier,
+            clock_rows,
+            now_ms,
+            self.store.commit_args,
+            retain_s=self.finished_ttl_s,
+            settles_work=self.store.settles_work,
         )
+        recheck = self.recheck(plan, unread)
         started = time.perf_counter()
         done = await self.store.commit_many([pending.call for pending in plan.commits])
         if plan.commits:
             metrics.COMMIT_SECONDS.observe(time.perf_counter() - started)
         result = settle_round(plan, done, attempts, now_ms)
+        self.fast_path.count(plan.commits, done, unread)
         self._account(result)
         replies = await self.confirmed(result.replies, result.unconfirmed)
         finished = result.finished + reannounced(replies, result.unconfirmed)
-        await self.finish(replies, result.wake, finished, result.announced)
+        await self.finish(replies, result.wake, finished, result.answered, result.acked)
         for game_id, next_ms in plan.settle.items():
             leased = next(w.leased_until for w in works if w.game_id == game_id)
             await self.store.settle_timer(game_id, leased, next_ms)
-        return result.retry
+        return result.retry | recheck
+
+    def recheck(self, plan: RoundPlan, unread: set[bytes]) -> set[bytes]:
+        """Take out of the plan the answers given without a commit to work planned on a cached
+        state: the request may have been applied already (its first outcome wins) or the state
+        may be stale. They go round again, read from the store."""
+        again = {r.work.msg_id for r in plan.replies if r.work.msg_id in unread}
+        if again:
+            for reply in plan.replies:
+                if reply.work.msg_id in again:
+                    self.verify.add(reply.work.game_id)
+                    plan.settle.pop(reply.work.game_id, None)
+            plan.replies = [r for r in plan.replies if r.work.msg_id not in again]
+        return again
 
     def _account(self, result: RoundResult) -> None:
         """The cache, counters, metrics and logs of a settled round."""
@@ -406,26 +432,43 @@ class Worker:
             for r in replies
         ]
 
-    async def prefetch(self, works: list[Work]) -> tuple[list[bytes | None], list[Clocks]]:
-        """Earlier outcomes of these request ids, the games' clocks, and their current states.
+    async def prefetch(self, works: list[Work]) -> tuple[list[bytes | None], list[Clocks], set[bytes]]:
+        """Earlier outcomes of these request ids, the games' clocks, and their current states;
+        and the work left unread (planned on the cache alone).
 
-        One round trip for the whole round. A cached state is kept when its version is still
-        the stored one (no decode); otherwise the stored state is decoded. With several
-        workers, consecutive moves of a game rarely meet the same worker, so reading the
-        state every time is cheaper than acting on a stale cache and retrying.
+        One round trip for the whole round, or none: while this worker's cached states are
+        rarely stale (one worker, or games that stay with it), work on a cached game is planned
+        on the cache and the commit script's compare-and-set is the check (`FastPath`). Else
+        a cached state is kept when its version is still the stored one (no decode);
+        otherwise the stored state is decoded.
         """
-        rows = await self.store.prefetch([(w.game_id, w.seat, w.request_id) for w in works])
-        earlier: list[bytes | None] = []
-        clock_rows: list[Clocks] = []
-        for work, (previous, meta, state) in zip(works, rows, strict=True):
-            earlier.append(previous)
+        earlier: list[bytes | None] = [None] * len(works)
+        clock_rows: list[Clocks] = [Clocks("", clocks.ClockConfig(), None)] * len(works)
+        unread: set[bytes] = set()
+        reading: list[int] = []
+        fast = self.fast_path.on()
+        for i, work in enumerate(works):
+            cached = self.cache.get(work.game_id)
+            if fast and cached is not None and cached.clock is not None and work.game_id not in self.verify:
+                clock_rows[i] = cached.clock
+                unread.add(work.msg_id)
+            else:
+                reading.append(i)
+        if not reading:
+            return earlier, clock_rows, unread
+        rows = await self.store.prefetch([(works[i].game_id, works[i].seat, works[i].request_id) for i in reading])
+        for i, (previous, meta, state, seatclock) in zip(reading, rows, strict=True):
+            work = works[i]
+            earlier[i] = previous
+            self.verify.discard(work.game_id)
             if meta is None:
                 self.cache.pop(work.game_id, None)
-                clock_rows.append(Clocks("", clocks.ClockConfig(), None))
                 continue
-            clock_rows.append(Clocks(meta.status, clocks.ClockConfig.from_plain(meta.clock), _dumps(meta.seatclock)))
+            clock = Clocks(meta.status, clocks.ClockConfig.from_plain(meta.clock), seatclock or None)
+            clock_rows[i] = clock
             cached = self.cache.get(work.game_id)
             if cached is not None and cached.version == meta.version and cached.lineage == meta.head:
+                cached.clock = clock
                 continue
             try:
                 host = host_for(meta.kind, meta.rules_version)
@@ -436,10 +479,16 @@ class Worker:
             self.remember(
                 work.game_id,
                 Loaded(
-                    host, meta.version, host.loads(state or b""), meta.status == "finished", meta.seat_count, meta.head
+                    host,
+                    meta.version,
+                    host.loads(state or b""),
+                    meta.status == "finished",
+                    meta.seat_count,
+                    meta.head,
+                    clock,
                 ),
             )
-        return earlier, clock_rows
+        return earlier, clock_rows, unread
 
     def remember(self, game_id: str, loaded: Loaded) -> None:
         self.cache[game_id] = loaded
@@ -452,7 +501,8 @@ class Worker:
         replies: list[Reply],
         wake: dict[str, int],
         finished: list[str],
-        announced: AbstractSet[bytes] = frozenset(),
+        answered: AbstractSet[bytes] = frozenset(),
+        acked: AbstractSet[bytes] = frozenset(),
     ) -> None:
         """Cache rejections, answer the gateways (but not for what the committed entry announces),
         acknowledge the work, set the timers and announce finished games: one round trip."""
@@ -463,9 +513,9 @@ class Worker:
             replies=[
                 (r.work.inbox, InboxReply(r.work.game_id, r.work.seat, r.work.request_id, r.outcome.dumps()))
                 for r in replies
-                if r.work.inbox and r.work.msg_id not in announced
+                if r.work.inbox and r.work.msg_id not in answered
             ],
-            acks=[(r.work.stream, r.work.msg_id) for r in replies if r.work.stream],
+            acks=[(r.work.stream, r.work.msg_id) for r in replies if r.work.stream and r.work.msg_id not in acked],
             wake=wake,
             finished=finished,
         )
@@ -473,7 +523,3 @@ class Worker:
 
 def _loads(raw: bytes | None) -> Any:
     return orjson.loads(raw) if raw else None
-
-
-def _dumps(value: Any) -> bytes | None:
-    return orjson.dumps(value) if value is not None else None

@@ -42,6 +42,16 @@ class Work(WorkItem):
 
 
 @dataclass(slots=True)
+class Clocks:
+    """A game's status, clock configuration and seat clocks as its record holds them (joins and
+    clock starts change them without a new version: the commit compares them too)."""
+
+    status: str
+    config: clocks.ClockConfig
+    raw: bytes | None
+
+
+@dataclass(slots=True)
 class Loaded:
     """A committed game state held in the worker's cache."""
 
@@ -51,15 +61,7 @@ class Loaded:
     finished: bool
     seats: int
     lineage: str = ""  # of `version` (app/lineage.py): a rewound and replayed history differs here
-
-
-@dataclass(slots=True)
-class Clocks:
-    """A game's clock configuration and seat clocks, read fresh for every round."""
-
-    status: str
-    config: clocks.ClockConfig
-    raw: bytes | None
+    clock: Clocks | None = None  # as of `version` (None: not known, read it before acting)
 
 
 @dataclass(slots=True)
@@ -80,6 +82,7 @@ class Pending:
     outcome: Outcome
     next_deadline: int | None
     call: CommitCall
+    settled: bool = False  # the commit script also acknowledges the work and answers the gateway
 
 
 @dataclass(slots=True)
@@ -102,11 +105,43 @@ class RoundResult:
     forget: set[str] = field(default_factory=set)  # stale cache entries
     wake: dict[str, int] = field(default_factory=dict)
     finished: list[str] = field(default_factory=list)
-    announced: set[bytes] = field(default_factory=set)  # answered by the committed entry itself
+    answered: set[bytes] = field(default_factory=set)  # need no inbox reply (the entry or the script answered)
+    acked: set[bytes] = field(default_factory=set)  # acknowledged by the commit script
     unconfirmed: set[bytes] = field(default_factory=set)  # answered from an earlier attempt's record
     applied: list[Pending] = field(default_factory=list)
     duplicates: int = 0  # answered from an earlier attempt's outcome
     conflicts: int = 0  # commits refused because the version moved
+
+
+class FastPath:
+    """Whether to plan work on cached states without reading the games first.
+
+    Worth it while cached states are rarely stale: a stale one costs a refused commit and a
+    second round. Every `window` commits planned that way, the share refused decides: over
+    `max_refused`, the worker reads every game first for the next `pause_rounds` rounds.
+    """
+
+    def __init__(self, *, window: int = 256, max_refused: float = 0.25, pause_rounds: int = 2000) -> None:
+        self.window, self.max_refused, self.pause_rounds = window, max_refused, pause_rounds
+        self.tried = self.refused = self.paused = 0
+
+    def on(self) -> bool:
+        """Whether this round may plan on the cache (call once per round)."""
+        if self.paused:
+            self.paused -= 1
+            return False
+        return True
+
+    def count(self, commits: Sequence[Pending], done: Sequence[Any], unread: set[bytes]) -> None:
+        """Count the round's commits planned on the cache, and whether they were refused."""
+        for pending, committed in zip(commits, done, strict=True):
+            if pending.work.msg_id in unread:
+                self.tried += 1
+                self.refused += committed.code == -1
+        if self.tried >= self.window:
+            if self.refused > self.max_refused * self.tried:
+                self.paused = self.pause_rounds
+            self.tried = self.refused = 0
 
 
 def plan_step(
@@ -174,9 +209,13 @@ def plan_round(
     commit_args: Callable[..., CommitCall],
     *,
     retain_s: int,
+    settles_work: bool = False,
     new_lineage: Callable[[], str] = lineage.new_lineage,
 ) -> RoundPlan:
-    """One piece of work per game: the commits it makes and the answers known without one."""
+    """One piece of work per game: the commits it makes and the answers known without one.
+
+    `settles_work`: the commit script acknowledges the work and answers the gateway itself
+    (RedisStore.settles_work); otherwise the worker does both after the commits."""
     plan = RoundPlan()
     for work, previous, clock in zip(works, earlier, clock_rows, strict=True):
         if previous is not None:  # applied before (a retry, or a redelivery): its first outcome
@@ -209,6 +248,7 @@ def plan_round(
         step, seat_clocks, record = planned
         head = new_lineage()
         outcome = Outcome.accepted(step.version, step.events, head)
+        seatclock = orjson.dumps(clocks.dump(seat_clocks))
         call = commit_args(
             work.game_id,
             work.seat,
@@ -223,13 +263,18 @@ def plan_round(
             result=orjson.dumps(result_plain(step.result)) if step.result is not None else b"",
             record=record,
             outcome=outcome.dumps(),
-            seatclock=orjson.dumps(clocks.dump(seat_clocks)),
+            seatclock=seatclock,
             retain_s=retain_s,
             expected_lineage=loaded.lineage,
             lineage=head,
+            expected_clocks=(clock.status, clock.raw or b""),
+            ack=(work.stream, work.msg_id) if work.stream else None,
+            answer_to="" if work.follows else work.inbox,
         )
-        after = Loaded(loaded.host, step.version, step.state, step.status != "", loaded.seats, head)
-        plan.commits.append(Pending(work, after, outcome, clocks.next_deadline(seat_clocks), call))
+        after_clock = Clocks(step.status or clock.status, clock.config, seatclock)
+        after = Loaded(loaded.host, step.version, step.state, step.status != "", loaded.seats, head, after_clock)
+        pending = Pending(work, after, outcome, clocks.next_deadline(seat_clocks), call, settles_work)
+        plan.commits.append(pending)
     return plan
 
 
@@ -250,8 +295,10 @@ def settle_round(plan: RoundPlan, done: Sequence[Any], attempts: dict[bytes, int
             result.remember[work.game_id] = after
             durable = committed.durable
             result.replies.append(Reply(work, pending.outcome if durable else Outcome.rejected(NOT_REPLICATED)))
-            if work.follows and durable:
-                result.announced.add(work.msg_id)  # the committed entry answers it on the gateway's feed
+            if (work.follows and durable) or pending.settled:
+                result.answered.add(work.msg_id)  # by the committed entry on the gateway's feed, or the script
+            if pending.settled:
+                result.acked.add(work.msg_id)
             if pending.next_deadline is not None:
                 result.wake[work.game_id] = pending.next_deadline
             if work.kind == CLOCK:
@@ -263,6 +310,9 @@ def settle_round(plan: RoundPlan, done: Sequence[Any], attempts: dict[bytes, int
             result.wake[work.game_id] = now_ms  # the first attempt may have died before setting the timer
             result.replies.append(Reply(work, Outcome.loads(committed.outcome or b"")))
             result.unconfirmed.add(work.msg_id)
+            if pending.settled:
+                result.answered.add(work.msg_id)
+                result.acked.add(work.msg_id)
             result.duplicates += 1
         else:
             result.conflicts += 1

@@ -1,9 +1,11 @@
--- Commit one transition if the game is still at the expected version.
+-- Commit one transition if the game is still at the expected version (and clocks and status).
 -- KEYS[1] = flotilla:game:{g}            (hash: version, state, status, to_act, result)
 -- KEYS[2] = flotilla:game:{g}:events     (stream; entry id 0-<new version>)
 -- KEYS[3] = flotilla:game:{g}:actions    (list: the replay log)
 -- KEYS[4] = flotilla:game:{g}:req:<seat>:{r}  (cached outcome of this seat's request id)
 -- KEYS[5] = flotilla:game:{g}:seats      (expired with the game)
+-- KEYS[6] = the work stream to acknowledge the work on, KEYS[7] = the inbox to answer (single
+--           Redis only: another slot in a cluster; with ARGV[20] / ARGV[23] = '0' untouched)
 -- ARGV[1] = expected version   ARGV[2] = new version (last event id)   ARGV[3] = new state
 -- ARGV[4] = encoded events     ARGV[5] = encoded prompts   ARGV[6] = to_act (JSON)
 -- ARGV[7] = new status or ""   ARGV[8] = result (JSON or "")   ARGV[9] = action record
@@ -14,16 +16,34 @@
 --            (field ph holds the previous head, so a reader can check the chain)
 -- ARGV[16] = the seat and ARGV[17] the request id whose action this is (fields s and r of the
 --            entry: the mover's gateway answers the request from the entry; records.Entry)
+-- ARGV[18] = '1' to compare status and seat clocks too: ARGV[19] expected status, ARGV[20]
+--            expected seat clocks (joins and clock starts change them without a new version)
+-- ARGV[21] = '1' to acknowledge and delete the work entry: ARGV[22] group, ARGV[23] entry id
+-- ARGV[24] = '1' to answer the inbox (records.InboxReply: fields g, s, r, o): ARGV[25] game id
 -- Returns {1, status} when committed, {0, outcome} when this request id was already applied,
--- {-1, current version} when the version moved (the caller reloads and retries).
+-- {-1, current version} when the game moved (the caller reloads and retries; nothing written).
+local function settle(outcome)
+  if ARGV[21] == '1' then
+    redis.call('XACK', KEYS[6], ARGV[22], ARGV[23])
+    redis.call('XDEL', KEYS[6], ARGV[23])
+  end
+  if ARGV[24] == '1' then  -- NOMKSTREAM: a dead gateway's inbox stays gone
+    redis.call('XADD', KEYS[7], 'NOMKSTREAM', 'MAXLEN', '~', 100000, '*', 'g', ARGV[25], 's', ARGV[16],
+      'r', ARGV[17], 'o', outcome)
+  end
+end
 local cached = redis.call('GET', KEYS[4])
 if cached then
+  settle(cached)
   return {0, cached}
 end
-local current = redis.call('HMGET', KEYS[1], 'version', 'head')
+local current = redis.call('HMGET', KEYS[1], 'version', 'head', 'status', 'seatclock')
 local version = current[1]
 if version ~= ARGV[1] or (current[2] or '') ~= ARGV[14] then
   return {-1, version or ''}
+end
+if ARGV[18] == '1' and ((current[3] or '') ~= ARGV[19] or (current[4] or '') ~= ARGV[20]) then
+  return {-1, version}
 end
 redis.call('HSET', KEYS[1], 'version', ARGV[2], 'state', ARGV[3], 'to_act', ARGV[6], 'head', ARGV[15])
 if ARGV[7] ~= '' then
@@ -48,4 +68,5 @@ if ARGV[7] ~= '' and retain and retain > 0 then
   end
   redis.call('EXPIRE', KEYS[5], retain)
 end
+settle(ARGV[10])
 return {1, redis.call('HGET', KEYS[1], 'status')}
