@@ -8,6 +8,7 @@ import secrets
 import time
 import uuid
 import zlib
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
@@ -18,7 +19,7 @@ from flotilla.app import clocks
 from flotilla.app.errors import GameFull, GameNotFinished, GameNotFound, InvalidRequest
 from flotilla.app.host import GameHost, host_for, seed_commitment
 from flotilla.app.inbox import Inbox
-from flotilla.app.inputs import echo
+from flotilla.app.inputs import action_size, echo
 from flotilla.app.limits import Gate
 from flotilla.app.lineage import new_lineage, parse_etag
 from flotilla.app.outcome import Outcome
@@ -33,6 +34,7 @@ from flotilla.store.redis_store import GameMeta, RedisStore
 _GAME_NAME = re.compile(r"^games/([A-Za-z0-9_-]{1,64})$")
 _REQUEST_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,128}$")
 MAX_SEATS = 16
+KNOWN_KINDS = 100_000  # games whose kind a gateway remembers
 
 
 def game_id_of(name: str) -> str:
@@ -89,6 +91,19 @@ class Games:
         self.submit_timeout_s = submit_timeout_s
         self.heartbeat_s = heartbeat_s
         self.catch_up = catch_up or Budget()  # the share of the loop catch-ups may take (app/pacing.py)
+        self._kinds: OrderedDict[str, tuple[str, str]] = OrderedDict()  # game id -> (kind, rules version)
+
+    async def host(self, game_id: str) -> GameHost:
+        """The rules host of a game; its kind and rules version never change, so they are cached
+        (RulesVersionUnavailable when this process runs other rules)."""
+        known = self._kinds.get(game_id)
+        if known is None:
+            meta = await self.meta(game_id)
+            known = (meta.kind, meta.rules_version)
+            self._kinds[game_id] = known
+            if len(self._kinds) > KNOWN_KINDS:
+                self._kinds.popitem(last=False)
+        return host_for(*known)
 
     async def meta(self, game_id: str) -> GameMeta:
         meta = await self.store.game_meta(game_id)
@@ -195,10 +210,8 @@ class Games:
     async def submit(
         self,
         game_id: str,
-        kind: str,
-        rules_version: str,
         seat: Seat,
-        action_plain: bytes,
+        action: Any,
         *,
         etag: str,
         request_id: str,
@@ -214,26 +227,27 @@ class Games:
         reply for it. Not with replica waits on: then only the worker knows when it is durable."""
         if etag:
             parse_etag(etag)
+        host = await self.host(game_id)
+        plain = host.dumps(action)
+        action_size(len(plain))
         item = WorkItem(
             game_id,
             int(seat),
             request_id,
-            action=action_plain,
+            action=plain,
             etag=etag.strip().strip('"'),
             follows=follows and not self.store.wait_replicas,
         )
-        return await self._queue(kind, rules_version, item, timeout_s, gate)
+        return await self._queue(host, item, timeout_s, gate)
 
-    async def leave(
-        self, game_id: str, kind: str, rules_version: str, seat: Seat, request_id: str, gate: Gate | None = None
-    ) -> Outcome:
+    async def leave(self, game_id: str, seat: Seat, request_id: str, gate: Gate | None = None) -> Outcome:
         """The seat's player leaves for good; the game's absence policy applies (a worker decides)."""
-        return await self._queue(kind, rules_version, WorkItem(game_id, int(seat), request_id, kind=LEAVE), None, gate)
+        host = await self.host(game_id)
+        return await self._queue(host, WorkItem(game_id, int(seat), request_id, kind=LEAVE), None, gate)
 
     async def _queue(
         self,
-        kind: str,
-        rules_version: str,
+        host: GameHost,
         item: WorkItem,
         timeout_s: float | None,
         gate: Gate | None = None,
@@ -241,7 +255,7 @@ class Games:
         """Enqueue for the workers and wait for the outcome of this (game, seat, request id)."""
         game_id, seat = item.game_id, item.seat
         item.inbox = self.inbox.key
-        stream = keys.work(kind, rules_version, zlib.crc32(game_id.encode()) % self.shards)
+        stream = keys.work(host.rules.name, host.rules.version, zlib.crc32(game_id.encode()) % self.shards)
         request = (game_id, seat, item.request_id)
         fields = item.fields()
         waiter = self.inbox.expect(request)

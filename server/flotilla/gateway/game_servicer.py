@@ -7,7 +7,6 @@ import contextlib
 import secrets
 import time
 import uuid
-from collections import OrderedDict
 from collections.abc import AsyncGenerator, AsyncIterator
 from functools import partial
 from typing import Any
@@ -34,7 +33,7 @@ from flotilla.app.errors import (
     WrongJoinCode,
 )
 from flotilla.app.games import Games, check_request_id, game_id_of
-from flotilla.app.host import ABSENT, GameHost, host_for
+from flotilla.app.host import ABSENT, GameHost
 from flotilla.app.limits import Gate
 from flotilla.app.outcome import Outcome
 from flotilla.app.watching import Batch
@@ -176,7 +175,6 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         self.auth = auth or AuthStore(games.store.redis)
         self.render = renderer
         self.catch_up = games.catch_up
-        self._kinds: OrderedDict[str, tuple[str, str]] = OrderedDict()  # game id -> (kind, rules version)
 
     # --- helpers -----------------------------------------------------------------------
     async def principal(self, context: Context, *, required: bool = True) -> Principal | None:
@@ -184,17 +182,6 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
 
     async def session(self, context: Context) -> Principal:
         return await session_of(self.tokens, context)
-
-    async def host(self, game_id: str) -> GameHost:
-        """The rules host of a game; its kind and rules version never change, so they are cached."""
-        known = self._kinds.get(game_id)
-        if known is None:
-            meta = await self.games.meta(game_id)
-            known = (meta.kind, meta.rules_version)
-            self._kinds[game_id] = known
-            if len(self._kinds) > 100_000:
-                self._kinds.popitem(last=False)
-        return host_for(*known)
 
     @staticmethod
     def acting_seat(principal: Principal | None, game_id: str) -> Seat:
@@ -282,10 +269,9 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         principal = await self.principal(context)
         seat = self.acting_seat(principal, game_id)
         assert principal is not None
-        host = await self.host(game_id)
         request_id = check_request_id(request.request_id)
         gate = self.limits.gate("submit", context, principal.user)
-        outcome = await self.games.leave(game_id, host.rules.name, host.rules.version, seat, request_id, gate)
+        outcome = await self.games.leave(game_id, seat, request_id, gate)
         if not outcome.ok:
             raise outcome.error()
         await self.auth.revoke_seat(game_id, seat, self.tokens.lifetimes.seat_s)
@@ -352,19 +338,15 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         request_id: str | None = None,
         follows: bool = False,
     ) -> tuple[GameHost, Outcome]:
-        host = await self.host(game_id)
+        host = await self.games.host(game_id)
         inputs.action_size(request.action.ByteSize())
         action = self.render.action_from_pb(host, request.action)
-        plain = host.dumps(action)
-        inputs.action_size(len(plain))
         request_id = request_id or check_request_id(request.request_id)
         structlog.contextvars.bind_contextvars(game=game_id, seat=int(seat), request_id=request_id)
         outcome = await self.games.submit(
             game_id,
-            host.rules.name,
-            host.rules.version,
             seat,
-            plain,
+            action,
             etag=request.etag,
             request_id=request_id,
             timeout_s=deadline_s,
