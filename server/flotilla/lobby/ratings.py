@@ -20,7 +20,7 @@ from openskill.models import PlackettLuce
 
 from flotilla.lobby.rooms import is_bot
 from flotilla.store.lobby_store import LobbyStore
-from flotilla.store.redis_store import RedisStore
+from flotilla.store.protocol import Store
 
 log = structlog.get_logger("flotilla.ratings")
 
@@ -72,7 +72,7 @@ GUARD_MARGIN_MS = 60_000  # a game's rated guard outlives the game by this much
 class Ratings:
     """Rating use cases: rate a finished game once, leaderboards, histories."""
 
-    def __init__(self, store: LobbyStore, games: RedisStore) -> None:
+    def __init__(self, store: LobbyStore, games: Store) -> None:
         self.store = store
         self.games = games
 
