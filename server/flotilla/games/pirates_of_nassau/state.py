@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 
 from flotilla.rules import Rng, Seat
+from flotilla.rules.evolve import evolve
 
 from .config import Config
 from .tables import Item, Resource
@@ -128,7 +128,7 @@ class Supply:
         if item is Item.PESO:
             return self
         name = ("gunpowder", "goods", "rum", "hostages")[item.value - 2]
-        return dataclasses.replace(self, **{name: getattr(self, name) + n})
+        return evolve(self, **{name: getattr(self, name) + n})
 
 
 # --- Phases -------------------------------------------------------------------------------
@@ -306,4 +306,4 @@ def active_seat(phase: Phase) -> Seat | None:
 def with_player(state: State, seat: int, player: Player) -> State:
     players = list(state.players)
     players[seat] = player
-    return dataclasses.replace(state, players=tuple(players))
+    return evolve(state, players=tuple(players))
