@@ -1,4 +1,5 @@
-"""The code stays ruff-clean and mypy-strict-clean (the settings are in pyproject.toml)."""
+"""The code stays ruff-clean, ruff-formatted, mypy-strict-clean, and its layers one-way (the
+settings and import contracts are in pyproject.toml)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,31 @@ def test_ruff_finds_nothing() -> None:
         check=False,
     )
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_ruff_format_changes_nothing() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "ruff", "format", "--check", "--no-cache", "."],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_import_contracts_are_kept() -> None:
+    """rules/games import no app, store or edge code; app and lobby no edge; store no app; only the
+    gateway imports flotilla.api (the contracts: [tool.importlinter] in pyproject.toml)."""
+    done = subprocess.run(
+        [str(Path(sys.executable).parent / "lint-imports"), "--no-cache"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout[-5000:] + done.stderr[-2000:]
+    assert "4 kept, 0 broken" in done.stdout
 
 
 @pytest.mark.slow

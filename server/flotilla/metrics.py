@@ -71,6 +71,16 @@ KEY_LOADS = Counter(
     "flotilla_key_loads_total", "Loads of a verification key set, by set and result", ["keys", "result"]
 )
 
+RPC_CALLS = Counter(
+    "flotilla_rpc_calls_total", "Gateway: calls of every service, by method and status code", ["method", "code"]
+)
+RPC_SECONDS = Histogram(
+    "flotilla_rpc_seconds",
+    "Gateway: a unary call's duration, a stream's time to its first message, by method",
+    ["method"],
+    buckets=(0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10),
+)
+
 
 def serve(process: str, addr: str = "127.0.0.1") -> int | None:
     """Serve /metrics for this process on `addr` (FLOTILLA_METRICS_ADDR, loopback by default: set

@@ -24,7 +24,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from flotilla.app.outcome import Outcome
 from flotilla.records import InboxReply
 from flotilla.store import keys
-from flotilla.store.redis_store import RedisStore
+from flotilla.store.protocol import Store
 
 log = structlog.get_logger("flotilla.inbox")
 
@@ -34,9 +34,7 @@ Request = tuple[str, int, str]  # (game id, seat, request id)
 class Inbox:
     """Futures of outcomes by (game, seat, request id), fed by one XREAD loop."""
 
-    def __init__(
-        self, store: RedisStore, gateway_id: str | None = None, block_ms: int = 5000, ttl_s: float = 30.0
-    ) -> None:
+    def __init__(self, store: Store, gateway_id: str | None = None, block_ms: int = 5000, ttl_s: float = 30.0) -> None:
         self.store = store
         self.key = keys.inbox(gateway_id or uuid.uuid4().hex)
         self.ttl_ms = int(ttl_s * 1000)

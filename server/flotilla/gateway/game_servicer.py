@@ -37,6 +37,7 @@ from flotilla.app.host import ABSENT, GameHost
 from flotilla.app.limits import Gate
 from flotilla.app.outcome import Outcome
 from flotilla.app.watching import Batch
+from flotilla.gateway import interceptors
 from flotilla.gateway.auth import Principal, Tokens, principal_of, session_of
 from flotilla.gateway.errors import maps_errors, maps_stream_errors, to_status
 from flotilla.gateway.limiting import CallLimits
@@ -342,7 +343,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         inputs.action_size(request.action.ByteSize())
         action = self.render.action_from_pb(host, request.action)
         request_id = request_id or check_request_id(request.request_id)
-        structlog.contextvars.bind_contextvars(game=game_id, seat=int(seat), request_id=request_id)
+        structlog.contextvars.bind_contextvars(seat=int(seat), request_id=request_id)  # game: the interceptor
         outcome = await self.games.submit(
             game_id,
             seat,
@@ -409,7 +410,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         principal = await self.principal(context, required=False)
         async with self.limits.stream(context, principal.user if principal else None):
             viewer = await self.viewer(principal, game_id, request.join_code)
-            structlog.contextvars.bind_contextvars(game=game_id, seat=viewer)
+            structlog.contextvars.bind_contextvars(seat=viewer)
             guard = StreamGuard(principal, viewer)
             with metrics.OPEN_STREAMS.labels("WatchGame").track_inprogress():
                 async for batch in self.games.watch(game_id, viewer, request.after_event_id, request.after_etag):
@@ -424,6 +425,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         if first is None or first.WhichOneof("kind") != "open":
             raise InvalidRequest("the first Play message must be `open` (game and resume point)", field="open")
         game_id = game_id_of(first.open.game)
+        interceptors.bind(first.open)
         principal = await self.principal(context, required=False)
         user = principal.user if principal else None
         async with self.limits.stream(context, user):

@@ -13,7 +13,7 @@ import structlog
 from flotilla.api.lobby.v1 import lobby_service_pb2 as pb
 from flotilla.api.lobby.v1 import lobby_service_pb2_grpc as pb_grpc
 from flotilla.app import inputs
-from flotilla.app.errors import InvalidRequest, WrongJoinCode
+from flotilla.app.errors import InvalidRequest
 from flotilla.app.games import check_request_id
 from flotilla.gateway.auth import Principal, Tokens, session_of
 from flotilla.gateway.errors import maps_errors, maps_stream_errors
@@ -27,7 +27,6 @@ from flotilla.lobby.rooms import (
     Room,
     RoomFilter,
     Rooms,
-    code_matches,
     room_id_of,
     seat_of,
 )
@@ -96,12 +95,6 @@ class LobbyServicer(pb_grpc.LobbyServiceServicer):
             return ""
         return self.tokens.seat(room["game"], mine, who.user, who.name, api_key=who.api_key)
 
-    def _check_code(self, room: Room, who: Principal, code: str) -> None:
-        if room["public"] or seat_of(room, who.user) is not None:
-            return
-        if not code_matches(room, code):
-            raise WrongJoinCode("this private room needs its join code", room=f"rooms/{room['id']}")
-
     @maps_errors
     async def CreateRoom(self, request: pb.CreateRoomRequest, context: Context) -> pb.CreateRoomResponse:
         who = await principal(self.tokens, context)
@@ -143,8 +136,7 @@ class LobbyServicer(pb_grpc.LobbyServiceServicer):
     @maps_errors
     async def GetRoom(self, request: pb.GetRoomRequest, context: Context) -> pb.GetRoomResponse:
         who = await principal(self.tokens, context)
-        version, room = await self.rooms.get(room_id_of(request.room))
-        self._check_code(room, who, request.join_code)
+        version, room = await self.rooms.get(room_id_of(request.room), who.user, request.join_code)
         return pb.GetRoomResponse(room=render_room(version, room, who.user), seat_token=self._seat_token(room, who))
 
     @maps_errors
@@ -202,9 +194,8 @@ class LobbyServicer(pb_grpc.LobbyServiceServicer):
     async def WatchRoom(self, request: pb.WatchRoomRequest, context: Context) -> AsyncIterator[pb.WatchRoomResponse]:
         who = await principal(self.tokens, context)
         room_id = room_id_of(request.room)
-        admit = partial(self._check_code, who=who, code=request.join_code)
         async with self.limits.stream(context, who.user):
-            async for change in self.rooms.watch(room_id, request.after_version, who.user, admit):
+            async for change in self.rooms.watch(room_id, request.after_version, who.user, join_code=request.join_code):
                 if change is None:
                     yield pb.WatchRoomResponse(is_checkpoint=True)
                     continue

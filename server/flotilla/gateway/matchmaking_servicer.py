@@ -14,13 +14,12 @@ from flotilla.api.matchmaking.v1 import matchmaking_service_pb2_grpc as pb_grpc
 from flotilla.app import inputs
 from flotilla.app.errors import InvalidRequest
 from flotilla.app.games import check_request_id
-from flotilla.app.host import host_for
 from flotilla.gateway.auth import Principal, Tokens
 from flotilla.gateway.errors import maps_errors, maps_stream_errors
 from flotilla.gateway.game_servicer import MAX_PAGE
 from flotilla.gateway.limiting import CallLimits
 from flotilla.gateway.lobby_servicer import principal
-from flotilla.lobby.parties import Invite, Parties, largest_table
+from flotilla.lobby.parties import Invite, Parties
 from flotilla.lobby.ratings import Rating, Ratings
 from flotilla.lobby.tickets import (
     CANCELLED,
@@ -87,8 +86,6 @@ class MatchmakingServicer(pb_grpc.MatchmakingServiceServicer):
     @maps_errors
     async def CreateTicket(self, request: pb.CreateTicketRequest, context: Context) -> pb.CreateTicketResponse:
         who = await principal(self.tokens, context)
-        if len(request.party) > largest_table():
-            raise InvalidRequest(f"a party has at most {largest_table()} members", field="party")
         await self.limits.check("ticket", context, who.user)
         queue, ticket = await self.tickets.create(
             who.user,
@@ -160,9 +157,7 @@ class MatchmakingServicer(pb_grpc.MatchmakingServiceServicer):
     async def LeaveParty(self, request: pb.LeavePartyRequest, context: Context) -> pb.LeavePartyResponse:
         who = await principal(self.tokens, context)
         await self.limits.check("party", context, who.user)
-        ticket = await self.parties.leave(request.party, who.user)
-        if ticket:
-            await self.tickets.end_party_ticket(ticket)
+        await self.tickets.leave_party(request.party, who.user)
         return pb.LeavePartyResponse()
 
     @maps_errors
@@ -236,7 +231,6 @@ class RatingServicer(pb_grpc.RatingServiceServicer):
 
     @maps_errors
     async def ListLeaderboard(self, request: pb.ListLeaderboardRequest, context: Context) -> pb.ListLeaderboardResponse:
-        host_for(request.kind)
         size, offset = _page(request.page_size, request.page_token)
         rows = await self.ratings.leaderboard(request.kind, offset, size)
         return pb.ListLeaderboardResponse(
@@ -246,17 +240,14 @@ class RatingServicer(pb_grpc.RatingServiceServicer):
 
     @maps_errors
     async def GetRating(self, request: pb.GetRatingRequest, context: Context) -> pb.GetRatingResponse:
-        host_for(request.kind)
         user = await self._user(request.user, context)
-        rating = await self.ratings.rating(request.kind, user)
-        names = await self.ratings.store.user_names([user])
-        return pb.GetRatingResponse(rating=_rating(user, names[0], rating))
+        name, rating = await self.ratings.player(request.kind, user)
+        return pb.GetRatingResponse(rating=_rating(user, name, rating))
 
     @maps_errors
     async def ListRatingHistory(
         self, request: pb.ListRatingHistoryRequest, context: Context
     ) -> pb.ListRatingHistoryResponse:
-        host_for(request.kind)
         user = await self._user(request.user, context)
         size, offset = _page(request.page_size, request.page_token)
         rows = await self.ratings.history(request.kind, user, offset, size)

@@ -26,6 +26,7 @@ from flotilla.app.stream_leases import StreamLeases
 from flotilla.gateway.admission import Admission, Limits, core_options, core_server_ids
 from flotilla.gateway.auth import Tokens
 from flotilla.gateway.game_servicer import AuthServicer, GameServicer
+from flotilla.gateway.interceptors import CallContext
 from flotilla.gateway.limiting import CallLimits
 from flotilla.gateway.lobby_servicer import LobbyServicer
 from flotilla.gateway.matchmaking_servicer import MatchmakingServicer, RatingServicer
@@ -131,7 +132,8 @@ async def start_gateway(settings: Settings, store: RedisStore | None = None) -> 
     )
     admission = Admission(Limits.from_settings(settings))
     known_servers = core_server_ids()
-    server = grpc.aio.server(interceptors=[admission], options=[*SERVER_OPTIONS, *core_options(settings)])
+    interceptors = [CallContext(), admission]  # the call context first: it counts refused calls too
+    server = grpc.aio.server(interceptors=interceptors, options=[*SERVER_OPTIONS, *core_options(settings)])
     lobby_store = LobbyStore(store.redis)
     ratings = Ratings(lobby_store, store)
     rooms = Rooms(lobby_store, games, heartbeat_s=settings.heartbeat_s)

@@ -18,9 +18,10 @@ import orjson
 import structlog
 from openskill.models import PlackettLuce
 
+from flotilla.app.host import host_for
 from flotilla.lobby.rooms import is_bot
 from flotilla.store.lobby_store import LobbyStore
-from flotilla.store.redis_store import RedisStore
+from flotilla.store.protocol import Store
 
 log = structlog.get_logger("flotilla.ratings")
 
@@ -72,7 +73,7 @@ GUARD_MARGIN_MS = 60_000  # a game's rated guard outlives the game by this much
 class Ratings:
     """Rating use cases: rate a finished game once, leaderboards, histories."""
 
-    def __init__(self, store: LobbyStore, games: RedisStore) -> None:
+    def __init__(self, store: LobbyStore, games: Store) -> None:
         self.store = store
         self.games = games
 
@@ -130,8 +131,15 @@ class Ratings:
     async def rating(self, kind: str, user: str) -> Rating:
         return Rating.loads((await self.store.read_ratings(kind, [user]))[0])
 
+    async def player(self, kind: str, user: str) -> tuple[str, Rating]:
+        """A user's display name and rating in a game kind (UnknownGameKind for a kind not played here)."""
+        host_for(kind)
+        names = await self.store.user_names([user])
+        return names[0], await self.rating(kind, user)
+
     async def leaderboard(self, kind: str, offset: int, size: int) -> list[tuple[str, str, Rating]]:
-        """(user, display name, rating), best first."""
+        """(user, display name, rating), best first (UnknownGameKind for a kind not played here)."""
+        host_for(kind)
         rows = await self.store.leaderboard(kind, offset, size)
         users = [u for u, _ in rows]
         names = await self.store.user_names(users)
@@ -139,4 +147,6 @@ class Ratings:
         return list(zip(users, names, ratings, strict=True))
 
     async def history(self, kind: str, user: str, offset: int, size: int) -> list[dict[str, Any]]:
+        """A user's rating changes in a game kind, newest first (UnknownGameKind for a kind not played here)."""
+        host_for(kind)
         return await self.store.history(kind, user, offset, size)

@@ -65,6 +65,14 @@ def code_matches(room: Room, code: str) -> bool:
     return secrets.compare_digest(code.upper().encode(), str(room["code"]).encode())
 
 
+def check_join_code(room: Room, user: str, code: str) -> None:
+    """Refuse `user` a private room it does not sit in unless `code` is its join code (WrongJoinCode)."""
+    if room["public"] or seat_of(room, user) is not None:
+        return
+    if not code_matches(room, code):
+        raise WrongJoinCode("this private room needs its join code", room=f"rooms/{room['id']}")
+
+
 def bot_user(room_or_match: str, seat: int) -> str:
     """The user id of a bot seat (stable, so a retried start joins the same bot)."""
     return "bot-" + uuid.uuid5(uuid.NAMESPACE_URL, f"flotilla:bot:{room_or_match}:{seat}").hex
@@ -167,10 +175,13 @@ class Rooms:
         self.heartbeat_s = heartbeat_s
         self.presence = Presence(store, heartbeat_s)
 
-    async def get(self, room_id: str) -> tuple[int, Room]:
+    async def get(self, room_id: str, viewer: str | None = None, join_code: str = "") -> tuple[int, Room]:
+        """The room as stored; with a `viewer`, only if it may see it (`check_join_code`)."""
         row = await self.store.room(room_id)
         if row is None:
             raise RoomNotFound(f"no room rooms/{room_id}", room=f"rooms/{room_id}")
+        if viewer is not None:
+            check_join_code(row[1], viewer, join_code)
         return row
 
     async def _change(self, room_id: str, change: Callable[[Room], None]) -> tuple[int, Room]:
@@ -430,11 +441,18 @@ class Rooms:
         return out, cursor
 
     async def watch(
-        self, room_id: str, after_version: int, user: str = "", admit: Callable[[Room], None] | None = None
+        self,
+        room_id: str,
+        after_version: int,
+        user: str = "",
+        admit: Callable[[Room], None] | None = None,
+        *,
+        join_code: str | None = None,
     ) -> AsyncIterator[tuple[int, Room] | None]:
         """Room versions after `after_version` (0: the current one first); None is a heartbeat.
 
-        `admit` sees the room first and raises to refuse the watcher. Ends once the room has
+        `admit` sees the room first and raises to refuse the watcher; with a `join_code`, a private
+        room `user` does not sit in is refused unless it is the room's code (`check_join_code`). Ends once the room has
         started (its game is set) or closed. While `user` watches an open room it sits in, its
         presence is kept (see `Presence`, `free_absent`). Heartbeats cost no Redis command (see
         `flotilla.lobby.follow`).
@@ -445,6 +463,8 @@ class Rooms:
         if found is None:
             raise RoomNotFound(f"no room rooms/{room_id}", room=f"rooms/{room_id}")
         version, room, left = found
+        if join_code is not None:
+            check_join_code(room, user, join_code)
         if admit is not None:
             admit(room)
         cursor = after_version

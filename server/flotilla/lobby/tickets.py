@@ -30,7 +30,7 @@ from flotilla.app.games import MAX_SEATS
 from flotilla.app.host import host_for
 from flotilla.app.inputs import echo
 from flotilla.lobby.follow import Heartbeat, follow
-from flotilla.lobby.parties import Parties
+from flotilla.lobby.parties import Parties, largest_table
 from flotilla.lobby.ratings import Ratings
 from flotilla.store.lobby_store import AlreadyWaiting, LobbyStore, StoredTicket
 
@@ -81,6 +81,8 @@ class Tickets:
     ) -> tuple[str, StoredTicket]:
         """Queue a ticket for the caller and its party (`party_name`, or `party`: its other members,
         users/{id}); the same request id returns the same ticket. See `Parties.ticket_members`."""
+        if len(party) > largest_table():
+            raise InvalidRequest(f"a party has at most {largest_table()} members", field="party")
         host = host_for(kind)
         counts = sorted(set(seat_counts))
         if not counts:
@@ -128,6 +130,12 @@ class Tickets:
         stored = await self.store.ticket(queue, ticket_id)
         assert stored is not None
         return queue, stored
+
+    async def leave_party(self, party_name: str, user: str) -> None:
+        """`user` leaves the party; the party's ticket, if it still waits, is cancelled."""
+        ticket = await self.parties.leave(party_name, user)
+        if ticket:
+            await self.end_party_ticket(ticket)
 
     async def end_party_ticket(self, ticket: str) -> None:
         """Cancel a party's ticket ("<queue> <ticket id>") if it still waits (a member left)."""

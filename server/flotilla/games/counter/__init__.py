@@ -6,7 +6,6 @@ peer's on the same work. Not a real game: it exists for `bench/`.
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 
 from flotilla.rules import (
@@ -20,6 +19,7 @@ from flotilla.rules import (
     Seat,
     Transition,
 )
+from flotilla.rules.evolve import evolve
 from flotilla.rules.scoring import ranked_result
 from flotilla.rules.snapshot import Upcaster
 
@@ -109,7 +109,7 @@ def apply(state: State, seat: Seat, action: Action) -> Transition[State, Event]:
     if not -MAX_ADD <= action.n <= MAX_ADD:
         raise InvalidAction(f"n must be within +-{MAX_ADD}", n=str(action.n))
     total = state.total + action.n
-    after = dataclasses.replace(state, total=total, count=state.count + 1)
+    after = evolve(state, total=total, count=state.count + 1)
     return Transition(after, (Added(seat, action.n, total),))
 
 
@@ -132,7 +132,7 @@ def default_action(_state: State, _seat: Seat) -> Action:
 
 
 def determinize(state: State, _seat: Seat, rng: Rng) -> State:
-    return dataclasses.replace(state, rng=rng)
+    return evolve(state, rng=rng)
 
 
 def result(state: State) -> Result | None:

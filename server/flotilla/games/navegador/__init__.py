@@ -7,9 +7,8 @@ Perfect information; the only random draws are the starting player (and optional
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from flotilla.rules import GameRules, Rng, Seat
+from flotilla.rules.evolve import evolve
 
 from .actions import ACTION_TYPES, Action
 from .config import Config
@@ -24,7 +23,7 @@ from .views import View, redact, view
 
 def determinize(state: State, _seat: Seat, rng: Rng) -> State:
     """Nothing is hidden (spec 7): the same state, with only the (unused after setup) RNG replaced."""
-    return replace(state, rng=rng)
+    return evolve(state, rng=rng)
 
 
 RULES: GameRules[Config, State, Action, Event, View] = GameRules(

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from flotilla.rules import IllegalAction, Seat, Transition
+from flotilla.rules.evolve import evolve
 from flotilla.rules.tuples import replace_at
 
 from . import ids
@@ -30,11 +29,11 @@ def choose(state: State, seat: Seat, phase: Draft, action: ChooseBuilding) -> Tr
         msg = f"{action.building} is taken; in setup each player picks an empty building (R23)"
         raise IllegalAction(msg, building=action.building)
     p = state.players[seat]
-    state = with_player(state, seat, replace(p, lisbon=p.lisbon - 1))
-    state = replace(state, buildings=replace_at(state.buildings, b, Holding(owner=seat, workers=1)))
+    state = with_player(state, seat, evolve(p, lisbon=p.lisbon - 1))
+    state = evolve(state, buildings=replace_at(state.buildings, b, Holding(owner=seat, workers=1)))
     events: list[Event] = [BuildingChosen(seat, action.building)]
     if phase.picks_left > 1:
-        state = replace(
+        state = evolve(
             state, phase=Draft(chooser=Seat((seat + 1) % state.config.seats), picks_left=phase.picks_left - 1)
         )
     else:

@@ -1,20 +1,19 @@
 """Copy-on-write helpers moving money, workers and ships through the bank and supplies (with the ledger).
 
-Each helper makes one `replace` of the state: these run on every step, so they stay lean.
+Each helper makes one `evolve` of the state: these run on every step, so they stay lean.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from flotilla.rules import Seat
+from flotilla.rules.evolve import evolve
 from flotilla.rules.tuples import replace_at
 
 from .state import PlayerState, State
 
 
 def with_player(state: State, seat: Seat, player: PlayerState) -> State:
-    return replace(state, players=replace_at(state.players, seat, player))
+    return evolve(state, players=replace_at(state.players, seat, player))
 
 
 def receive(state: State, seat: Seat, amount: int) -> State:
@@ -22,10 +21,10 @@ def receive(state: State, seat: Seat, amount: int) -> State:
     if amount == 0:
         return state
     p = state.players[seat]
-    return replace(
+    return evolve(
         state,
-        players=replace_at(state.players, seat, replace(p, money=p.money + amount)),
-        ledger=replace(state.ledger, money_paid_out=state.ledger.money_paid_out + amount),
+        players=replace_at(state.players, seat, evolve(p, money=p.money + amount)),
+        ledger=evolve(state.ledger, money_paid_out=state.ledger.money_paid_out + amount),
     )
 
 
@@ -35,10 +34,10 @@ def pay(state: State, seat: Seat, amount: int) -> State:
         return state
     p = state.players[seat]
     assert p.money >= amount
-    return replace(
+    return evolve(
         state,
-        players=replace_at(state.players, seat, replace(p, money=p.money - amount)),
-        ledger=replace(state.ledger, money_paid_in=state.ledger.money_paid_in + amount),
+        players=replace_at(state.players, seat, evolve(p, money=p.money - amount)),
+        ledger=evolve(state.ledger, money_paid_in=state.ledger.money_paid_in + amount),
     )
 
 
@@ -48,10 +47,10 @@ def gain_workers(state: State, seat: Seat, n: int) -> State:
         return state
     p = state.players[seat]
     gained = replace_at(state.ledger.workers_gained, seat, state.ledger.workers_gained[seat] + n)
-    return replace(
+    return evolve(
         state,
-        players=replace_at(state.players, seat, replace(p, lisbon=p.lisbon + n)),
-        ledger=replace(state.ledger, workers_gained=gained),
+        players=replace_at(state.players, seat, evolve(p, lisbon=p.lisbon + n)),
+        ledger=evolve(state.ledger, workers_gained=gained),
     )
 
 
@@ -60,10 +59,10 @@ def spend_workers(state: State, seat: Seat, n: int) -> State:
     p = state.players[seat]
     assert p.lisbon >= n
     spent = replace_at(state.ledger.workers_spent, seat, state.ledger.workers_spent[seat] + n)
-    return replace(
+    return evolve(
         state,
-        players=replace_at(state.players, seat, replace(p, lisbon=p.lisbon - n)),
-        ledger=replace(state.ledger, workers_spent=spent),
+        players=replace_at(state.players, seat, evolve(p, lisbon=p.lisbon - n)),
+        ledger=evolve(state.ledger, workers_spent=spent),
     )
 
 
@@ -74,10 +73,10 @@ def gain_ships(state: State, seat: Seat, region: int, n: int) -> State:
     p = state.players[seat]
     ships = replace_at(p.ships, region, p.ships[region] + n)
     gained = replace_at(state.ledger.ships_gained, seat, state.ledger.ships_gained[seat] + n)
-    return replace(
+    return evolve(
         state,
-        players=replace_at(state.players, seat, replace(p, ships=ships)),
-        ledger=replace(state.ledger, ships_gained=gained),
+        players=replace_at(state.players, seat, evolve(p, ships=ships)),
+        ledger=evolve(state.ledger, ships_gained=gained),
     )
 
 
@@ -89,10 +88,10 @@ def lose_ships(state: State, seat: Seat, region: int, n: int) -> State:
     assert p.ships[region] >= n
     ships = replace_at(p.ships, region, p.ships[region] - n)
     lost = replace_at(state.ledger.ships_lost, seat, state.ledger.ships_lost[seat] + n)
-    return replace(
+    return evolve(
         state,
-        players=replace_at(state.players, seat, replace(p, ships=ships)),
-        ledger=replace(state.ledger, ships_lost=lost),
+        players=replace_at(state.players, seat, evolve(p, ships=ships)),
+        ledger=evolve(state.ledger, ships_lost=lost),
     )
 
 
@@ -101,7 +100,7 @@ def move_ships(state: State, seat: Seat, origin: int, destination: int, n: int) 
     p = state.players[seat]
     ships = replace_at(p.ships, origin, p.ships[origin] - n)
     ships = replace_at(ships, destination, ships[destination] + n)
-    return with_player(state, seat, replace(p, ships=ships))
+    return with_player(state, seat, evolve(p, ships=ships))
 
 
 def held_buildings(state: State, seat: Seat) -> int:

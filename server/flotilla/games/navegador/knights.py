@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from flotilla.rules import CannotAfford, Seat, Transition
+from flotilla.rules.evolve import evolve
 
 from .actions import Action, BuyKnight, DeclineKnight
 from .economy import pay, spend_workers, with_player
@@ -39,13 +38,13 @@ def buy(state: State, seat: Seat) -> Transition[State, Event]:
         raise CannotAfford(msg)
     state = spend_workers(pay(state, seat, cost), seat, workers)
     p = state.players[seat]
-    state = with_player(state, seat, replace(p, knights=p.knights + 1))
+    state = with_player(state, seat, evolve(p, knights=p.knights + 1))
     step, phase = state.knight_step + 1, state.knight_phase
     if step == len(KNIGHT_PRICES) and phase < KNIGHT_PHASES:
         step, phase = 0, phase + 1
     elif step == len(KNIGHT_PRICES):
         step = len(KNIGHT_PRICES) - 1  # the 15th knight: the track stays at its end (the game is over)
     sold = state.knights_sold + 1
-    state = replace(state, knight_step=step, knight_phase=phase, knights_sold=sold)
+    state = evolve(state, knight_step=step, knight_phase=phase, knights_sold=sold)
     event = KnightBought(seat, cost, workers, p.knights + 1, sold, KNIGHT_PRICES[step], phase)
     return end_turn(state, seat, [event])

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from itertools import product
 
 from flotilla.rules import IllegalAction, InvalidAction, Seat, Transition
+from flotilla.rules.evolve import evolve
 from flotilla.rules.tuples import replace_at
 
 from . import ids
@@ -33,10 +33,10 @@ def consume(state: State, seat: Seat, phase: Consume, action: ConsumeGood) -> Tr
         raise InvalidAction(msg)
     g = action.good.value
     removed = min(state.cubes[g], state.players[seat].knights)
-    state = replace(
+    state = evolve(
         state,
         cubes=replace_at(state.cubes, g, state.cubes[g] - removed),
-        ledger=replace(
+        ledger=evolve(
             state.ledger,
             cubes_removed=replace_at(state.ledger.cubes_removed, g, state.ledger.cubes_removed[g] + removed),
         ),
@@ -47,7 +47,7 @@ def consume(state: State, seat: Seat, phase: Consume, action: ConsumeGood) -> Tr
         nxt = Consume(active=phase.active, chooser=Seat((seat + 1) % state.config.seats), left=phase.left - 1)
     else:
         nxt = Sell(active=phase.active)
-    return Transition(replace(state, phase=nxt), (event,))
+    return Transition(evolve(state, phase=nxt), (event,))
 
 
 def sale_limits(state: State, seat: Seat) -> tuple[int, int, int]:
@@ -94,6 +94,6 @@ def sell(state: State, seat: Seat, action: SellGoods) -> Transition[State, Event
         total += paid
         added[good.value] += after - cubes[good.value]
         cubes[good.value] = after
-    state = replace(state, cubes=tuple(cubes), ledger=replace(state.ledger, cubes_added=tuple(added)))
+    state = evolve(state, cubes=tuple(cubes), ledger=evolve(state.ledger, cubes_added=tuple(added)))
     state = receive(state, seat, total)
     return end_turn(state, seat, [GoodsSold(seat, units[0], units[1], units[2], total)])

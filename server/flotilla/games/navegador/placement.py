@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from flotilla.rules import IllegalAction, Seat, Transition
+from flotilla.rules.evolve import evolve
 from flotilla.rules.tuples import replace_at
 
 from . import ids
@@ -63,7 +62,7 @@ def _put(state: State, seat: Seat, on_colony: bool, index: int, workers: int) ->
     old = places[index]
     new = Holding(owner=seat, workers=old.workers + workers if old.owner == seat else workers)
     places = replace_at(places, index, new)
-    state = replace(state, colonies=places) if on_colony else replace(state, buildings=places)
+    state = evolve(state, colonies=places) if on_colony else evolve(state, buildings=places)
     return state, old
 
 
@@ -71,7 +70,7 @@ def _place_from_lisbon(
     state: State, active: Seat, *, on_colony: bool, index: int, workers: int, events: list[Event]
 ) -> State:
     p = state.players[active]
-    state = with_player(state, active, replace(p, lisbon=p.lisbon - workers))
+    state = with_player(state, active, evolve(p, lisbon=p.lisbon - workers))
     state, old = _put(state, active, on_colony, index, workers)
     place = COLONY_IDS[index] if on_colony else BUILDING_IDS[index]
     events.append(WorkersPlaced(active, place, workers, state_holding(state, on_colony, index).workers))
@@ -98,7 +97,7 @@ def _displace(
         return state, False
     events.append(WorkersDisplaced(old.owner, place, old.workers))
     phase = Displaced(active=active, seat=old.owner, workers=old.workers, origin=place, on_colony=on_colony)
-    return replace(state, phase=phase), True
+    return evolve(state, phase=phase), True
 
 
 # --- Buildings ---
@@ -184,14 +183,14 @@ def legal_displaced(state: State, phase: Displaced) -> tuple[Action, ...]:
 def _resume(state: State, phase: Displaced, events: list[Event]) -> Transition[State, Event]:
     """The chain is over: back to the Colony action, or end the Buildings turn."""
     if phase.on_colony:
-        return Transition(replace(state, phase=Colonies(active=phase.active)), tuple(events))
+        return Transition(evolve(state, phase=Colonies(active=phase.active)), tuple(events))
     return end_turn(state, phase.active, events)
 
 
 def return_to_lisbon(state: State, phase: Displaced) -> Transition[State, Event]:
     q, m = phase.seat, phase.workers
     p = state.players[q]
-    state = with_player(state, q, replace(p, lisbon=p.lisbon + m))
+    state = with_player(state, q, evolve(p, lisbon=p.lisbon + m))
     paid = DISPLACED_TO_LISBON_PER_WORKER * m
     state = receive(state, q, paid)
     return _resume(state, phase, [WorkersReturned(q, m, paid)])

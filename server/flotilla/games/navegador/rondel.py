@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from flotilla.rules import CannotAfford, IllegalAction, InvalidAction, Seat, Transition
+from flotilla.rules.evolve import evolve
 
 from . import ids
 from .actions import Action, MoveMarker, PlaceMarker, SacrificeShip
@@ -60,8 +59,8 @@ def place(state: State, seat: Seat, action: PlaceMarker) -> Transition[State, Ev
     if state.players[seat].rondel is not None:
         msg = "the marker is already on the rondel; move it with MoveMarker"
         raise IllegalAction(msg)
-    state = with_player(state, seat, replace(state.players[seat], rondel=action.space))
-    state = replace(state, phase=action_phase(state, seat, action.space))
+    state = with_player(state, seat, evolve(state.players[seat], rondel=action.space))
+    state = evolve(state, phase=action_phase(state, seat, action.space))
     return Transition(state, (MarkerPlaced(seat, action.space),))
 
 
@@ -83,7 +82,7 @@ def move(state: State, seat: Seat, action: MoveMarker) -> Transition[State, Even
         raise CannotAfford(msg, steps=str(steps))
     space = SPACES[(p.rondel.value + steps) % RONDEL_SIZE]
     bonus = KNIGHT_PASSING_BONUS if passes_knight(p.rondel, steps) else 0
-    state = with_player(state, seat, replace(p, rondel=space))
+    state = with_player(state, seat, evolve(p, rondel=space))
     state = receive(state, seat, bonus)
     events: list[Event] = [MarkerMoved(seat, steps, space, cost, bonus)]
     state = _settle(state, seat, space, cost, events)
@@ -112,5 +111,5 @@ def _settle(state: State, seat: Seat, space: Space, owed: int, events: list[Even
                 events.extend(ShipSacrificed(seat, REGION_IDS[r]) for _ in range(take))
                 owed -= take
     if owed > 0:
-        return replace(state, phase=PayShips(active=seat, space=space, owed=owed))
-    return replace(state, phase=action_phase(state, seat, space))
+        return evolve(state, phase=PayShips(active=seat, space=space, owed=owed))
+    return evolve(state, phase=action_phase(state, seat, space))

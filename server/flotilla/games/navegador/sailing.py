@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import replace
 from functools import cache
 
 from flotilla.rules import IllegalAction, Seat, Transition
+from flotilla.rules.evolve import evolve
 from flotilla.rules.tuples import replace_at
 
 from . import ids
@@ -124,11 +124,11 @@ def sail(state: State, seat: Seat, phase: Sailing, action: SailFleet) -> Transit
     stay = arrived
     if dest != 0 and state.tiles[dest] is None:
         state = lose_ships(state, seat, dest, EXPLORATION_SHIP_LOSS)
-        state = replace(state, tiles=replace_at(state.tiles, dest, seat))
+        state = evolve(state, tiles=replace_at(state.tiles, dest, seat))
         state = receive(state, seat, EXPLORATION_BONUS[dest])
         events.append(RegionExplored(seat, action.destination, EXPLORATION_SHIP_LOSS, EXPLORATION_BONUS[dest]))
         explored = True
         stay -= EXPLORATION_SHIP_LOSS
     moved = replace_at(phase.moved, dest, phase.moved[dest] + stay)
-    state = replace(state, phase=Sailing(active=seat, moved=moved, explored=explored))
+    state = evolve(state, phase=Sailing(active=seat, moved=moved, explored=explored))
     return Transition(state, tuple(events))

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from flotilla.rules import Seat, Transition
+from flotilla.rules.evolve import evolve
 
 from . import scoring
 from .economy import held_buildings, held_colonies, receive
@@ -84,7 +83,7 @@ def income(state: State, seat: Seat) -> tuple[int, int] | None:
 def start_turn(state: State, seat: Seat, events: list[Event]) -> State:
     turn = state.turn + 1
     events.append(TurnStarted(seat, turn))
-    return replace(state, phase=Rondel(active=seat), turn=turn)
+    return evolve(state, phase=Rondel(active=seat), turn=turn)
 
 
 def end_turn(state: State, seat: Seat, events: list[Event]) -> Result:
@@ -95,7 +94,7 @@ def end_turn(state: State, seat: Seat, events: list[Event]) -> Result:
         state = receive(state, seat, amount)
         events.append(IncomeReceived(seat, BUILDING_IDS[building], amount))
     if state.knights_sold >= KNIGHTS_FOR_SALE:
-        state = replace(state, phase=Finished())
+        state = evolve(state, phase=Finished())
         outcome = scoring.result(state)
         assert outcome is not None
         events.append(GameEnded(outcome.scores, tuple(sorted(outcome.winners))))

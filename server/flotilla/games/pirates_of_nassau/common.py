@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable
 
 from flotilla.rules import Rng, Seat, draw
+from flotilla.rules.evolve import evolve
 
 from .state import Cargo, Deck, Player, State, Supply, with_player
 from .tables import (
@@ -67,7 +67,7 @@ def first_usable(p: Player, name: str) -> str | None:
 
 
 def flip(p: Player, *tokens: str) -> Player:
-    return dataclasses.replace(p, face_down=tuple(sorted({*p.face_down, *tokens})))
+    return evolve(p, face_down=tuple(sorted({*p.face_down, *tokens})))
 
 
 def boost_totals(p: Player, fight: Fight, boosts: Iterable[str]) -> tuple[int, int, bool]:
@@ -106,20 +106,20 @@ def give(state: State, seat: int, item: Item, n: int) -> tuple[State, int]:
     if n <= 0:
         return state, 0
     p = state.players[seat]
-    state = with_player(state, seat, dataclasses.replace(p, hold=p.hold.add(item, n)))
-    state = dataclasses.replace(state, supply=state.supply.add(item, -n))
+    state = with_player(state, seat, evolve(p, hold=p.hold.add(item, n)))
+    state = evolve(state, supply=state.supply.add(item, -n))
     if item is Item.PESO:
-        state = dataclasses.replace(state, pesos_issued=state.pesos_issued + n)
+        state = evolve(state, pesos_issued=state.pesos_issued + n)
     return state, n
 
 
 def remove(state: State, seat: int, item: Item, n: int = 1) -> State:
     """Return n items of one kind from a hold to the supply."""
     p = state.players[seat]
-    state = with_player(state, seat, dataclasses.replace(p, hold=p.hold.add(item, -n)))
-    state = dataclasses.replace(state, supply=state.supply.add(item, n))
+    state = with_player(state, seat, evolve(p, hold=p.hold.add(item, -n)))
+    state = evolve(state, supply=state.supply.add(item, n))
     if item is Item.PESO:
-        state = dataclasses.replace(state, pesos_issued=state.pesos_issued - n)
+        state = evolve(state, pesos_issued=state.pesos_issued - n)
     return state
 
 
@@ -171,7 +171,7 @@ def seats_by_notoriety(state: State, *, descending: bool) -> tuple[Seat, ...]:
 
 
 def replace_supply(state: State, **changes: int) -> State:
-    return dataclasses.replace(state, supply=dataclasses.replace(state.supply, **changes))
+    return evolve(state, supply=evolve(state.supply, **changes))
 
 
 def supply_of(state: State) -> Supply:

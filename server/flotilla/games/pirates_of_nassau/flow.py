@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import dataclasses
-
 from flotilla.rules import Seat, draw
+from flotilla.rules.evolve import evolve
 
 from . import navy, notoriety
 from .common import cap, default_loss, draw_card, first_usable, held_items, remove, seats_by_notoriety
@@ -53,12 +52,12 @@ Events = list[object]
 def begin_pirate_phase(state: State, events: Events) -> State:
     order = seats_by_notoriety(state, descending=False)
     events.append(RoundStarted(state.round, order))
-    return dataclasses.replace(state, phase=PirateMove(order=order, turn=0))
+    return evolve(state, phase=PirateMove(order=order, turn=0))
 
 
 def end_pirate_turn(state: State, order: tuple[Seat, ...], turn: int, events: Events) -> State:
     if turn + 1 < 3 * len(order):
-        return dataclasses.replace(state, phase=PirateMove(order=order, turn=turn + 1))
+        return evolve(state, phase=PirateMove(order=order, turn=turn + 1))
     return run_step3(state, seats_by_notoriety(state, descending=True), 0, events)
 
 
@@ -67,7 +66,7 @@ def run_step3(state: State, order: tuple[Seat, ...], index: int, events: Events)
     while index < len(order):
         seat = order[index]
         if notoriety.needs_prompt(state, seat):
-            return dataclasses.replace(state, phase=Adjusting(order=order, index=index))
+            return evolve(state, phase=Adjusting(order=order, index=index))
         state, waiting = notoriety.score(state, 3, order, index, cash_wind=False, fiddler=False, events=events)
         if waiting:
             return state
@@ -85,28 +84,28 @@ def after_collision(state: State, step: int, order: tuple[Seat, ...], index: int
 def run_step4(state: State, order: tuple[Seat, ...], index: int, events: Events) -> State:
     while index < len(order) and state.navy_display:
         if len(state.navy_display) > 1:
-            return dataclasses.replace(state, phase=NavyChoice(order=order, index=index))
+            return evolve(state, phase=NavyChoice(order=order, index=index))
         state, waiting = navy.take(state, order, index, state.navy_display[0], events)
         if waiting:
             return state
         index += 1
     for card in state.navy_display:  # 2 players: the unchosen card goes under the chosen ones
         events.append(NavyCardReturned(card))
-    state = dataclasses.replace(
+    state = evolve(
         state,
         navy_display=(),
-        navy=dataclasses.replace(state.navy, bottom=state.navy.bottom + state.navy_display),
+        navy=evolve(state.navy, bottom=state.navy.bottom + state.navy_display),
     )
     return begin_step5(state, events)
 
 
 # --- Step 5 ----------------------------------------------------------------------------------
 def begin_step5(state: State, events: Events) -> State:
-    players = tuple(dataclasses.replace(p, trail=(), space=0) for p in state.players)
-    state = dataclasses.replace(state, players=players)
+    players = tuple(evolve(p, trail=(), space=0) for p in state.players)
+    state = evolve(state, players=players)
     order = seats_by_notoriety(state, descending=True)
     events.append(BoardCleared(order))
-    return dataclasses.replace(state, phase=Buying(order=order, index=0))
+    return evolve(state, phase=Buying(order=order, index=0))
 
 
 def next_buyer(state: State, order: tuple[Seat, ...], index: int, passed: tuple[Seat, ...], events: Events) -> State:
@@ -114,7 +113,7 @@ def next_buyer(state: State, order: tuple[Seat, ...], index: int, passed: tuple[
     for step in range(1, n + 1):
         i = (index + step) % n
         if order[i] not in passed:
-            return dataclasses.replace(state, phase=Buying(order=order, index=i, passed=passed))
+            return evolve(state, phase=Buying(order=order, index=i, passed=passed))
     return run_burying(state, order, 0, events)
 
 
@@ -124,7 +123,7 @@ def run_burying(state: State, order: tuple[Seat, ...], index: int, events: Event
         resources = p.hold.gunpowder + p.hold.goods + p.hold.rum
         purser = first_usable(p, "Purser") is not None
         if p.hold.pesos > 0 or resources >= SELL_RESOURCES or (purser and resources >= PURSER_SELL_RESOURCES):
-            return dataclasses.replace(
+            return evolve(
                 state,
                 phase=Burying(order=order, index=index, hold_before=p.hold, face_down_before=p.face_down),
             )
@@ -146,7 +145,7 @@ def run_hold_check(state: State, order: tuple[Seat, ...], index: int, events: Ev
             events.append(ItemDiscarded(seat, item))
             p = state.players[seat]
         if p.hold.total > cap(p):
-            return dataclasses.replace(state, phase=HoldCheck(order=order, index=index))
+            return evolve(state, phase=HoldCheck(order=order, index=index))
         index += 1
     return end_of_round(state, events)
 
@@ -158,10 +157,8 @@ def end_of_round(state: State, events: Events) -> State:
         return state
     state = move_merchants(state, events)
     state = restock_nassau(state, events)
-    players = tuple(
-        dataclasses.replace(p, face_down=(), bought=(), hand=("C12", "C21", "C22", "C33")) for p in state.players
-    )
-    state = dataclasses.replace(state, players=players, round=state.round + 1)
+    players = tuple(evolve(p, face_down=(), bought=(), hand=("C12", "C21", "C22", "C33")) for p in state.players)
+    state = evolve(state, players=players, round=state.round + 1)
     return start_round(state, events)
 
 
@@ -171,9 +168,9 @@ def start_round(state: State, events: Events) -> State:
     rng = state.rng
     for seat in range(len(state.players)):
         dice, rng = roll_dice(rng)
-        state = with_player(state, seat, dataclasses.replace(state.players[seat], dice=tuple(sorted(dice))))
+        state = with_player(state, seat, evolve(state.players[seat], dice=tuple(sorted(dice))))
         events.append(DiceRolled(Seat(seat), dice))
-    state = dataclasses.replace(state, rng=rng)
+    state = evolve(state, rng=rng)
     return begin_pirate_phase(state, events)
 
 
@@ -184,17 +181,17 @@ def reveal_navy(state: State, events: Events) -> State:
     for _ in range(state.config.display_size):
         if deck.phase1:
             card, rest, rng = draw(deck.phase1, rng)
-            deck = dataclasses.replace(deck, phase1=rest)
+            deck = evolve(deck, phase1=rest)
         elif deck.phase2:
             card, rest, rng = draw(deck.phase2, rng)
-            deck = dataclasses.replace(deck, phase2=rest)
+            deck = evolve(deck, phase2=rest)
         elif deck.bottom:
-            card, deck = deck.bottom[0], dataclasses.replace(deck, bottom=deck.bottom[1:])
+            card, deck = deck.bottom[0], evolve(deck, bottom=deck.bottom[1:])
         else:
             break
         events.append(NavyCardRevealed(card))
         if card == END_CARD:
-            state = dataclasses.replace(state, navy=deck, rng=rng, navy_display=tuple(shown), phase=Finished())
+            state = evolve(state, navy=deck, rng=rng, navy_display=tuple(shown), phase=Finished())
             from .scoring import result  # noqa: PLC0415 - scoring imports state only
 
             final = result(state)
@@ -202,7 +199,7 @@ def reveal_navy(state: State, events: Events) -> State:
             events.append(GameEnded(final.scores, tuple(sorted(final.winners))))
             return state
         shown.append(card)
-    return dataclasses.replace(state, navy=deck, rng=rng, navy_display=tuple(shown))
+    return evolve(state, navy=deck, rng=rng, navy_display=tuple(shown))
 
 
 def move_merchants(state: State, events: Events) -> State:
@@ -236,7 +233,7 @@ def move_merchants(state: State, events: Events) -> State:
                 on[space] = card
                 events.append(MerchantDealt(card, space))
     routes = tuple(Route(s, on[s]) for s in sorted(on))
-    return dataclasses.replace(state, routes=routes, decks=tuple(decks), rng=rng)
+    return evolve(state, routes=routes, decks=tuple(decks), rng=rng)
 
 
 def restock_nassau(state: State, events: Events) -> State:
@@ -259,4 +256,4 @@ def restock_nassau(state: State, events: Events) -> State:
             piles[i] = TokenPile(hidden, pile.discard)
             drawn.append(token)
     events.append(NassauRestocked(discarded, tuple(drawn)))
-    return dataclasses.replace(state, piles=tuple(piles), display=tuple(drawn), rng=rng)
+    return evolve(state, piles=tuple(piles), display=tuple(drawn), rng=rng)

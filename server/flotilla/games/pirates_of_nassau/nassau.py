@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 from collections.abc import Iterator
 
 from flotilla.rules import CannotAfford, IllegalAction, Seat
+from flotilla.rules.evolve import evolve
 
 from . import flow
 from .actions import Action, Bury, BuySection, BuyToken, ExchangePeso, FinishBurying, Pass, SellResources
@@ -172,7 +172,7 @@ def buy_section(state: State, phase: Buying, seat: Seat, action: BuySection, eve
     if not affordable(p, cost):
         raise CannotAfford("the section costs more resources than your hold has")
     state = pay(state, seat, cost)
-    p = flip(dataclasses.replace(state.players[seat], sections=p.sections + 1), *used)
+    p = flip(evolve(state.players[seat], sections=p.sections + 1), *used)
     state = with_player(state, seat, p)
     events.append(SectionBought(seat, p.sections, cost.gunpowder, cost.goods, cost.rum, used))
     return after_purchase(state, phase, events)
@@ -202,20 +202,20 @@ def buy_token(state: State, phase: Buying, seat: Seat, action: BuyToken, events:
     old = next((f.token for f in p.fitted if f.slot == action.slot), None)
     fitted = [f for f in p.fitted if f.slot != action.slot] + [Fitted(action.slot, action.token)]
     fitted.sort(key=lambda f: SLOT_ORDER[f.slot])
-    p = dataclasses.replace(
+    p = evolve(
         p,
         fitted=tuple(fitted),
         bought=tuple(sorted((*p.bought, action.token))),
         face_down=tuple(t for t in p.face_down if t != old),
     )
     if old is not None:
-        p = dataclasses.replace(p, bought=tuple(t for t in p.bought if t != old))
+        p = evolve(p, bought=tuple(t for t in p.bought if t != old))
         i = PILE_ORDER.index(TOKENS[old].pile)
         piles = list(state.piles)
         piles[i] = TokenPile(piles[i].hidden, tuple(sorted((*piles[i].discard, old))))
-        state = dataclasses.replace(state, piles=tuple(piles))
+        state = evolve(state, piles=tuple(piles))
     state = with_player(state, seat, p)
-    state = dataclasses.replace(state, display=tuple(t for t in state.display if t != action.token))
+    state = evolve(state, display=tuple(t for t in state.display if t != action.token))
     events.append(TokenBought(seat, action.token, action.slot, old, cost.gunpowder, cost.goods, cost.rum, used))
     return after_purchase(state, phase, events)
 
@@ -248,7 +248,7 @@ def bury(state: State, seat: Seat, pesos: int, events: Events) -> State:
     p = state.players[seat]
     if not 1 <= pesos <= p.hold.pesos:
         raise IllegalAction(f"you can bury 1 to {p.hold.pesos} pesos from your hold")
-    p = dataclasses.replace(p, hold=p.hold.add(Item.PESO, -pesos), chest=p.chest + pesos)
+    p = evolve(p, hold=p.hold.add(Item.PESO, -pesos), chest=p.chest + pesos)
     events.append(PesosBuried(seat, pesos))
     return with_player(state, seat, p)
 
@@ -264,7 +264,7 @@ def sell(state: State, phase: Burying, seat: Seat, action: SellResources, events
     state, _ = give(state, seat, Item.PESO, 1)
     events.append(ResourcesSold(seat, action.gunpowder, action.goods, action.rum, purser))
     if purser is not None:
-        state = dataclasses.replace(state, phase=dataclasses.replace(phase, purser_used=True))
+        state = evolve(state, phase=evolve(phase, purser_used=True))
     return state
 
 

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import dataclasses
-
 from flotilla.rules import IllegalAction, Seat
+from flotilla.rules.evolve import evolve
 
 from . import flow, notoriety
 from .actions import Penalty
@@ -20,13 +19,13 @@ def take(state: State, order: tuple[Seat, ...], index: int, card: str, events: E
     """Take a display card; True when a fight declaration waits."""
     seat = order[index]
     display = tuple(c for c in state.navy_display if c != card)
-    navy = dataclasses.replace(state.navy, bottom=(*state.navy.bottom, card))
-    state = dataclasses.replace(state, navy_display=display, navy=navy)
+    navy = evolve(state.navy, bottom=(*state.navy.bottom, card))
+    state = evolve(state, navy_display=display, navy=navy)
     events.append(NavyCardTaken(seat, card))
     events.append(NavyCardReturned(card))
     if NAVY[card].empty:
         return state, False
-    return dataclasses.replace(state, phase=NavyFight(order=order, index=index, card=card)), True
+    return evolve(state, phase=NavyFight(order=order, index=index, card=card)), True
 
 
 def fight_totals(state: State, seat: Seat, captain: str, boosts: tuple[str, ...]) -> tuple[int, int]:
@@ -48,15 +47,13 @@ def fight(state: State, phase: NavyFight, captain: str, events: Events) -> State
     p = state.players[seat]
     sail, cannon = fight_totals(state, seat, captain, phase.boosts)
     wins = successes(state, seat, phase.card, captain, phase.boosts)
-    p = flip(dataclasses.replace(p, hand=tuple(c for c in p.hand if c != captain)), *phase.boosts)
+    p = flip(evolve(p, hand=tuple(c for c in p.hand if c != captain)), *phase.boosts)
     state = with_player(state, seat, p)
     events.append(NavyFought(seat, phase.card, captain, phase.boosts, sail, cannon, wins))
     if wins == 2:
         return flow.run_step4(state, phase.order, phase.index + 1, events)
     if wins == 1 or first_usable(p, "Surgeon") is not None:
-        return dataclasses.replace(
-            state, phase=NavyPenalty(order=phase.order, index=phase.index, card=phase.card, successes=wins)
-        )
+        return evolve(state, phase=NavyPenalty(order=phase.order, index=phase.index, card=phase.card, successes=wins))
     return apply_penalty(state, phase.order, phase.index, Penalty.BOTH, surgeon=False, events=events)
 
 
@@ -95,9 +92,7 @@ def continue_losing(
         events.append(ItemDiscarded(seat, item))
         remaining -= 1
     if remaining > 0:
-        return dataclasses.replace(
-            state, phase=LosingCargo(order=order, index=index, remaining=remaining, notoriety_loss=nloss)
-        )
+        return evolve(state, phase=LosingCargo(order=order, index=index, remaining=remaining, notoriety_loss=nloss))
     if nloss > 0:
         target = state.players[seat].notoriety - nloss
         state, waiting = notoriety.change(state, 4, order, index, target, events=events)

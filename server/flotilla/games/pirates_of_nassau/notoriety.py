@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import dataclasses
-
 from flotilla.rules import IllegalAction, Seat
+from flotilla.rules.evolve import evolve
 
 from . import flow
 from .actions import Direction
@@ -55,13 +54,11 @@ def score(
         z = MERCHANTS[card].zone - 1
         decks[z] = Deck(decks[z].hidden, (*decks[z].bottom, card))
     winds = int(p.wind_held) + p.winds_spent
-    supply = dataclasses.replace(
-        state.supply, winds=state.supply.winds + winds, hostages=state.supply.hostages + p.plank
-    )
+    supply = evolve(state.supply, winds=state.supply.winds + winds, hostages=state.supply.hostages + p.plank)
     events.append(NotorietyScored(seat, gain, cashed, winds, p.plank, p.plundered))
-    trail = tuple(dataclasses.replace(d, wind=False) for d in p.trail)
-    p = dataclasses.replace(p, plundered=(), raids=0, plank=0, wind_held=False, winds_spent=0, trail=trail)
-    state = dataclasses.replace(with_player(state, seat, p), decks=tuple(decks), supply=supply)
+    trail = tuple(evolve(d, wind=False) for d in p.trail)
+    p = evolve(p, plundered=(), raids=0, plank=0, wind_held=False, winds_spent=0, trail=trail)
+    state = evolve(with_player(state, seat, p), decks=tuple(decks), supply=supply)
     if gain <= 0:
         return state, False
     return change(state, step, order, index, p.notoriety + gain, events=events)
@@ -70,7 +67,7 @@ def score(
 def set_notoriety(state: State, seat: Seat, value: int, direction: Direction | None, events: Events) -> State:
     p = state.players[seat]
     events.append(NotorietyChanged(seat, p.notoriety, value, direction))
-    return with_player(state, seat, dataclasses.replace(p, notoriety=value))
+    return with_player(state, seat, evolve(p, notoriety=value))
 
 
 def change(
@@ -84,7 +81,7 @@ def change(
     events.append(MarkerCollided(seat, target))
     if search_down(occ, target) is None:
         return set_notoriety(state, seat, search_up(occ, target), Direction.UP, events), False
-    return dataclasses.replace(state, phase=Collision(step=step, order=order, index=index, target=target)), True
+    return evolve(state, phase=Collision(step=step, order=order, index=index, target=target)), True
 
 
 def directions(state: State, phase: Collision) -> tuple[Direction, ...]:

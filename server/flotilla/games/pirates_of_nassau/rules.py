@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import types
 import typing
@@ -16,6 +15,7 @@ from flotilla.rules import (
     Seat,
     Transition,
 )
+from flotilla.rules.evolve import evolve
 
 from . import flow, nassau, navy, notoriety, sea
 from .actions import (
@@ -244,7 +244,7 @@ def _free(state: State, seat: Seat, action: Action, events: Events) -> State:
         events.append(ItemDiscarded(seat, action.item))
         return state
     p = state.players[seat]
-    p = dataclasses.replace(p, hold=p.hold.add(Item.HOSTAGE, -1), plank=p.plank + 1)
+    p = evolve(p, hold=p.hold.add(Item.HOSTAGE, -1), plank=p.plank + 1)
     events.append(PlankWalked(seat))
     return with_player(state, seat, p)
 
@@ -287,7 +287,7 @@ def _dispatch(state: State, seat: Seat, action: Action, events: Events) -> State
         case Adjusting(), FlipFiddler():
             state = with_player(state, seat, flip(state.players[seat], action.token))
             events.append(FiddlerFlipped(seat, action.token))
-            return dataclasses.replace(state, phase=dataclasses.replace(phase, fiddler=True))
+            return evolve(state, phase=evolve(phase, fiddler=True))
         case Adjusting(), AdjustNotoriety():
             state, waiting = notoriety.score(
                 state,
@@ -310,7 +310,7 @@ def _dispatch(state: State, seat: Seat, action: Action, events: Events) -> State
             return flow.run_step4(state, phase.order, phase.index + 1, events)
         case NavyFight(), Boost():
             events.append(BoostStaged(seat, action.token))
-            return dataclasses.replace(state, phase=dataclasses.replace(phase, boosts=(*phase.boosts, action.token)))
+            return evolve(state, phase=evolve(phase, boosts=(*phase.boosts, action.token)))
         case NavyFight(), EvadeNavy():
             return navy.fight(state, phase, action.captain, events)
         case NavyPenalty(), AcceptPenalty():

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 
 from flotilla.rules import IllegalAction, InvalidAction, Seat
+from flotilla.rules.evolve import evolve
 
 from . import flow
 from .actions import (
@@ -139,9 +139,9 @@ def reroll(state: State, seat: Seat, action: RerollDie, events: Events) -> State
     dice = list(p.dice)
     dice.remove(action.die)
     dice.append(value + 1)
-    p = flip(dataclasses.replace(p, dice=tuple(sorted(dice))), action.token)
+    p = flip(evolve(p, dice=tuple(sorted(dice))), action.token)
     events.append(DieRerolled(seat, action.token, action.die, value + 1))
-    return dataclasses.replace(with_player(state, seat, p), rng=rng)
+    return evolve(with_player(state, seat, p), rng=rng)
 
 
 def move(state: State, phase: PirateMove, seat: Seat, action: Move, events: Events) -> State:
@@ -174,7 +174,7 @@ def move(state: State, phase: PirateMove, seat: Seat, action: Move, events: Even
     dice = list(p.dice)
     dice.remove(action.die)
     used_wind = action.wind != 0
-    p = dataclasses.replace(
+    p = evolve(
         p,
         dice=tuple(dice),
         space=to,
@@ -187,7 +187,7 @@ def move(state: State, phase: PirateMove, seat: Seat, action: Move, events: Even
         ShipMoved(seat, action.die, action.kind, value, state.players[seat].space, to, action.wind, cart, pilot)
     )
     state = with_player(state, seat, p)
-    return dataclasses.replace(state, phase=PirateAction(order=phase.order, turn=phase.turn))
+    return evolve(state, phase=PirateAction(order=phase.order, turn=phase.turn))
 
 
 # --- Where the ship is ----------------------------------------------------------------------
@@ -250,13 +250,13 @@ def pass_turn(state: State, phase: TurnPhase, seat: Seat, events: Events) -> Sta
 
 def stage_boost(state: State, phase: PirateAction, seat: Seat, token: str, events: Events) -> State:
     events.append(BoostStaged(seat, token))
-    return dataclasses.replace(state, phase=dataclasses.replace(phase, boosts=(*phase.boosts, token)))
+    return evolve(state, phase=evolve(phase, boosts=(*phase.boosts, token)))
 
 
 def ride_winds(state: State, phase: PirateAction, seat: Seat, events: Events) -> State:
     p = state.players[seat]
-    state = with_player(state, seat, dataclasses.replace(p, wind_held=True))
-    state = dataclasses.replace(state, supply=dataclasses.replace(state.supply, winds=state.supply.winds - 1))
+    state = with_player(state, seat, evolve(p, wind_held=True))
+    state = evolve(state, supply=evolve(state.supply, winds=state.supply.winds - 1))
     events.append(TradeWindTaken(seat))
     return end_turn(state, phase, events)
 
@@ -308,19 +308,19 @@ def plunder(state: State, phase: PirateAction, seat: Seat, captain: str, events:
     assert card is not None
     sail, cannon, _ = plunder_totals(p, captain, phase.boosts)
     success = plunder_succeeds(p, card, captain, phase.boosts)
-    p = flip(dataclasses.replace(p, hand=tuple(c for c in p.hand if c != captain)), *phase.boosts)
+    p = flip(evolve(p, hand=tuple(c for c in p.hand if c != captain)), *phase.boosts)
     events.append(MerchantFought(seat, card, captain, phase.boosts, sail, cannon, success))
     if not success:
         return end_turn(with_player(state, seat, p), phase, events)
-    p = dataclasses.replace(p, plundered=(*p.plundered, card))
+    p = evolve(p, plundered=(*p.plundered, card))
     state = with_player(state, seat, p)
-    state = dataclasses.replace(state, routes=tuple(r for r in state.routes if r.card != card))
+    state = evolve(state, routes=tuple(r for r in state.routes if r.card != card))
     loot = TakingLoot(order=phase.order, turn=phase.turn, card=card)
     choices = loot_choices(state, seat, card)
     everything = loot_pool(state, card, quartermaster=False).total
     if len(choices) == 1 and _count(choices[0]) == everything:  # all fits and no Quartermaster: no choice
         return take_loot(state, loot, seat, choices[0], events)
-    return dataclasses.replace(state, phase=loot)  # the player may discard first to make room (R24)
+    return evolve(state, phase=loot)  # the player may discard first to make room (R24)
 
 
 def _count(action: TakeLoot) -> int:
@@ -332,14 +332,14 @@ def raid(state: State, phase: PirateAction, seat: Seat, captain: str, events: Ev
     zone = zone_of(p.space)
     cannon = raid_cannon(p, captain, phase.boosts)
     success = cannon > port_cannon(zone)
-    p = flip(dataclasses.replace(p, hand=tuple(c for c in p.hand if c != captain)), *phase.boosts)
+    p = flip(evolve(p, hand=tuple(c for c in p.hand if c != captain)), *phase.boosts)
     state = with_player(state, seat, p)
     taken = 0
     if success:
         state, taken = give(state, seat, Item.PESO, min(raid_reward(zone), room(p)))
-        p = dataclasses.replace(state.players[seat], raids=p.raids + 1)
+        p = evolve(state.players[seat], raids=p.raids + 1)
         state = with_player(state, seat, p)
-        state = dataclasses.replace(state, sacked=tuple(sorted((*state.sacked, p.space))))
+        state = evolve(state, sacked=tuple(sorted((*state.sacked, p.space))))
     events.append(PortRaided(seat, p.space, captain, phase.boosts, cannon, success, taken))
     return end_turn(state, phase, events)
 
@@ -401,7 +401,7 @@ def smuggle(state: State, phase: PirateAction, seat: Seat, action: Smuggle, even
         state, extra = give(state, seat, action.item, min(1, room(state.players[seat])))
     events.append(Smuggled(seat, p.space, action.item, taken, cook, extra))
     if state.players[seat].hold.hostages > 0:
-        return dataclasses.replace(state, phase=AfterSmuggle(order=phase.order, turn=phase.turn))
+        return evolve(state, phase=AfterSmuggle(order=phase.order, turn=phase.turn))
     return end_turn(state, phase, events)
 
 

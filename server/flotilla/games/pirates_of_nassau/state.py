@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 
 from flotilla.rules import Rng, Seat
+from flotilla.rules.evolve import evolve
 from flotilla.rules.snapshot import Upcaster
 
 from .config import Config
@@ -134,7 +134,7 @@ class Supply:
         if item is Item.PESO:
             return self
         name = ("gunpowder", "goods", "rum", "hostages")[item.value - 2]
-        return dataclasses.replace(self, **{name: getattr(self, name) + n})
+        return evolve(self, **{name: getattr(self, name) + n})
 
 
 # --- Phases -------------------------------------------------------------------------------
@@ -312,4 +312,4 @@ def active_seat(phase: Phase) -> Seat | None:
 def with_player(state: State, seat: int, player: Player) -> State:
     players = list(state.players)
     players[seat] = player
-    return dataclasses.replace(state, players=tuple(players))
+    return evolve(state, players=tuple(players))

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import dataclasses
 import enum
 from dataclasses import dataclass
 
 from flotilla.rules import Rng, Seat
+from flotilla.rules.evolve import evolve
 
 from .common import base_cannon, base_sail, cap
 from .events import PesoExchanged, PesosBuried, ResourcesSold
@@ -192,7 +192,7 @@ def view(state: State, viewer: Seat | None) -> View:
         hold, face_down = p.hold, p.face_down
         if isinstance(phase, Burying) and i == secret_seat and viewer != i:
             hold, face_down = phase.hold_before, phase.face_down_before
-            supply = dataclasses.replace(
+            supply = evolve(
                 supply,
                 gunpowder=supply.gunpowder + p.hold.gunpowder - hold.gunpowder,
                 goods=supply.goods + p.hold.goods - hold.goods,
@@ -274,7 +274,7 @@ def determinize(state: State, seat: Seat, rng: Rng) -> State:
     Other seats' chests are kept: their value is deducible from the public peso flow (§7).
     """
     del seat
-    return dataclasses.replace(state, rng=rng)
+    return evolve(state, rng=rng)
 
 
 __all__ = ["PhaseView", "SeatView", "View", "determinize", "rank_points", "redact", "view"]

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from flotilla.rules import Seat
+from flotilla.rules.evolve import evolve
 
 from .cards import (
     CARDS,
@@ -166,7 +165,7 @@ def complete(w: Work, seat: Seat, contract: ContractId) -> None:
         w.pay_bank(seat, RANSOM_COINS, CoinReason.RANSOM)
     slot = len(c.slots)
     boxes = tuple(cube for cube in c.boxes if cube.seat != seat)
-    w.set_contract(i, replace(c, slots=(*c.slots, seat), boxes=boxes))
+    w.set_contract(i, evolve(c, slots=(*c.slots, seat), boxes=boxes))
     coins = CONTRACTS[contract].slots[slot]
     p.completed.append(contract)
     tokens = VP_TOKENS_FOR_COMPLETION[len(p.completed)]
@@ -195,6 +194,6 @@ def advance_prep(w: Work, seat: Seat, contract: ContractId) -> None:
         complete(w, seat, contract)
         return
     others = tuple(x for x in c.boxes if x.seat != seat)
-    w.set_contract(i, replace(c, boxes=(*others, PrepCube(seat, box, w.turn))))
+    w.set_contract(i, evolve(c, boxes=(*others, PrepCube(seat, box, w.turn))))
     w.emit(ContractPrepared(seat, contract, box))
     _after_cube_commit(w, seat)

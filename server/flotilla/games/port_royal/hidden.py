@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from flotilla.rules import Rng, Seat, shuffled
+from flotilla.rules.evolve import evolve
 
 from .cards import ORDER
 from .state import State
@@ -26,7 +25,7 @@ def determinize(s: State, seat: Seat, rng: Rng) -> State:
         return out
 
     draw_pile = tuple(sorted(take(len(s.draw_pile)), key=ORDER.__getitem__))
-    new_players = tuple(replace(p, coins=take(len(p.coins))) for p in players)
+    new_players = tuple(evolve(p, coins=take(len(p.coins))) for p in players)
     time_pile = tuple(sorted(take(len(s.time_pile)), key=ORDER.__getitem__))
     victory_pile = tuple(sorted(take(len(s.victory_pile)), key=ORDER.__getitem__))
-    return replace(s, rng=rng, draw_pile=draw_pile, players=new_players, time_pile=time_pile, victory_pile=victory_pile)
+    return evolve(s, rng=rng, draw_pile=draw_pile, players=new_players, time_pile=time_pile, victory_pile=victory_pile)

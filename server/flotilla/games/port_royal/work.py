@@ -2,8 +2,9 @@
 
 `apply` stays pure: it thaws the frozen input into a `Work`, changes the copy and freezes
 it again, so the input is never touched. Building the result with one scratch object per
-action is simpler and several times faster than chains of `dataclasses.replace` for a turn
-that moves many cards; that is the reason for departing from STYLE's copy-on-write shape.
+action is simpler than chains of copies for a turn that moves many cards (and was several times
+faster than chains of `dataclasses.replace`); that is the reason for departing from the shape the
+other engines share (`flotilla.rules.evolve`, docs/rules-engines.md).
 """
 
 from __future__ import annotations

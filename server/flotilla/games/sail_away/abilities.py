@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flotilla.rules import Seat
+from flotilla.rules.evolve import evolve
 from flotilla.rules.tuples import replace_at
 
 from .actions import Action, ClaimIsland, DirectLoad, ReleaseCrate, TakeReserve, UseExtraCrate
@@ -10,7 +11,6 @@ from .board import EventList, find_ship, return_crates, set_player, ship_full, t
 from .cards import Ability
 from .claims import claim
 from .events import AbilityUsed, CrateDirectLoaded, CrateReleased, ReserveTaken
-from .fastcopy import evolve
 from .launch import start_launch
 from .state import Crate, State
 

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from flotilla.rules import Seat, draw
+from flotilla.rules.evolve import evolve
 from flotilla.rules.tuples import replace_at
 
 from . import tables
 from .cards import HARBOR_DUES, ISLANDS, SEA_LEGS, SHIPS, launchable
 from .events import Event, IslandDeckRefilled, IslandDiscarded, IslandRevealed, MarketRefilled
-from .fastcopy import evolve
 from .state import Crate, Island, IslandSpace, PlayerState, Ship, State, Task
 
 EventList = list[Event]

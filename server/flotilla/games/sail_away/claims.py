@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from flotilla.rules import Seat
+from flotilla.rules.evolve import evolve
 from flotilla.rules.tuples import replace_at
 
 from .board import EventList, island_index, push_task, set_player
 from .events import IslandClaimed
-from .fastcopy import evolve
 from .state import Resolution, State
 
 

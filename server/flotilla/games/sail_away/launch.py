@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flotilla.rules import IllegalAction, Seat
+from flotilla.rules.evolve import evolve
 from flotilla.rules.tuples import remove_at
 
 from . import tables
@@ -10,7 +11,6 @@ from .actions import Action, ChooseSlot, TakeMarketShip
 from .board import EventList, find_ship, push_task, refill_market, replace_head, return_crates, set_player
 from .cards import SHIPS
 from .events import MarketShipTaken, ShipLaunched, ShipSlotted
-from .fastcopy import evolve
 from .state import LaunchedShip, Launching, PlayerState, Ship, State
 
 

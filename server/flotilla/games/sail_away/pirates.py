@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flotilla.rules import IllegalAction, Seat
+from flotilla.rules.evolve import evolve
 from flotilla.rules.tuples import replace_at
 
 from . import abilities, tables
@@ -31,7 +32,6 @@ from .cards import (
     SMUGGLED_GOODS,
 )
 from .events import CrateForceSold, CrateSmuggled, EffectSkipped, IslandCleared, TreasureFound
-from .fastcopy import evolve
 from .launch import start_launch
 from .resolution import load_targets
 from .state import CardEffect, Crate, IslandSpace, State

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flotilla.rules import CannotAfford, IllegalAction, Seat
+from flotilla.rules.evolve import evolve
 from flotilla.rules.tuples import replace_at
 
 from . import pirates, tables
@@ -28,7 +29,6 @@ from .board import (
 )
 from .claims import claim
 from .events import CrateCovered, CratePlaced, CratePlacedOnCard, CrateRetrieved, PlacementEnded
-from .fastcopy import evolve
 from .launch import start_launch
 from .state import Crate, IslandSpace, Phase, State
 

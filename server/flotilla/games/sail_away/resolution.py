@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flotilla.rules import IllegalAction, Seat
+from flotilla.rules.evolve import evolve
 from flotilla.rules.tuples import replace_at
 
 from . import tables
@@ -32,7 +33,6 @@ from .events import (
     RansomRefused,
     ShipKept,
 )
-from .fastcopy import evolve
 from .launch import start_launch
 from .state import Crate, IslandSpace, Resolution, Ship, Stage, State
 

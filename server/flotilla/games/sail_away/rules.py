@@ -42,6 +42,7 @@ Rulings of this implementation where the spec is silent (SA-Rn; the spec's own a
 from __future__ import annotations
 
 from flotilla.rules import GameFinished, IllegalAction, InvalidAction, NotYourTurn, Seat, Transition
+from flotilla.rules.evolve import evolve
 
 from . import abilities, launch, pirates, placement, resolution, setup, turns
 from .actions import (
@@ -68,7 +69,6 @@ from .actions import (
 from .board import EventList
 from .cards import ISLANDS, PIRATE_ACTIONS, SHIPS
 from .events import Event
-from .fastcopy import evolve
 from .state import Launching, Phase, Resolution, State, Task
 
 _ACTION_SET = frozenset(ACTION_TYPES)

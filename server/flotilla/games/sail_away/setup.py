@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 
 from flotilla.rules import IllegalAction, Rng, Seat, draw
+from flotilla.rules.evolve import evolve
 
 from . import tables
 from .actions import Action, KeepShips
@@ -12,7 +13,6 @@ from .board import EventList, new_island, refill_market, seats_from, set_player
 from .cards import ISLAND_IDS, OBJECTIVE_IDS, PIRATE_IDS, SHIP_IDS, SHIPS
 from .config import Config
 from .events import ShipsKept, ShipsRevealed
-from .fastcopy import evolve
 from .state import Phase, PirateCard, PlayerState, Ship, State
 
 

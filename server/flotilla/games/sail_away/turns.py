@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from flotilla.rules import IllegalAction, Seat
+from flotilla.rules.evolve import evolve
 from flotilla.rules.tuples import replace_at
 
 from . import tables
 from .actions import Action, TakeCrateFromShip
 from .board import EventList, find_ship, return_crates, set_player
 from .events import CrateTakenFromShip, EndTriggered, GameEnded, TurnStarted
-from .fastcopy import evolve
 from .scoring import final_result, public_objective_winner, scores
 from .state import Phase, State
 

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import dataclasses
 import enum
 from dataclasses import dataclass
 
 from flotilla.rules import Rng, Seat, draw
+from flotilla.rules.evolve import evolve
 
 from . import resolution
 from .board import crate_limit, ship_launchable
@@ -310,7 +310,7 @@ def view(s: State, viewer: Seat | None) -> View:
 def redact(event: Event, viewer: Seat | None) -> Event | None:
     """Only an SD1 answer is secret: others learn that the seat chose, not what."""
     if isinstance(event, ShipsKept) and event.seat != viewer:
-        return dataclasses.replace(event, ships=())
+        return evolve(event, ships=())
     return event
 
 
@@ -322,8 +322,8 @@ def determinize(s: State, seat: Seat, rng: Rng) -> State:
         pool = tuple(sorted([*s.objective_box, *(players[i].objective for i in others)]))
         for i in others:
             card, pool, rng = draw(pool, rng)
-            players[i] = dataclasses.replace(players[i], objective=card)
-        s = dataclasses.replace(s, objective_box=pool)
+            players[i] = evolve(players[i], objective=card)
+        s = evolve(s, objective_box=pool)
     if s.phase is Phase.CHOOSE_SHIPS:
         ships = tuple(sorted([*s.ship_deck, *(c for i in others for c in players[i].dealt)]))
         for i in others:
@@ -332,8 +332,8 @@ def determinize(s: State, seat: Seat, rng: Rng) -> State:
                 card, ships, rng = draw(ships, rng)
                 hand.append(card)
             kept = tuple(hand[: len(players[i].kept)])
-            players[i] = dataclasses.replace(players[i], dealt=tuple(hand), kept=kept)
-        s = dataclasses.replace(s, ship_deck=ships)
+            players[i] = evolve(players[i], dealt=tuple(hand), kept=kept)
+        s = evolve(s, ship_deck=ships)
     else:
         mine = set(players[seat].returned) | set(players[seat].kept)
         public = {c for p in players for c in p.kept}
@@ -343,5 +343,5 @@ def determinize(s: State, seat: Seat, rng: Rng) -> State:
             for _ in range(len(players[i].returned)):
                 card, unseen, rng = draw(unseen, rng)
                 back.append(card)
-            players[i] = dataclasses.replace(players[i], returned=tuple(back))
-    return dataclasses.replace(s, players=tuple(players), rng=rng)
+            players[i] = evolve(players[i], returned=tuple(back))
+    return evolve(s, players=tuple(players), rng=rng)
