@@ -28,7 +28,7 @@ import orjson
 
 from flotilla.app.host import GameHost, host_for
 from flotilla.games import REGISTRY
-from flotilla.rules.testing import game_seed
+from flotilla.rules.testing import game_seed, random_walk
 
 MODES: dict[str, list[tuple[str, int, dict[str, str]]]] = {
     "counter": [("2p", 2, {})],
@@ -74,12 +74,7 @@ def playouts(kind: str, seats: int, options: dict[str, str], seconds: float) -> 
         driver = random.Random(seed)
         state = rules.new_game(config, game_seed(seed))
         seed += 1
-        while True:
-            acting = rules.to_act(state)
-            if not acting:
-                break
-            seat = driver.choice(sorted(acting))
-            state = rules.apply(state, seat, driver.choice(rules.legal_actions(state, seat))).state
+        for state in random_walk(rules, state, driver):  # noqa: B020 (the walk goes on from it)
             decisions += 1
             if decisions % 64 == 0:  # both codecs on the same state, back to back, order alternating
                 first, second = (compiled, generic) if codec_n % 2 else (generic, compiled)

@@ -12,6 +12,7 @@ SCHEMA_VERSION, add that version's files:
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import sys
@@ -20,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from flotilla.app.host import host_for
-from flotilla.rules.testing import game_seed
+from flotilla.rules.testing import game_seed, random_walk
 
 DIR = Path(__file__).resolve().parent.parent / "data" / "snapshots"
 
@@ -52,13 +53,8 @@ def play(kind: str, seats: int, options: dict[str, str], seed: int, steps: int |
     driver = random.Random(seed)
     state = rules.new_game(host.config(seats, options), game_seed(seed))
     played = 0
-    while steps is None or played < steps:
-        acting = rules.to_act(state)
-        if not acting:
-            break
-        seat = driver.choice(sorted(acting))
-        state = rules.apply(state, seat, driver.choice(rules.legal_actions(state, seat))).state
-        played += 1
+    for played, state in enumerate(itertools.islice(random_walk(rules, state, driver), steps), 1):  # noqa: B007
+        pass
     return state, played
 
 

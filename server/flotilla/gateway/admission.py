@@ -34,7 +34,7 @@ import inspect
 import json
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, TypeAlias
+from typing import Any
 
 import grpc
 import structlog
@@ -45,6 +45,7 @@ from grpc_status import rpc_status
 
 from flotilla import metrics
 from flotilla.gateway.errors import DOMAIN, retry_info
+from flotilla.gateway.handlers import Handler, behavior_of, rewrap
 from flotilla.settings import Settings
 
 log = structlog.get_logger("flotilla.gateway")
@@ -116,7 +117,6 @@ def core_calls_started(server_id: int) -> int:
 
 
 Context = grpc.aio.ServicerContext[Any, Any]
-Handler: TypeAlias = "grpc.RpcMethodHandler[Any, Any]"  # generic only in the type stubs
 
 
 class Admission(grpc.aio.ServerInterceptor):
@@ -241,29 +241,14 @@ class Admission(grpc.aio.ServerInterceptor):
     def _wrap(self, handler: Handler, method: str) -> Handler:
         if method.startswith(EXEMPT):
             return handler
-        codec = {
-            "request_deserializer": handler.request_deserializer,
-            "response_serializer": handler.response_serializer,
-        }
-        behavior: Any = (
-            (handler.stream_stream if handler.request_streaming else handler.unary_stream)
-            if handler.response_streaming
-            else (handler.stream_unary if handler.request_streaming else handler.unary_unary)
-        )
+        behavior = behavior_of(handler)
         name = method.rpartition("/")[2]
         admitted: Callable[..., Any]
         if handler.response_streaming and inspect.isasyncgenfunction(behavior):
             admitted = self._stream(behavior, name)
         else:  # unary, or a stream that writes with context.write(): started once it runs
             admitted = self._unary(behavior, name, streaming=handler.response_streaming)
-        make = {
-            (False, False): grpc.unary_unary_rpc_method_handler,
-            (True, False): grpc.stream_unary_rpc_method_handler,
-            (False, True): grpc.unary_stream_rpc_method_handler,
-            (True, True): grpc.stream_stream_rpc_method_handler,
-        }[(handler.request_streaming, handler.response_streaming)]
-        wrapped: Handler = make(admitted, **codec)
-        return wrapped
+        return rewrap(handler, admitted)
 
     def _unary(
         self, behavior: Callable[..., Awaitable[Any]], name: str, *, streaming: bool

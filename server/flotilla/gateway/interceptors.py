@@ -26,9 +26,9 @@ import structlog
 from google.protobuf.message import Message
 
 from flotilla import metrics
+from flotilla.gateway.handlers import Handler, behavior_of, rewrap
 
 Context = grpc.aio.ServicerContext[Any, Any]
-Handler: TypeAlias = "grpc.RpcMethodHandler[Any, Any]"  # generic only in the type stubs
 
 MAX_BOUND_CHARS = 128  # request ids are at most 128 characters; longer values are not ids: cut
 # (request field, log key, prefix its resource name carries)
@@ -117,26 +117,14 @@ class CallContext(grpc.aio.ServerInterceptor):
 
 
 def _wrap(handler: Handler, method: _Method) -> Handler:
-    codec = {"request_deserializer": handler.request_deserializer, "response_serializer": handler.response_serializer}
-    behavior: Any = (
-        (handler.stream_stream if handler.request_streaming else handler.unary_stream)
-        if handler.response_streaming
-        else (handler.stream_unary if handler.request_streaming else handler.unary_unary)
-    )
+    behavior = behavior_of(handler)
     reads = not handler.request_streaming  # a unary request is there to read at the start
     traced = (
         _stream(behavior, method, reads)
         if handler.response_streaming and inspect.isasyncgenfunction(behavior)
         else _unary(behavior, method, reads)
     )
-    make = {
-        (False, False): grpc.unary_unary_rpc_method_handler,
-        (True, False): grpc.stream_unary_rpc_method_handler,
-        (False, True): grpc.unary_stream_rpc_method_handler,
-        (True, True): grpc.stream_stream_rpc_method_handler,
-    }[(handler.request_streaming, handler.response_streaming)]
-    wrapped: Handler = make(traced, **codec)
-    return wrapped
+    return rewrap(handler, traced)
 
 
 def _unary(behavior: Callable[..., Awaitable[Any]], method: _Method, reads: bool) -> Callable[..., Awaitable[Any]]:

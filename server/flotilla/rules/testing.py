@@ -26,7 +26,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -62,6 +62,14 @@ class CheckReport:
 
 
 @cache
+def random_walk(rules: GameRules[Any, Any, Any, Any, Any], state: Any, driver: random.Random) -> Iterator[Any]:
+    """Each state of a random playout from `state` (`driver` picks the seat and a legal action), to the end."""
+    while acting := rules.to_act(state):
+        seat = driver.choice(sorted(acting))
+        state = rules.apply(state, seat, driver.choice(rules.legal_actions(state, seat))).state
+        yield state
+
+
 def codec_for(rules: GameRules[Any, Any, Any, Any, Any]) -> Codec:
     """The codec covering a game's state, actions, events and views."""
     return Codec(rules.state_type, *rules.action_types, *rules.event_types, rules.view_type, rules.config_type)
