@@ -51,9 +51,9 @@ def play(kind: str, seats: int, options: dict[str, str], seed: int, steps: int |
     host = host_for(kind)
     rules = host.rules
     driver = random.Random(seed)
-    state = rules.new_game(host.config(seats, options), game_seed(seed))
+    state = start = rules.new_game(host.config(seats, options), game_seed(seed))
     played = 0
-    for played, state in enumerate(itertools.islice(random_walk(rules, state, driver), steps), 1):  # noqa: B007
+    for played, state in enumerate(itertools.islice(random_walk(rules, start, driver), steps), 1):  # noqa: B007
         pass
     return state, played
 
