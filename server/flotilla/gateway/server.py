@@ -15,6 +15,7 @@ from google.protobuf.descriptor import ServiceDescriptor
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection, reflection_pb2
 
+from flotilla import metrics
 from flotilla.api.game.v1 import game_service_pb2
 from flotilla.api.lobby.v1 import lobby_service_pb2
 from flotilla.api.matchmaking.v1 import matchmaking_service_pb2
@@ -108,6 +109,7 @@ class Gateway:
 
 async def start_gateway(settings: Settings, store: RedisStore | None = None) -> Gateway:
     """Build and start a gateway bound to `settings.bind` (port 0 picks a free one)."""
+    metrics.watch_gc()
     store = store or RedisStore.from_settings(settings)
     tokens = await start_tokens(settings, store)
     auth = AuthStore(store.redis)
