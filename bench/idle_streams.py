@@ -48,8 +48,10 @@ from flotilla.api.game.v1 import game_service_pb2, game_service_pb2_grpc  # noqa
 from flotilla.cli import _wait_for_gateway  # noqa: E402
 from flotilla.redis_server import RedisServer, free_port  # noqa: E402
 from flotilla_client import FlotillaClient  # noqa: E402
+from flotilla_client.client import retry_after, retry_pause_s  # noqa: E402
 
 OPEN_TIMEOUT_S = 600.0  # every bound of a phase
+OPEN_ATTEMPTS = 20  # per stream, when admission control refuses an open (RESOURCE_EXHAUSTED + RetryInfo)
 
 
 # --- the idle clients (each in its own process) ---------------------------------------------
@@ -68,30 +70,37 @@ async def _idle(
 
     async def one(i: int) -> None:
         nonlocal opened, failed
-        await slots.acquire()
-        call = stubs[i % len(stubs)].WatchGame(
-            game_service_pb2.WatchGameRequest(game=names[i % len(names)]), metadata=metadata
-        )
-        first = True
-        try:
-            async for _message in call:
-                now = time.monotonic()
-                if first:
-                    first = False
-                    slots.release()
-                    opened += 1
+        for attempt in range(OPEN_ATTEMPTS):
+            await slots.acquire()
+            call = stubs[i % len(stubs)].WatchGame(
+                game_service_pb2.WatchGameRequest(game=names[i % len(names)]), metadata=metadata
+            )
+            first = True
+            try:
+                async for _message in call:
+                    now = time.monotonic()
+                    if first:
+                        first = False
+                        slots.release()
+                        opened += 1
+                        if opened + failed == count:
+                            all_open.set()
+                    else:
+                        ends.append(now)
+                        gaps.append(now - last[i])
+                    last[i] = now
+                return
+            except grpc.aio.AioRpcError as error:
+                if not first:
+                    return
+                slots.release()
+                delay = retry_after(error)  # refused by admission control: retry as the SDK does
+                if delay is None or attempt == OPEN_ATTEMPTS - 1:
+                    failed += 1
                     if opened + failed == count:
                         all_open.set()
-                else:
-                    ends.append(now)
-                    gaps.append(now - last[i])
-                last[i] = now
-        except grpc.aio.AioRpcError:
-            if first:
-                slots.release()
-                failed += 1
-                if opened + failed == count:
-                    all_open.set()
+                    return
+                await asyncio.sleep(retry_pause_s(attempt + 1, delay))
 
     tasks = [asyncio.create_task(one(i)) for i in range(count)]
     with contextlib.suppress(TimeoutError):
