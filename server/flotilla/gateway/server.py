@@ -34,6 +34,7 @@ from flotilla.gateway.peers import trusted_networks
 from flotilla.gateway.render import Renderer
 from flotilla.gateway.services import add_services
 from flotilla.gateway.tls import CertificateFiles
+from flotilla.gc_policy import GcPolicy
 from flotilla.identity.configure import close_tokens, start_tokens
 from flotilla.lobby.parties import Parties
 from flotilla.lobby.ratings import Ratings
@@ -205,6 +206,9 @@ def _health_listener(servicer: health.aio.HealthServicer, bind: str) -> tuple[gr
 async def serve(settings: Settings) -> None:
     """Run a gateway until SIGTERM/SIGINT, then drain gracefully."""
     gateway = await start_gateway(settings)
+    policy = GcPolicy(settings.gc_budget_ms / 1000, max_age_s=settings.gc_max_age_s) if settings.gc_budget_ms else None
+    if policy is not None:
+        policy.start()  # after startup: what it made is frozen, never traversed again
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -213,3 +217,5 @@ async def serve(settings: Settings) -> None:
     await stop.wait()
     log.info("gateway.stopping")
     await gateway.stop()
+    if policy is not None:
+        await policy.stop()
