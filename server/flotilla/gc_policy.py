@@ -35,7 +35,7 @@ def _malloc_trim() -> Callable[[], None]:
     with contextlib.suppress(OSError, AttributeError, TypeError):
         trim = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim
         trim.argtypes, trim.restype = [ctypes.c_size_t], ctypes.c_int
-        return lambda: trim(0)  # type: ignore[no-any-return]
+        return lambda: trim(0)
     return lambda: None
 
 
