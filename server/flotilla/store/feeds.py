@@ -21,10 +21,12 @@ that chain themselves (app/games.py).
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import enum
+import math
 import time
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 from typing import Any
 
 import structlog
@@ -44,39 +46,113 @@ class Signal(enum.Enum):
 
     BEHIND = "behind"  # the subscriber fell behind the feed: re-read the gap from the store
     REWOUND = "rewound"  # the game's stored history went back: resync from a full view
+    IDLE = "idle"  # nothing for a heartbeat period: send a checkpoint
 
 
 class Subscription:
-    """One watcher's queue of entry batches (bounded; overflow turns into `Signal.BEHIND`)."""
+    """One watcher's queue of entry batches (bounded; overflow turns into `Signal.BEHIND`), and its
+    heartbeats: `Signal.IDLE` once nothing came for `heartbeat_s` (from the feeds' shared ticker, so
+    an idle stream has no timer, task or future of its own but the one it waits on)."""
 
-    def __init__(self, size: int) -> None:
-        self._queue: asyncio.Queue[list[Entry] | Signal] = asyncio.Queue(size)
+    __slots__ = ("_idle", "_items", "_lagging", "_schedule", "_size", "_waiter", "heartbeat_s", "last")
+
+    def __init__(self, size: int, schedule: Callable[[Subscription], None] | None = None) -> None:
+        self._items: collections.deque[list[Entry] | Signal] = collections.deque()
+        self._size = size
         self._lagging = False
+        self._idle = False
+        self._waiter: asyncio.Future[None] | None = None
+        self._schedule = schedule
+        self.heartbeat_s = 0.0  # 0: no heartbeats
+        self.last = time.monotonic()  # when the subscriber was last given something
+
+    def beat_every(self, heartbeat_s: float) -> None:
+        """Say `Signal.IDLE` whenever nothing came for `heartbeat_s` seconds."""
+        self.heartbeat_s, self.last = heartbeat_s, time.monotonic()
+        if self._schedule is not None and heartbeat_s > 0:
+            self._schedule(self)
 
     def push(self, entries: list[Entry]) -> None:
         if self._lagging:
             return
-        try:
-            self._queue.put_nowait(entries)
-        except asyncio.QueueFull:
+        if len(self._items) >= self._size:
             self._lagging = True
+        else:
+            self._items.append(entries)
+        self._wake()
 
     def rewind(self) -> None:
         """Drop what is queued (another history's entries) and say REWOUND next."""
-        while not self._queue.empty():
-            self._queue.get_nowait()
+        self._items.clear()
         self._lagging = False
-        self._queue.put_nowait(Signal.REWOUND)
+        self._items.append(Signal.REWOUND)
+        self._wake()
+
+    def idle(self) -> None:
+        """A heartbeat is due (the ticker): say IDLE unless something else is queued."""
+        self._idle = True
+        self._wake()
+
+    def _wake(self) -> None:
+        self.last = time.monotonic()
+        if self._waiter is not None and not self._waiter.done():
+            self._waiter.set_result(None)
 
     async def get(self) -> list[Entry] | Signal:
-        if self._lagging:
-            while not self._queue.empty():
-                if self._queue.get_nowait() is Signal.REWOUND:
-                    self._lagging = False
-                    return Signal.REWOUND
-            self._lagging = False
-            return Signal.BEHIND
-        return await self._queue.get()
+        while True:
+            if self._lagging:
+                self._lagging = False
+                rewound = Signal.REWOUND in self._items
+                self._items.clear()
+                return Signal.REWOUND if rewound else Signal.BEHIND
+            if self._items:
+                self._idle = False
+                return self._items.popleft()
+            if self._idle:
+                self._idle = False
+                return Signal.IDLE
+            self._waiter = asyncio.get_running_loop().create_future()
+            try:
+                await self._waiter
+            finally:
+                self._waiter = None
+
+
+TICK_S = 0.25  # resolution of the heartbeat ticker
+
+
+class _Ticker:
+    """Every subscription's heartbeats from one task: a timing wheel of `TICK_S` slots, each
+    subscription in the slot of its next due time (moved on when it got something meanwhile)."""
+
+    def __init__(self) -> None:
+        self.wheel: dict[int, list[Subscription]] = {}
+        self.task: asyncio.Task[None] | None = None
+
+    def schedule(self, subscription: Subscription) -> None:
+        slot = math.ceil((subscription.last + subscription.heartbeat_s) / TICK_S)
+        self.wheel.setdefault(slot, []).append(subscription)
+        if self.task is None or self.task.done():
+            self.task = asyncio.get_running_loop().create_task(self.run(), name="heartbeats")
+
+    async def run(self) -> None:
+        while self.wheel:
+            await asyncio.sleep(TICK_S)
+            now = time.monotonic()
+            current = math.floor(now / TICK_S)
+            for slot in sorted(s for s in self.wheel if s <= current):
+                for subscription in self.wheel.pop(slot):
+                    if subscription.heartbeat_s <= 0:
+                        continue  # closed
+                    if now - subscription.last >= subscription.heartbeat_s - TICK_S / 2:
+                        subscription.idle()
+                    self.schedule(subscription)
+
+    def close(self) -> None:
+        self.wheel.clear()
+        if self.task is not None:
+            self.task.cancel()
+            self.task.add_done_callback(_retrieve)
 
 
 class _Feed:
@@ -231,6 +307,7 @@ class Feeds:
         self._feeds: dict[str, _Feed] = {}
         self._readers: list[_Reader] = []
         self._reader_of: dict[str, _Reader] = {}
+        self._ticker = _Ticker()
 
     async def _attach(self, feed: _Feed) -> None:
         """Start reading a newly watched game: its own task on a cluster, else a shared reader."""
@@ -267,11 +344,12 @@ class Feeds:
             feed = self._feeds[game_id] = _Feed(self.store, game_id, version, lineage, self.block_ms)
             metrics.WATCHED_GAMES.set(len(self._feeds))
             await self._attach(feed)
-        subscription = Subscription(self.queue_size)
+        subscription = Subscription(self.queue_size, self._ticker.schedule)
         feed.subscribers.add(subscription)
         try:
             yield subscription
         finally:
+            subscription.heartbeat_s = 0.0  # the ticker drops it
             feed.subscribers.discard(subscription)
             if not feed.subscribers and self._feeds.get(game_id) is feed:
                 del self._feeds[game_id]
@@ -279,6 +357,7 @@ class Feeds:
                 await self._detach(feed)
 
     async def close(self) -> None:
+        self._ticker.close()
         for feed in list(self._feeds.values()):
             feed.close()
         for reader in self._readers:
