@@ -13,6 +13,7 @@ never move, then for each N of `--streams`:
 
 GC pauses come from the gateway's `flotilla_gc_pause_seconds` / `flotilla_gc_pause_max_seconds`
 (metrics endpoint): the max over the whole run and the full (generation 2) collections.
+Redis's time per XREAD during the hold (`feed_read_us`) is what a feed read costs there.
 `--server PATH` runs the gateway and worker from another tree (a `git archive` of an older
 commit) to measure before/after in the same run. Prints one JSON object per N.
 
@@ -43,6 +44,7 @@ sys.path.insert(0, str(ROOT / "server"))
 sys.path.insert(0, str(ROOT / "clients" / "python"))
 
 import grpc  # noqa: E402
+import redis as redis_client  # noqa: E402
 
 from flotilla.api.game.v1 import game_service_pb2, game_service_pb2_grpc  # noqa: E402
 from flotilla.cli import _wait_for_gateway  # noqa: E402
@@ -148,6 +150,12 @@ def gc_figures(metrics: dict[str, float]) -> dict[str, float]:
     return out
 
 
+def xread_stats(url: str) -> tuple[int, int]:
+    """Redis XREAD calls and microseconds spent in them so far (the gateway's feed reads)."""
+    stats = redis_client.Redis.from_url(url).info("commandstats").get("cmdstat_xread", {})
+    return int(stats.get("calls", 0)), int(stats.get("usec", 0))
+
+
 def load(target: str, games: int, seconds: float) -> dict[str, Any]:
     """bench/load.py against the gateway: `games` counter games as fast as they go."""
     cmd = [sys.executable, str(ROOT / "bench" / "load.py"), "--targets", target, "--games", str(games)]
@@ -226,9 +234,14 @@ def run_one(args: argparse.Namespace, streams: int) -> dict[str, Any]:
         time.sleep(1)
         result["rss_open_mb"] = round(rss_mb(gateway.pid), 1)
         result["kb_per_stream"] = round((result["rss_open_mb"] - result["rss_before_mb"]) * 1024 / max(opened, 1), 1)
+        xread0 = xread_stats(redis.url)
         window0 = time.monotonic()
         result["active_with_idle"] = _active(load(target, args.active, args.hold))
         window1 = time.monotonic()
+        xread1 = xread_stats(redis.url)
+        reads = xread1[0] - xread0[0]
+        result["feed_reads"] = reads
+        result["feed_read_us"] = round((xread1[1] - xread0[1]) / max(reads, 1), 1)  # Redis time per XREAD
         release.set()
         ends, gaps, silent = array("d"), array("d"), array("d")
         for _ in clients:

@@ -3,11 +3,25 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 import uuid
+from collections.abc import AsyncIterator
 
+import pytest
+
+from flotilla.api.counter.v1 import counter_pb2
+from flotilla.api.game.v1 import game_pb2
+from flotilla.gateway.server import Gateway, start_gateway
+from flotilla.settings import Settings
+from flotilla.store import feeds as feeds_module
 from flotilla.store.feeds import TICK_S, Feeds, Signal, Subscription
 from flotilla.store.redis_store import RedisStore
+from flotilla.worker.loop import Worker
+from flotilla_client import FlotillaClient
+from support import assert_gapless, until
+
+ADD = game_pb2.Action(counter=counter_pb2.Action(add=counter_pb2.Add(n=1)))
 
 
 async def test_idle_subscriptions_get_heartbeats_from_one_task(redis_url: str) -> None:
@@ -66,3 +80,62 @@ async def test_a_subscription_is_bounded_and_keeps_a_rewind() -> None:
     assert await live.get() == []  # (it was dropped, not kept for later)
     live.idle()
     assert await live.get() is Signal.IDLE
+
+
+@contextlib.asynccontextmanager
+async def gateway(redis_url: str) -> AsyncIterator[Gateway]:
+    """An in-process gateway and worker (no new processes: a unit-sized test)."""
+    settings = Settings(redis_url=redis_url, bind="127.0.0.1:0", heartbeat_s=0.5)
+    running = await start_gateway(settings)
+    store = RedisStore.from_settings(settings)
+    worker = Worker.from_settings(store, settings)
+    working = asyncio.create_task(worker.run())
+    try:
+        yield running
+    finally:
+        worker.stop()
+        await asyncio.wait_for(working, 10)
+        await store.close()
+        await running.stop(0)
+
+
+async def test_moves_of_a_game_read_cold_arrive_gapless(redis_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game that stops moving goes to a cold reader; its next move comes from there, and the game
+    goes back to a hot reader; every event arrives once, in order."""
+    monkeypatch.setattr(feeds_module, "COOL_S", 0.3)
+    async with gateway(redis_url) as running:
+        target = f"127.0.0.1:{running.port}"
+        host, other = FlotillaClient(target), FlotillaClient(target)
+        await host.sign_in("host")
+        await other.sign_in("other")
+        game = (await host.create_game("counter", 2)).name
+        seats = [await host.join(game), await other.join(game)]
+        game_id = game.removeprefix("games/")
+        seen: list[int] = []
+
+        async def spectate() -> None:
+            async for update in host.watch(game):
+                seen.extend(event.event_id for event in update.events)
+                if update.HasField("view"):
+                    seen.append(-update.view.through_event_id)  # a full view: the ids up to here are covered
+
+        spectator = asyncio.create_task(spectate())
+        try:
+            warmed: list[bool | None] = []
+            for _ in range(3):
+                await until(lambda: asyncio.sleep(0, running.feeds.is_cold(game_id) is True), 10, "a cold reader")
+                views = [await (host if s.seat == 0 else other).view(game, s) for s in seats]
+                mover = next(s for s, view in zip(seats, views, strict=True) if view.prompt.legal_actions)
+                client = host if mover.seat == 0 else other
+                last = (await client.submit(game, mover, ADD, etag=views[mover.seat].prompt.etag)).through_event_id
+                await until(lambda: asyncio.sleep(0, bool(seen) and seen[-1] >= last), 10, "the move")  # noqa: B023
+                warmed.append(running.feeds.is_cold(game_id))
+            assert warmed == [False] * 3  # each move, read cold, brought the game back to a hot reader
+            assert_gapless(seen, last)
+            assert running.feeds.watched_games == 1
+        finally:
+            spectator.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await spectator
+            await host.close()
+            await other.close()

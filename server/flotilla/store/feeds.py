@@ -4,7 +4,9 @@ However many clients of a gateway watch a game, its stream is read once per comm
 batch of entries goes to every subscriber's queue. On a single Redis, one multiplexed reader
 serves up to `GAMES_PER_READER` games with one `XREAD BLOCK` over all their streams (woken
 with `CLIENT UNBLOCK` when a game joins it), so a gateway needs a handful of connections,
-not one per game. On a Redis Cluster (streams in different slots) each game has its own
+not one per game. Games that moved in the last `COOL_S` seconds have hot readers, the others
+cold ones: the read each move wakes covers the games that move, not every idle one watched. The
+idle watchers' heartbeats come from one ticker (`Signal.IDLE`), not a timer per stream. On a Redis Cluster (streams in different slots) each game has its own
 reader. A subscriber that falls behind is told so (it then re-reads the gap from the store)
 instead of growing an unbounded queue.
 
@@ -26,7 +28,7 @@ import contextlib
 import enum
 import math
 import time
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from typing import Any
 
 import structlog
@@ -167,14 +169,20 @@ class _Feed:
         self.subscribers: set[Subscription] = set()
         self.task: asyncio.Task[None] | None = None
         self.closed = False
+        self.moved_at = time.monotonic()  # when entries were last read (or it was first watched)
 
-    def deliver(self, entries: list[Entry]) -> None:
-        """Entries read after the cursor: move on and hand them to every subscriber."""
-        if not entries or entries[-1].version <= self.cursor:
-            return
+    def deliver(self, entries: list[Entry]) -> bool:
+        """Entries read after the cursor: move on and hand them to every subscriber. Whether any
+        were new (two readers may have read the same ones while the game moved between them)."""
+        if entries and entries[0].version <= self.cursor:
+            entries = [entry for entry in entries if entry.version > self.cursor]
+        if not entries:
+            return False
         self.cursor, self.lineage = entries[-1].version, entries[-1].lineage
+        self.moved_at = time.monotonic()
         for subscriber in self.subscribers:
             subscriber.push(entries)
+        return True
 
     def check(self, head: tuple[int, str] | None) -> None:
         """Compare the stored head with the cursor; rewind when the game went back."""
@@ -221,15 +229,30 @@ def _retrieve(task: asyncio.Task[None]) -> None:
 
 
 GAMES_PER_READER = 512
+COOL_S = 30.0  # a game that did not move for this long is read by a cold reader
 
 
 class _Reader:
-    """One blocking XREAD over the streams of many games (single Redis only)."""
+    """One blocking XREAD over the streams of many games (single Redis only).
 
-    def __init__(self, store: RedisStore, block_ms: int, check_s: float) -> None:
+    Hot readers cover the games that moved in the last `COOL_S` seconds, so the reads that every
+    move wakes cover few streams; cold readers cover the others (one XREAD that returns only when
+    one of them moves, which then goes to a hot reader: `move`)."""
+
+    def __init__(
+        self,
+        store: RedisStore,
+        block_ms: int,
+        check_s: float,
+        move: Callable[[_Feed, bool], Awaitable[None]],
+        *,
+        cold: bool,
+    ) -> None:
         self.store = store
         self.block_ms = block_ms
         self.check_s = check_s
+        self.move = move
+        self.cold = cold
         self.feeds: dict[str, _Feed] = {}
         self.client: Any = store.dedicated_client()
         self.client_id: int | None = None
@@ -260,6 +283,8 @@ class _Reader:
                 if time.monotonic() - checked >= self.check_s:
                     await self.check(self.feeds.values())
                     checked = time.monotonic()
+                if not self.cold:
+                    await self.cool()
                 cursors = {feed.game_id: feed.cursor for feed in self.feeds.values()}
                 if not cursors:  # the last feed closed while checking heads
                     continue
@@ -271,10 +296,21 @@ class _Reader:
                 checked = 0.0  # Redis may come back behind: look at the heads first
                 await asyncio.sleep(0.5)
                 continue
+            warmed = []
             for game_id, entries in batches.items():
                 feed = self.feeds.get(game_id)
-                if feed is not None:
-                    feed.deliver(entries)
+                if feed is not None and feed.deliver(entries) and self.cold:
+                    warmed.append(feed)
+            for feed in warmed:  # it moves: read it with the few that do
+                if self.feeds.pop(feed.game_id, None) is feed:
+                    await self.move(feed, False)
+
+    async def cool(self) -> None:
+        """Hand the games that stopped moving to a cold reader."""
+        stale = time.monotonic() - COOL_S
+        for feed in [feed for feed in self.feeds.values() if feed.moved_at < stale]:
+            if self.feeds.pop(feed.game_id, None) is feed:
+                await self.move(feed, True)
 
     async def check(self, feeds: Iterable[_Feed]) -> None:
         """Compare the stored heads of these games with their cursors (one round trip)."""
@@ -305,7 +341,7 @@ class Feeds:
         self.queue_size = queue_size
         self.check_s = check_s
         self._feeds: dict[str, _Feed] = {}
-        self._readers: list[_Reader] = []
+        self._readers: list[_Reader] = []  # hot and cold
         self._reader_of: dict[str, _Reader] = {}
         self._ticker = _Ticker()
 
@@ -314,9 +350,15 @@ class Feeds:
         if self.store.cluster:
             feed.task = asyncio.get_running_loop().create_task(feed.run(self.check_s), name=f"feed-{feed.game_id}")
             return
-        reader = next((r for r in self._readers if len(r.feeds) < GAMES_PER_READER), None)
+        await self._place(feed, False)
+
+    async def _place(self, feed: _Feed, cold: bool) -> None:
+        """Give `feed` to a hot or cold reader with room (a new one if none has)."""
+        if self._feeds.get(feed.game_id) is not feed:
+            return  # no longer watched
+        reader = next((r for r in self._readers if r.cold == cold and len(r.feeds) < GAMES_PER_READER), None)
         if reader is None:
-            reader = _Reader(self.store, self.block_ms, self.check_s)
+            reader = _Reader(self.store, self.block_ms, self.check_s, self._place, cold=cold)
             self._readers.append(reader)
         reader.feeds[feed.game_id] = feed
         self._reader_of[feed.game_id] = reader
@@ -331,6 +373,11 @@ class Feeds:
             feed.close()
             return
         reader.feeds.pop(feed.game_id, None)  # the reader (and its connection) stays for the next games
+
+    def is_cold(self, game_id: str) -> bool | None:
+        """Whether a cold reader reads the game now (None: no shared reader does)."""
+        reader = self._reader_of.get(game_id)
+        return None if reader is None else reader.cold
 
     @property
     def watched_games(self) -> int:
