@@ -145,8 +145,8 @@ def gc_figures(metrics: dict[str, float]) -> dict[str, float]:
     out: dict[str, float] = {"gc_pause_max_s": round(metrics.get("flotilla_gc_pause_max_seconds", 0.0), 4)}
     for gen in ("0", "1", "2"):
         out[f"gc{gen}_collections"] = metrics.get(f'flotilla_gc_pause_seconds_count{{generation="{gen}"}}', 0.0)
-    over = out["gc2_collections"] - metrics.get('flotilla_gc_pause_seconds_bucket{generation="2",le="0.1"}', 0.0)
-    out["gc2_over_100ms"] = over
+        within = metrics.get(f'flotilla_gc_pause_seconds_bucket{{generation="{gen}",le="0.1"}}', 0.0)
+        out[f"gc{gen}_over_100ms"] = out[f"gc{gen}_collections"] - within
     return out
 
 
