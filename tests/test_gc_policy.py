@@ -64,3 +64,21 @@ def test_collector_pauses_are_exported() -> None:
     gc.collect()
     assert REGISTRY.get_sample_value("flotilla_gc_pause_seconds_count", {"generation": "2"}) == before + 1
     assert (REGISTRY.get_sample_value("flotilla_gc_pause_max_seconds") or 0.0) > 0
+
+
+async def test_the_heap_is_trimmed_once_half_the_frozen_objects_died() -> None:
+    policy = GcPolicy(budget_s=0.0, interval_s=3600, max_age_s=0)
+    policy.start()
+    trims: list[int] = []
+    policy.trim = lambda: trims.append(gc.get_freeze_count())
+    try:
+        many = [[i] for i in range(2 * gc.get_freeze_count() + 100_000)]  # more than everything else frozen
+        assert policy.step() is False
+        assert trims == []
+        del many  # freed by reference counting, frozen or not
+        assert policy.step() is False
+        assert len(trims) == 1
+        assert policy.step() is False
+        assert len(trims) == 1  # not again until the next fall by half
+    finally:
+        await policy.stop()

@@ -10,7 +10,8 @@ counting when they die, closed streams leave no cycles behind). It then runs a f
 the last measured cost per object, fits `budget_s`: when the gateway holds few objects, e.g.
 after its streams closed. Cyclic garbage that aged into the permanent generation waits for that,
 or at the latest `max_age_s` (the backstop that bounds it: one pause over budget). After each
-full collection, glibc's malloc_trim hands freed heap back to the system.
+full collection, and whenever the frozen object count fell to half its peak (streams closed and
+reference counting freed them), glibc's malloc_trim hands the freed heap back to the system.
 """
 
 from __future__ import annotations
@@ -46,7 +47,8 @@ class GcPolicy:
         self.budget_s = budget_s
         self.interval_s = interval_s
         self.max_age_s = max_age_s
-        self.cost_s = 1e-6  # per traversed object; measured by every full collection
+        self.cost_s = 1e-6  # per traversed object: the least any full collection took (preemption only adds)
+        self.peak = 0  # the most objects frozen since the heap was last trimmed
         self.last_full = time.monotonic()
         self.full_collections = 0
         self.trim = _malloc_trim()
@@ -77,7 +79,12 @@ class GcPolicy:
         """Freeze the young survivors; a full collection if it fits the budget or is overdue.
         Returns whether it ran one."""
         gc.freeze()
-        estimate = gc.get_freeze_count() * self.cost_s
+        frozen = gc.get_freeze_count()
+        self.peak = max(self.peak, frozen)
+        if frozen < self.peak // 2:  # half of what was there died: give the memory back
+            self.trim()
+            self.peak = frozen
+        estimate = frozen * self.cost_s
         overdue = self.max_age_s > 0 and time.monotonic() - self.last_full >= self.max_age_s
         if estimate > self.budget_s and not overdue:
             return False
@@ -92,8 +99,10 @@ class GcPolicy:
         pause = time.perf_counter() - started
         gc.freeze()
         survivors = gc.get_freeze_count()
-        self.cost_s = max(pause / max(survivors, 1), 1e-9)  # survivors: nearly all it traversed
+        cost = max(pause / max(survivors, 1), 1e-9)  # survivors: nearly all it traversed
+        self.cost_s = cost if self.full_collections == 0 else min(self.cost_s, cost)
         self.last_full = time.monotonic()
         self.full_collections += 1
         self.trim()
+        self.peak = survivors
         log.debug("gc.full", pause_s=round(pause, 4), objects=survivors)
