@@ -131,8 +131,15 @@ def rss_mb(pid: int) -> float:
 
 
 def scrape(port: int) -> dict[str, float]:
-    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as reply:
-        text = reply.read().decode()
+    """The gateway's flotilla_* metrics (a collector pause stalls the endpoint too: wait it out)."""
+    for attempt in range(6):
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=30) as reply:
+                text = reply.read().decode()
+            break
+        except OSError:
+            if attempt == 5:
+                raise
     found: dict[str, float] = {}
     for line in text.splitlines():
         if line.startswith("flotilla_") and (m := re.match(r"^(\S+)\s+(\S+)$", line)):
