@@ -205,10 +205,10 @@ def _health_listener(servicer: health.aio.HealthServicer, bind: str) -> tuple[gr
 
 async def serve(settings: Settings) -> None:
     """Run a gateway until SIGTERM/SIGINT, then drain gracefully."""
-    gateway = await start_gateway(settings)
     policy = GcPolicy(settings.gc_budget_ms / 1000, max_age_s=settings.gc_max_age_s) if settings.gc_budget_ms else None
     if policy is not None:
-        policy.start()  # after startup: what it made is frozen, never traversed again
+        policy.start()  # its first full collection before the gateway listens; what startup makes is frozen
+    gateway = await start_gateway(settings)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
