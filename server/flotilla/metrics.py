@@ -6,10 +6,16 @@ bounded: game kinds, rejection reasons and work streams, never game or user ids.
 
 from __future__ import annotations
 
+import bisect
+import gc
 import os
+import time
+from collections.abc import Iterator
+from typing import Any
 
 import structlog
-from prometheus_client import Counter, Gauge, Histogram, start_http_server
+from prometheus_client import REGISTRY, Counter, Gauge, Histogram, start_http_server
+from prometheus_client.core import GaugeMetricFamily, HistogramMetricFamily, Metric
 
 # Default ports; each process kind has its own so that `flotilla up` can run them side by side.
 DEFAULT_PORTS = {"gateway": 9100, "worker": 9101, "matchmaker": 9102}
@@ -80,6 +86,60 @@ RPC_SECONDS = Histogram(
     ["method"],
     buckets=(0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10),
 )
+
+
+class GcPauses:
+    """`flotilla_gc_pause_seconds` (by generation) and `flotilla_gc_pause_max_seconds`, from
+    gc.callbacks. The callback only updates plain counters (no locks: a collection can start inside
+    any allocation, also inside a metric's own update); this collector turns them into metrics."""
+
+    BUCKETS = (0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
+
+    def __init__(self) -> None:
+        self.counts = [[0] * (len(self.BUCKETS) + 1) for _ in range(3)]
+        self.sums = [0.0, 0.0, 0.0]
+        self.max_s = 0.0
+        self._started = 0.0
+
+    def callback(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+            return
+        pause = time.perf_counter() - self._started
+        generation = min(int(info.get("generation", 2)), 2)
+        self.counts[generation][bisect.bisect_left(self.BUCKETS, pause)] += 1
+        self.sums[generation] += pause
+        self.max_s = max(self.max_s, pause)
+
+    def collect(self) -> Iterator[Metric]:
+        family = HistogramMetricFamily(
+            "flotilla_gc_pause_seconds",
+            "Garbage-collector pauses of this process, by generation",
+            labels=["generation"],
+        )
+        for generation, counts in enumerate(self.counts):
+            cumulative, buckets = 0, []
+            for bound, count in zip((*map(str, self.BUCKETS), "+Inf"), counts, strict=True):
+                cumulative += count
+                buckets.append((bound, cumulative))
+            family.add_metric([str(generation)], buckets, self.sums[generation])
+        yield family
+        yield GaugeMetricFamily(
+            "flotilla_gc_pause_max_seconds", "The longest garbage-collector pause of this process", value=self.max_s
+        )
+
+
+_gc_pauses: GcPauses | None = None
+
+
+def watch_gc() -> GcPauses:
+    """Measure this process's collector pauses (once per process; later calls return the same)."""
+    global _gc_pauses  # noqa: PLW0603
+    if _gc_pauses is None:
+        _gc_pauses = GcPauses()
+        gc.callbacks.append(_gc_pauses.callback)
+        REGISTRY.register(_gc_pauses)
+    return _gc_pauses
 
 
 def serve(process: str, addr: str = "127.0.0.1") -> int | None:

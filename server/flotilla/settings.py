@@ -70,6 +70,9 @@ class Settings:
     oidc_name_claim: str = "name"  # [FLOTILLA_OIDC_NAME_CLAIM] the claim holding the display name
     limits: str = ""  # [FLOTILLA_LIMITS] changes to the table of rate limits and quotas (app/limits.py); off: none
     trusted_proxies: str = ""  # [FLOTILLA_TRUSTED_PROXIES] CIDRs whose x-forwarded-for / forwarded name the client
+    # --- gateway garbage collector (flotilla/gc_policy.py)
+    gc_budget_ms: float = 50.0  # [FLOTILLA_GC_BUDGET_MS] longest full-collection pause allowed; 0: Python's own policy
+    gc_max_age_s: float = 21_600.0  # [FLOTILLA_GC_MAX_AGE] a full collection at least this often anyway; 0: never
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -128,4 +131,6 @@ class Settings:
             oidc_name_claim=os.environ.get("FLOTILLA_OIDC_NAME_CLAIM", d.oidc_name_claim),
             limits=os.environ.get("FLOTILLA_LIMITS", d.limits),
             trusted_proxies=os.environ.get("FLOTILLA_TRUSTED_PROXIES", d.trusted_proxies),
+            gc_budget_ms=float(os.environ.get("FLOTILLA_GC_BUDGET_MS", d.gc_budget_ms)),
+            gc_max_age_s=float(os.environ.get("FLOTILLA_GC_MAX_AGE", d.gc_max_age_s)),
         )

@@ -12,11 +12,12 @@ checks that chain on every entry it passes on, so a history that changed under i
 that came back behind) is never streamed around: the watcher resyncs with a full view.
 
 Every resume, and every catch-up, ends with the seat's current prompt when it must act.
+Live, a watcher that got nothing for `heartbeat_s` sends a checkpoint (the feeds' shared ticker
+says when: store/feeds.py).
 """
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -71,6 +72,22 @@ def _ends(entry: Entry) -> bool:
 class Watcher:
     """The position of one watcher in a game's history and the batches that move it on."""
 
+    __slots__ = (
+        "at",
+        "budget",
+        "finished",
+        "game_id",
+        "heartbeat_s",
+        "host",
+        "lineage",
+        "load_view",
+        "prompted",
+        "store",
+        "to_act",
+        "version",
+        "viewer",
+    )
+
     def __init__(
         self,
         store: RedisStore,
@@ -107,13 +124,12 @@ class Watcher:
         else:
             async for batch in self.resume(after, after_lineage):
                 yield batch
+        live.beat_every(self.heartbeat_s)
         while not self.finished:
-            try:
-                item = await asyncio.wait_for(live.get(), self.heartbeat_s)
-            except TimeoutError:
+            item = await live.get()
+            if item is Signal.IDLE:
                 yield self.checkpoint()
-                continue
-            if item is Signal.REWOUND:
+            elif item is Signal.REWOUND:
                 yield await self.resync(REWOUND)
             elif item is Signal.BEHIND:  # the feed outran this watcher: read the gap from the store
                 async for batch in self.catch_up():

@@ -15,6 +15,7 @@ from google.protobuf.descriptor import ServiceDescriptor
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection, reflection_pb2
 
+from flotilla import metrics
 from flotilla.api.game.v1 import game_service_pb2
 from flotilla.api.lobby.v1 import lobby_service_pb2
 from flotilla.api.matchmaking.v1 import matchmaking_service_pb2
@@ -34,6 +35,7 @@ from flotilla.gateway.peers import trusted_networks
 from flotilla.gateway.render import Renderer
 from flotilla.gateway.services import add_services
 from flotilla.gateway.tls import CertificateFiles
+from flotilla.gc_policy import GcPolicy
 from flotilla.identity.configure import close_tokens, start_tokens
 from flotilla.lobby.parties import Parties
 from flotilla.lobby.ratings import Ratings
@@ -109,6 +111,7 @@ class Gateway:
 
 async def start_gateway(settings: Settings, store: RedisStore | None = None) -> Gateway:
     """Build and start a gateway bound to `settings.bind` (port 0 picks a free one)."""
+    metrics.watch_gc()
     store = store or RedisStore.from_settings(settings)
     tokens = await start_tokens(settings, store)
     auth = AuthStore(store.redis)
@@ -204,6 +207,9 @@ def _health_listener(servicer: health.aio.HealthServicer, bind: str) -> tuple[gr
 
 async def serve(settings: Settings) -> None:
     """Run a gateway until SIGTERM/SIGINT, then drain gracefully."""
+    policy = GcPolicy(settings.gc_budget_ms / 1000, max_age_s=settings.gc_max_age_s) if settings.gc_budget_ms else None
+    if policy is not None:
+        policy.start()  # its first full collection before the gateway listens; what startup makes is frozen
     gateway = await start_gateway(settings)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -213,3 +219,5 @@ async def serve(settings: Settings) -> None:
     await stop.wait()
     log.info("gateway.stopping")
     await gateway.stop()
+    if policy is not None:
+        await policy.stop()

@@ -4,9 +4,12 @@ However many clients of a gateway watch a game, its stream is read once per comm
 batch of entries goes to every subscriber's queue. On a single Redis, one multiplexed reader
 serves up to `GAMES_PER_READER` games with one `XREAD BLOCK` over all their streams (woken
 with `CLIENT UNBLOCK` when a game joins it), so a gateway needs a handful of connections,
-not one per game. On a Redis Cluster (streams in different slots) each game has its own
-reader. A subscriber that falls behind is told so (it then re-reads the gap from the store)
-instead of growing an unbounded queue.
+not one per game. Games that moved in the last `COOL_S` seconds have hot readers, the others
+cold ones: the read each move wakes covers the games that move, not every idle one watched. The
+idle watchers' heartbeats come from one ticker (`Signal.IDLE`), not a timer per stream. On a
+Redis Cluster (streams in different slots) each game has its own reader. A subscriber that
+falls behind is told so (it then re-reads the gap from the store) instead of growing an
+unbounded queue.
 
 A Redis that comes back behind (restarted from an older append-only file, or failed over to
 a lagging replica) would leave a feed waiting after a version the game no longer has. So
@@ -23,8 +26,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import enum
+import math
 import time
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from typing import Any
 
 import structlog
@@ -45,39 +49,113 @@ class Signal(enum.Enum):
 
     BEHIND = "behind"  # the subscriber fell behind the feed: re-read the gap from the store
     REWOUND = "rewound"  # the game's stored history went back: resync from a full view
+    IDLE = "idle"  # nothing for a heartbeat period: send a checkpoint
 
 
 class Subscription:
-    """One watcher's queue of entry batches (bounded; overflow turns into `Signal.BEHIND`)."""
+    """One watcher's queue of entry batches (bounded; overflow turns into `Signal.BEHIND`), and its
+    heartbeats: `Signal.IDLE` once nothing came for `heartbeat_s` (from the feeds' shared ticker, so
+    an idle stream has no timer, task or future of its own but the one it waits on)."""
 
-    def __init__(self, size: int) -> None:
-        self._queue: asyncio.Queue[list[Entry] | Signal] = asyncio.Queue(size)
+    __slots__ = ("_idle", "_items", "_lagging", "_schedule", "_size", "_waiter", "heartbeat_s", "last")
+
+    def __init__(self, size: int, schedule: Callable[[Subscription], None] | None = None) -> None:
+        self._items: list[list[Entry] | Signal] = []  # short; a deque's block alone is ~600 bytes
+        self._size = size
         self._lagging = False
+        self._idle = False
+        self._waiter: asyncio.Future[None] | None = None
+        self._schedule = schedule
+        self.heartbeat_s = 0.0  # 0: no heartbeats
+        self.last = time.monotonic()  # when the subscriber was last given something
+
+    def beat_every(self, heartbeat_s: float) -> None:
+        """Say `Signal.IDLE` whenever nothing came for `heartbeat_s` seconds."""
+        self.heartbeat_s, self.last = heartbeat_s, time.monotonic()
+        if self._schedule is not None and heartbeat_s > 0:
+            self._schedule(self)
 
     def push(self, entries: list[Entry]) -> None:
         if self._lagging:
             return
-        try:
-            self._queue.put_nowait(entries)
-        except asyncio.QueueFull:
+        if len(self._items) >= self._size:
             self._lagging = True
+        else:
+            self._items.append(entries)
+        self._wake()
 
     def rewind(self) -> None:
         """Drop what is queued (another history's entries) and say REWOUND next."""
-        while not self._queue.empty():
-            self._queue.get_nowait()
+        self._items.clear()
         self._lagging = False
-        self._queue.put_nowait(Signal.REWOUND)
+        self._items.append(Signal.REWOUND)
+        self._wake()
+
+    def idle(self) -> None:
+        """A heartbeat is due (the ticker): say IDLE unless something else is queued."""
+        self._idle = True
+        self._wake()
+
+    def _wake(self) -> None:
+        self.last = time.monotonic()
+        if self._waiter is not None and not self._waiter.done():
+            self._waiter.set_result(None)
 
     async def get(self) -> list[Entry] | Signal:
-        if self._lagging:
-            while not self._queue.empty():
-                if self._queue.get_nowait() is Signal.REWOUND:
-                    self._lagging = False
-                    return Signal.REWOUND
-            self._lagging = False
-            return Signal.BEHIND
-        return await self._queue.get()
+        while True:
+            if self._lagging:
+                self._lagging = False
+                rewound = Signal.REWOUND in self._items
+                self._items.clear()
+                return Signal.REWOUND if rewound else Signal.BEHIND
+            if self._items:
+                self._idle = False
+                return self._items.pop(0)
+            if self._idle:
+                self._idle = False
+                return Signal.IDLE
+            self._waiter = asyncio.get_running_loop().create_future()
+            try:
+                await self._waiter
+            finally:
+                self._waiter = None
+
+
+TICK_S = 0.25  # resolution of the heartbeat ticker
+
+
+class _Ticker:
+    """Every subscription's heartbeats from one task: a timing wheel of `TICK_S` slots, each
+    subscription in the slot of its next due time (moved on when it got something meanwhile)."""
+
+    def __init__(self) -> None:
+        self.wheel: dict[int, list[Subscription]] = {}
+        self.task: asyncio.Task[None] | None = None
+
+    def schedule(self, subscription: Subscription) -> None:
+        slot = math.ceil((subscription.last + subscription.heartbeat_s) / TICK_S)
+        self.wheel.setdefault(slot, []).append(subscription)
+        if self.task is None or self.task.done():
+            self.task = asyncio.get_running_loop().create_task(self.run(), name="heartbeats")
+
+    async def run(self) -> None:
+        while self.wheel:
+            await asyncio.sleep(TICK_S)
+            now = time.monotonic()
+            current = math.floor(now / TICK_S)
+            for slot in sorted(s for s in self.wheel if s <= current):
+                for subscription in self.wheel.pop(slot):
+                    if subscription.heartbeat_s <= 0:
+                        continue  # closed
+                    if now - subscription.last >= subscription.heartbeat_s - TICK_S / 2:
+                        subscription.idle()
+                    self.schedule(subscription)
+
+    def close(self) -> None:
+        self.wheel.clear()
+        if self.task is not None:
+            self.task.cancel()
+            self.task.add_done_callback(_retrieve)
 
 
 class _Feed:
@@ -92,14 +170,20 @@ class _Feed:
         self.subscribers: set[Subscription] = set()
         self.task: asyncio.Task[None] | None = None
         self.closed = False
+        self.moved_at = time.monotonic()  # when entries were last read (or it was first watched)
 
-    def deliver(self, entries: list[Entry]) -> None:
-        """Entries read after the cursor: move on and hand them to every subscriber."""
-        if not entries or entries[-1].version <= self.cursor:
-            return
+    def deliver(self, entries: list[Entry]) -> bool:
+        """Entries read after the cursor: move on and hand them to every subscriber. Whether any
+        were new (two readers may have read the same ones while the game moved between them)."""
+        if entries and entries[0].version <= self.cursor:
+            entries = [entry for entry in entries if entry.version > self.cursor]
+        if not entries:
+            return False
         self.cursor, self.lineage = entries[-1].version, entries[-1].lineage
+        self.moved_at = time.monotonic()
         for subscriber in self.subscribers:
             subscriber.push(entries)
+        return True
 
     def check(self, head: tuple[int, str] | None) -> None:
         """Compare the stored head with the cursor; rewind when the game went back."""
@@ -146,15 +230,30 @@ def _retrieve(task: asyncio.Task[None]) -> None:
 
 
 GAMES_PER_READER = 512
+COOL_S = 30.0  # a game that did not move for this long is read by a cold reader
 
 
 class _Reader:
-    """One blocking XREAD over the streams of many games (single Redis only)."""
+    """One blocking XREAD over the streams of many games (single Redis only).
 
-    def __init__(self, store: RedisStore, block_ms: int, check_s: float) -> None:
+    Hot readers cover the games that moved in the last `COOL_S` seconds, so the reads that every
+    move wakes cover few streams; cold readers cover the others (one XREAD that returns only when
+    one of them moves, which then goes to a hot reader: `move`)."""
+
+    def __init__(
+        self,
+        store: RedisStore,
+        block_ms: int,
+        check_s: float,
+        move: Callable[[_Feed, bool], Awaitable[None]],
+        *,
+        cold: bool,
+    ) -> None:
         self.store = store
         self.block_ms = block_ms
         self.check_s = check_s
+        self.move = move
+        self.cold = cold
         self.feeds: dict[str, _Feed] = {}
         self.client: Any = store.dedicated_client()
         self.client_id: int | None = None
@@ -185,6 +284,8 @@ class _Reader:
                 if time.monotonic() - checked >= self.check_s:
                     await self.check(self.feeds.values())
                     checked = time.monotonic()
+                if not self.cold:
+                    await self.cool()
                 cursors = {feed.game_id: feed.cursor for feed in self.feeds.values()}
                 if not cursors:  # the last feed closed while checking heads
                     continue
@@ -196,10 +297,21 @@ class _Reader:
                 checked = 0.0  # Redis may come back behind: look at the heads first
                 await asyncio.sleep(0.5)
                 continue
+            warmed = []
             for game_id, entries in batches.items():
                 feed = self.feeds.get(game_id)
-                if feed is not None:
-                    feed.deliver(entries)
+                if feed is not None and feed.deliver(entries) and self.cold:
+                    warmed.append(feed)
+            for feed in warmed:  # it moves: read it with the few that do
+                if self.feeds.pop(feed.game_id, None) is feed:
+                    await self.move(feed, False)
+
+    async def cool(self) -> None:
+        """Hand the games that stopped moving to a cold reader."""
+        stale = time.monotonic() - COOL_S
+        for feed in [feed for feed in self.feeds.values() if feed.moved_at < stale]:
+            if self.feeds.pop(feed.game_id, None) is feed:
+                await self.move(feed, True)
 
     async def check(self, feeds: Iterable[_Feed]) -> None:
         """Compare the stored heads of these games with their cursors (one round trip)."""
@@ -230,17 +342,24 @@ class Feeds:
         self.queue_size = queue_size
         self.check_s = check_s
         self._feeds: dict[str, _Feed] = {}
-        self._readers: list[_Reader] = []
+        self._readers: list[_Reader] = []  # hot and cold
         self._reader_of: dict[str, _Reader] = {}
+        self._ticker = _Ticker()
 
     async def _attach(self, feed: _Feed) -> None:
         """Start reading a newly watched game: its own task on a cluster, else a shared reader."""
         if self.store.cluster:
             feed.task = asyncio.get_running_loop().create_task(feed.run(self.check_s), name=f"feed-{feed.game_id}")
             return
-        reader = next((r for r in self._readers if len(r.feeds) < GAMES_PER_READER), None)
+        await self._place(feed, False)
+
+    async def _place(self, feed: _Feed, cold: bool) -> None:
+        """Give `feed` to a hot or cold reader with room (a new one if none has)."""
+        if self._feeds.get(feed.game_id) is not feed:
+            return  # no longer watched
+        reader = next((r for r in self._readers if r.cold == cold and len(r.feeds) < GAMES_PER_READER), None)
         if reader is None:
-            reader = _Reader(self.store, self.block_ms, self.check_s)
+            reader = _Reader(self.store, self.block_ms, self.check_s, self._place, cold=cold)
             self._readers.append(reader)
         reader.feeds[feed.game_id] = feed
         self._reader_of[feed.game_id] = reader
@@ -256,6 +375,11 @@ class Feeds:
             return
         reader.feeds.pop(feed.game_id, None)  # the reader (and its connection) stays for the next games
 
+    def is_cold(self, game_id: str) -> bool | None:
+        """Whether a cold reader reads the game now (None: no shared reader does)."""
+        reader = self._reader_of.get(game_id)
+        return None if reader is None else reader.cold
+
     @property
     def watched_games(self) -> int:
         return len(self._feeds)
@@ -268,11 +392,12 @@ class Feeds:
             feed = self._feeds[game_id] = _Feed(self.store, game_id, version, lineage, self.block_ms)
             metrics.WATCHED_GAMES.set(len(self._feeds))
             await self._attach(feed)
-        subscription = Subscription(self.queue_size)
+        subscription = Subscription(self.queue_size, self._ticker.schedule)
         feed.subscribers.add(subscription)
         try:
             yield subscription
         finally:
+            subscription.heartbeat_s = 0.0  # the ticker drops it
             feed.subscribers.discard(subscription)
             if not feed.subscribers and self._feeds.get(game_id) is feed:
                 del self._feeds[game_id]
@@ -280,6 +405,7 @@ class Feeds:
                 await self._detach(feed)
 
     async def close(self) -> None:
+        self._ticker.close()
         for feed in list(self._feeds.values()):
             feed.close()
         for reader in self._readers:

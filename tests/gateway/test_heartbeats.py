@@ -1,0 +1,141 @@
+"""Heartbeats of idle watch streams come from one shared ticker; subscriptions stay bounded."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+import uuid
+from collections.abc import AsyncIterator
+
+import pytest
+
+from flotilla.api.counter.v1 import counter_pb2
+from flotilla.api.game.v1 import game_pb2
+from flotilla.gateway.server import Gateway, start_gateway
+from flotilla.settings import Settings
+from flotilla.store import feeds as feeds_module
+from flotilla.store.feeds import TICK_S, Feeds, Signal, Subscription
+from flotilla.store.redis_store import RedisStore
+from flotilla.worker.loop import Worker
+from flotilla_client import FlotillaClient
+from support import assert_gapless, until
+
+ADD = game_pb2.Action(counter=counter_pb2.Action(add=counter_pb2.Add(n=1)))
+
+
+async def test_idle_subscriptions_get_heartbeats_from_one_task(redis_url: str) -> None:
+    store = RedisStore.from_url(redis_url)
+    feeds = Feeds(store, block_ms=500)
+    try:
+        async with feeds.subscribe(uuid.uuid4().hex, 0) as first:
+            tasks = len(asyncio.all_tasks())  # the game's reader and the ticker are running now
+            first.beat_every(0.5)
+            async with feeds.subscribe(uuid.uuid4().hex, 0) as second:
+                second.beat_every(0.5)
+                subscriptions = [first, second]
+                started = time.monotonic()
+                signals = await asyncio.wait_for(asyncio.gather(*(s.get() for s in subscriptions)), 5)
+                waited = time.monotonic() - started
+                assert signals == [Signal.IDLE, Signal.IDLE]
+                assert 0.5 - TICK_S <= waited <= 0.5 + 4 * TICK_S + 1.0  # due at 0.5 s, on a tick
+                assert len(asyncio.all_tasks()) <= tasks + 1  # the second game's reader: nothing per stream
+    finally:
+        await feeds.close()
+        await store.close()
+
+
+async def test_no_heartbeat_while_entries_flow(redis_url: str) -> None:
+    store = RedisStore.from_url(redis_url)
+    feeds = Feeds(store, block_ms=500)
+    try:
+        async with feeds.subscribe(uuid.uuid4().hex, 0) as live:
+            live.beat_every(0.6)
+            got = []
+            for _ in range(8):  # 1.6 s of activity every 0.2 s: never idle for 0.6 s
+                live.push([])
+                got.append(await asyncio.wait_for(live.get(), 5))
+                await asyncio.sleep(0.2)
+            assert Signal.IDLE not in got
+            assert await asyncio.wait_for(live.get(), 5) is Signal.IDLE  # then idle: a heartbeat
+    finally:
+        await feeds.close()
+        await store.close()
+
+
+async def test_a_subscription_is_bounded_and_keeps_a_rewind() -> None:
+    live = Subscription(2)
+    for _ in range(3):
+        live.push([])
+    assert await live.get() is Signal.BEHIND  # overflowed: re-read the gap from the store
+    live.push([])
+    live.push([])
+    live.push([])  # overflows again ...
+    live.rewind()  # ... but a rewind is never lost
+    assert await live.get() is Signal.REWOUND
+    live.idle()
+    live.push([])
+    assert await live.get() == []  # entries make the heartbeat due meanwhile unnecessary
+    live.push([])
+    assert await live.get() == []  # (it was dropped, not kept for later)
+    live.idle()
+    assert await live.get() is Signal.IDLE
+
+
+@contextlib.asynccontextmanager
+async def gateway(redis_url: str) -> AsyncIterator[Gateway]:
+    """An in-process gateway and worker (no new processes: a unit-sized test)."""
+    settings = Settings(redis_url=redis_url, bind="127.0.0.1:0", heartbeat_s=0.5)
+    running = await start_gateway(settings)
+    store = RedisStore.from_settings(settings)
+    worker = Worker.from_settings(store, settings)
+    working = asyncio.create_task(worker.run())
+    try:
+        yield running
+    finally:
+        worker.stop()
+        await asyncio.wait_for(working, 10)
+        await store.close()
+        await running.stop(0)
+
+
+async def test_moves_of_a_game_read_cold_arrive_gapless(redis_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game that stops moving goes to a cold reader; its next move comes from there, and the game
+    goes back to a hot reader; every event arrives once, in order."""
+    monkeypatch.setattr(feeds_module, "COOL_S", 0.3)
+    async with gateway(redis_url) as running:
+        target = f"127.0.0.1:{running.port}"
+        host, other = FlotillaClient(target), FlotillaClient(target)
+        await host.sign_in("host")
+        await other.sign_in("other")
+        game = (await host.create_game("counter", 2)).name
+        seats = [await host.join(game), await other.join(game)]
+        game_id = game.removeprefix("games/")
+        seen: list[int] = []
+
+        async def spectate() -> None:
+            async for update in host.watch(game):
+                seen.extend(event.event_id for event in update.events)
+                if update.HasField("view"):
+                    seen.append(-update.view.through_event_id)  # a full view: the ids up to here are covered
+
+        spectator = asyncio.create_task(spectate())
+        try:
+            warmed: list[bool | None] = []
+            for _ in range(3):
+                await until(lambda: asyncio.sleep(0, running.feeds.is_cold(game_id) is True), 10, "a cold reader")
+                views = [await (host if s.seat == 0 else other).view(game, s) for s in seats]
+                mover = next(s for s, view in zip(seats, views, strict=True) if view.prompt.legal_actions)
+                client = host if mover.seat == 0 else other
+                last = (await client.submit(game, mover, ADD, etag=views[mover.seat].prompt.etag)).through_event_id
+                await until(lambda: asyncio.sleep(0, bool(seen) and seen[-1] >= last), 10, "the move")  # noqa: B023
+                warmed.append(running.feeds.is_cold(game_id))
+            assert warmed == [False] * 3  # each move, read cold, brought the game back to a hot reader
+            assert_gapless(seen, last)
+            assert running.feeds.watched_games == 1
+        finally:
+            spectator.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await spectator
+            await host.close()
+            await other.close()

@@ -1,0 +1,84 @@
+"""The gateway's collector policy: full collections only within the pause budget; pauses are measured."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import weakref
+
+from prometheus_client import REGISTRY
+
+from flotilla import metrics
+from flotilla.gc_policy import NO_AUTOMATIC_FULL, GcPolicy
+
+
+class Node:
+    def __init__(self) -> None:
+        self.me = self  # a cycle: only a collection frees it
+
+
+def aged_cycle() -> weakref.ref[Node]:
+    """A cycle that became garbage after it was frozen (as a long-lived stream's objects would)."""
+    node = Node()
+    gc.freeze()
+    return weakref.ref(node)
+
+
+async def test_full_collections_run_only_within_the_budget() -> None:
+    policy = GcPolicy(budget_s=0.0, interval_s=3600, max_age_s=0)
+    policy.start()
+    try:
+        assert gc.get_threshold()[2] == NO_AUTOMATIC_FULL
+        assert policy.full_collections == 1  # startup's objects collected, the rest frozen
+        cycle = aged_cycle()
+        gc.collect()  # what the automatic collections do: the frozen generation is not traversed
+        assert policy.step() is False
+        assert cycle() is not None
+        policy.budget_s = 3600.0
+        assert policy.step() is True
+        assert cycle() is None
+        assert policy.full_collections == 2
+        assert policy.cost_s > 0
+    finally:
+        await policy.stop()
+    assert gc.get_threshold()[2] != NO_AUTOMATIC_FULL
+    assert gc.get_freeze_count() == 0
+
+
+async def test_an_overdue_full_collection_runs_over_budget() -> None:
+    policy = GcPolicy(budget_s=0.0, interval_s=3600, max_age_s=1e-9)
+    policy.start()
+    try:
+        cycle = aged_cycle()
+        await asyncio.sleep(0.01)
+        assert policy.step() is True
+        assert cycle() is None
+    finally:
+        await policy.stop()
+
+
+def test_collector_pauses_are_exported() -> None:
+    pauses = metrics.watch_gc()
+    assert metrics.watch_gc() is pauses  # once per process
+    before = REGISTRY.get_sample_value("flotilla_gc_pause_seconds_count", {"generation": "2"}) or 0.0
+    gc.collect()
+    assert REGISTRY.get_sample_value("flotilla_gc_pause_seconds_count", {"generation": "2"}) == before + 1
+    assert (REGISTRY.get_sample_value("flotilla_gc_pause_max_seconds") or 0.0) > 0
+
+
+async def test_the_heap_is_trimmed_once_half_the_frozen_objects_died() -> None:
+    policy = GcPolicy(budget_s=0.0, interval_s=3600, max_age_s=0)
+    policy.start()
+    trims: list[int] = []
+    policy.trim = lambda: trims.append(gc.get_freeze_count())
+    try:
+        many = [[i] for i in range(2 * gc.get_freeze_count() + 100_000)]  # more than everything else frozen
+        assert policy.step() is False
+        assert trims == []
+        del many  # freed by reference counting, frozen or not
+        assert policy.step() is False
+        assert len(trims) == 1
+        assert policy.step() is False
+        assert len(trims) == 1  # not again until the next fall by half
+    finally:
+        await policy.stop()
