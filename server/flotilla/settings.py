@@ -70,6 +70,10 @@ class Settings:
     oidc_name_claim: str = "name"  # [FLOTILLA_OIDC_NAME_CLAIM] the claim holding the display name
     limits: str = ""  # [FLOTILLA_LIMITS] changes to the table of rate limits and quotas (app/limits.py); off: none
     trusted_proxies: str = ""  # [FLOTILLA_TRUSTED_PROXIES] CIDRs whose x-forwarded-for / forwarded name the client
+    # --- processes per host (docs/deploy.md, flotilla/cores.py) ---
+    gateway_processes: int = 1  # [FLOTILLA_GATEWAY_PROCESSES] `flotilla gateway` runs N on one port; 0: per cores
+    gateway_reuseport: bool = False  # [FLOTILLA_GATEWAY_REUSEPORT] bind with SO_REUSEPORT (set for those N)
+    worker_processes: int = 1  # [FLOTILLA_WORKER_PROCESSES] `flotilla worker` runs N workers; 0: per cores
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -128,4 +132,7 @@ class Settings:
             oidc_name_claim=os.environ.get("FLOTILLA_OIDC_NAME_CLAIM", d.oidc_name_claim),
             limits=os.environ.get("FLOTILLA_LIMITS", d.limits),
             trusted_proxies=os.environ.get("FLOTILLA_TRUSTED_PROXIES", d.trusted_proxies),
+            gateway_processes=_int("FLOTILLA_GATEWAY_PROCESSES", d.gateway_processes),
+            gateway_reuseport=os.environ.get("FLOTILLA_GATEWAY_REUSEPORT", "").lower() in ("1", "true", "on", "yes"),
+            worker_processes=_int("FLOTILLA_WORKER_PROCESSES", d.worker_processes),
         )
