@@ -47,7 +47,7 @@ def test_sizing_splits_the_cores_with_at_least_one_gateway_and_two_workers() -> 
 def test_resolve_takes_a_given_count_and_sizes_zero() -> None:
     assert resolve(3, "workers") == 3
     assert resolve(0, "workers") == size_for(available_cpus()).workers
-    with pytest.raises(ValueError, match="0 .sized from the cores. or positive"):
+    with pytest.raises(ValueError, match=r"0 \(sized from the cores\) or positive"):
         resolve(-1, "gateway_processes")
 
 

@@ -95,7 +95,7 @@ def cmd_up(args: argparse.Namespace) -> int:
         )
         target = f"{args.host}:{args.port}"
         _wait_for_gateway(target, tls=tls)
-        processes = f"{gateways} gateway process{'es' if gateways > 1 else ''}, {workers} worker{'s' if workers > 1 else ''}"
+        processes = f"{gateways} gateway process{'es' * (gateways > 1)}, {workers} worker{'s' * (workers > 1)}"
         print(f"Flotilla is up: gRPC on {target}, Redis at {env['REDIS_URL']}, {processes}.", flush=True)
         if ports[0] != "0":
             print(f"  metrics: http://{settings.metrics_addr}:{ports[0]}-{ports[-1]}/metrics", flush=True)

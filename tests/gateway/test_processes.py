@@ -80,23 +80,39 @@ def gateway_command(redis_url: str, port: int, processes: int) -> tuple[list[str
     return [sys.executable, "-m", "flotilla.cli", "gateway"], env
 
 
-async def test_two_gateway_processes_share_one_port_and_both_take_calls(redis_url: str, tmp_path: Path) -> None:
+@pytest.fixture
+def gateway_group(redis_url: str, tmp_path: Path) -> Iterator[tuple[subprocess.Popen[bytes], int, Path]]:
+    """`flotilla gateway` with FLOTILLA_GATEWAY_PROCESSES=2 on a fresh port; its log."""
     port = free_port()
     command, env = gateway_command(redis_url, port, 2)
     with (tmp_path / "gateway.log").open("wb") as log:
         parent = subprocess.Popen(command, env=env, stdout=log, stderr=log)
+    try:
+        yield parent, port, tmp_path / "gateway.log"
+    finally:
+        if parent.poll() is None:
+            parent.kill()
+            parent.wait()
+
+
+async def test_two_gateway_processes_share_one_port_and_both_take_calls(
+    gateway_group: tuple[subprocess.Popen[bytes], int, Path],
+) -> None:
+    parent, port, log = gateway_group
     channels: list[grpc.aio.Channel] = []
     try:
 
         async def both_listen() -> bool:
-            assert parent.poll() is None, (tmp_path / "gateway.log").read_text()
+            assert parent.poll() is None, log.read_text()
             return sockets_on(port, "0A") == 2
 
         await until(both_listen, 60, "two gateway processes listening", every_s=0.1)
         pids = children(parent.pid)
+        assert len(pids) == 2
         # Each new connection lands on one of the two listening sockets (the kernel hashes its
         # addresses): open connections, each answering a call, until both processes hold one.
-        for i in range(64):
+        held = [0, 0]
+        while not all(held) and len(channels) < 64:
             channel = grpc.aio.insecure_channel(f"127.0.0.1:{port}", options=[("grpc.use_local_subchannel_pool", 1)])
             channels.append(channel)
             reply = await health_pb2_grpc.HealthStub(channel).Check(
@@ -104,15 +120,13 @@ async def test_two_gateway_processes_share_one_port_and_both_take_calls(redis_ur
             )
             assert reply.status == health_pb2.HealthCheckResponse.SERVING
             held = [sockets_on(port, "01", pid) for pid in pids]
-            if all(held):
-                break
-        assert all(held), f"after {i + 1} connections, per process: {held}"
+        assert all(held), f"after {len(channels)} connections, per process: {held}"
         assert sum(held) == len(channels)  # every connection is held by one of the two
     finally:
         for channel in channels:
             await channel.close()
         parent.send_signal(signal.SIGTERM)
-        assert parent.wait(30) == 0  # SIGTERM reaches both, they drain and exit, so does the parent
+    assert parent.wait(30) == 0  # SIGTERM reaches both, they drain and exit, so does the parent
     assert not listening_on(port)
 
 
