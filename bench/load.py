@@ -51,9 +51,16 @@ def percentile(values: list[float], q: float) -> float | None:
 
 
 class Meter:
-    def __init__(self, warmup: float, duration: float, cpu_groups: dict[str, list[int]], cpu_moves: int) -> None:
-        self.t0 = time.perf_counter() + warmup
-        self.t1 = self.t0 + duration
+    """The window opens `warmup` seconds after every slot has its first game seated (so a slow
+    start on a busy machine is never measured) and lasts `duration` seconds."""
+
+    def __init__(
+        self, slots: int, warmup: float, duration: float, cpu_groups: dict[str, list[int]], cpu_moves: int
+    ) -> None:
+        self.waiting = slots
+        self.warmup, self.duration = warmup, duration
+        self.t0 = self.t1 = float("inf")
+        self.opened = asyncio.Event()
         self.committed = 0
         self.mover: list[float] = []
         self.opponent: list[float] = []
@@ -63,6 +70,14 @@ class Meter:
         self.cpu_moves = cpu_moves
         self.cpu_start: tuple[float, int, dict[str, float]] | None = None  # (time, moves, CPU s by group)
         self.cpu_end: tuple[float, int, dict[str, float]] | None = None
+
+    def seated(self) -> None:
+        """A slot seated its first game; the last one opens the window."""
+        self.waiting -= 1
+        if self.waiting == 0:
+            self.t0 = time.perf_counter() + self.warmup
+            self.t1 = self.t0 + self.duration
+            self.opened.set()
 
     def commit(self, now: float) -> None:
         """An accepted move: count it in the window; sample server CPU at the first and the
@@ -77,6 +92,7 @@ class Meter:
 
     async def close_cpu_window(self) -> None:
         """At the window's end, end the CPU measure if fewer than cpu_moves moves came."""
+        await self.opened.wait()
         await asyncio.sleep(max(0.0, self.t1 - time.perf_counter()))
         if self.cpu_groups and self.cpu_start is not None and self.cpu_end is None:
             self.cpu_end = (time.perf_counter(), self.committed, sample(self.cpu_groups))
@@ -104,6 +120,7 @@ class Meter:
 async def slot(stubs: list, auth: list[str], meter: Meter, mode: str, index: int, kind: str) -> None:  # type: ignore[type-arg]
     seat_stubs = [stubs[(index * len(auth) + s) % len(stubs)] for s in range(len(auth))]
     games = seat_stubs[0]
+    first = True
     while not meter.done():
         meta = (("authorization", f"Bearer {auth[0]}"),)
         request = game_service_pb2.CreateGameRequest(kind=kind, seat_count=len(auth), request_id=uuid.uuid4().hex)
@@ -116,6 +133,9 @@ async def slot(stubs: list, auth: list[str], meter: Meter, mode: str, index: int
             )
             tokens.append((joined.seat, joined.seat_token))
         tokens.sort()
+        if first:
+            first = False
+            meter.seated()
         sent: dict[int, tuple[float, int]] = {}  # event id of a move -> (submit time, mover seat)
         await (play_stream if mode == "stream" else play_unary)(seat_stubs, name, tokens, sent, meter)
         meter.games_finished += 1
@@ -229,12 +249,12 @@ async def main() -> None:
     for name in [f"bench-{i}" for i in range(args.seats)]:
         reply = await auth_stub.SignInAsGuest(game_service_pb2.SignInAsGuestRequest(display_name=name))
         auth.append(reply.session_token)
-    meter = Meter(args.warmup, args.duration, parse_groups(args.cpu_pids), args.cpu_moves)
+    meter = Meter(args.games, args.warmup, args.duration, parse_groups(args.cpu_pids), args.cpu_moves)
     closer = asyncio.create_task(meter.close_cpu_window())
     cpu0 = resource.getrusage(resource.RUSAGE_SELF)
     tasks = [asyncio.create_task(slot(stubs, auth, meter, args.mode, i, args.kind)) for i in range(args.games)]
     with contextlib.suppress(TimeoutError):
-        await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), args.warmup + args.duration + 30)
+        await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), args.warmup + args.duration + 90)
     cpu1 = resource.getrusage(resource.RUSAGE_SELF)
     closer.cancel()
     for channel in channels:

@@ -175,7 +175,7 @@ def run_flotilla(
                 capture_output=True,
                 text=True,
                 check=True,
-                timeout=args.warmup + args.duration + 120,
+                timeout=args.warmup + args.duration + 180,
             )
             row = json.loads(out.stdout.strip().splitlines()[-1])
             where = "cluster 3+3" if args.cluster else "1 Redis"
