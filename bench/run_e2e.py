@@ -42,12 +42,35 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "server"))
 
-from proc_cpu import command_name, format_groups  # noqa: E402
+from proc_cpu import command_name, format_groups, sample  # noqa: E402
 
 from flotilla.app.limits import LIMITS  # noqa: E402
 from flotilla.cli import _wait_for_gateway  # noqa: E402
 from flotilla.games import REGISTRY  # noqa: E402
 from flotilla.redis_server import APPENDFSYNC_CHOICES, Appendfsync, RedisCluster, RedisServer, free_port  # noqa: E402
+
+
+def idle_rates(groups: dict[str, list[int]], seconds: float) -> dict[str, float]:
+    """CPU seconds per second each group spends with no load (liveness renewals, reclaim sweeps,
+    feed and inbox reads, heartbeats), measured over `seconds` after a pause of as long."""
+    if seconds <= 0:
+        return {}
+    time.sleep(seconds)
+    before = sample(groups)
+    time.sleep(seconds)
+    after = sample(groups)
+    return {name: (after[name] - before[name]) / seconds for name in groups}
+
+
+def net_of_idle(row: dict[str, object], idle: dict[str, float]) -> None:
+    """Add `server_us_per_move_net`: µs per move less what the servers burn idle over the same window,
+    and `server_idle_cpu_pct`."""
+    by, moves, window = row.get("server_us_per_move"), row.get("cpu_moves"), row.get("cpu_window_s")
+    if not idle or not isinstance(by, dict) or not moves:
+        return
+    net = {n: by[n] - 1e6 * idle[n] * float(window) / int(moves) for n in idle}  # type: ignore[arg-type,call-overload]
+    row["server_us_per_move_net"] = {**net, "total": sum(net.values())}
+    row["server_idle_cpu_pct"] = 100 * sum(idle.values())
 
 
 def kinds(spec: str) -> list[str]:
@@ -145,6 +168,7 @@ def run_flotilla(
             (k, m, int(g)) for k in kinds(args.kind) for m in args.modes.split(",") for g in args.games.split(",")
         ]:
             seats = args.seats or (2 if kind == "counter" else 3)
+            idle = idle_rates(groups, args.idle)
             out = subprocess.run(
                 [
                     *taskset(driver_cpu),
@@ -178,6 +202,7 @@ def run_flotilla(
                 timeout=args.warmup + args.duration + 180,
             )
             row = json.loads(out.stdout.strip().splitlines()[-1])
+            net_of_idle(row, idle)
             where = "cluster 3+3" if args.cluster else "1 Redis"
             row["appendfsync"] = appendfsync
             row["limits"] = limits
@@ -256,10 +281,12 @@ def run_peer(args: argparse.Namespace, workdir: Path) -> list[dict[str, object]]
     return rows
 
 
-def us_per_move(r: dict[str, object]) -> str:
+def us_per_move(r: dict[str, object], key: str = "server_us_per_move") -> str:
     """`gateway / worker / Redis = total` µs of server CPU per committed move (≈ total for the peer,
     from its CPU % over its time window)."""
-    by = r.get("server_us_per_move")
+    by = r.get(key)
+    if key != "server_us_per_move" and not isinstance(by, dict):
+        return "–"
     if isinstance(by, dict):
         return f"{by['gateway']:.0f} / {by['worker']:.0f} / {by['redis']:.0f} = **{by['total']:.0f}**"
     if r.get("server_cpu_pct") is not None and float(r["moves_per_s"] or 0) > 0:  # type: ignore[arg-type]
@@ -275,8 +302,8 @@ def table(rows: list[dict[str, object]]) -> str:
     peer = {r["games"]: r for r in rows if str(r["system"]).startswith("boardgame.io")}
     lines = [
         "| system | M | moves/s | × peer | mover p50 / p99 ms | opponent p50 / p99 ms | p99 ÷ peer | server CPU % "
-        "| server CPU µs/move gw / wk / Redis = total | moves measured |",
-        "|---|---:|---:|---:|---|---|---:|---:|---|---:|",
+        "| server CPU µs/move gw / wk / Redis = total | same, net of idle | idle CPU % | moves measured |",
+        "|---|---:|---:|---:|---|---|---:|---:|---|---|---:|---:|",
     ]
     for r in rows:
         p = peer.get(r["games"]) if r.get("kind", "counter") == "counter" else None
@@ -288,7 +315,8 @@ def table(rows: list[dict[str, object]]) -> str:
             f"| {r['system']} | {r['games']} | {float(r['moves_per_s']):,.0f} | {ratio} | "  # type: ignore[arg-type]
             f"{float(r['mover_p50_ms'] or 0):.2f} / {float(r['mover_p99_ms'] or 0):.2f} | "  # type: ignore[arg-type]
             f"{float(r['opponent_p50_ms'] or 0):.2f} / {float(r['opponent_p99_ms'] or 0):.2f} | {p99_ratio} | "  # type: ignore[arg-type]
-            f"{pct_text} | {us_per_move(r)} | {r.get('cpu_moves', '–')} |"
+            f"{pct_text} | {us_per_move(r)} | {us_per_move(r, 'server_us_per_move_net')} | "
+            f"{float(r.get('server_idle_cpu_pct', 0)):.0f} | {r.get('cpu_moves', '–')} |"  # type: ignore[arg-type]
         )
     return "\n".join(lines)
 
@@ -302,8 +330,9 @@ def config_table(rows: list[dict[str, object]]) -> str:
         if "processes" in r
     }
     lines = [
-        "| kind | mode | M | compared | moves/s | ratio | µs/move | ratio | worst p99 ms | ratio |",
-        "|---|---|---:|---|---|---:|---|---:|---|---:|",
+        "| kind | mode | M | compared | moves/s | ratio | µs/move | ratio | net of idle | ratio "
+        "| worst p99 ms | ratio |",
+        "|---|---|---:|---|---|---:|---|---:|---|---:|---|---:|",
     ]
     for key, big in keyed.items():
         *same, processes, workers = key
@@ -315,12 +344,15 @@ def config_table(rows: list[dict[str, object]]) -> str:
             if small is None or small is big:
                 continue
             cost = [r.get("server_us_per_move", {}).get("total", 0) for r in (big, small)]  # type: ignore[attr-defined]
+            net = [r.get("server_us_per_move_net", {}).get("total", 0) for r in (big, small)]  # type: ignore[attr-defined]
             rate = [float(r["moves_per_s"]) for r in (big, small)]  # type: ignore[arg-type]
             p99 = [worst_p99(r) for r in (big, small)]
             cost_ratio, p99_ratio = cost[0] / cost[1] if cost[1] else 0, p99[0] / p99[1] if p99[1] else 0
+            net_ratio = net[0] / net[1] if net[1] else 0
             lines.append(
                 f"| {same[0]} | {same[1]} | {same[2]} | {label} | {rate[0]:,.0f} / {rate[1]:,.0f} | "
                 f"{rate[0] / rate[1]:.2f} | {cost[0]:.0f} / {cost[1]:.0f} | {cost_ratio:.2f} | "
+                f"{net[0]:.0f} / {net[1]:.0f} | {net_ratio:.2f} | "
                 f"{p99[0]:.1f} / {p99[1]:.1f} | {p99_ratio:.2f} |"
             )
     return "\n".join(lines)
@@ -367,6 +399,7 @@ def main() -> None:
     )
     parser.add_argument("--channels", type=int, default=8, help="load connections per gateway port")
     parser.add_argument("--cpu-moves", type=int, default=1000, help="committed moves server CPU is measured over")
+    parser.add_argument("--idle", type=float, default=1.0, help="seconds of idle servers measured before each run")
     parser.add_argument("--warmup", type=float, default=3)
     parser.add_argument("--duration", type=float, default=10)
     parser.add_argument("--cluster", action="store_true", help="a 3-primary, 3-replica Redis Cluster")
