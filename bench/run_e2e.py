@@ -73,6 +73,23 @@ def net_of_idle(row: dict[str, object], idle: dict[str, float]) -> None:
     row["server_idle_cpu_pct"] = 100 * sum(idle.values())
 
 
+def host_ticks() -> list[int]:
+    """The machine's CPU ticks so far (/proc/stat: user nice system idle iowait irq softirq steal)."""
+    return [int(v) for v in Path("/proc/stat").read_text().splitlines()[0].split()[1:9]]
+
+
+def host_load(before: list[int], after: list[int]) -> dict[str, float]:
+    """How busy the whole machine was meanwhile (other work included: a shared machine's noise),
+    with the 1-minute load average at the end."""
+    delta = [b - a for a, b in zip(before, after, strict=True)]
+    total = sum(delta) or 1
+    return {
+        "busy_pct": 100 * (total - delta[3] - delta[4]) / total,
+        "steal_pct": 100 * delta[7] / total,
+        "loadavg_1m": os.getloadavg()[0],
+    }
+
+
 def kinds(spec: str) -> list[str]:
     """`all` or a comma-separated list of game kinds."""
     return sorted(REGISTRY) if spec == "all" else [k for k in spec.split(",") if k]
@@ -169,6 +186,7 @@ def run_flotilla(
         ]:
             seats = args.seats or (2 if kind == "counter" else 3)
             idle = idle_rates(groups, args.idle)
+            host_before = host_ticks()
             out = subprocess.run(
                 [
                     *taskset(driver_cpu),
@@ -203,6 +221,7 @@ def run_flotilla(
             )
             row = json.loads(out.stdout.strip().splitlines()[-1])
             net_of_idle(row, idle)
+            row["host"] = host_load(host_before, host_ticks())
             where = "cluster 3+3" if args.cluster else "1 Redis"
             row["appendfsync"] = appendfsync
             row["limits"] = limits
