@@ -73,6 +73,18 @@ def net_of_idle(row: dict[str, object], idle: dict[str, float]) -> None:
     row["server_idle_cpu_pct"] = 100 * sum(idle.values())
 
 
+def old_cpu_seconds(groups: dict[str, list[int]]) -> float:
+    """The former measure: fields 14 + 15 of each launched pid only (no reaped or live children)."""
+    total = 0
+    for pid in (p for pids in groups.values() for p in pids):
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])
+        except (OSError, IndexError):
+            pass
+    return total / os.sysconf("SC_CLK_TCK")
+
+
 def host_ticks() -> list[int]:
     """The machine's CPU ticks so far (/proc/stat: user nice system idle iowait irq softirq steal)."""
     return [int(v) for v in Path("/proc/stat").read_text().splitlines()[0].split()[1:9]]
@@ -187,6 +199,7 @@ def run_flotilla(
             seats = args.seats or (2 if kind == "counter" else 3)
             idle = idle_rates(groups, args.idle)
             host_before = host_ticks()
+            old_before, started = old_cpu_seconds(groups), time.monotonic()
             out = subprocess.run(
                 [
                     *taskset(driver_cpu),
@@ -222,6 +235,11 @@ def run_flotilla(
             row = json.loads(out.stdout.strip().splitlines()[-1])
             net_of_idle(row, idle)
             row["host"] = host_load(host_before, host_ticks())
+            # What the column read before issue 12 (kept to compare, same run): the launched pids' own
+            # utime + stime over the whole subprocess, warm-up, start and end included, per moves/s.
+            old_pct = 100 * (old_cpu_seconds(groups) - old_before) / (time.monotonic() - started)
+            row["old_server_cpu_pct"] = old_pct
+            row["old_us_per_move"] = 1e4 * old_pct / float(row["moves_per_s"]) if row["moves_per_s"] else None
             where = "cluster 3+3" if args.cluster else "1 Redis"
             row["appendfsync"] = appendfsync
             row["limits"] = limits
