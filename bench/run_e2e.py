@@ -335,6 +335,11 @@ def worst_p99(r: dict[str, object]) -> float:
     return max(float(r["mover_p99_ms"] or 0), float(r["opponent_p99_ms"] or 0))  # type: ignore[arg-type]
 
 
+def old_text(r: dict[str, object]) -> str:
+    pct, per_move = r.get("old_server_cpu_pct"), r.get("old_us_per_move")
+    return f"{pct:.0f} / {per_move:.0f}" if isinstance(pct, float) and isinstance(per_move, float) else "–"
+
+
 def host_text(r: dict[str, object]) -> str:
     host = r.get("host")
     return f"{host['busy_pct']:.0f} ({host['loadavg_1m']:.1f})" if isinstance(host, dict) else "–"
@@ -345,8 +350,8 @@ def table(rows: list[dict[str, object]]) -> str:
     lines = [
         "| system | M | moves/s | × peer | mover p50 / p99 ms | opponent p50 / p99 ms | p99 ÷ peer | server CPU % "
         "| server CPU µs/move gw / wk / Redis = total | same, net of idle | idle CPU % | moves measured "
-        "| machine busy % (load avg) |",
-        "|---|---:|---:|---:|---|---|---:|---:|---|---|---:|---:|---|",
+        "| machine busy % (load avg) | former measure: CPU % / µs per move |",
+        "|---|---:|---:|---:|---|---|---:|---:|---|---|---:|---:|---|---|",
     ]
     for r in rows:
         p = peer.get(r["games"]) if r.get("kind", "counter") == "counter" else None
@@ -359,7 +364,8 @@ def table(rows: list[dict[str, object]]) -> str:
             f"{float(r['mover_p50_ms'] or 0):.2f} / {float(r['mover_p99_ms'] or 0):.2f} | "  # type: ignore[arg-type]
             f"{float(r['opponent_p50_ms'] or 0):.2f} / {float(r['opponent_p99_ms'] or 0):.2f} | {p99_ratio} | "  # type: ignore[arg-type]
             f"{pct_text} | {us_per_move(r)} | {us_per_move(r, 'server_us_per_move_net')} | "
-            f"{float(r.get('server_idle_cpu_pct', 0)):.0f} | {r.get('cpu_moves', '–')} | {host_text(r)} |"  # type: ignore[arg-type]
+            f"{float(r.get('server_idle_cpu_pct', 0)):.0f} | {r.get('cpu_moves', '–')} | "  # type: ignore[arg-type]
+            f"{host_text(r)} | {old_text(r)} |"
         )
     return "\n".join(lines)
 
