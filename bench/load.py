@@ -253,10 +253,22 @@ async def main() -> None:
     closer = asyncio.create_task(meter.close_cpu_window())
     cpu0 = resource.getrusage(resource.RUSAGE_SELF)
     tasks = [asyncio.create_task(slot(stubs, auth, meter, args.mode, i, args.kind)) for i in range(args.games)]
+
+    async def stop_after_window() -> None:
+        """A second after the window, end every slot: a seat that stopped at its prompt leaves the
+        other seats waiting for theirs, and waiting out the timeout would leave the servers idle
+        for that long (what made the former CPU % column under-read)."""
+        await meter.opened.wait()
+        await asyncio.sleep(max(0.0, meter.t1 - time.perf_counter()) + 1.0)
+        for task in tasks:
+            task.cancel()
+
+    stopper = asyncio.create_task(stop_after_window())
     with contextlib.suppress(TimeoutError):
         await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), args.warmup + args.duration + 90)
     cpu1 = resource.getrusage(resource.RUSAGE_SELF)
     closer.cancel()
+    stopper.cancel()
     for channel in channels:
         await channel.close()
     window = args.duration
