@@ -264,8 +264,12 @@ async def main() -> None:
             task.cancel()
 
     stopper = asyncio.create_task(stop_after_window())
+    failures: list[str] = []
     with contextlib.suppress(TimeoutError):
-        await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), args.warmup + args.duration + 90)
+        results = await asyncio.wait_for(
+            asyncio.gather(*tasks, return_exceptions=True), args.warmup + args.duration + 90
+        )
+        failures = [repr(r)[:200] for r in results if isinstance(r, Exception)]
     cpu1 = resource.getrusage(resource.RUSAGE_SELF)
     closer.cancel()
     stopper.cancel()
@@ -290,6 +294,8 @@ async def main() -> None:
                 "games_finished": meter.games_finished,
                 "driver_cpu_s": (cpu1.ru_utime + cpu1.ru_stime) - (cpu0.ru_utime + cpu0.ru_stime),
                 "pid": os.getpid(),
+                "slot_failures": len(failures),
+                "first_failure": failures[0] if failures else None,
                 **meter.cpu_report(),
             }
         )
