@@ -13,6 +13,13 @@ opponent (same clock, same process). Bounded in time; prints one JSON object.
 With another game than `counter`, each seat plays a uniformly random legal action from its
 prompt; a move may then emit several events, and latency is measured to the move's first
 event.
+
+Server CPU per committed move (`--cpu-pids gateway=<pid>,..;worker=..;redis=..`): each group's
+CPU time from /proc (every thread and descendant process, bench/proc_cpu.py), sampled at the
+window's first committed move and again `--cpu-moves` committed moves later (or at the window's
+end if fewer came), so the figure covers a fixed number of moves and no idle start or end.
+`--channels K` opens K connections per target (seat s of game i on connection i*seats+s mod K),
+so several gateway processes sharing a port (SO_REUSEPORT) all get connections.
 """
 
 from __future__ import annotations
@@ -28,6 +35,7 @@ import time
 import uuid
 
 import grpc
+from proc_cpu import parse_groups, sample
 
 from flotilla.api.counter.v1 import counter_pb2
 from flotilla.api.game.v1 import game_pb2, game_service_pb2, game_service_pb2_grpc
@@ -43,14 +51,64 @@ def percentile(values: list[float], q: float) -> float | None:
 
 
 class Meter:
-    def __init__(self, warmup: float, duration: float) -> None:
-        self.t0 = time.perf_counter() + warmup
-        self.t1 = self.t0 + duration
+    """The window opens `warmup` seconds after every slot has its first game seated (so a slow
+    start on a busy machine is never measured) and lasts `duration` seconds."""
+
+    def __init__(
+        self, slots: int, warmup: float, duration: float, cpu_groups: dict[str, list[int]], cpu_moves: int
+    ) -> None:
+        self.waiting = slots
+        self.warmup, self.duration = warmup, duration
+        self.t0 = self.t1 = float("inf")
+        self.opened = asyncio.Event()
         self.committed = 0
         self.mover: list[float] = []
         self.opponent: list[float] = []
         self.errors = 0
         self.games_finished = 0
+        self.cpu_groups = cpu_groups
+        self.cpu_moves = cpu_moves
+        self.cpu_start: tuple[float, int, dict[str, float]] | None = None  # (time, moves, CPU s by group)
+        self.cpu_end: tuple[float, int, dict[str, float]] | None = None
+
+    def seated(self) -> None:
+        """A slot seated its first game; the last one opens the window."""
+        self.waiting -= 1
+        if self.waiting == 0:
+            self.t0 = time.perf_counter() + self.warmup
+            self.t1 = self.t0 + self.duration
+            self.opened.set()
+
+    def commit(self, now: float) -> None:
+        """An accepted move: count it in the window; sample server CPU at the first and the
+        (1 + cpu_moves)-th of them."""
+        if not self.in_window(now):
+            return
+        self.committed += 1
+        if self.cpu_groups and self.committed == 1:
+            self.cpu_start = (time.perf_counter(), self.committed, sample(self.cpu_groups))
+        elif self.cpu_groups and self.committed == 1 + self.cpu_moves:
+            self.cpu_end = (time.perf_counter(), self.committed, sample(self.cpu_groups))
+
+    async def close_cpu_window(self) -> None:
+        """At the window's end, end the CPU measure if fewer than cpu_moves moves came."""
+        await self.opened.wait()
+        await asyncio.sleep(max(0.0, self.t1 - time.perf_counter()))
+        if self.cpu_groups and self.cpu_start is not None and self.cpu_end is None:
+            self.cpu_end = (time.perf_counter(), self.committed, sample(self.cpu_groups))
+
+    def cpu_report(self) -> dict[str, object]:
+        if self.cpu_start is None or self.cpu_end is None or self.cpu_end[1] <= self.cpu_start[1]:
+            return {}
+        moves, seconds = self.cpu_end[1] - self.cpu_start[1], self.cpu_end[0] - self.cpu_start[0]
+        used = {name: self.cpu_end[2][name] - self.cpu_start[2][name] for name in self.cpu_groups}
+        total = sum(used.values())
+        return {
+            "cpu_moves": moves,
+            "cpu_window_s": seconds,
+            "server_us_per_move": {**{n: 1e6 * v / moves for n, v in used.items()}, "total": 1e6 * total / moves},
+            "server_cpu_pct": 100 * total / seconds,
+        }
 
     def in_window(self, t: float) -> bool:
         return self.t0 <= t <= self.t1
@@ -60,7 +118,9 @@ class Meter:
 
 
 async def slot(stubs: list, auth: list[str], meter: Meter, mode: str, index: int, kind: str) -> None:  # type: ignore[type-arg]
-    games = stubs[index % len(stubs)]
+    seat_stubs = [stubs[(index * len(auth) + s) % len(stubs)] for s in range(len(auth))]
+    games = seat_stubs[0]
+    first = True
     while not meter.done():
         meta = (("authorization", f"Bearer {auth[0]}"),)
         request = game_service_pb2.CreateGameRequest(kind=kind, seat_count=len(auth), request_id=uuid.uuid4().hex)
@@ -73,8 +133,11 @@ async def slot(stubs: list, auth: list[str], meter: Meter, mode: str, index: int
             )
             tokens.append((joined.seat, joined.seat_token))
         tokens.sort()
+        if first:
+            first = False
+            meter.seated()
         sent: dict[int, tuple[float, int]] = {}  # event id of a move -> (submit time, mover seat)
-        await (play_stream if mode == "stream" else play_unary)(games, name, tokens, sent, meter)
+        await (play_stream if mode == "stream" else play_unary)(seat_stubs, name, tokens, sent, meter)
         meter.games_finished += 1
 
 
@@ -96,8 +159,8 @@ def choose(prompt: game_pb2.Prompt, rng: random.Random) -> game_pb2.Action:
     return ADD if actions[0].HasField("counter") else rng.choice(actions)
 
 
-async def play_unary(games, name: str, tokens, sent: dict[int, tuple[float, int]], meter: Meter) -> None:  # type: ignore[no-untyped-def]
-    async def seat(seat_index: int, token: str) -> None:
+async def play_unary(stubs, name: str, tokens, sent: dict[int, tuple[float, int]], meter: Meter) -> None:  # type: ignore[no-untyped-def]
+    async def seat(seat_index: int, token: str, games) -> None:  # type: ignore[no-untyped-def]
         rng = random.Random(seat_index)
         metadata = (("authorization", f"Bearer {token}"),)
         call = games.WatchGame(game_service_pb2.WatchGameRequest(game=name), metadata=metadata)
@@ -119,14 +182,13 @@ async def play_unary(games, name: str, tokens, sent: dict[int, tuple[float, int]
                     if error.code() != grpc.StatusCode.ABORTED:
                         meter.errors += 1
                     continue
-                if meter.in_window(time.perf_counter()):
-                    meter.committed += 1
+                meter.commit(time.perf_counter())
 
-    await asyncio.gather(*(seat(s, t) for s, t in tokens))
+    await asyncio.gather(*(seat(s, t, stubs[j]) for j, (s, t) in enumerate(tokens)))
 
 
-async def play_stream(games, name: str, tokens, sent: dict[int, tuple[float, int]], meter: Meter) -> None:  # type: ignore[no-untyped-def]
-    async def seat(seat_index: int, token: str) -> None:
+async def play_stream(stubs, name: str, tokens, sent: dict[int, tuple[float, int]], meter: Meter) -> None:  # type: ignore[no-untyped-def]
+    async def seat(seat_index: int, token: str, games) -> None:  # type: ignore[no-untyped-def]
         rng = random.Random(seat_index)
         outgoing: asyncio.Queue[game_service_pb2.PlayRequest | None] = asyncio.Queue()
         outgoing.put_nowait(game_service_pb2.PlayRequest(open=game_service_pb2.WatchGameRequest(game=name)))
@@ -140,8 +202,7 @@ async def play_stream(games, name: str, tokens, sent: dict[int, tuple[float, int
             now = time.perf_counter()
             if response.HasField("outcome"):
                 if response.outcome.status.code == 0:
-                    if meter.in_window(now):
-                        meter.committed += 1
+                    meter.commit(now)
                 elif response.outcome.status.code != grpc.StatusCode.ABORTED.value[0]:
                     meter.errors += 1
                 continue
@@ -162,7 +223,7 @@ async def play_stream(games, name: str, tokens, sent: dict[int, tuple[float, int
                 outgoing.put_nowait(game_service_pb2.PlayRequest(submit=submit))
         outgoing.put_nowait(None)
 
-    await asyncio.gather(*(seat(s, t) for s, t in tokens))
+    await asyncio.gather(*(seat(s, t, stubs[j]) for j, (s, t) in enumerate(tokens)))
 
 
 async def main() -> None:
@@ -174,23 +235,46 @@ async def main() -> None:
     parser.add_argument("--duration", type=float, default=10)
     parser.add_argument("--kind", default="counter", help="game kind (bots play random legal actions)")
     parser.add_argument("--seats", type=int, default=2)
+    parser.add_argument("--channels", type=int, default=1, help="connections per target")
+    parser.add_argument("--cpu-pids", default="", help="server CPU groups: gateway=<pid>,..;worker=..;redis=..")
+    parser.add_argument("--cpu-moves", type=int, default=1000, help="committed moves the server CPU is measured over")
     args = parser.parse_args()
     targets = args.targets.split(",")
     if not all(t.startswith(("127.", "localhost", "[::1]")) for t in targets):
         raise SystemExit("loopback targets only")
-    channels = [grpc.aio.insecure_channel(t) for t in targets]
+    # A local subchannel pool per channel: otherwise grpc shares one connection per target.
+    options = [("grpc.use_local_subchannel_pool", 1)]
+    channels = [grpc.aio.insecure_channel(t, options=options) for t in targets for _ in range(args.channels)]
     stubs = [game_service_pb2_grpc.GameServiceStub(c) for c in channels]
     auth_stub = game_service_pb2_grpc.AuthServiceStub(channels[0])
     auth = []
     for name in [f"bench-{i}" for i in range(args.seats)]:
         reply = await auth_stub.SignInAsGuest(game_service_pb2.SignInAsGuestRequest(display_name=name))
         auth.append(reply.session_token)
-    meter = Meter(args.warmup, args.duration)
+    meter = Meter(args.games, args.warmup, args.duration, parse_groups(args.cpu_pids), args.cpu_moves)
+    closer = asyncio.create_task(meter.close_cpu_window())
     cpu0 = resource.getrusage(resource.RUSAGE_SELF)
     tasks = [asyncio.create_task(slot(stubs, auth, meter, args.mode, i, args.kind)) for i in range(args.games)]
+
+    async def stop_after_window() -> None:
+        """A second after the window, end every slot: a seat that stopped at its prompt leaves the
+        other seats waiting for theirs, and waiting out the timeout would leave the servers idle
+        for that long (what made the former CPU % column under-read)."""
+        await meter.opened.wait()
+        await asyncio.sleep(max(0.0, meter.t1 - time.perf_counter()) + 1.0)
+        for task in tasks:
+            task.cancel()
+
+    stopper = asyncio.create_task(stop_after_window())
+    failures: list[str] = []
     with contextlib.suppress(TimeoutError):
-        await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), args.warmup + args.duration + 30)
+        results = await asyncio.wait_for(
+            asyncio.gather(*tasks, return_exceptions=True), args.warmup + args.duration + 90
+        )
+        failures = [repr(r)[:200] for r in results if isinstance(r, Exception)]
     cpu1 = resource.getrusage(resource.RUSAGE_SELF)
+    closer.cancel()
+    stopper.cancel()
     for channel in channels:
         await channel.close()
     window = args.duration
@@ -201,6 +285,7 @@ async def main() -> None:
                 "kind": args.kind,
                 "games": args.games,
                 "gateways": len(targets),
+                "channels": len(channels),
                 "committed_moves": meter.committed,
                 "moves_per_s": meter.committed / window,
                 "mover_p50_ms": percentile(meter.mover, 0.5),
@@ -211,6 +296,9 @@ async def main() -> None:
                 "games_finished": meter.games_finished,
                 "driver_cpu_s": (cpu1.ru_utime + cpu1.ru_stime) - (cpu0.ru_utime + cpu0.ru_stime),
                 "pid": os.getpid(),
+                "slot_failures": len(failures),
+                "first_failure": failures[0] if failures else None,
+                **meter.cpu_report(),
             }
         )
     )

@@ -25,6 +25,7 @@ def test_metrics_ports_start_at_the_base() -> None:
     assert metrics_ports(9100, 2) == [9100, 9101, 9102, 9103]  # gateway, two workers, matchmaker
     assert metrics_ports(19000, 1) == [19000, 19001, 19002]
     assert metrics_ports(0, 2) == [0, 0, 0, 0]  # 0: no process serves metrics
+    assert metrics_ports(9100, 2, gateways=2) == [9100, 9101, 9102, 9103, 9104]  # 2 gateway processes first
 
 
 def free_run(count: int) -> int:
@@ -60,9 +61,10 @@ def tls_env(tmp_path: Path, **extra: str) -> dict[str, str]:
 
 
 def test_up_serves_tls_and_metrics_where_configured(tmp_path: Path) -> None:
-    base, port = free_run(3), free_port()
+    """Two gateway processes on the one port (their TLS health listener shared too), each with its metrics."""
+    base, port = free_run(4), free_port()
     env = tls_env(tmp_path, FLOTILLA_METRICS_PORT=str(base), FLOTILLA_METRICS_ADDR="127.0.0.1")
-    command = [sys.executable, "-m", "flotilla.cli", "up", "--workers", "1", "--port", str(port)]
+    command = [sys.executable, "-m", "flotilla.cli", "up", "--workers", "1", "--gateways", "2", "--port", str(port)]
     with (tmp_path / "up.log").open("wb") as log:
         up = subprocess.Popen([*command, "--state-dir", str(tmp_path / "state")], env=env, stdout=log, stderr=log)
     try:
@@ -72,14 +74,16 @@ def test_up_serves_tls_and_metrics_where_configured(tmp_path: Path) -> None:
             assert time.monotonic() < deadline, text
             time.sleep(0.1)
         assert f"-cacert {tmp_path / 'ca.pem'} 127.0.0.1:{port}" in text
-        assert f"metrics: http://127.0.0.1:{base}-{base + 2}/metrics" in text
-        for i in range(3):  # gateway, worker, matchmaker: each on its port from the base, on loopback only
+        assert f"metrics: http://127.0.0.1:{base}-{base + 3}/metrics" in text
+        assert "2 gateway processes, 1 worker." in text
+        for i in range(4):  # 2 gateways, worker, matchmaker: each on its port from the base, on loopback only
             while not listening_on(base + i):
                 assert time.monotonic() < deadline, f"nothing listens on {base + i}"
                 time.sleep(0.1)
             assert listening_on(base + i) == {"127.0.0.1"}
-        with urllib.request.urlopen(f"http://127.0.0.1:{base}/metrics", timeout=5) as reply:
-            assert b"flotilla_gateway_open_streams" in reply.read()
+        for gateway in (base, base + 1):
+            with urllib.request.urlopen(f"http://127.0.0.1:{gateway}/metrics", timeout=5) as reply:
+                assert b"flotilla_gateway_open_streams" in reply.read()
     finally:
         up.send_signal(signal.SIGTERM)
         up.wait(30)

@@ -14,6 +14,7 @@ from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
+from flotilla.cores import resolve
 from flotilla.logs import configure
 from flotilla.metrics import DEFAULT_PORTS
 from flotilla.metrics import serve as serve_metrics
@@ -41,10 +42,10 @@ def _wait_for_gateway(target: str, timeout_s: float = 30.0, tls: Tls | None = No
     raise TimeoutError(msg)
 
 
-def metrics_ports(base: int, workers: int) -> list[int]:
-    """`flotilla up`'s metrics ports: the gateway on `base`, the workers after it, then the
-    matchmaker (FLOTILLA_METRICS_PORT is the base; 0: every process without metrics)."""
-    return [base + i if base > 0 else 0 for i in range(workers + 2)]
+def metrics_ports(base: int, workers: int, gateways: int = 1) -> list[int]:
+    """`flotilla up`'s metrics ports: its gateway processes from `base`, the workers after them, then
+    the matchmaker (FLOTILLA_METRICS_PORT is the base; 0: every process without metrics)."""
+    return [base + i if base > 0 else 0 for i in range(gateways + workers + 1)]
 
 
 def up_client_tls(settings: Settings) -> Tls | None:
@@ -56,13 +57,16 @@ def up_client_tls(settings: Settings) -> Tls | None:
 
 
 def cmd_up(args: argparse.Namespace) -> int:
-    """Embedded Redis (unless REDIS_URL) + one gateway + N workers + a matchmaker, as separate processes."""
+    """Embedded Redis (unless REDIS_URL) + G gateway processes on one port + W workers + a matchmaker,
+    as separate processes; G and W sized from the cores unless given (flotilla/cores.py)."""
     from flotilla.redis_server import RedisServer  # noqa: PLC0415
 
     settings = Settings.from_env()
     tls = up_client_tls(settings)
+    gateways, workers = resolve(args.gateways, "gateway_processes"), resolve(args.workers, "workers")
     raw_base = os.environ.get("FLOTILLA_METRICS_PORT")
-    ports = [str(p) for p in metrics_ports(int(raw_base) if raw_base else DEFAULT_PORTS["gateway"], args.workers)]
+    base = int(raw_base) if raw_base else DEFAULT_PORTS["gateway"]
+    ports = [str(p) for p in metrics_ports(base, workers, gateways)]
     state_dir = Path(args.state_dir).resolve()
     redis_server = None
     env = dict(os.environ)
@@ -75,19 +79,24 @@ def cmd_up(args: argparse.Namespace) -> int:
     children: list[subprocess.Popen[bytes]] = []
     exe = [sys.executable, "-m", "flotilla.cli"]
     try:
-        # Metrics (FLOTILLA_METRICS_ADDR, loopback by default): the gateway on the base port
-        # (FLOTILLA_METRICS_PORT, 9100), the workers on the next ones, then the matchmaker.
-        children.append(subprocess.Popen([*exe, "gateway"], env=dict(env, FLOTILLA_METRICS_PORT=ports[0])))
+        # Metrics (FLOTILLA_METRICS_ADDR, loopback by default): the gateway processes from the base
+        # port (FLOTILLA_METRICS_PORT, 9100), the workers on the next ones, then the matchmaker.
+        gateway_env = dict(env, FLOTILLA_METRICS_PORT=ports[0], FLOTILLA_GATEWAY_PROCESSES=str(gateways))
+        children.append(subprocess.Popen([*exe, "gateway"], env=gateway_env))
         children.extend(
-            subprocess.Popen([*exe, "worker"], env=dict(env, FLOTILLA_METRICS_PORT=ports[1 + i]))
-            for i in range(args.workers)
+            subprocess.Popen(
+                [*exe, "worker"],
+                env=dict(env, FLOTILLA_METRICS_PORT=ports[gateways + i], FLOTILLA_WORKER_PROCESSES="1"),
+            )
+            for i in range(workers)
         )
         children.append(  # rooms' bots, tickets, ratings
             subprocess.Popen([*exe, "matchmaker"], env=dict(env, FLOTILLA_METRICS_PORT=ports[-1]))
         )
         target = f"{args.host}:{args.port}"
         _wait_for_gateway(target, tls=tls)
-        print(f"Flotilla is up: gRPC on {target}, Redis at {env['REDIS_URL']}, {args.workers} workers.", flush=True)
+        processes = f"{gateways} gateway process{'es' * (gateways > 1)}, {workers} worker{'s' * (workers > 1)}"
+        print(f"Flotilla is up: gRPC on {target}, Redis at {env['REDIS_URL']}, {processes}.", flush=True)
         if ports[0] != "0":
             print(f"  metrics: http://{settings.metrics_addr}:{ports[0]}-{ports[-1]}/metrics", flush=True)
         flag = "-plaintext " if tls is None else f"-cacert {tls.ca_file} " if tls.ca_file else ""
@@ -172,12 +181,32 @@ def serve_process(process: str, main: Callable[[Settings], Coroutine[Any, Any, N
 
 
 def cmd_gateway(_args: argparse.Namespace) -> int:
-    from flotilla.gateway.server import serve  # noqa: PLC0415
+    """One gateway, or FLOTILLA_GATEWAY_PROCESSES of them on one port (flotilla/processes.py)."""
+    settings = Settings.from_env()
+    count = resolve(settings.gateway_processes, "gateway_processes")
+    if count > 1:
+        from flotilla.processes import run_gateways  # noqa: PLC0415
 
-    return serve_process("gateway", serve)
+        configure("gateway", settings.log_format)
+        return run_gateways(settings, count)
+    from flotilla.gateway.server import BindError, serve  # noqa: PLC0415
+
+    try:
+        return serve_process("gateway", serve)
+    except BindError as error:
+        print(f"flotilla gateway: {error}", file=sys.stderr)
+        return 2
 
 
 def cmd_worker(_args: argparse.Namespace) -> int:
+    """One worker, or FLOTILLA_WORKER_PROCESSES of them (flotilla/processes.py)."""
+    settings = Settings.from_env()
+    count = resolve(settings.worker_processes, "workers")
+    if count > 1:
+        from flotilla.processes import run_workers  # noqa: PLC0415
+
+        configure("worker", settings.log_format)
+        return run_workers(count)
     from flotilla.worker.main import run_worker  # noqa: PLC0415
 
     return serve_process("worker", run_worker)
@@ -292,7 +321,10 @@ def build_parser() -> argparse.ArgumentParser:
     up = sub.add_parser("up", help="run Redis (embedded unless REDIS_URL), a gateway and workers locally")
     up.add_argument("--host", default="127.0.0.1")
     up.add_argument("--port", type=int, default=50051)
-    up.add_argument("--workers", type=int, default=2)
+    up.add_argument("--workers", type=int, default=0, help="rules workers (default 0: sized from the cores)")
+    up.add_argument(
+        "--gateways", type=int, default=0, help="gateway processes on the one port (default 0: sized from the cores)"
+    )
     up.add_argument("--redis-port", type=int, default=None, help="embedded Redis port (default: a free one)")
     up.add_argument("--state-dir", default=".state", help="where the embedded Redis keeps its AOF")
     up.add_argument(

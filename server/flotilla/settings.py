@@ -73,6 +73,10 @@ class Settings:
     # --- gateway garbage collector (flotilla/gc_policy.py)
     gc_budget_ms: float = 50.0  # [FLOTILLA_GC_BUDGET_MS] longest full-collection pause allowed; 0: Python's own policy
     gc_max_age_s: float = 21_600.0  # [FLOTILLA_GC_MAX_AGE] a full collection at least this often anyway; 0: never
+    # --- processes per host (docs/deploy.md, flotilla/cores.py) ---
+    gateway_processes: int = 1  # [FLOTILLA_GATEWAY_PROCESSES] `flotilla gateway` runs N on one port; 0: per cores
+    gateway_reuseport: bool = False  # [FLOTILLA_GATEWAY_REUSEPORT] bind with SO_REUSEPORT (set for those N)
+    worker_processes: int = 1  # [FLOTILLA_WORKER_PROCESSES] `flotilla worker` runs N workers; 0: per cores
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -133,4 +137,7 @@ class Settings:
             trusted_proxies=os.environ.get("FLOTILLA_TRUSTED_PROXIES", d.trusted_proxies),
             gc_budget_ms=float(os.environ.get("FLOTILLA_GC_BUDGET_MS", d.gc_budget_ms)),
             gc_max_age_s=float(os.environ.get("FLOTILLA_GC_MAX_AGE", d.gc_max_age_s)),
+            gateway_processes=_int("FLOTILLA_GATEWAY_PROCESSES", d.gateway_processes),
+            gateway_reuseport=os.environ.get("FLOTILLA_GATEWAY_REUSEPORT", "").lower() in ("1", "true", "on", "yes"),
+            worker_processes=_int("FLOTILLA_WORKER_PROCESSES", d.worker_processes),
         )

@@ -52,14 +52,18 @@ def conf_directives(text: str) -> dict[str, str]:
 
 
 # --- compose -------------------------------------------------------------------------------------
-def test_compose_runs_redis_two_gateways_three_workers_one_matchmaker(compose: dict[str, Any]) -> None:
+def test_compose_runs_redis_two_gateways_workers_sized_from_the_cores_one_matchmaker(compose: dict[str, Any]) -> None:
     services = compose["services"]
     assert set(services) == {"redis", *FLOTILLA_SERVICES}
     counts: dict[str, int] = {}
     for name in FLOTILLA_SERVICES:
         (command,) = services[name]["command"]
         counts[command] = counts.get(command, 0) + services[name].get("deploy", {}).get("replicas", 1)
-    assert counts == {"gateway": 2, "worker": 3, "matchmaker": 1}
+    assert counts == {"gateway": 2, "worker": 1, "matchmaker": 1}
+    # one worker container running a worker per two cores (0: sized, flotilla/cores.py), overridable
+    assert services["worker"]["environment"]["FLOTILLA_WORKER_PROCESSES"] == "${FLOTILLA_WORKER_PROCESSES:-0}"
+    for name in ("gateway-1", "gateway-2"):  # one process each unless FLOTILLA_GATEWAY_PROCESSES says more
+        assert services[name]["environment"]["FLOTILLA_GATEWAY_PROCESSES"] == "${FLOTILLA_GATEWAY_PROCESSES:-1}"
     assert services["redis"]["image"].startswith("redis:7")
 
 

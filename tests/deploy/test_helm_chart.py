@@ -183,6 +183,7 @@ def test_values_schema_rejects_bad_values(chart: helm.Chart) -> None:
         {"tls": {"enable": True}},
         {"gateway": {"healthPort": 80}},
         {"metrics": {"addr": ""}},
+        {"gateway": {"processes": -1}},
     ]
     for values in bad:
         with pytest.raises(helm.HelmValuesError):
@@ -243,13 +244,26 @@ def test_gateway_has_native_grpc_probes_on_the_health_service(
     env = env_of(deployment(manifests, "gateway"))
     assert env["FLOTILLA_BIND"]["value"] == f"[::]:{ports['grpc']}"
     tls = values.get("tls", {}).get("enabled", False)
-    assert set(ports) == ({"grpc", "health"} if tls else {"grpc"})
+    assert {p for p in ports if not p.startswith("metrics")} == ({"grpc", "health"} if tls else {"grpc"})
     if tls:  # probes cannot speak TLS: they ask the plaintext health-only listener
         assert env["FLOTILLA_HEALTH_BIND"]["value"] == f"[::]:{ports['health']}"
     for probe in ("startupProbe", "livenessProbe", "readinessProbe"):
         grpc = c[probe]["grpc"]
         assert grpc["port"] == ports["health" if tls else "grpc"]
         assert grpc.get("service", "") in ("", *SERVICES)  # names the gateway reports SERVING
+
+
+@pytest.mark.parametrize(("processes", "metrics_ports"), [(1, [9100]), (3, [9100, 9101, 9102]), (0, [9100])])
+def test_gateway_processes_per_pod_each_expose_their_metrics_port(
+    render: Render, processes: int, metrics_ports: list[int]
+) -> None:
+    """FLOTILLA_GATEWAY_PROCESSES processes share the gRPC port; process i serves /metrics on 9100 + i,
+    a named container port each (0: sized in the pod, only the first is known)."""
+    workload = deployment(render({"gateway": {"processes": processes}}), "gateway")
+    assert env_of(workload)["FLOTILLA_GATEWAY_PROCESSES"]["value"] == str(processes)
+    ports = {p["name"]: p["containerPort"] for p in container(workload)["ports"]}
+    assert sorted(v for k, v in ports.items() if k.startswith("metrics")) == metrics_ports
+    assert ports["metrics"] == 9100
 
 
 def test_metrics_listen_where_prometheus_scrapes(scenario: tuple[dict[str, Any], list[Manifest]]) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import signal
+from collections.abc import Callable
 from dataclasses import dataclass
 from types import ModuleType
 
@@ -75,6 +76,10 @@ SERVER_OPTIONS = [
 ]
 
 
+class BindError(OSError):
+    """The gateway's port (or its health listener's) cannot be bound."""
+
+
 @dataclass
 class Gateway:
     """A started gateway: the server, its port and the pieces to stop."""
@@ -136,7 +141,9 @@ async def start_gateway(settings: Settings, store: RedisStore | None = None) -> 
     admission = Admission(Limits.from_settings(settings))
     known_servers = core_server_ids()
     interceptors = [CallContext(), admission]  # the call context first: it counts refused calls too
-    server = grpc.aio.server(interceptors=interceptors, options=[*SERVER_OPTIONS, *core_options(settings)])
+    server = grpc.aio.server(
+        interceptors=interceptors, options=[*SERVER_OPTIONS, *core_options(settings), bind_option(settings)]
+    )
     lobby_store = LobbyStore(store.redis)
     ratings = Ratings(lobby_store, store)
     rooms = Rooms(lobby_store, games, heartbeat_s=settings.heartbeat_s)
@@ -162,13 +169,21 @@ async def start_gateway(settings: Settings, store: RedisStore | None = None) -> 
         ],
     )
     tls = CertificateFiles.from_settings(settings)
-    port = server.add_secure_port(settings.bind, tls.credentials()) if tls else server.add_insecure_port(settings.bind)
-    if port == 0:
-        msg = f"cannot bind {settings.bind}"
-        raise OSError(msg)
     health_server, health_port = None, None
-    if tls is not None and settings.health_bind != "off":
-        health_server, health_port = _health_listener(health_servicer, settings.health_bind)
+    try:
+        port = _bind(settings.bind, "FLOTILLA_BIND", lambda: _add_port(server, settings.bind, tls))
+        if tls is not None and settings.health_bind != "off":
+            health_server, health_port = _health_listener(health_servicer, settings.health_bind, bind_option(settings))
+    except BindError:  # release what started, so the process exits with the error instead of hanging
+        await admission.close()
+        await limits.streams.close()
+        await lobby_store.close()
+        await feeds.close()
+        await inbox.stop()
+        await close_tokens(tokens)
+        await store.close()
+        raise
+    if health_server is not None:
         await health_server.start()
     await server.start()
     admission.watch_queue(max(core_server_ids() - known_servers, default=None))
@@ -193,16 +208,37 @@ async def start_gateway(settings: Settings, store: RedisStore | None = None) -> 
     )
 
 
-def _health_listener(servicer: health.aio.HealthServicer, bind: str) -> tuple[grpc.aio.Server, int]:
+def bind_option(settings: Settings) -> tuple[str, int]:
+    """SO_REUSEPORT only for the gateway processes of one `flotilla gateway` (FLOTILLA_GATEWAY_REUSEPORT,
+    set by flotilla/processes.py); otherwise a port another process holds is an error."""
+    return ("grpc.so_reuseport", 1 if settings.gateway_reuseport else 0)
+
+
+def _health_listener(
+    servicer: health.aio.HealthServicer, bind: str, reuse: tuple[str, int]
+) -> tuple[grpc.aio.Server, int]:
     """A plaintext server with only grpc.health.v1 (probes cannot speak TLS); it reports what the
     gateway reports (one servicer), so a draining gateway turns NOT_SERVING there too."""
-    server = grpc.aio.server(options=[("grpc.so_reuseport", 0)])  # a port taken by another gateway: an error
+    server = grpc.aio.server(options=[reuse])
     health_pb2_grpc.add_HealthServicer_to_server(servicer, server)
-    port = server.add_insecure_port(bind)
+    return server, _bind(bind, "FLOTILLA_HEALTH_BIND (the health listener)", lambda: server.add_insecure_port(bind))
+
+
+def _add_port(server: grpc.aio.Server, bind: str, tls: CertificateFiles | None) -> int:
+    return server.add_secure_port(bind, tls.credentials()) if tls else server.add_insecure_port(bind)
+
+
+def _bind(bind: str, what: str, add: Callable[[], int]) -> int:
+    """The port `add()` bound, or BindError naming the setting: grpc returns 0 or raises RuntimeError
+    when the address is taken (without FLOTILLA_GATEWAY_REUSEPORT, by any other process) or not local."""
+    try:
+        port = add()
+    except RuntimeError:
+        port = 0
     if port == 0:
-        msg = f"cannot bind the health listener FLOTILLA_HEALTH_BIND={bind}"
-        raise OSError(msg)
-    return server, port
+        msg = f"cannot bind {what}={bind}: the address is in use or not available here"
+        raise BindError(msg)
+    return port
 
 
 async def serve(settings: Settings) -> None:

@@ -1,0 +1,127 @@
+"""Several processes of one kind in one container or host: `flotilla gateway` with
+FLOTILLA_GATEWAY_PROCESSES=N (N gateways on one port, SO_REUSEPORT) and `flotilla worker` with
+FLOTILLA_WORKER_PROCESSES=N.
+
+The parent only supervises: it starts N children (`flotilla <kind>` with a count of 1), each
+with its own metrics port (FLOTILLA_METRICS_PORT + i), forwards SIGTERM/SIGINT to them and waits
+for them to drain. When one child exits on its own, the parent stops the others and exits with
+its status, so the container (or `flotilla up`) fails visibly instead of running short-handed.
+Children get SIGTERM when the parent dies (Linux: PR_SET_PDEATHSIG).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Mapping
+
+import structlog
+
+from flotilla.metrics import DEFAULT_PORTS
+from flotilla.settings import Settings
+
+log = structlog.get_logger("flotilla.processes")
+
+PR_SET_PDEATHSIG = 1
+
+
+def _die_with_parent() -> None:  # runs in the child between fork and exec
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+
+
+def metrics_port_of(process: str, index: int, env: Mapping[str, str]) -> str:
+    """The FLOTILLA_METRICS_PORT of child `index`: the base (FLOTILLA_METRICS_PORT, else the kind's
+    default) plus the index; "0" when the base is 0 (metrics off)."""
+    raw = env.get("FLOTILLA_METRICS_PORT")
+    base = int(raw) if raw else DEFAULT_PORTS.get(process, 0)
+    return str(base + index if base > 0 else 0)
+
+
+def split_bind(bind: str) -> tuple[str, int]:
+    """`host:port` or `[v6]:port` → (host, port)."""
+    host, _, port = bind.rpartition(":")
+    if not host or not port.isdigit():
+        msg = f"FLOTILLA_BIND={bind!r} is not host:port"
+        raise ValueError(msg)
+    return host.strip("[]"), int(port)
+
+
+def check_port_free(bind: str, what: str = "FLOTILLA_BIND") -> None:
+    """Raise OSError when anything listens on `bind` already, with or without SO_REUSEPORT: a plain
+    bind (no SO_REUSEPORT) fails on any socket holding the port, so N gateway processes share a
+    port only with each other."""
+    host, port = split_bind(bind)
+    if port == 0:
+        msg = f"{what}={bind}: several gateway processes need a fixed port, not 0"
+        raise OSError(msg)
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        try:
+            probe.bind((host, port))
+        except OSError as error:
+            msg = f"cannot bind {what}={bind}: {error.strerror or error} (is another process serving it?)"
+            raise OSError(msg) from error
+
+
+def supervise(process: str, count: int, extra_env: Mapping[str, str]) -> int:
+    """Run `count` children `flotilla <process>` (env + `extra_env`) until a signal or a child's exit."""
+    command = [sys.executable, "-m", "flotilla.cli", process]
+    children: list[subprocess.Popen[bytes]] = []
+    stop = False
+
+    def _stop(*_: object) -> None:
+        nonlocal stop
+        stop = True
+
+    signal.signal(signal.SIGTERM, _stop)
+    signal.signal(signal.SIGINT, _stop)
+    status = 0
+    try:
+        for index in range(count):
+            env = dict(os.environ, **extra_env)
+            env["FLOTILLA_METRICS_PORT"] = metrics_port_of(process, index, os.environ)
+            children.append(subprocess.Popen(command, env=env, preexec_fn=_die_with_parent))  # noqa: PLW1509
+        log.info(f"{process}.processes", count=count, pids=[c.pid for c in children])
+        while not stop:
+            exited = [c for c in children if c.poll() is not None]
+            if exited:
+                status = exited[0].returncode or 1
+                log.error(f"{process}.process_exited", pid=exited[0].pid, status=exited[0].returncode)
+                break
+            time.sleep(0.2)
+        return status
+    finally:
+        for child in children:
+            if child.poll() is None:
+                child.send_signal(signal.SIGTERM)
+        for child in children:
+            try:
+                child.wait(20)
+            except subprocess.TimeoutExpired:
+                child.kill()
+                child.wait()
+
+
+def run_gateways(settings: Settings, count: int) -> int:
+    """`count` gateway processes sharing FLOTILLA_BIND (and, with TLS, the health listener) by
+    SO_REUSEPORT; refused when something already holds the port."""
+    try:
+        check_port_free(settings.bind)
+        if settings.tls_cert and settings.health_bind != "off":
+            check_port_free(settings.health_bind, "FLOTILLA_HEALTH_BIND")
+    except (OSError, ValueError) as error:
+        print(f"flotilla gateway: {error}", file=sys.stderr)
+        return 2
+    return supervise("gateway", count, {"FLOTILLA_GATEWAY_PROCESSES": "1", "FLOTILLA_GATEWAY_REUSEPORT": "1"})
+
+
+def run_workers(count: int) -> int:
+    """`count` worker processes (workers bind nothing: each is an independent consumer)."""
+    return supervise("worker", count, {"FLOTILLA_WORKER_PROCESSES": "1"})
