@@ -207,8 +207,8 @@ async def play_stream(stubs, name: str, tokens, sent: dict[int, tuple[float, int
                     meter.errors += 1
                 continue
             update = response.update
-            if update.answered_request_ids and meter.in_window(now):  # accepted: the update is the outcome
-                meter.committed += len(update.answered_request_ids)
+            for _answered in update.answered_request_ids:  # accepted: the update is the outcome
+                meter.commit(now)
             for event in update.events:
                 record(meter, sent, event.event_id, seat_index, now)
             if update.HasField("prompt"):
