@@ -18,6 +18,7 @@ from flotilla.cores import resolve
 from flotilla.logs import configure
 from flotilla.metrics import DEFAULT_PORTS
 from flotilla.metrics import serve as serve_metrics
+from flotilla.processes import stop_all
 from flotilla.redis_server import APPENDFSYNC_CHOICES
 from flotilla.settings import Settings
 from flotilla_client.tls import Tls
@@ -115,14 +116,7 @@ def cmd_up(args: argparse.Namespace) -> int:
             time.sleep(0.2)
         return 0
     finally:
-        for child in children:
-            if child.poll() is None:
-                child.send_signal(signal.SIGTERM)
-        for child in children:
-            try:
-                child.wait(15)
-            except subprocess.TimeoutExpired:
-                child.kill()
+        stop_all(children, grace_s=15)
         if redis_server is not None:
             redis_server.stop()
         print("Flotilla stopped.", flush=True)

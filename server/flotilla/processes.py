@@ -98,15 +98,20 @@ def supervise(process: str, count: int, extra_env: Mapping[str, str]) -> int:
             time.sleep(0.2)
         return status
     finally:
-        for child in children:
-            if child.poll() is None:
-                child.send_signal(signal.SIGTERM)
-        for child in children:
-            try:
-                child.wait(20)
-            except subprocess.TimeoutExpired:
-                child.kill()
-                child.wait()
+        stop_all(children, grace_s=20)
+
+
+def stop_all(children: list[subprocess.Popen[bytes]], grace_s: float) -> None:
+    """SIGTERM every child still running, then wait; kill those not gone within `grace_s`."""
+    for child in children:
+        if child.poll() is None:
+            child.send_signal(signal.SIGTERM)
+    for child in children:
+        try:
+            child.wait(grace_s)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            child.wait()
 
 
 def run_gateways(settings: Settings, count: int) -> int:
