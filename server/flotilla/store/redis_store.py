@@ -119,6 +119,9 @@ _META_FIELDS = (
 )
 
 
+_SEATCLOCK = _META_FIELDS.index(b"seatclock")  # the seat clocks as stored (the commit compares the bytes)
+
+
 def _meta(game_id: str, values: Sequence[bytes | None]) -> GameMeta | None:
     if values[0] is None:
         return None
@@ -798,7 +801,7 @@ class RedisStore:
         out = []
         for i, (game_id, _seat, _request_id) in enumerate(requests):
             values = replies[2 * i + 1]
-            out.append((replies[2 * i], _meta(game_id, values[:-1]), values[-1], values[11] or b""))
+            out.append((replies[2 * i], _meta(game_id, values[:-1]), values[-1], values[_SEATCLOCK] or b""))
         return out
 
     async def outcomes(self, game_id: str, seat: int, request_ids: Sequence[str]) -> list[bytes | None]:
