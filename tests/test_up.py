@@ -28,15 +28,6 @@ def test_metrics_ports_start_at_the_base() -> None:
     assert metrics_ports(9100, 2, gateways=2) == [9100, 9101, 9102, 9103, 9104]  # 2 gateway processes first
 
 
-def free_run(count: int) -> int:
-    """A base port with `count` free ports from it (checked now; good enough on loopback)."""
-    for _ in range(50):
-        base = free_port()
-        if base + count < 65536 and all(not listening_on(base + i) for i in range(count)):
-            return base
-    raise AssertionError("no run of free ports")
-
-
 def tls_env(tmp_path: Path, **extra: str) -> dict[str, str]:
     """`flotilla up`'s environment for a TLS gateway whose CA is FLOTILLA_GATEWAY_CA (embedded Redis)."""
     ca = trustme.CA()
@@ -62,7 +53,7 @@ def tls_env(tmp_path: Path, **extra: str) -> dict[str, str]:
 
 def test_up_serves_tls_and_metrics_where_configured(tmp_path: Path) -> None:
     """Two gateway processes on the one port (their TLS health listener shared too), each with its metrics."""
-    base, port = free_run(4), free_port()
+    base, port = free_port(span=4), free_port()
     env = tls_env(tmp_path, FLOTILLA_METRICS_PORT=str(base), FLOTILLA_METRICS_ADDR="127.0.0.1")
     command = [sys.executable, "-m", "flotilla.cli", "up", "--workers", "1", "--gateways", "2", "--port", str(port)]
     with (tmp_path / "up.log").open("wb") as log:
@@ -78,7 +69,8 @@ def test_up_serves_tls_and_metrics_where_configured(tmp_path: Path) -> None:
         assert "2 gateway processes, 1 worker." in text
         for i in range(4):  # 2 gateways, worker, matchmaker: each on its port from the base, on loopback only
             while not listening_on(base + i):
-                assert time.monotonic() < deadline, f"nothing listens on {base + i}"
+                log_now = (tmp_path / "up.log").read_text()
+                assert time.monotonic() < deadline, f"nothing listens on {base + i}:\n{log_now}"
                 time.sleep(0.1)
             assert listening_on(base + i) == {"127.0.0.1"}
         for gateway in (base, base + 1):

@@ -42,13 +42,21 @@ def redis_server_binary() -> str:
     return found
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+EPHEMERAL_RANGE = Path("/proc/sys/net/ipv4/ip_local_port_range")
+LOWEST_PORT = 10_000  # below this, ports are often assigned to well-known services
 
 
-def _is_free(port: int) -> bool:
+def ephemeral_range() -> tuple[int, int]:
+    """The kernel's range for outgoing connections' local ports (Linux's default when unreadable)."""
+    try:
+        low, high = (int(word) for word in EPHEMERAL_RANGE.read_text().split())
+    except (OSError, ValueError):
+        return 32_768, 60_999
+    return low, high
+
+
+def is_free(port: int) -> bool:
+    """Whether a listening socket could bind 127.0.0.1:`port` now."""
     with socket.socket() as sock:
         try:
             sock.bind(("127.0.0.1", port))
@@ -57,11 +65,25 @@ def _is_free(port: int) -> bool:
     return True
 
 
-def free_cluster_port() -> int:
-    """A free port p <= 55535 whose cluster bus port p + 10000 is free too."""
+def free_port(span: int = 1) -> int:
+    """A free loopback port (with the `span - 1` after it free too) outside the ephemeral range, so
+    no outgoing connection takes it between this check and the bind of the server it is for."""
+    low, high = ephemeral_range()
+    first, last = (LOWEST_PORT, low - span) if low - span > LOWEST_PORT else (high + 1, 65_536 - span)
     for _ in range(1000):
-        port = random.randint(20_000, 55_000)
-        if _is_free(port) and _is_free(port + 10_000):
+        port = random.randint(first, last)
+        if all(is_free(port + i) for i in range(span)):
+            return port
+    msg = f"no {span} free ports in {first}-{last + span - 1}"
+    raise OSError(msg)
+
+
+def free_cluster_port() -> int:
+    """A free port p whose cluster bus port p + 10000 is free too, both outside the ephemeral range."""
+    low, _ = ephemeral_range()
+    for _ in range(1000):
+        port = random.randint(LOWEST_PORT, max(LOWEST_PORT, min(55_535, low - 10_001)))
+        if is_free(port) and is_free(port + 10_000):
             return port
     msg = "no free port pair for a Redis Cluster node"
     raise OSError(msg)
