@@ -25,6 +25,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from flotilla.records import ActionRecord, Entry, InboxReply, finished_fields
 from flotilla.settings import Settings
 from flotilla.store import keys
+from flotilla.store.connections import use_safe_connections, use_safe_pool
 from flotilla.store.limits_store import Bucket, LimitStore, gate_call, refusals_of
 
 # A work entry waiting for the next pipeline: stream, fields, rate-limit buckets, its future.
@@ -232,11 +233,13 @@ class RedisStore:
         plain_url, cluster = _split_url(url)
         if cluster:
             client: Any = RedisCluster.from_url(plain_url, max_connections=max_connections + cluster_readers, **kwargs)
+            use_safe_connections(client)
         else:
             kwargs.setdefault("health_check_interval", 15)
             pool = aioredis.BlockingConnectionPool.from_url(
                 plain_url, max_connections=max_connections, timeout=pool_timeout_s, **kwargs
             )
+            use_safe_pool(pool)
             client = aioredis.Redis.from_pool(pool)
         store = cls(client, wait_replicas=wait_replicas, wait_timeout_ms=wait_timeout_ms, lifetimes=lifetimes)
         store._node_options = {**parse_url(plain_url), **kwargs}  # type: ignore[no-untyped-call]
@@ -285,6 +288,7 @@ class RedisStore:
             pool = aioredis.BlockingConnectionPool(
                 host=node.host, port=node.port, max_connections=max_connections, timeout=timeout, **options
             )
+            use_safe_pool(pool)
             client = aioredis.Redis.from_pool(pool)
             found = self._nodes[address] = _Node(client, client.register_script(_script("commit_transition.lua")))
         return found

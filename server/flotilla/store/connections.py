@@ -1,0 +1,66 @@
+"""redis-py connections whose lost socket always fails as a `ConnectionError`.
+
+redis-py's asyncio connection checks that it is connected, may await a health check, then
+writes to its stream writer. A concurrent `disconnect()` in between (a Redis Cluster failover
+re-initialising its nodes closes their connections, commands in flight included) leaves the
+writer `None`, and the write fails with `AttributeError` or `TypeError` (redis-py issue #3546)
+instead of the `ConnectionError` every retry path in Flotilla handles (UNAVAILABLE to clients,
+a worker's pause and retry). These classes turn that race into the `ConnectionError` it is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Iterable
+from typing import Any
+
+from redis.asyncio.cluster import ClusterNode, RedisCluster
+from redis.asyncio.connection import AbstractConnection, Connection, ConnectionPool, SSLConnection
+from redis.exceptions import ConnectionError as RedisConnectionError
+
+CONCURRENT_DISCONNECT = "the connection was closed by a concurrent disconnect (a failover?)"
+
+
+async def _send(connection: Connection, send: Callable[[], Awaitable[None]]) -> None:
+    try:
+        await send()
+    except (AttributeError, TypeError) as exc:
+        if connection._writer is not None:  # not the race: a bug to surface
+            raise
+        raise RedisConnectionError(CONCURRENT_DISCONNECT) from exc
+
+
+class SafeConnection(Connection):
+    """A plain connection (see the module docstring)."""
+
+    async def send_packed_command(self, command: bytes | str | Iterable[bytes], check_health: bool = True) -> None:
+        await _send(self, lambda: super(SafeConnection, self).send_packed_command(command, check_health))
+
+
+class SafeSSLConnection(SSLConnection):
+    """A TLS connection (see the module docstring)."""
+
+    async def send_packed_command(self, command: bytes | str | Iterable[bytes], check_health: bool = True) -> None:
+        await _send(self, lambda: super(SafeSSLConnection, self).send_packed_command(command, check_health))
+
+
+SAFE: dict[type[AbstractConnection], type[Connection]] = {Connection: SafeConnection, SSLConnection: SafeSSLConnection}
+
+
+def use_safe_pool(pool: ConnectionPool) -> ConnectionPool:
+    """`pool` (a TCP or TLS one; unix sockets are left as they are) opening the classes above."""
+    pool.connection_class = SAFE.get(pool.connection_class, pool.connection_class)
+    return pool
+
+
+def use_safe_connections(cluster: RedisCluster) -> None:
+    """Make `cluster` (not yet initialised) open every node's connections as the classes above.
+
+    redis.asyncio's RedisCluster takes no connection class; its nodes are built from one shared
+    keyword dict, so the class is set there and on the startup nodes already built from it."""
+    options: dict[str, Any] = cluster.connection_kwargs
+    safe = SAFE[options.get("connection_class", Connection)]
+    options["connection_class"] = safe
+    cluster.nodes_manager.connection_kwargs["connection_class"] = safe
+    node: ClusterNode
+    for node in cluster.nodes_manager.startup_nodes.values():
+        node.connection_class = safe

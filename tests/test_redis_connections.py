@@ -1,0 +1,66 @@
+"""A connection closed under a command in flight fails as a lost connection, never as a bug.
+
+A concurrent `disconnect()` (a cluster failover re-initialising its nodes) between redis-py's
+connected check and its write used to surface as AttributeError: INTERNAL to a client, a crash
+in a worker. The health check is the await where it happened; here it disconnects, as the
+failover's task did."""
+
+from __future__ import annotations
+
+import pytest
+from redis.asyncio.connection import Connection
+from redis.exceptions import ConnectionError as RedisConnectionError
+
+from flotilla.store.connections import SafeConnection, SafeSSLConnection
+from flotilla.store.redis_store import RedisStore
+
+pytestmark = pytest.mark.redis
+
+
+async def _send_while_disconnected(connection: Connection) -> None:
+    await connection.connect()
+
+    async def health_check_meets_a_failover() -> None:
+        await connection.disconnect()
+
+    connection.check_health = health_check_meets_a_failover  # type: ignore[method-assign]
+    try:
+        await connection.send_packed_command(b"PING\r\n")
+    finally:
+        await connection.disconnect()
+
+
+async def test_a_concurrent_disconnect_fails_as_a_lost_connection(redis_url: str) -> None:
+    store = RedisStore.from_url(redis_url)
+    try:
+        pool = store.redis.connection_pool
+        assert pool.connection_class is SafeConnection
+        connection = pool.make_connection()
+        with pytest.raises(RedisConnectionError, match="concurrent disconnect"):
+            await _send_while_disconnected(connection)
+        assert await store.redis.ping()  # the pool goes on
+    finally:
+        await store.close()
+
+
+async def test_the_race_is_real_with_redis_py_alone(redis_url: str) -> None:
+    """Without the safe class the same sequence is the AttributeError the failover test met."""
+    store = RedisStore.from_url(redis_url)
+    try:
+        kwargs = store.redis.connection_pool.connection_kwargs
+        with pytest.raises(AttributeError):
+            await _send_while_disconnected(Connection(**kwargs))
+    finally:
+        await store.close()
+
+
+def test_tls_urls_get_the_safe_tls_connection() -> None:
+    store = RedisStore.from_url("rediss://127.0.0.1:1")  # not connected: only the pool is built
+    assert store.redis.connection_pool.connection_class is SafeSSLConnection
+
+
+def test_cluster_nodes_known_and_discovered_get_the_safe_connection() -> None:
+    store = RedisStore.from_url("redis://127.0.0.1:1?cluster=true")  # not initialised: nothing connects
+    manager = store.redis.nodes_manager
+    assert [node.connection_class for node in manager.startup_nodes.values()] == [SafeConnection]
+    assert manager.connection_kwargs["connection_class"] is SafeConnection  # nodes found later
