@@ -1,49 +1,98 @@
-"""Generate Python code from proto/ into server/flotilla/api/ (committed; a test checks drift).
+"""Generate Python code from proto/ into the SDK (committed; a test checks drift).
 
-Usage: python scripts/gen_protos.py [--out DIR]
+Every .proto under proto/flotilla/ lands in clients/python/flotilla_client/api/ (the one copy of
+the generated Python: the server imports it from the SDK), and the google.rpc messages it needs
+(Status, ErrorInfo, RetryInfo) in flotilla_client/_google/rpc/, so the SDK needs no
+googleapis-common-protos. Their imports are rewritten to those places. The google.rpc files are
+compiled from the same .proto sources googleapis-common-protos ships (or proto/google/rpc/, when
+vendored there), so both register identical descriptors and share one message class.
+
+Usage: python scripts/gen_protos.py [--out DIR]   (DIR is the SDK's import root)
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import sys
+import tempfile
 from pathlib import Path
 
-import google.rpc.status_pb2
 import grpc_tools
 from grpc_tools import protoc
 
 ROOT = Path(__file__).resolve().parent.parent
 PROTO = ROOT / "proto"
+SDK = ROOT / "clients" / "python"
+GOOGLE_RPC = ("google/rpc/status.proto", "google/rpc/error_details.proto")
+HEADER = '"""Generated from proto/ by scripts/gen_protos.py; do not edit."""\n'
+# (pattern, replacement) over generated .py/.pyi: the proto packages' Python homes inside the SDK
+REWRITES = (
+    (re.compile(r"^(from|import) flotilla\.api\b", re.M), r"\1 flotilla_client.api"),
+    (re.compile(r"^(from|import) google\.rpc\b", re.M), r"\1 flotilla_client._google.rpc"),
+)
+
+
+def _googleapis_root() -> Path:
+    """Where google/rpc/*.proto are: proto/ when vendored there, else googleapis-common-protos."""
+    if all((PROTO / name).exists() for name in GOOGLE_RPC):
+        return PROTO
+    import google.rpc.status_pb2  # noqa: PLC0415 (a dev-time dependency only this script needs)
+
+    return Path(google.rpc.status_pb2.__file__).parent.parent.parent
+
+
+def _protoc(out: Path, files: list[str], googleapis: Path) -> None:
+    include = str(Path(grpc_tools.__file__).parent / "_proto")
+    args = ["grpc_tools.protoc", f"-I{PROTO}", f"-I{include}", f"-I{googleapis}"]
+    args += [f"--python_out={out}", f"--pyi_out={out}", f"--grpc_python_out={out}", *files]
+    if protoc.main(args) != 0:
+        sys.exit("protoc failed")
+
+
+def _place(generated: Path, source: Path, target: Path) -> None:
+    """Move `generated/source` to `target` with imports rewritten and __init__.py in every folder."""
+    for path in sorted(p for p in (generated / source).rglob("*") if p.is_file()):
+        if path.name.endswith("_grpc.py") and "google" in source.parts:
+            continue  # google.rpc has no services
+        text = path.read_text()
+        for pattern, replacement in REWRITES:
+            text = pattern.sub(replacement, text)
+        dest = target / path.relative_to(generated / source)
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        dest.write_text(text)
+    for directory in [target, *[p for p in target.rglob("*") if p.is_dir()]]:
+        init = directory / "__init__.py"
+        if not init.exists():
+            init.write_text(HEADER)
 
 
 def generate(out: Path) -> None:
-    """Compile every .proto under proto/ into `out` (the import root, e.g. server/)."""
-    files = sorted(str(p.relative_to(PROTO)) for p in PROTO.rglob("*.proto"))
-    include = str(Path(grpc_tools.__file__).parent / "_proto")
-    googleapis = str(Path(google.rpc.status_pb2.__file__).parent.parent.parent)  # google/rpc/*.proto
-    args = [
-        "grpc_tools.protoc",
-        f"-I{PROTO}",
-        f"-I{include}",
-        f"-I{googleapis}",
-        f"--python_out={out}",
-        f"--pyi_out={out}",
-        f"--grpc_python_out={out}",
-        *files,
-    ]
-    if protoc.main(args) != 0:
-        sys.exit("protoc failed")
-    api = out / "flotilla" / "api"
-    for directory in [api, *[p for p in api.rglob("*") if p.is_dir()]]:
-        init = directory / "__init__.py"
-        if not init.exists():
-            init.write_text('"""Generated from proto/; do not edit."""\n')
+    """Compile proto/ into `out` (the SDK's import root, e.g. clients/python/)."""
+    files = sorted(str(p.relative_to(PROTO)) for p in (PROTO / "flotilla").rglob("*.proto"))
+    googleapis = _googleapis_root()
+    with tempfile.TemporaryDirectory() as tmp:
+        generated = Path(tmp)
+        _protoc(generated, [*files, *GOOGLE_RPC], googleapis)
+        _place(generated, Path("flotilla/api"), out / "flotilla_client" / "api")
+        _place(generated, Path("google/rpc"), out / "flotilla_client" / "_google" / "rpc")
+    (out / "flotilla_client" / "_google" / "__init__.py").write_text(HEADER)
+
+
+def generated_files(out: Path) -> dict[Path, bytes]:
+    """Every generated file under `out` (relative path -> content), as `generate` writes them."""
+    roots = [out / "flotilla_client" / "api", out / "flotilla_client" / "_google"]
+    return {
+        p.relative_to(out): p.read_bytes()
+        for root in roots
+        for p in root.rglob("*")
+        if p.is_file() and "__pycache__" not in p.parts
+    }
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--out", type=Path, default=ROOT / "server")
+    parser.add_argument("--out", type=Path, default=SDK)
     generate(parser.parse_args().out)
 
 

@@ -6,8 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from flotilla.api.game.v1 import error_reason_pb2
 from flotilla.app.outcome import ERROR_CLASSES
+from flotilla_client.api.game.v1 import error_reason_pb2
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -22,6 +22,7 @@ def test_generated_code_matches_the_proto_files(tmp_path: Path) -> None:
     }
     stale = sorted(str(p) for p in fresh.keys() | committed.keys() if fresh.get(p) != committed.get(p))
     assert not stale, f"run `python scripts/gen_protos.py`; out of date: {stale}"
+    assert not (ROOT / "server" / "flotilla" / "api").exists(), "the generated API lives only in the SDK"
 
 
 def test_every_error_reason_has_a_wire_name() -> None:

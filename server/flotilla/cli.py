@@ -125,8 +125,8 @@ def cmd_up(args: argparse.Namespace) -> int:
 async def _demo(target: str, kind: str, seats: int, tls: Tls | None = None) -> int:
     """Bots play one game through the gateway; print its events and the final scores."""
     from flotilla.games import REGISTRY  # noqa: PLC0415
+    from flotilla.verify import verify_game  # noqa: PLC0415
     from flotilla_client import FlotillaClient, play_random  # noqa: PLC0415
-    from flotilla_client.verify import verify_game  # noqa: PLC0415
 
     if kind not in REGISTRY:
         kind = "counter"

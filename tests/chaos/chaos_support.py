@@ -20,8 +20,8 @@ from typing import Any, TypeVar
 
 import grpc
 
-from flotilla.api.game.v1 import game_pb2, game_service_pb2
 from flotilla_client import FlotillaClient, FlotillaError, Seat
+from flotilla_client.api.game.v1 import game_pb2, game_service_pb2
 from flotilla_client.client import RETRYABLE
 from ledger import Kept, Ledger
 from support import assert_gapless, assert_stored_state_replays, stack_limits
@@ -157,7 +157,7 @@ async def play_bot(client: FlotillaClient, seat: Seat, ledger: Ledger, rng: rand
                 raise
             trace.at(f"reopening after {error.code.name}")
             failures += 1
-            await client._failover()
+            client._failover()
             await asyncio.sleep(client.backoff_s * 2 ** min(failures, 5))
 
 

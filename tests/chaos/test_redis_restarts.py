@@ -23,8 +23,8 @@ from pathlib import Path
 import pytest
 
 from chaos.chaos_support import CHAOS_ENV, PIRATES, PORT_ROYAL, ChaosGame, Table, Trace, assert_sound, play_out
-from flotilla.api.game.v1 import game_service_pb2
 from flotilla.redis_server import RedisServer, free_port
+from flotilla_client.api.game.v1 import game_service_pb2
 from ledger import Ledger
 from support import Stack, assert_stored_state_replays, start_stack
 

@@ -17,11 +17,11 @@ from google.protobuf import message_factory
 from google.protobuf.descriptor import Descriptor, FieldDescriptor, MethodDescriptor
 from google.protobuf.message import Message
 
-from flotilla.api.game.v1 import game_service_pb2 as game
-from flotilla.api.lobby.v1 import lobby_service_pb2 as lobby
 from flotilla.gateway.field_limits import MAXIMA, grows, inner
 from flotilla.gateway.server import Gateway, start_gateway
 from flotilla.settings import Settings
+from flotilla_client.api.game.v1 import game_service_pb2 as game
+from flotilla_client.api.lobby.v1 import lobby_service_pb2 as lobby
 from raw_rpc import METHODS, auth, call, call_message
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(60)]

@@ -23,11 +23,11 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec, rsa
 from jwt.algorithms import ECAlgorithm, RSAAlgorithm
 
-from flotilla.api.game.v1 import game_service_pb2
 from flotilla.gateway.server import Gateway, start_gateway
 from flotilla.identity.external import external_user
 from flotilla.settings import Settings
-from flotilla_client import FlotillaClient, FlotillaError, play_random
+from flotilla_client import FlotillaClient, FlotillaError, play_random, rpcs
+from flotilla_client.api.game.v1 import game_service_pb2
 from support import Stack
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(120)]
@@ -118,7 +118,7 @@ async def test_an_issuers_tokens_act_as_session_tokens_from_a_jwks_file(stack: S
         assert (await client.join(game.name)).seat == 0  # already seated: its seat again
         # Refresh is the issuer's business.
         with pytest.raises(FlotillaError) as caught:
-            await client._unary("RefreshToken", game_service_pb2.RefreshTokenRequest(token=client.session_token))
+            await client.unary(rpcs.REFRESH_TOKEN, game_service_pb2.RefreshTokenRequest(token=client.session_token))
         assert (caught.value.code, caught.value.reason) == (
             grpc.StatusCode.FAILED_PRECONDITION,
             "ERROR_REASON_TOKEN_NOT_REFRESHABLE",
@@ -183,8 +183,8 @@ def _hs256_with(secret: bytes, claims: dict[str, Any]) -> str:
 
 
 def _add() -> Any:
-    from flotilla.api.counter.v1 import counter_pb2
-    from flotilla.api.game.v1 import game_pb2
+    from flotilla_client.api.counter.v1 import counter_pb2
+    from flotilla_client.api.game.v1 import game_pb2
 
     return game_pb2.Action(counter=counter_pb2.Action(add=counter_pb2.Add(n=1)))
 
@@ -292,7 +292,7 @@ async def test_api_keys_minted_and_revoked_with_the_cli(stack: Stack) -> None:
         assert key_id not in cli("apikey", "list")
         for call in (
             bot.sign_in_with_api_key(key),
-            bot._unary("RefreshToken", game_service_pb2.RefreshTokenRequest(token=bot.session_token)),
+            bot.unary(rpcs.REFRESH_TOKEN, game_service_pb2.RefreshTokenRequest(token=bot.session_token)),
             bot.sign_in_with_api_key("flk_not-a-key"),
         ):
             with pytest.raises(FlotillaError) as caught:

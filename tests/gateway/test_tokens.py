@@ -14,13 +14,13 @@ import pytest
 import redis.asyncio as aioredis
 from prometheus_client import REGISTRY
 
-from flotilla.api.counter.v1 import counter_pb2
-from flotilla.api.game.v1 import game_pb2, game_service_pb2
 from flotilla.gateway.server import Gateway, start_gateway
 from flotilla.settings import Settings
 from flotilla.store import keys
 from flotilla.store.auth_store import AuthStore
-from flotilla_client import FlotillaClient, FlotillaError, Seat
+from flotilla_client import FlotillaClient, FlotillaError, Seat, rpcs
+from flotilla_client.api.counter.v1 import counter_pb2
+from flotilla_client.api.game.v1 import game_pb2, game_service_pb2
 from support import Stack, stored_tokens, until
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(120)]
@@ -82,7 +82,9 @@ async def test_acting_needs_the_seat_token_on_every_path(stack: Stack) -> None:
     assert (await host.get_game(game)).last_event_id == 1  # nothing was applied
     assert (await host.submit(game, seat, add(1))).through_event_id == 2  # the seat token acts
     # A seat token is no session: it cannot create games or join others.
-    error = await rpc_error(host._unary("CreateGame", game_service_pb2.CreateGameRequest(kind="counter"), seat.token))
+    error = await rpc_error(
+        host.unary(rpcs.CREATE_GAME, game_service_pb2.CreateGameRequest(kind="counter"), seat.token)
+    )
     assert error.code == grpc.StatusCode.UNAUTHENTICATED
     await host.close()
     await other.close()
@@ -99,7 +101,7 @@ async def test_leaving_revokes_the_seats_tokens_and_the_seat_can_no_longer_act(s
 
     following = asyncio.create_task(follow())
     await asyncio.wait_for(opened.wait(), 10)
-    left = await host._unary("LeaveGame", game_service_pb2.LeaveGameRequest(game=game, request_id="bye"), seat.token)
+    left = await host.unary(rpcs.LEAVE_GAME, game_service_pb2.LeaveGameRequest(game=game, request_id="bye"), seat.token)
     assert isinstance(left, game_service_pb2.LeaveGameResponse)
     redis = aioredis.Redis.from_url(stack.redis_url)
     try:
@@ -112,7 +114,7 @@ async def test_leaving_revokes_the_seats_tokens_and_the_seat_can_no_longer_act(s
     assert caught.value.reason == "ERROR_REASON_TOKEN_REVOKED"
     for call in (
         host.view(game, seat),
-        host._unary("RefreshToken", game_service_pb2.RefreshTokenRequest(token=seat.token)),
+        host.unary(rpcs.REFRESH_TOKEN, game_service_pb2.RefreshTokenRequest(token=seat.token)),
     ):
         error = await rpc_error(call)
         assert (error.code, error.reason) == (grpc.StatusCode.UNAUTHENTICATED, "ERROR_REASON_TOKEN_REVOKED")
@@ -148,7 +150,9 @@ async def test_a_seat_absent_after_timeouts_cannot_act_but_is_played(stack: Stac
     await until(lambda: _moved(host, game, 4), 15, "seat 1 to time out and be played")
     error = await rpc_error(other.submit(game, other_seat, add(1)))
     assert (error.code, error.reason) == (grpc.StatusCode.FAILED_PRECONDITION, "ERROR_REASON_SEAT_ABSENT")
-    error = await rpc_error(other._unary("RefreshToken", game_service_pb2.RefreshTokenRequest(token=other_seat.token)))
+    error = await rpc_error(
+        other.unary(rpcs.REFRESH_TOKEN, game_service_pb2.RefreshTokenRequest(token=other_seat.token))
+    )
     assert error.reason == "ERROR_REASON_SEAT_ABSENT"
     reply = await host.submit(game, seat, add(1), etag="")  # the present seat plays on
     assert reply.through_event_id > 4
@@ -163,7 +167,7 @@ async def test_refresh_gives_a_fresh_token_of_the_same_kind(stack: Stack) -> Non
         record = keys.user(host.user.removeprefix("users/"))
         await redis.expire(record, 100)
         for token, ttl in ((host.session_token, 600), (seat.token, 300)):
-            reply = await host._unary("RefreshToken", game_service_pb2.RefreshTokenRequest(token=token))
+            reply = await host.unary(rpcs.REFRESH_TOKEN, game_service_pb2.RefreshTokenRequest(token=token))
             assert isinstance(reply, game_service_pb2.RefreshTokenResponse)
             assert reply.expires_in == ttl
             old, new = (jwt.decode(t, options={"verify_signature": False}) for t in (token, reply.token))
@@ -177,7 +181,7 @@ async def test_refresh_gives_a_fresh_token_of_the_same_kind(stack: Stack) -> Non
         # Another user's seat token for this seat is not refreshed: they do not hold it.
         tokens = await stored_tokens(stack.redis_url)
         theirs = tokens.seat(game.removeprefix("games/"), 0, other.user.removeprefix("users/"), "other")
-        error = await rpc_error(other._unary("RefreshToken", game_service_pb2.RefreshTokenRequest(token=theirs)))
+        error = await rpc_error(other.unary(rpcs.REFRESH_TOKEN, game_service_pb2.RefreshTokenRequest(token=theirs)))
         assert (error.code, error.reason) == (grpc.StatusCode.PERMISSION_DENIED, "ERROR_REASON_NOT_SEATED")
         await host.close()
         await other.close()
@@ -189,8 +193,8 @@ async def test_expired_tokens_are_refused_and_cannot_be_refreshed(stack: Stack) 
         tokens = await stored_tokens(stack.redis_url)
         expired = tokens._sign({"typ": "session", "sub": "u", "name": "n"}, -60)
         for call in (
-            client._unary("CreateGame", game_service_pb2.CreateGameRequest(kind="counter", seat_count=2), expired),
-            client._unary("RefreshToken", game_service_pb2.RefreshTokenRequest(token=expired)),
+            client.unary(rpcs.CREATE_GAME, game_service_pb2.CreateGameRequest(kind="counter", seat_count=2), expired),
+            client.unary(rpcs.REFRESH_TOKEN, game_service_pb2.RefreshTokenRequest(token=expired)),
         ):
             error = await rpc_error(call)
             assert (error.code, error.reason) == (grpc.StatusCode.UNAUTHENTICATED, "ERROR_REASON_TOKEN_EXPIRED")

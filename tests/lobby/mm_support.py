@@ -11,10 +11,10 @@ from typing import Any
 
 import grpc
 
-from flotilla.api.lobby.v1 import lobby_service_pb2_grpc
-from flotilla.api.matchmaking.v1 import matchmaking_service_pb2 as mm_pb
-from flotilla.api.matchmaking.v1 import matchmaking_service_pb2_grpc
 from flotilla_client import FlotillaClient, Tls
+from flotilla_client.api.lobby.v1 import lobby_service_pb2_grpc
+from flotilla_client.api.matchmaking.v1 import matchmaking_service_pb2 as mm_pb
+from flotilla_client.api.matchmaking.v1 import matchmaking_service_pb2_grpc
 from support import Stack
 
 

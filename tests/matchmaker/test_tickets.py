@@ -20,12 +20,12 @@ from pathlib import Path
 import grpc
 import pytest
 
-from flotilla.api.matchmaking.v1 import matchmaking_service_pb2 as pb
 from flotilla.lobby.ratings import Ratings
 from flotilla.store import keys
 from flotilla.store.lobby_store import LobbyStore
 from flotilla.store.redis_store import RedisStore
 from flotilla_client import Seat, play_random
+from flotilla_client.api.matchmaking.v1 import matchmaking_service_pb2 as pb
 from lobby.mm_support import Player, form_party, reason_of, start_matchmaker, stop
 from support import Stack
 

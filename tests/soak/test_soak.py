@@ -25,13 +25,13 @@ from pathlib import Path
 
 import pytest
 
-from flotilla.api.counter.v1 import counter_pb2
-from flotilla.api.game.v1 import game_pb2
 from flotilla.cli import _wait_for_gateway
 from flotilla.redis_server import RedisServer
 from flotilla.store import keys
 from flotilla.store.redis_store import RedisStore
 from flotilla_client import FlotillaClient
+from flotilla_client.api.counter.v1 import counter_pb2
+from flotilla_client.api.game.v1 import game_pb2
 from lobby.mm_support import start_matchmaker, stop
 from support import Stack, stack_limits, start_stack
 

@@ -10,8 +10,6 @@ from typing import Any
 import grpc
 import structlog
 
-from flotilla.api.lobby.v1 import lobby_service_pb2 as pb
-from flotilla.api.lobby.v1 import lobby_service_pb2_grpc as pb_grpc
 from flotilla.app import inputs
 from flotilla.app.errors import InvalidRequest
 from flotilla.app.games import check_request_id
@@ -30,6 +28,8 @@ from flotilla.lobby.rooms import (
     room_id_of,
     seat_of,
 )
+from flotilla_client.api.lobby.v1 import lobby_service_pb2 as pb
+from flotilla_client.api.lobby.v1 import lobby_service_pb2_grpc as pb_grpc
 
 log = structlog.get_logger("flotilla.gateway")
 

@@ -13,7 +13,6 @@ from typing import Any
 
 from google.protobuf.timestamp_pb2 import Timestamp
 
-from flotilla.api.game.v1 import game_pb2, game_service_pb2
 from flotilla.app import clocks
 from flotilla.app.errors import InvalidRequest
 from flotilla.app.host import ABORTED, ABSENT, FINISHED, STARTED, TIMED_OUT, GameHost
@@ -22,6 +21,7 @@ from flotilla.app.watching import RESUME_POINT_UNKNOWN, REWOUND, Batch
 from flotilla.gateway.convert import GameConverter, summarize
 from flotilla.rules import InvalidAction, Seat
 from flotilla.store.redis_store import GameMeta
+from flotilla_client.api.game.v1 import game_pb2, game_service_pb2
 
 _CACHE_SIZE = 20_000
 _STATE = {

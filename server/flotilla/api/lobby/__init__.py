@@ -1,1 +1,0 @@
-"""Generated from proto/; do not edit."""

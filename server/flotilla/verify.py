@@ -1,0 +1,38 @@
+"""Check a finished game's dealing (used by `flotilla up --demo`): the revealed seed matches the
+commitment (the SDK's check), and replaying the action log from the seed with the local rules
+gives the result the server announced."""
+
+from __future__ import annotations
+
+from flotilla.games import REGISTRY
+from flotilla.gateway.convert import GameConverter
+from flotilla.rules import Seat
+from flotilla.rules.options import config_from_options
+from flotilla_client import FlotillaClient
+from flotilla_client.commitment import VerificationFailed, check_commitment
+
+
+async def verify_game(client: FlotillaClient, game: str, seed_sha256: str = "") -> None:
+    """Raise VerificationFailed unless the finished `game` replays exactly.
+
+    `seed_sha256` is the commitment the caller saw when the game began (Game.seed_sha256);
+    without it, the one in the record is used.
+    """
+    record = await client.record(game)
+    check_commitment(record, seed_sha256)
+    seed = int(record.seed, 16)
+    rules = REGISTRY[record.game.kind]
+    if rules.version != record.game.rules_version:
+        raise VerificationFailed(f"local rules {rules.version} differ from the game's {record.game.rules_version}")
+    converter = GameConverter(rules)
+    state = rules.new_game(config_from_options(rules.config_type, record.game.seat_count, record.game.options), seed)
+    for step in record.actions:
+        action = converter.action_from_pb(getattr(step.action, rules.name))
+        state = rules.apply(state, Seat(step.seat), action).state
+    result = rules.result(state)
+    if result is None:
+        raise VerificationFailed("the replayed game did not end")
+    if list(result.scores) != list(record.game.result.scores):
+        raise VerificationFailed(
+            f"replayed scores {list(result.scores)} != announced {list(record.game.result.scores)}"
+        )
