@@ -1,0 +1,28 @@
+"""Flotilla's Python SDK: async and blocking clients for the gRPC API, and a random bot.
+
+The generated messages are in `flotilla_client.api.<package>.v1` (e.g.
+`flotilla_client.api.game.v1.game_pb2`); this package imports nothing of the server's.
+"""
+
+from flotilla_client.bots import play_random, play_random_sync
+from flotilla_client.client import FlotillaClient, PlayStream
+from flotilla_client.commitment import VerificationFailed, check_commitment, seed_sha256
+from flotilla_client.errors import FlotillaError
+from flotilla_client.seat import Seat
+from flotilla_client.sync import FlotillaSyncClient, SyncPlayStream
+from flotilla_client.tls import Tls
+
+__all__ = [
+    "FlotillaClient",
+    "FlotillaError",
+    "FlotillaSyncClient",
+    "PlayStream",
+    "Seat",
+    "SyncPlayStream",
+    "Tls",
+    "VerificationFailed",
+    "check_commitment",
+    "play_random",
+    "play_random_sync",
+    "seed_sha256",
+]
