@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -40,3 +41,14 @@ def test_the_example_runs(stack: Stack, example: str) -> None:
     )
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
     assert EXPECTED[example] in done.stdout, done.stdout[-2000:]
+
+
+def test_the_readme_shows_only_code_the_examples_run() -> None:
+    """Each code block of clients/python/README.md stands verbatim in the example file it names."""
+    readme = (EXAMPLES.parent / "README.md").read_text()
+    blocks = re.findall(r"\[`examples/([a-z_]+\.py)`\]\(examples/[a-z_]+\.py\):\n\n```python\n(.*?)```", readme, re.S)
+    assert len(blocks) == len(re.findall(r"```python", readme)) == 6
+    for example, block in blocks:
+        source = (EXAMPLES / example).read_text()
+        missing = [line for line in block.splitlines() if line not in source.splitlines()]
+        assert not missing, f"README lines not in examples/{example}: {missing}"
