@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import importlib.metadata
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -55,7 +56,22 @@ def test_the_sdk_installs_alone_and_imports_without_the_server(tmp_path: Path) -
     """A wheel of clients/python, installed with --no-deps into a fresh venv that holds only grpcio
     and protobuf (linked in from this venv), imports and builds requests."""
     wheels = tmp_path / "wheels"
-    _run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w", str(wheels), str(SDK)])
+    source = tmp_path / "sdk"  # built from a copy: setuptools writes build/ next to the sources
+    shutil.copytree(SDK, source, ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__"))
+    _run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "-q",
+            "--no-deps",
+            "--no-build-isolation",
+            "-w",
+            str(wheels),
+            str(source),
+        ]
+    )
     (wheel,) = wheels.glob("flotilla_client-*.whl")
     venv = tmp_path / "venv"
     _run([sys.executable, "-m", "venv", "--without-pip", str(venv)])
