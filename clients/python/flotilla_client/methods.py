@@ -200,14 +200,11 @@ class Api(Session):
         page_size: int = 50,
         page_token: str = "",
     ) -> Call[lb.ListRoomsResponse]:
-        """A page of open public rooms."""
+        """A page of open public rooms (with at least `min_open_seats`, and these `options`)."""
         request = lb.ListRoomsRequest(
-            kind=kind,
-            min_open_seats=min_open_seats,
-            options=dict(options or {}),
-            page_size=page_size,
-            page_token=page_token,
+            kind=kind, min_open_seats=min_open_seats, page_size=page_size, page_token=page_token
         )
+        request.options.update(options or {})
         return call(LIST_ROOMS, request, self.session_token, same)
 
     @operation
