@@ -7,6 +7,7 @@ retry safe are made here when the caller gives none, so a retried call reuses it
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from typing import Any
 
 from flotilla_client.api.game.v1 import game_pb2
 from flotilla_client.api.game.v1 import game_service_pb2 as g
@@ -54,6 +55,16 @@ from flotilla_client.session import Session
 from flotilla_client.streams import Resume, watch_game, watch_room, watch_ticket
 
 
+def _new_table(kind: str, seats: int, options: Mapping[str, str] | None, request_id: str) -> dict[str, Any]:
+    """The fields a new game and a new room share (a fresh request id unless one is given)."""
+    return {
+        "kind": kind,
+        "seat_count": seats,
+        "options": dict(options or {}),
+        "request_id": fresh_request_id(request_id),
+    }
+
+
 class Api(Session):
     """The methods of `FlotillaClient` and `FlotillaSyncClient` (Play is in each client)."""
 
@@ -96,13 +107,7 @@ class Api(Session):
         request_id: str = "",
     ) -> Call[game_pb2.Game]:
         """A new game of `kind` with `seats` open seats (retried with the same request id: made once)."""
-        request = g.CreateGameRequest(
-            kind=kind,
-            seat_count=seats,
-            options=dict(options or {}),
-            request_id=fresh_request_id(request_id),
-            clock=clock,
-        )
+        request = g.CreateGameRequest(**_new_table(kind, seats, options, request_id), clock=clock)
         return call(CREATE_GAME, request, self.session_token, lambda reply: reply.game)
 
     @operation
@@ -180,14 +185,8 @@ class Api(Session):
         request_id: str = "",
     ) -> Call[lb.Room]:
         """A room you host (seat 0 is yours); a private one answers with its `join_code`."""
-        request = lb.CreateRoomRequest(
-            kind=kind,
-            seat_count=seats,
-            options=dict(options or {}),
-            visibility=visibility,
-            display_name=display_name,
-            request_id=fresh_request_id(request_id),
-        )
+        table = _new_table(kind, seats, options, request_id)
+        request = lb.CreateRoomRequest(**table, visibility=visibility, display_name=display_name)
         return call(CREATE_ROOM, request, self.session_token, lambda reply: reply.room)
 
     @operation
