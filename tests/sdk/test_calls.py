@@ -6,11 +6,13 @@ from __future__ import annotations
 import asyncio
 import random
 import threading
+import time
 import uuid
 
 import grpc
 import pytest
 
+from flotilla.identity.tokens import SESSION
 from flotilla.redis_server import free_port
 from flotilla_client import (
     FlotillaClient,
@@ -25,7 +27,7 @@ from flotilla_client.api.counter.v1 import counter_pb2
 from flotilla_client.api.game.v1 import game_pb2
 from flotilla_client.api.lobby.v1 import lobby_service_pb2 as lb
 from flotilla_client.api.matchmaking.v1 import matchmaking_service_pb2 as mm
-from support import Stack
+from support import Stack, stored_tokens
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(120)]
 SHORT = {"moves": "6"}  # a counter game of six moves
@@ -234,3 +236,16 @@ async def test_a_watch_fails_over_to_the_other_gateway_and_misses_nothing(stack:
         await watcher.close()
         await player.close()
         stack.restart_gateway(0)
+
+
+def test_the_sync_client_refreshes_an_aging_token_before_using_it(stack: Stack) -> None:
+    """A session token with less than a third of its lifetime left is refreshed before the call."""
+    tokens = asyncio.run(stored_tokens(stack.redis_url))
+    with FlotillaSyncClient(stack.gateways[0]) as client:
+        client.sign_in(name("sync"))
+        claims = {"typ": SESSION, "sub": client.user, "name": "sync", "iat": int(time.time()) - 60}
+        aged = tokens._sign(claims, 10)  # 70 s of life, 10 s left
+        client.use_token(aged)
+        game = client.create_game("counter", 2, SHORT)
+        assert client.current(aged) != aged  # refreshed (and the call went through with the refresh)
+        assert game.seat_count == 2
