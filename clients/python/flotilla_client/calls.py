@@ -84,13 +84,18 @@ class _Method(Generic[P, B]):
         self.build = build
         self.__doc__ = build.__doc__
 
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
     def _bind(self, client: AsyncRunner | SyncRunner) -> Any:
+        """The method bound to `client`, kept in its __dict__ (later lookups find it there)."""
         build, run = self.build, getattr(client, self.runner)
 
         @functools.wraps(build)
         def bound(*args: P.args, **kwargs: P.kwargs) -> Any:
             return run(build(client, *args, **kwargs))
 
+        client.__dict__[self.name] = bound
         return bound
 
 
