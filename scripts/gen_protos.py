@@ -1,11 +1,12 @@
 """Generate Python code from proto/ into the SDK (committed; a test checks drift).
 
 Every .proto under proto/flotilla/ lands in clients/python/flotilla_client/api/ (the one copy of
-the generated Python: the server imports it from the SDK), and the google.rpc messages it needs
-(Status, ErrorInfo, RetryInfo) in flotilla_client/_google/rpc/, so the SDK needs no
-googleapis-common-protos. Their imports are rewritten to those places. The google.rpc files are
-compiled from the same .proto sources googleapis-common-protos ships (or proto/google/rpc/, when
-vendored there), so both register identical descriptors and share one message class.
+the generated Python: the server imports it from the SDK), and every google/* file it needs (the
+google.rpc Status, ErrorInfo and RetryInfo, anything vendored under proto/google/ and what they
+import) in flotilla_client/_google/, so the SDK needs no googleapis-common-protos. Their imports
+are rewritten to those places. A google/* file not vendored in proto/ is compiled from the
+.proto sources googleapis-common-protos ships, so both register identical descriptors in a
+process that loads both (the server) and share one message class.
 
 Usage: python scripts/gen_protos.py [--out DIR]   (DIR is the SDK's import root)
 """
@@ -24,27 +25,46 @@ from grpc_tools import protoc
 ROOT = Path(__file__).resolve().parent.parent
 PROTO = ROOT / "proto"
 SDK = ROOT / "clients" / "python"
-GOOGLE_RPC = ("google/rpc/status.proto", "google/rpc/error_details.proto")
+GOOGLE_RPC = ("google/rpc/status.proto", "google/rpc/error_details.proto")  # what the SDK itself reads
 HEADER = '"""Generated from proto/ by scripts/gen_protos.py; do not edit."""\n'
+IMPORT = re.compile(r'^import\s+(?:public\s+|weak\s+)?"([^"]+\.proto)";', re.M)
 # (pattern, replacement) over generated .py/.pyi: the proto packages' Python homes inside the SDK
 REWRITES = (
     (re.compile(r"^(from|import) flotilla\.api\b", re.M), r"\1 flotilla_client.api"),
-    (re.compile(r"^(from|import) google\.rpc\b", re.M), r"\1 flotilla_client._google.rpc"),
+    (re.compile(r"^(from|import) google\.(?!protobuf\b)", re.M), r"\1 flotilla_client._google."),
 )
 
 
-def _googleapis_root() -> Path:
-    """Where google/rpc/*.proto are: proto/ when vendored there, else googleapis-common-protos."""
-    if all((PROTO / name).exists() for name in GOOGLE_RPC):
-        return PROTO
-    import google.rpc.status_pb2  # noqa: PLC0415 (a dev-time dependency only this script needs)
-
+def _googleapis_root() -> Path | None:
+    """googleapis-common-protos' .proto files (a dev-time dependency), for the google/* files
+    that proto/ imports but does not vendor; None when it is not installed."""
+    try:
+        import google.rpc.status_pb2  # noqa: PLC0415 (only this fallback needs it)
+    except ImportError:
+        return None
     return Path(google.rpc.status_pb2.__file__).parent.parent.parent
 
 
-def _protoc(out: Path, files: list[str], googleapis: Path) -> None:
+def _google_protos(googleapis: Path | None) -> list[str]:
+    """The google/* files (not the well-known google/protobuf ones, which protobuf ships) that
+    the SDK needs: GOOGLE_RPC, those vendored under proto/google/, and all they and proto/
+    import, transitively. Each is read from proto/ first, then from googleapis."""
+    vendored = {str(p.relative_to(PROTO)) for p in (PROTO / "google").rglob("*.proto")}
+    wanted = set(GOOGLE_RPC) | vendored
+    todo = [*wanted, *(str(p.relative_to(PROTO)) for p in (PROTO / "flotilla").rglob("*.proto"))]
+    while todo:
+        name = todo.pop()
+        path = PROTO / name if (PROTO / name).exists() or googleapis is None else googleapis / name
+        for dep in IMPORT.findall(path.read_text()):
+            if dep.startswith("google/") and not dep.startswith("google/protobuf/") and dep not in wanted:
+                wanted.add(dep)
+                todo.append(dep)
+    return sorted(wanted)
+
+
+def _protoc(out: Path, files: list[str], googleapis: Path | None) -> None:
     include = str(Path(grpc_tools.__file__).parent / "_proto")
-    args = ["grpc_tools.protoc", f"-I{PROTO}", f"-I{include}", f"-I{googleapis}"]
+    args = ["grpc_tools.protoc", f"-I{PROTO}", f"-I{include}", *([f"-I{googleapis}"] if googleapis else [])]
     args += [f"--python_out={out}", f"--pyi_out={out}", f"--grpc_python_out={out}", *files]
     if protoc.main(args) != 0:
         sys.exit("protoc failed")
@@ -54,7 +74,7 @@ def _place(generated: Path, source: Path, target: Path) -> None:
     """Move `generated/source` to `target` with imports rewritten and __init__.py in every folder."""
     for path in sorted(p for p in (generated / source).rglob("*") if p.is_file()):
         if path.name.endswith("_grpc.py") and "google" in source.parts:
-            continue  # google.rpc has no services
+            continue  # the SDK calls no google service
         text = path.read_text()
         for pattern, replacement in REWRITES:
             text = pattern.sub(replacement, text)
@@ -73,10 +93,9 @@ def generate(out: Path) -> None:
     googleapis = _googleapis_root()
     with tempfile.TemporaryDirectory() as tmp:
         generated = Path(tmp)
-        _protoc(generated, [*files, *GOOGLE_RPC], googleapis)
+        _protoc(generated, [*files, *_google_protos(googleapis)], googleapis)
         _place(generated, Path("flotilla/api"), out / "flotilla_client" / "api")
-        _place(generated, Path("google/rpc"), out / "flotilla_client" / "_google" / "rpc")
-    (out / "flotilla_client" / "_google" / "__init__.py").write_text(HEADER)
+        _place(generated, Path("google"), out / "flotilla_client" / "_google")
 
 
 def generated_files(out: Path) -> dict[Path, bytes]:
