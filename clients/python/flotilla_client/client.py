@@ -36,8 +36,17 @@ from flotilla_client.seat import Seat
 from flotilla_client.session import token_times
 from flotilla_client.streams import PlayRequests, Resume
 
-__all__ = ["RETRYABLE", "FlotillaClient", "FlotillaError", "PlayStream", "Seat", "retry_after", "retry_pause_s"]
-__all__ += ["token_times"]
+# RETRYABLE, retry_after, retry_pause_s and token_times are re-exported where they used to live.
+__all__ = [
+    "RETRYABLE",
+    "FlotillaClient",
+    "FlotillaError",
+    "PlayStream",
+    "Seat",
+    "retry_after",
+    "retry_pause_s",
+    "token_times",
+]
 
 
 class FlotillaClient(Api, AsyncRunner):
