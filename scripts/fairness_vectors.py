@@ -24,8 +24,9 @@ from flotilla.games.port_royal import cards as pr_cards
 from flotilla.games.port_royal import tables as pr
 from flotilla.games.sail_away import cards as sa_cards
 from flotilla.games.sail_away import tables as sa
+from flotilla.games.sail_away.actions import KeepShips
 from flotilla.gateway.convert import enum_prefix
-from flotilla.rules import Rng, draw_many, shuffled
+from flotilla.rules import Rng, Seat, draw_many, shuffled
 from flotilla.rules.options import config_from_options
 
 OUT = Path(__file__).resolve().parent.parent / "tests" / "data" / "fairness_vectors.json"
@@ -116,6 +117,8 @@ def sail_away_tables() -> dict[str, Any]:
         "ships": list(sa_cards.SHIP_IDS),
         "pirate_cards_in_play": sa.PIRATE_CARDS_IN_PLAY,
         "ships_dealt": sa.SHIPS_DEALT,
+        "ships_kept": sa.SHIPS_KEPT,
+        "market_size": sa.MARKET_SIZE,
     }
 
 
@@ -177,6 +180,15 @@ def sail_away_deal(s: Any) -> dict[str, Any]:
     }
 
 
+def sail_away_market(s: Any) -> dict[str, Any]:
+    """The market once every seat has kept its first three dealt ships (the SD1 default)."""
+    rules = REGISTRY["sail_away"]
+    kept = [list(p.dealt[: sa.SHIPS_KEPT]) for p in s.players]
+    for seat, ships in enumerate(kept):
+        s = rules.apply(s, Seat(seat), KeepShips(tuple(ships))).state
+    return {"kept": kept, "market": list(s.market), "counter": s.rng.counter}
+
+
 def nassau_deal(s: Any) -> dict[str, Any]:
     return {
         "routes": [{"space": r.space, "card": r.card} for r in s.routes],
@@ -232,16 +244,17 @@ def build() -> dict[str, Any]:
     for kind, seats, options in cases():
         label = f"{kind}/{seats}/" + ",".join(f"{k}={v}" for k, v in sorted(options.items()))
         seed = game_seed(label)
-        deal = DEALS[kind][1](new_state(kind, seats, options, seed))
-        games[kind]["deals"].append(
-            {
-                "seed": seed_hex(seed),
-                "seed_sha256": seed_commitment(seed),
-                "seats": seats,
-                "options": options,
-                "deal": deal,
-            }
-        )
+        state = new_state(kind, seats, options, seed)
+        entry = {
+            "seed": seed_hex(seed),
+            "seed_sha256": seed_commitment(seed),
+            "seats": seats,
+            "options": options,
+            "deal": DEALS[kind][1](state),
+        }
+        if kind == "sail_away":
+            entry["after_keep"] = sail_away_market(state)
+        games[kind]["deals"].append(entry)
     return {
         "about": "Test vectors of docs/fairness.md, written by scripts/fairness_vectors.py from the engines.",
         "generator": [generator_vector(s) for s in SEEDS],

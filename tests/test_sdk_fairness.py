@@ -66,6 +66,10 @@ def test_generator(v: Any) -> None:
 def test_deal(kind: str, d: Any, tables: Any) -> None:
     assert fairness.commitment_matches(d["seed"], d["seed_sha256"])
     assert fairness.deal(kind, d["seed"], d["seats"], d["options"], tables) == d["deal"]
+    if kind == "sail_away":
+        after = d["after_keep"]
+        market = fairness.sail_away_market(d["seed"], d["deal"], after["kept"], tables)
+        assert market == {"market": after["market"], "counter": after["counter"]}
 
 
 def test_bad_input_is_refused_with_a_reason() -> None:

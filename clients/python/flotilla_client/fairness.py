@@ -183,6 +183,19 @@ def sail_away(seed: str, seats: int, options: Mapping[str, str], tables: Mapping
     }
 
 
+def sail_away_market(seed: str, deal: Deal, kept: Sequence[Sequence[str]], tables: Mapping[str, Any]) -> Deal:
+    """Sail Away's market once every seat has answered SD1 (`kept[seat]`: the ships that seat kept,
+    as ShipsRevealed shows them): the ships given back join the deck, which is sorted again, and the
+    market positions 1..3 are drawn in order, continuing the generator where the deal left it."""
+    rng = Rng(seed, deal["counter"])
+    deck = list(deal["ship_deck"])
+    for dealt, keep in zip(deal["ships"], kept, strict=True):
+        deck += [ship for ship in dealt if ship not in keep]
+    deck.sort()
+    market = [rng.draw(deck) if deck else None for _ in range(tables["market_size"])]
+    return {"market": market, "counter": rng.counter}
+
+
 def pirates_of_nassau(seed: str, seats: int, options: Mapping[str, str], tables: Mapping[str, Any]) -> Deal:
     """Pirates of Nassau: merchants on the routes, navy display, Nassau display, first dice."""
     del options
