@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import json
+import random
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -87,3 +88,56 @@ def _playable(config_type: type, seats: int, options: dict[str, str]) -> bool:
     except InvalidConfig:
         return False
     return True
+
+
+# ------------------------------------------------------------------ draws during play (docs/fairness.md, per game)
+
+
+def _draws(kind: str, before: Any, events: tuple[Any, ...]) -> int:
+    """The generator words that docs/fairness.md says these events of one step consumed."""
+    count = 0
+    for e in events:
+        name = type(e).__name__
+        if kind == "port_royal":
+            count += {"CardRevealed": 1, "CoinsGained": getattr(e, "count", 0)}.get(name, 0)
+            count += name == "TimeCardMoved" and e.moved
+        elif kind == "sail_away":
+            count += name in ("MarketRefilled", "IslandRevealed")
+        elif kind == "pirates_of_nassau":
+            count += {"DiceRolled": len(getattr(e, "dice", ())), "DieRerolled": 1}.get(name, 0)
+            count += name == "NassauRestocked" and len(e.drawn)
+            count += name == "NavyCardRevealed" and e.card in (*before.navy.phase1, *before.navy.phase2)
+            count += name == "MerchantDealt" and any(e.card in d.hidden for d in before.decks)
+    return int(count)
+
+
+PLAYS = [
+    ("port_royal", 3, {"mode": "base"}),
+    ("port_royal", 2, {"mode": "contract_coop", "difficulty": "2"}),
+    ("sail_away", 3, {}),
+    ("pirates_of_nassau", 3, {}),
+    ("navegador", 3, {"random_colours": "true"}),
+    ("counter", 2, {"moves": "50"}),
+]
+
+
+@pytest.mark.parametrize(("kind", "seats", "options"), PLAYS, ids=[f"{k}-{o}" for k, _, o in PLAYS])
+def test_every_draw_during_play_is_one_the_document_lists(kind: str, seats: int, options: dict[str, str]) -> None:
+    """Random play: each step advances the generator by exactly the draws its events show."""
+    rules = REGISTRY[kind]
+    config = config_from_options(rules.config_type, seats, options)
+    draws = 0
+    for label in range(2):
+        driver = random.Random(label)
+        state = rules.new_game(config, int.from_bytes(hashlib.sha256(bytes([label])).digest()[:16], "big"))
+        for _ in range(600):
+            acting = sorted(rules.to_act(state))
+            if not acting:
+                break
+            seat = driver.choice(acting)
+            step = rules.apply(state, seat, driver.choice(rules.legal_actions(state, seat)))
+            expected = _draws(kind, state, tuple(step.events))
+            assert step.state.rng.counter - state.rng.counter == expected, (kind, label, step.events)
+            draws += expected
+            state = step.state
+    assert draws > 0 or kind in ("navegador", "counter")
