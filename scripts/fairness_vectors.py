@@ -37,6 +37,8 @@ SEEDS = (
     "ffffffffffffffffffffffffffffffff",
 )
 WORDS = 8
+FAR_COUNTERS = (2**32, 2**63, 2**64 - 1)
+"""Counters past 32 bits and the last one: an encoding of the counter in fewer bytes shows."""
 BELOW_N = (1, 2, 6, 52, 1_000_003, 2**32 + 15, 3 * 2**62, 2**63 + 1, 2**64)
 """The last but one two reject often: 2**64 mod n is 2**62 and 2**63 - 1 there."""
 BELOW_DRAWS = 8
@@ -82,6 +84,7 @@ def generator_vector(seed_text: str) -> dict[str, Any]:
         "seed": seed_hex(seed),
         "seed_sha256": seed_commitment(seed),
         "words": words(rng, WORDS),
+        "words_at": {str(c): words(Rng(seed, c), 1)[0] for c in FAR_COUNTERS},
         "below": [below_vector(seed, n) for n in BELOW_N],
         "fork": forks,
         "fork_at_counter_5_salt_1": seed_hex(Rng(seed, 5).fork(1).seed),

@@ -41,6 +41,7 @@ def test_commitment(v: Any) -> None:
 def test_generator(v: Any) -> None:
     rng = fairness.Rng(v["seed"])
     assert [f"{rng.next_word():016x}" for _ in v["words"]] == v["words"]
+    assert {c: f"{rng.word(int(c)):016x}" for c in v["words_at"]} == v["words_at"]
     for b in v["below"]:
         rng = fairness.Rng(v["seed"])
         got = []
