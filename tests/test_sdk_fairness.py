@@ -76,6 +76,8 @@ def test_deal(kind: str, d: Any, tables: Any) -> None:
 def test_bad_input_is_refused_with_a_reason() -> None:
     with pytest.raises(ValueError, match="32 hex digits"):
         fairness.Rng("abc")
+    with pytest.raises(ValueError, match="32 hex digits"):
+        fairness.commitment("0011 2233 4455 6677 8899 aabb cc")
     with pytest.raises(ValueError, match="non-hexadecimal"):
         fairness.Rng("zz" * 16)
     with pytest.raises(ValueError, match="16 bytes"):

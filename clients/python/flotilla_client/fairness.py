@@ -31,10 +31,11 @@ Deal = dict[str, Any]
 
 def seed_bytes(seed: str) -> bytes:
     """The 16 bytes of a seed given as 32 hex digits (GameFinished.seed, GetGameRecordResponse.seed)."""
-    if len(seed) != 2 * SEED_BYTES:
+    raw = bytes.fromhex(seed) if len(seed) == 2 * SEED_BYTES else b""
+    if len(raw) != SEED_BYTES:  # fromhex skips spaces: "0011 2233 ..." has fewer than 16 bytes
         msg = f"a seed is {2 * SEED_BYTES} hex digits, got {len(seed)} characters"
         raise ValueError(msg)
-    return bytes.fromhex(seed)
+    return raw
 
 
 def commitment(seed: str) -> str:
