@@ -3,6 +3,7 @@ nothing a released client relies on (`buf breaking`, WIRE_JSON, against proto/ba
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -14,11 +15,16 @@ BUF = ROOT / "tools" / "node_modules" / ".bin" / "buf"
 BASELINE = PROTO / "baseline" / "flotilla-v1.binpb"
 
 
-def buf(*args: str) -> None:
-    """Run buf on proto/ and fail with what it printed."""
+def run_buf(*args: str, cwd: Path = PROTO) -> subprocess.CompletedProcess[str]:
+    """buf's answer on a proto tree (proto/ unless told)."""
     if not BUF.exists():
         pytest.fail("buf is missing: run ./scripts/bootstrap (npm ci --prefix tools)")
-    done = subprocess.run([str(BUF), *args], cwd=PROTO, capture_output=True, text=True, timeout=60, check=False)
+    return subprocess.run([str(BUF), *args], cwd=cwd, capture_output=True, text=True, timeout=60, check=False)
+
+
+def buf(*args: str) -> None:
+    """Run buf on proto/ and fail with what it printed."""
+    done = run_buf(*args)
     if done.returncode != 0:
         pytest.fail(f"buf {' '.join(args)} failed:\n{done.stdout}{done.stderr}", pytrace=False)
 
@@ -35,3 +41,21 @@ def test_buf_breaking_finds_no_change_that_breaks_released_clients() -> None:
     # Only our own files: the vendored Google protos are another module (a workspace of two
     # modules is compared module by module, and the baseline is one image).
     buf("breaking", "--against", str(BASELINE), "--path", "flotilla")
+
+
+def test_buf_breaking_and_lint_catch_a_renamed_field_and_a_missing_comment(tmp_path: Path) -> None:
+    """The checks above can fail: a copy of proto/ with Game.kind renamed (its JSON name changes) and
+    its comment dropped is refused by both."""
+    tree = tmp_path / "proto"
+    shutil.copytree(PROTO, tree)
+    game = tree / "flotilla" / "api" / "game" / "v1" / "game.proto"
+    text = game.read_text()
+    field = text.index("  string kind = 2;")
+    comment = text.rindex("  // ", 0, field)
+    game.write_text(text[:comment] + "  string game_kind = 2;" + text[field + len("  string kind = 2;") :])
+    broken = run_buf("breaking", "--against", str(BASELINE), "--path", "flotilla", cwd=tree)
+    assert broken.returncode != 0, broken.stderr
+    assert '"kind"' in broken.stdout, broken.stdout
+    linted = run_buf("lint", cwd=tree)
+    assert linted.returncode != 0, linted.stderr
+    assert '"game_kind"' in linted.stdout, linted.stdout
