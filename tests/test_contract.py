@@ -3,11 +3,16 @@ nothing a released client relies on (`buf breaking`, WIRE_JSON, against proto/ba
 
 from __future__ import annotations
 
+import importlib
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
+from google.api import field_behavior_pb2
+from google.protobuf.descriptor import Descriptor
+
+import flotilla.api
 
 ROOT = Path(__file__).resolve().parent.parent
 PROTO = ROOT / "proto"
@@ -59,3 +64,28 @@ def test_buf_breaking_and_lint_catch_a_renamed_field_and_a_missing_comment(tmp_p
     linted = run_buf("lint", cwd=tree)
     assert linted.returncode != 0, linted.stderr
     assert '"game_kind"' in linted.stdout, linted.stdout
+
+
+def request_messages() -> list[Descriptor]:
+    """The request message of every RPC of every service in flotilla.api."""
+    api = Path(flotilla.api.__file__).parent
+    found: dict[str, Descriptor] = {}
+    for path in sorted(api.rglob("*_pb2.py")):
+        name = "flotilla.api." + ".".join(path.relative_to(api).with_suffix("").parts)
+        for service in importlib.import_module(name).DESCRIPTOR.services_by_name.values():
+            for method in service.methods:
+                found[method.input_type.full_name] = method.input_type
+    return list(found.values())
+
+
+def test_every_request_field_says_whether_it_is_required() -> None:
+    """AIP-203: every field of every request carries google.api.field_behavior (docs/wire.md)."""
+    messages = request_messages()
+    assert len(messages) >= 38, [m.full_name for m in messages]  # every RPC of today at least
+    bare = [
+        f.full_name
+        for m in messages
+        for f in m.fields
+        if not f.GetOptions().Extensions[field_behavior_pb2.field_behavior]
+    ]
+    assert not bare, f"add [(google.api.field_behavior) = REQUIRED or OPTIONAL] to {bare}"
