@@ -9,24 +9,23 @@ import argparse
 import sys
 from pathlib import Path
 
-import google.rpc.status_pb2
 import grpc_tools
 from grpc_tools import protoc
 
 ROOT = Path(__file__).resolve().parent.parent
 PROTO = ROOT / "proto"
+THIRD_PARTY = PROTO / "third_party"  # vendored google/rpc, google/api protos (their Python is googleapis-common-protos)
 
 
 def generate(out: Path) -> None:
-    """Compile every .proto under proto/ into `out` (the import root, e.g. server/)."""
-    files = sorted(str(p.relative_to(PROTO)) for p in PROTO.rglob("*.proto"))
-    include = str(Path(grpc_tools.__file__).parent / "_proto")
-    googleapis = str(Path(google.rpc.status_pb2.__file__).parent.parent.parent)  # google/rpc/*.proto
+    """Compile every .proto under proto/flotilla/ into `out` (the import root, e.g. server/)."""
+    files = sorted(str(p.relative_to(PROTO)) for p in (PROTO / "flotilla").rglob("*.proto"))
+    include = str(Path(grpc_tools.__file__).parent / "_proto")  # google/protobuf/*.proto
     args = [
         "grpc_tools.protoc",
         f"-I{PROTO}",
+        f"-I{THIRD_PARTY}",
         f"-I{include}",
-        f"-I{googleapis}",
         f"--python_out={out}",
         f"--pyi_out={out}",
         f"--grpc_python_out={out}",

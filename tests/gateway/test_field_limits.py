@@ -63,7 +63,7 @@ def comment_above(full_name: str) -> str:
     lines = PROTOS[package].read_text().splitlines()
     message, field = full_name[len(package) :].rsplit(".", 1)
     at = lines.index(f"message {message} {{")
-    pattern = re.compile(rf"^\s+(optional |repeated )?[\w.<>, ]+ {field} = \d+;")
+    pattern = re.compile(rf"^\s+(optional |repeated )?[\w.<>, ]+ {field} = \d+( \[[^]]*\])?;")
     while not pattern.match(lines[at]):
         at += 1
     comment = []
