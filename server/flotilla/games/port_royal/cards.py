@@ -342,8 +342,8 @@ PERSON_TEXT: dict[Role, str] = {
     Role.GUNNER: "At your window: +1 coin per ship in the harbor beyond the first.",
     Role.VICE_ADMIRAL: "+1 coin at your window if the harbor holds exactly {vice_admiral_harbor} cards.",
 }
-SHIP_TEXT = "Trade it for {coins} coins, or repel it with {swords} swords."
-SKULL_SHIP_TEXT = "Trade it for {coins} coins; it cannot be repelled."
+SHIP_TEXT = "Trade it for {coins} coin(s), or repel it with {swords} sword(s)."
+SKULL_SHIP_TEXT = "Trade it for {coins} coin(s); it cannot be repelled."
 SPECIAL_SHIP_TEXT = " Trading it gives another player of your choice 1 coin."
 EXPEDITION_TEXT = "Discard persons giving {needs} to fulfil it: {vp} VP and {coins} coins."
 TAX_TEXT: dict[TaxBonus, str] = {
