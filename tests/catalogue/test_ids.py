@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 from google.protobuf.message import Message
 
-from flotilla.app import catalogue
 from flotilla.games import REGISTRY
+from flotilla.gateway import catalog_servicer as catalogue
 from flotilla.rules import Seat
 from flotilla.rules.options import config_from_options
 
@@ -57,7 +57,7 @@ def catalogue_values(message: Message, names: tuple[str, ...]) -> set[str]:
 def played(kind: str) -> Iterator[str]:
     """Every string of every event and view of a few random games of `kind`."""
     rules = REGISTRY[kind]
-    modes = [m for m in catalogue.kinds().kinds if m.kind == kind][0].modes
+    modes = next(m for m in catalogue.kinds_response().kinds if m.kind == kind).modes
     for mode in modes:
         for seed in range(SEEDS):
             seats = mode.seat_counts[seed % len(mode.seat_counts)]

@@ -7,7 +7,6 @@ import pytest
 
 from flotilla.api.port_royal.v1 import port_royal_catalog_pb2 as pr_pb
 from flotilla.api.port_royal.v1 import port_royal_pb2
-from flotilla.app import catalogue
 from flotilla.games import REGISTRY
 from flotilla.games.navegador import tables as nav
 from flotilla.games.pirates_of_nassau import Config as NassauConfig
@@ -20,6 +19,7 @@ from flotilla.games.port_royal.setup import new_game as port_royal_game
 from flotilla.games.sail_away import cards as sa
 from flotilla.games.sail_away.config import Config as SailAwayConfig
 from flotilla.games.sail_away.setup import new_game as sail_away_game
+from flotilla.gateway import catalog_servicer as catalogue
 
 # The etag of each (kind, rules version): a catalogue never changes within a rules version. When a
 # table changes, bump the game's RULES.version and add its new etag here.
@@ -42,10 +42,17 @@ def test_port_royal_cards_and_contracts_are_the_engines() -> None:
     assert [c.id for c in catalog.cards] == list(CARDS)
     for card in catalog.cards:
         info = CARDS[card.id]
-        assert (card.coins, card.cost, card.victory_points, card.swords) == (info.coins, info.cost, info.vp, info.swords)
+        assert (card.coins, card.cost, card.victory_points, card.swords) == (
+            info.coins,
+            info.cost,
+            info.vp,
+            info.swords,
+        )
         assert (card.swords_to_repel, card.skull) == (info.repel or 0, info.kind.name == "SHIP" and info.repel is None)
         assert pr_pb.CardType.Name(card.type) == f"CARD_TYPE_{info.kind.name}"
-        assert card.name and card.rules_text and "{" not in card.rules_text
+        assert card.name
+        assert card.rules_text
+        assert "{" not in card.rules_text
     for contract in catalog.contracts:
         info = CONTRACTS[contract.id]
         assert (list(contract.coin_slots), contract.seal_number, contract.seal_letter) == (
@@ -53,7 +60,8 @@ def test_port_royal_cards_and_contracts_are_the_engines() -> None:
             info.seal_number,
             info.seal_letter,
         )
-        assert contract.name == info.name and "{" not in contract.rules_text
+        assert contract.name == info.name
+        assert "{" not in contract.rules_text
 
 
 @pytest.mark.parametrize("seed", [1, 2])

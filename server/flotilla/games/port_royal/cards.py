@@ -347,8 +347,10 @@ SKULL_SHIP_TEXT = "Trade it for {coins} coin(s); it cannot be repelled."
 SPECIAL_SHIP_TEXT = " Trading it gives another player of your choice 1 coin."
 EXPEDITION_TEXT = "Discard persons giving {needs} to fulfil it: {vp} VP and {coins} coins."
 TAX_TEXT: dict[TaxBonus, str] = {
-    TaxBonus.MOST_SWORDS: "Everyone with {tax_threshold} or more coins pays half (rounded down); the most swords gain 1 coin.",
-    TaxBonus.FEWEST_VP: "Everyone with {tax_threshold} or more coins pays half (rounded down); the fewest VP gain 1 coin.",
+    TaxBonus.MOST_SWORDS: "Everyone with {tax_threshold} or more coins pays half (rounded down); "
+    "the most swords gain 1 coin.",
+    TaxBonus.FEWEST_VP: "Everyone with {tax_threshold} or more coins pays half (rounded down); "
+    "the fewest VP gain 1 coin.",
 }
 CONTRACT_TEXT: dict[ContractId, str] = {
     "C01": "Own at least one Captain and one Mademoiselle.",
@@ -366,7 +368,8 @@ CONTRACT_TEXT: dict[ContractId, str] = {
     "C13": "Own at least one Captain and one Vice Admiral.",
     "C14": "As the active player, have ships of {gamester_colours} or more colours in the harbor.",
     "C15": "Own at least {cheap_staff_count} persons whose printed cost is {cheap_staff_cost} or less.",
-    "C16": "As the active player, have ships of {tiny_gamester_colours} or more colours in the harbor, in {times} different turns.",
+    "C16": "As the active player, have ships of {tiny_gamester_colours} or more colours in the harbor, "
+    "in {times} different turns.",
     "C17": "Own at least {royal_household_vp} VP (co-op only).",
     "C18": "Pay {ransom_coins} coins to the bank (co-op only).",
 }

@@ -177,8 +177,7 @@ PIRATE_ACTION_TEXT = MappingProxyType(
         LANDLUBBER: "Choose an open island without a claim post: every crate on it returns to its owner's "
         "supply (no coins), and the island is replaced.",
         BURIED_TREASURE: "Gain {buried_treasure_coins} coins.",
-        SEA_LEGS: "While your crate is here, your crate limit is {sea_legs_crate_limit} instead of "
-        "{base_crate_limit}.",
+        SEA_LEGS: "While your crate is here, your crate limit is {sea_legs_crate_limit} instead of {base_crate_limit}.",
         HARBOR_DUES: "While your crate is here, another player who resolves an island pays you "
         "{harbor_dues_coins} coin after taking its coins (if able).",
         BLACK_FLAG: "While your crate is here, a ransom for one of your pirate crates costs {black_flag_ransom} "
