@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator
 
 import grpc
 import pytest
+from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
 from flotilla.api.catalog.v1 import catalog_service_pb2 as pb
 from flotilla.api.catalog.v1 import catalog_service_pb2_grpc as pb_grpc
@@ -118,3 +119,17 @@ async def test_a_body_that_is_not_the_message_is_malformed(gateway: Gateway) -> 
             answer = await call(channel, method, [b"\xff\xff\xff"])
             answer.check_typed()
             assert (answer.code, answer.reason) == (grpc.StatusCode.INVALID_ARGUMENT, "ERROR_REASON_MALFORMED_MESSAGE")
+
+
+async def test_reflection_lists_the_service_and_serves_its_files(gateway: Gateway) -> None:
+    """grpcurl and other reflection clients can find CatalogService and every per-game catalogue file."""
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{gateway.port}") as channel:
+        stub = reflection_pb2_grpc.ServerReflectionStub(channel)
+        asks = [
+            reflection_pb2.ServerReflectionRequest(list_services=""),
+            reflection_pb2.ServerReflectionRequest(file_containing_symbol=SERVICE.full_name),
+        ]
+        replies = [reply async for reply in stub.ServerReflectionInfo(iter(asks))]
+    assert SERVICE.full_name in {s.name for s in replies[0].list_services_response.service}
+    files = replies[1].file_descriptor_response.file_descriptor_proto
+    assert len(files) >= 1 + len(SERVICE.file.dependencies)

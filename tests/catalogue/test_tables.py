@@ -106,7 +106,7 @@ def test_nassau_pieces_and_setups_are_the_engines() -> None:
         state = nassau_game(NassauConfig(seats=setup.seat_count), 3)
         assert len(state.navy_display) == setup.display_size
         cards = {*state.navy_display, *state.navy.phase1, *state.navy.phase2}
-        assert cards == {*setup.navy_phase_1, *setup.navy_phase_2}
+        assert cards == {*setup.navy_first_phase, *setup.navy_second_phase}
 
 
 def test_navegador_board_is_the_engines() -> None:

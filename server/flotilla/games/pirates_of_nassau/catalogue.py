@@ -117,8 +117,8 @@ def _setup(seats: int) -> dict[str, Any]:
     return {
         "seat_count": seats,
         "display_size": Config(seats=seats).display_size,
-        "navy_phase_1": list(t.navy_deck(seats, 1)),
-        "navy_phase_2": list(t.navy_deck(seats, 2)),
+        "navy_first_phase": list(t.navy_deck(seats, 1)),
+        "navy_second_phase": list(t.navy_deck(seats, 2)),
     }
 
 

@@ -243,16 +243,16 @@ class NassauPurchase(_message.Message):
     def __init__(self, purchase: _Optional[str] = ..., gunpowder: _Optional[int] = ..., goods: _Optional[int] = ..., rum: _Optional[int] = ...) -> None: ...
 
 class NassauSetup(_message.Message):
-    __slots__ = ("seat_count", "display_size", "navy_phase_1", "navy_phase_2")
+    __slots__ = ("seat_count", "display_size", "navy_first_phase", "navy_second_phase")
     SEAT_COUNT_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_SIZE_FIELD_NUMBER: _ClassVar[int]
-    NAVY_PHASE_1_FIELD_NUMBER: _ClassVar[int]
-    NAVY_PHASE_2_FIELD_NUMBER: _ClassVar[int]
+    NAVY_FIRST_PHASE_FIELD_NUMBER: _ClassVar[int]
+    NAVY_SECOND_PHASE_FIELD_NUMBER: _ClassVar[int]
     seat_count: int
     display_size: int
-    navy_phase_1: _containers.RepeatedScalarFieldContainer[str]
-    navy_phase_2: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, seat_count: _Optional[int] = ..., display_size: _Optional[int] = ..., navy_phase_1: _Optional[_Iterable[str]] = ..., navy_phase_2: _Optional[_Iterable[str]] = ...) -> None: ...
+    navy_first_phase: _containers.RepeatedScalarFieldContainer[str]
+    navy_second_phase: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, seat_count: _Optional[int] = ..., display_size: _Optional[int] = ..., navy_first_phase: _Optional[_Iterable[str]] = ..., navy_second_phase: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class NassauNumbers(_message.Message):
     __slots__ = ("notoriety_track", "rank_points", "resource_supply", "hostage_supply", "trade_winds", "peso_exchange", "sell_resources", "base_sail", "base_cannon", "raid_notoriety", "plank_notoriety")
