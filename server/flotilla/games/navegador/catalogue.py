@@ -43,7 +43,15 @@ def catalogue() -> dict[str, Any]:
             for i, region in enumerate(t.REGION_IDS)
         ],
         "colonies": [
-            {"id": c, "name": name, "good": good, "region": t.REGION_IDS[r]} for c, name, good, r in t.COLONIES
+            {
+                "id": c,
+                "name": name,
+                "good": good,
+                "region": t.REGION_IDS[r],
+                "x": t.colony_layout(i)[0],
+                "y": t.colony_layout(i)[1],
+            }
+            for i, (c, name, good, r) in enumerate(t.COLONIES)
         ],
         "buildings": [
             {

@@ -250,3 +250,16 @@ REGION_LAYOUT: tuple[tuple[float, float], ...] = (
     (86.0, 28.0),
     (94.0, 12.0),
 )
+# [designed] A colony is drawn below its region's centre, the colonies of one region side by side
+# (COLONY_SPACING apart, centred), COLONY_DROP lower.
+COLONY_DROP = 7.0
+COLONY_SPACING = 5.0
+
+
+def colony_layout(colony: int) -> tuple[float, float]:
+    """Where colony `colony` (an index into COLONIES) may be drawn, in board units."""
+    region = COLONY_REGION[colony]
+    siblings = [c for c in range(len(COLONIES)) if COLONY_REGION[c] == region]
+    x, y = REGION_LAYOUT[region]
+    offset = (siblings.index(colony) - (len(siblings) - 1) / 2) * COLONY_SPACING
+    return x + offset, y + COLONY_DROP

@@ -25,7 +25,7 @@ _sym_db = _symbol_database.Default()
 from flotilla.api.navegador.v1 import navegador_pb2 as flotilla_dot_api_dot_navegador_dot_v1_dot_navegador__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n1flotilla/api/navegador/v1/navegador_catalog.proto\x12\x19\x66lotilla.api.navegador.v1\x1a)flotilla/api/navegador/v1/navegador.proto\"\xf7\x03\n\x10NavegadorCatalog\x12;\n\x07regions\x18\x01 \x03(\x0b\x32*.flotilla.api.navegador.v1.NavegadorRegion\x12<\n\x08\x63olonies\x18\x02 \x03(\x0b\x32*.flotilla.api.navegador.v1.NavegadorColony\x12?\n\tbuildings\x18\x03 \x03(\x0b\x32,.flotilla.api.navegador.v1.NavegadorBuilding\x12?\n\x06rondel\x18\x04 \x03(\x0b\x32/.flotilla.api.navegador.v1.NavegadorRondelSpace\x12>\n\x06market\x18\x05 \x03(\x0b\x32..flotilla.api.navegador.v1.NavegadorPriceTrack\x12\x15\n\rknight_prices\x18\x06 \x03(\x05\x12\x16\n\x0epurchase_costs\x18\x07 \x03(\x05\x12\x39\n\x06setups\x18\x08 \x03(\x0b\x32).flotilla.api.navegador.v1.NavegadorSetup\x12<\n\x07numbers\x18\t \x01(\x0b\x32+.flotilla.api.navegador.v1.NavegadorNumbers\"p\n\x0fNavegadorRegion\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x19\n\x11\x65xploration_bonus\x18\x03 \x01(\x05\x12\x12\n\nneighbours\x18\x04 \x03(\t\x12\t\n\x01x\x18\x05 \x01(\x01\x12\t\n\x01y\x18\x06 \x01(\x01\"j\n\x0fNavegadorColony\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12-\n\x04good\x18\x03 \x01(\x0e\x32\x1f.flotilla.api.navegador.v1.Good\x12\x0e\n\x06region\x18\x04 \x01(\t\"r\n\x11NavegadorBuilding\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12/\n\x05space\x18\x03 \x01(\x0e\x32 .flotilla.api.navegador.v1.Space\x12\x12\n\nrules_text\x18\x04 \x01(\t\"{\n\x14NavegadorRondelSpace\x12/\n\x05space\x18\x01 \x01(\x0e\x32 .flotilla.api.navegador.v1.Space\x12\x10\n\x08position\x18\x02 \x01(\x05\x12\x0c\n\x04name\x18\x03 \x01(\t\x12\x12\n\nrules_text\x18\x04 \x01(\t\"T\n\x13NavegadorPriceTrack\x12-\n\x04good\x18\x01 \x01(\x0e\x32\x1f.flotilla.api.navegador.v1.Good\x12\x0e\n\x06prices\x18\x02 \x03(\x05\"z\n\x0eNavegadorSetup\x12\x12\n\nseat_count\x18\x01 \x01(\x05\x12\r\n\x05money\x18\x02 \x01(\x05\x12\x0f\n\x07workers\x18\x03 \x01(\x05\x12\r\n\x05ships\x18\x04 \x01(\x05\x12\x0f\n\x07knights\x18\x05 \x01(\x05\x12\x14\n\x0cmarket_cubes\x18\x06 \x01(\x05\"\xb1\x02\n\x10NavegadorNumbers\x12\x19\n\x11\x66ree_rondel_steps\x18\x01 \x01(\x05\x12\x1c\n\x14knight_passing_bonus\x18\x02 \x01(\x05\x12\x1d\n\x15\x65xploration_min_ships\x18\x03 \x01(\x05\x12\x1d\n\x15\x65xploration_ship_loss\x18\x04 \x01(\x05\x12\x15\n\rknight_phases\x18\x05 \x01(\x05\x12\x17\n\x0fpoints_building\x18\x06 \x01(\x05\x12\x15\n\rpoints_colony\x18\x07 \x01(\x05\x12\x13\n\x0bpoints_tile\x18\x08 \x01(\x05\x12\x1c\n\x14points_lisbon_worker\x18\t \x01(\x05\x12\x13\n\x0bpoints_ship\x18\n \x01(\x05\x12\x17\n\x0fmoney_per_point\x18\x0b \x01(\x05\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n1flotilla/api/navegador/v1/navegador_catalog.proto\x12\x19\x66lotilla.api.navegador.v1\x1a)flotilla/api/navegador/v1/navegador.proto\"\xf7\x03\n\x10NavegadorCatalog\x12;\n\x07regions\x18\x01 \x03(\x0b\x32*.flotilla.api.navegador.v1.NavegadorRegion\x12<\n\x08\x63olonies\x18\x02 \x03(\x0b\x32*.flotilla.api.navegador.v1.NavegadorColony\x12?\n\tbuildings\x18\x03 \x03(\x0b\x32,.flotilla.api.navegador.v1.NavegadorBuilding\x12?\n\x06rondel\x18\x04 \x03(\x0b\x32/.flotilla.api.navegador.v1.NavegadorRondelSpace\x12>\n\x06market\x18\x05 \x03(\x0b\x32..flotilla.api.navegador.v1.NavegadorPriceTrack\x12\x15\n\rknight_prices\x18\x06 \x03(\x05\x12\x16\n\x0epurchase_costs\x18\x07 \x03(\x05\x12\x39\n\x06setups\x18\x08 \x03(\x0b\x32).flotilla.api.navegador.v1.NavegadorSetup\x12<\n\x07numbers\x18\t \x01(\x0b\x32+.flotilla.api.navegador.v1.NavegadorNumbers\"p\n\x0fNavegadorRegion\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x19\n\x11\x65xploration_bonus\x18\x03 \x01(\x05\x12\x12\n\nneighbours\x18\x04 \x03(\t\x12\t\n\x01x\x18\x05 \x01(\x01\x12\t\n\x01y\x18\x06 \x01(\x01\"\x80\x01\n\x0fNavegadorColony\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12-\n\x04good\x18\x03 \x01(\x0e\x32\x1f.flotilla.api.navegador.v1.Good\x12\x0e\n\x06region\x18\x04 \x01(\t\x12\t\n\x01x\x18\x05 \x01(\x01\x12\t\n\x01y\x18\x06 \x01(\x01\"r\n\x11NavegadorBuilding\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12/\n\x05space\x18\x03 \x01(\x0e\x32 .flotilla.api.navegador.v1.Space\x12\x12\n\nrules_text\x18\x04 \x01(\t\"{\n\x14NavegadorRondelSpace\x12/\n\x05space\x18\x01 \x01(\x0e\x32 .flotilla.api.navegador.v1.Space\x12\x10\n\x08position\x18\x02 \x01(\x05\x12\x0c\n\x04name\x18\x03 \x01(\t\x12\x12\n\nrules_text\x18\x04 \x01(\t\"T\n\x13NavegadorPriceTrack\x12-\n\x04good\x18\x01 \x01(\x0e\x32\x1f.flotilla.api.navegador.v1.Good\x12\x0e\n\x06prices\x18\x02 \x03(\x05\"z\n\x0eNavegadorSetup\x12\x12\n\nseat_count\x18\x01 \x01(\x05\x12\r\n\x05money\x18\x02 \x01(\x05\x12\x0f\n\x07workers\x18\x03 \x01(\x05\x12\r\n\x05ships\x18\x04 \x01(\x05\x12\x0f\n\x07knights\x18\x05 \x01(\x05\x12\x14\n\x0cmarket_cubes\x18\x06 \x01(\x05\"\xb1\x02\n\x10NavegadorNumbers\x12\x19\n\x11\x66ree_rondel_steps\x18\x01 \x01(\x05\x12\x1c\n\x14knight_passing_bonus\x18\x02 \x01(\x05\x12\x1d\n\x15\x65xploration_min_ships\x18\x03 \x01(\x05\x12\x1d\n\x15\x65xploration_ship_loss\x18\x04 \x01(\x05\x12\x15\n\rknight_phases\x18\x05 \x01(\x05\x12\x17\n\x0fpoints_building\x18\x06 \x01(\x05\x12\x15\n\rpoints_colony\x18\x07 \x01(\x05\x12\x13\n\x0bpoints_tile\x18\x08 \x01(\x05\x12\x1c\n\x14points_lisbon_worker\x18\t \x01(\x05\x12\x13\n\x0bpoints_ship\x18\n \x01(\x05\x12\x17\n\x0fmoney_per_point\x18\x0b \x01(\x05\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -36,16 +36,16 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_NAVEGADORCATALOG']._serialized_end=627
   _globals['_NAVEGADORREGION']._serialized_start=629
   _globals['_NAVEGADORREGION']._serialized_end=741
-  _globals['_NAVEGADORCOLONY']._serialized_start=743
-  _globals['_NAVEGADORCOLONY']._serialized_end=849
-  _globals['_NAVEGADORBUILDING']._serialized_start=851
-  _globals['_NAVEGADORBUILDING']._serialized_end=965
-  _globals['_NAVEGADORRONDELSPACE']._serialized_start=967
-  _globals['_NAVEGADORRONDELSPACE']._serialized_end=1090
-  _globals['_NAVEGADORPRICETRACK']._serialized_start=1092
-  _globals['_NAVEGADORPRICETRACK']._serialized_end=1176
-  _globals['_NAVEGADORSETUP']._serialized_start=1178
-  _globals['_NAVEGADORSETUP']._serialized_end=1300
-  _globals['_NAVEGADORNUMBERS']._serialized_start=1303
-  _globals['_NAVEGADORNUMBERS']._serialized_end=1608
+  _globals['_NAVEGADORCOLONY']._serialized_start=744
+  _globals['_NAVEGADORCOLONY']._serialized_end=872
+  _globals['_NAVEGADORBUILDING']._serialized_start=874
+  _globals['_NAVEGADORBUILDING']._serialized_end=988
+  _globals['_NAVEGADORRONDELSPACE']._serialized_start=990
+  _globals['_NAVEGADORRONDELSPACE']._serialized_end=1113
+  _globals['_NAVEGADORPRICETRACK']._serialized_start=1115
+  _globals['_NAVEGADORPRICETRACK']._serialized_end=1199
+  _globals['_NAVEGADORSETUP']._serialized_start=1201
+  _globals['_NAVEGADORSETUP']._serialized_end=1323
+  _globals['_NAVEGADORNUMBERS']._serialized_start=1326
+  _globals['_NAVEGADORNUMBERS']._serialized_end=1631
 # @@protoc_insertion_point(module_scope)

@@ -46,16 +46,20 @@ class NavegadorRegion(_message.Message):
     def __init__(self, id: _Optional[str] = ..., name: _Optional[str] = ..., exploration_bonus: _Optional[int] = ..., neighbours: _Optional[_Iterable[str]] = ..., x: _Optional[float] = ..., y: _Optional[float] = ...) -> None: ...
 
 class NavegadorColony(_message.Message):
-    __slots__ = ("id", "name", "good", "region")
+    __slots__ = ("id", "name", "good", "region", "x", "y")
     ID_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     GOOD_FIELD_NUMBER: _ClassVar[int]
     REGION_FIELD_NUMBER: _ClassVar[int]
+    X_FIELD_NUMBER: _ClassVar[int]
+    Y_FIELD_NUMBER: _ClassVar[int]
     id: str
     name: str
     good: _navegador_pb2.Good
     region: str
-    def __init__(self, id: _Optional[str] = ..., name: _Optional[str] = ..., good: _Optional[_Union[_navegador_pb2.Good, str]] = ..., region: _Optional[str] = ...) -> None: ...
+    x: float
+    y: float
+    def __init__(self, id: _Optional[str] = ..., name: _Optional[str] = ..., good: _Optional[_Union[_navegador_pb2.Good, str]] = ..., region: _Optional[str] = ..., x: _Optional[float] = ..., y: _Optional[float] = ...) -> None: ...
 
 class NavegadorBuilding(_message.Message):
     __slots__ = ("id", "name", "space", "rules_text")
