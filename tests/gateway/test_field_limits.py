@@ -31,6 +31,7 @@ PROTOS = {
     "flotilla.api.game.v1.": ROOT / "proto/flotilla/api/game/v1/game_service.proto",
     "flotilla.api.lobby.v1.": ROOT / "proto/flotilla/api/lobby/v1/lobby_service.proto",
     "flotilla.api.matchmaking.v1.": ROOT / "proto/flotilla/api/matchmaking/v1/matchmaking_service.proto",
+    "flotilla.api.catalog.v1.": ROOT / "proto/flotilla/api/catalog/v1/catalog_service.proto",
 }
 INVALID = grpc.StatusCode.INVALID_ARGUMENT
 

@@ -1,4 +1,4 @@
-"""The gateway process: one grpc.aio server with the game, auth, lobby, matchmaking, rating,
+"""The gateway process: one grpc.aio server with the game, auth, lobby, matchmaking, rating, catalog,
 health and reflection services (registered by gateway/services.py: malformed requests are refused)."""
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection, reflection_pb2
 
 from flotilla import metrics
+from flotilla.api.catalog.v1 import catalog_service_pb2
 from flotilla.api.game.v1 import game_service_pb2
 from flotilla.api.lobby.v1 import lobby_service_pb2
 from flotilla.api.matchmaking.v1 import matchmaking_service_pb2
@@ -27,6 +28,7 @@ from flotilla.app.pacing import Budget
 from flotilla.app.stream_leases import StreamLeases
 from flotilla.gateway.admission import Admission, Limits, core_options, core_server_ids
 from flotilla.gateway.auth import Tokens
+from flotilla.gateway.catalog_servicer import CatalogServicer
 from flotilla.gateway.game_servicer import AuthServicer, GameServicer
 from flotilla.gateway.interceptors import CallContext
 from flotilla.gateway.limiting import CallLimits
@@ -63,6 +65,7 @@ SERVICES = (
     _service(lobby_service_pb2, "LobbyService").full_name,
     _service(matchmaking_service_pb2, "MatchmakingService").full_name,
     _service(matchmaking_service_pb2, "RatingService").full_name,
+    _service(catalog_service_pb2, "CatalogService").full_name,
 )
 
 # Keepalive: ping idle connections so dead clients and proxies are noticed; allow client pings
@@ -161,6 +164,7 @@ async def start_gateway(settings: Settings, store: RedisStore | None = None) -> 
             (_service(lobby_service_pb2, "LobbyService"), LobbyServicer(rooms, tokens, limits)),
             (_service(matchmaking_service_pb2, "MatchmakingService"), MatchmakingServicer(tickets, tokens, limits)),
             (_service(matchmaking_service_pb2, "RatingService"), RatingServicer(ratings, tokens)),
+            (_service(catalog_service_pb2, "CatalogService"), CatalogServicer()),
             (_service(health_pb2, "Health"), health_servicer),
             (
                 _service(reflection_pb2, "ServerReflection"),
