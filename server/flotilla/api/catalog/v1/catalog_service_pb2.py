@@ -26,31 +26,36 @@ from flotilla.api.navegador.v1 import navegador_catalog_pb2 as flotilla_dot_api_
 from flotilla.api.pirates_of_nassau.v1 import pirates_of_nassau_catalog_pb2 as flotilla_dot_api_dot_pirates__of__nassau_dot_v1_dot_pirates__of__nassau__catalog__pb2
 from flotilla.api.port_royal.v1 import port_royal_catalog_pb2 as flotilla_dot_api_dot_port__royal_dot_v1_dot_port__royal__catalog__pb2
 from flotilla.api.sail_away.v1 import sail_away_catalog_pb2 as flotilla_dot_api_dot_sail__away_dot_v1_dot_sail__away__catalog__pb2
+from google.api import field_behavior_pb2 as google_dot_api_dot_field__behavior__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n-flotilla/api/catalog/v1/catalog_service.proto\x12\x17\x66lotilla.api.catalog.v1\x1a\x31\x66lotilla/api/navegador/v1/navegador_catalog.proto\x1a\x41\x66lotilla/api/pirates_of_nassau/v1/pirates_of_nassau_catalog.proto\x1a\x33\x66lotilla/api/port_royal/v1/port_royal_catalog.proto\x1a\x31\x66lotilla/api/sail_away/v1/sail_away_catalog.proto\"\x16\n\x14ListGameKindsRequest\"I\n\x15ListGameKindsResponse\x12\x30\n\x05kinds\x18\x01 \x03(\x0b\x32!.flotilla.api.catalog.v1.GameKind\"\xc3\x01\n\x08GameKind\x12\x0c\n\x04kind\x18\x01 \x01(\t\x12\x14\n\x0c\x64isplay_name\x18\x02 \x01(\t\x12\x15\n\rrules_version\x18\x03 \x01(\t\x12\x14\n\x0c\x63\x61talog_etag\x18\x04 \x01(\t\x12\x30\n\x05modes\x18\x05 \x03(\x0b\x32!.flotilla.api.catalog.v1.GameMode\x12\x34\n\x07options\x18\x06 \x03(\x0b\x32#.flotilla.api.catalog.v1.GameOption\"-\n\x08GameMode\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x13\n\x0bseat_counts\x18\x02 \x03(\x05\"O\n\nGameOption\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0c\n\x04type\x18\x02 \x01(\t\x12\x15\n\rdefault_value\x18\x03 \x01(\t\x12\x0e\n\x06values\x18\x04 \x03(\t\"8\n\x11GetCatalogRequest\x12\x0c\n\x04kind\x18\x01 \x01(\t\x12\x15\n\rrules_version\x18\x02 \x01(\t\"G\n\x12GetCatalogResponse\x12\x31\n\x07\x63\x61talog\x18\x01 \x01(\x0b\x32 .flotilla.api.catalog.v1.Catalog\"\xe3\x02\n\x07\x43\x61talog\x12\x0c\n\x04kind\x18\x01 \x01(\t\x12\x15\n\rrules_version\x18\x02 \x01(\t\x12\x0c\n\x04\x65tag\x18\x03 \x01(\t\x12\x42\n\nport_royal\x18\n \x01(\x0b\x32,.flotilla.api.port_royal.v1.PortRoyalCatalogH\x00\x12?\n\tsail_away\x18\x0b \x01(\x0b\x32*.flotilla.api.sail_away.v1.SailAwayCatalogH\x00\x12V\n\x11pirates_of_nassau\x18\x0c \x01(\x0b\x32\x39.flotilla.api.pirates_of_nassau.v1.PiratesOfNassauCatalogH\x00\x12@\n\tnavegador\x18\r \x01(\x0b\x32+.flotilla.api.navegador.v1.NavegadorCatalogH\x00\x42\x06\n\x04game2\xe7\x01\n\x0e\x43\x61talogService\x12n\n\rListGameKinds\x12-.flotilla.api.catalog.v1.ListGameKindsRequest\x1a..flotilla.api.catalog.v1.ListGameKindsResponse\x12\x65\n\nGetCatalog\x12*.flotilla.api.catalog.v1.GetCatalogRequest\x1a+.flotilla.api.catalog.v1.GetCatalogResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n-flotilla/api/catalog/v1/catalog_service.proto\x12\x17\x66lotilla.api.catalog.v1\x1a\x31\x66lotilla/api/navegador/v1/navegador_catalog.proto\x1a\x41\x66lotilla/api/pirates_of_nassau/v1/pirates_of_nassau_catalog.proto\x1a\x33\x66lotilla/api/port_royal/v1/port_royal_catalog.proto\x1a\x31\x66lotilla/api/sail_away/v1/sail_away_catalog.proto\x1a\x1fgoogle/api/field_behavior.proto\"\x16\n\x14ListGameKindsRequest\"I\n\x15ListGameKindsResponse\x12\x30\n\x05kinds\x18\x01 \x03(\x0b\x32!.flotilla.api.catalog.v1.GameKind\"\xc3\x01\n\x08GameKind\x12\x0c\n\x04kind\x18\x01 \x01(\t\x12\x14\n\x0c\x64isplay_name\x18\x02 \x01(\t\x12\x15\n\rrules_version\x18\x03 \x01(\t\x12\x14\n\x0c\x63\x61talog_etag\x18\x04 \x01(\t\x12\x30\n\x05modes\x18\x05 \x03(\x0b\x32!.flotilla.api.catalog.v1.GameMode\x12\x34\n\x07options\x18\x06 \x03(\x0b\x32#.flotilla.api.catalog.v1.GameOption\"-\n\x08GameMode\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x13\n\x0bseat_counts\x18\x02 \x03(\x05\"O\n\nGameOption\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0c\n\x04type\x18\x02 \x01(\t\x12\x15\n\rdefault_value\x18\x03 \x01(\t\x12\x0e\n\x06values\x18\x04 \x03(\t\"D\n\x11GetCatalogRequest\x12\x12\n\x04kind\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12\x1b\n\rrules_version\x18\x02 \x01(\tB\x04\xe2\x41\x01\x01\"G\n\x12GetCatalogResponse\x12\x31\n\x07\x63\x61talog\x18\x01 \x01(\x0b\x32 .flotilla.api.catalog.v1.Catalog\"\xe3\x02\n\x07\x43\x61talog\x12\x0c\n\x04kind\x18\x01 \x01(\t\x12\x15\n\rrules_version\x18\x02 \x01(\t\x12\x0c\n\x04\x65tag\x18\x03 \x01(\t\x12\x42\n\nport_royal\x18\n \x01(\x0b\x32,.flotilla.api.port_royal.v1.PortRoyalCatalogH\x00\x12?\n\tsail_away\x18\x0b \x01(\x0b\x32*.flotilla.api.sail_away.v1.SailAwayCatalogH\x00\x12V\n\x11pirates_of_nassau\x18\x0c \x01(\x0b\x32\x39.flotilla.api.pirates_of_nassau.v1.PiratesOfNassauCatalogH\x00\x12@\n\tnavegador\x18\r \x01(\x0b\x32+.flotilla.api.navegador.v1.NavegadorCatalogH\x00\x42\x06\n\x04game2\xe7\x01\n\x0e\x43\x61talogService\x12n\n\rListGameKinds\x12-.flotilla.api.catalog.v1.ListGameKindsRequest\x1a..flotilla.api.catalog.v1.ListGameKindsResponse\x12\x65\n\nGetCatalog\x12*.flotilla.api.catalog.v1.GetCatalogRequest\x1a+.flotilla.api.catalog.v1.GetCatalogResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'flotilla.api.catalog.v1.catalog_service_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_LISTGAMEKINDSREQUEST']._serialized_start=296
-  _globals['_LISTGAMEKINDSREQUEST']._serialized_end=318
-  _globals['_LISTGAMEKINDSRESPONSE']._serialized_start=320
-  _globals['_LISTGAMEKINDSRESPONSE']._serialized_end=393
-  _globals['_GAMEKIND']._serialized_start=396
-  _globals['_GAMEKIND']._serialized_end=591
-  _globals['_GAMEMODE']._serialized_start=593
-  _globals['_GAMEMODE']._serialized_end=638
-  _globals['_GAMEOPTION']._serialized_start=640
-  _globals['_GAMEOPTION']._serialized_end=719
-  _globals['_GETCATALOGREQUEST']._serialized_start=721
-  _globals['_GETCATALOGREQUEST']._serialized_end=777
-  _globals['_GETCATALOGRESPONSE']._serialized_start=779
-  _globals['_GETCATALOGRESPONSE']._serialized_end=850
-  _globals['_CATALOG']._serialized_start=853
-  _globals['_CATALOG']._serialized_end=1208
-  _globals['_CATALOGSERVICE']._serialized_start=1211
-  _globals['_CATALOGSERVICE']._serialized_end=1442
+  _globals['_GETCATALOGREQUEST'].fields_by_name['kind']._loaded_options = None
+  _globals['_GETCATALOGREQUEST'].fields_by_name['kind']._serialized_options = b'\342A\001\002'
+  _globals['_GETCATALOGREQUEST'].fields_by_name['rules_version']._loaded_options = None
+  _globals['_GETCATALOGREQUEST'].fields_by_name['rules_version']._serialized_options = b'\342A\001\001'
+  _globals['_LISTGAMEKINDSREQUEST']._serialized_start=329
+  _globals['_LISTGAMEKINDSREQUEST']._serialized_end=351
+  _globals['_LISTGAMEKINDSRESPONSE']._serialized_start=353
+  _globals['_LISTGAMEKINDSRESPONSE']._serialized_end=426
+  _globals['_GAMEKIND']._serialized_start=429
+  _globals['_GAMEKIND']._serialized_end=624
+  _globals['_GAMEMODE']._serialized_start=626
+  _globals['_GAMEMODE']._serialized_end=671
+  _globals['_GAMEOPTION']._serialized_start=673
+  _globals['_GAMEOPTION']._serialized_end=752
+  _globals['_GETCATALOGREQUEST']._serialized_start=754
+  _globals['_GETCATALOGREQUEST']._serialized_end=822
+  _globals['_GETCATALOGRESPONSE']._serialized_start=824
+  _globals['_GETCATALOGRESPONSE']._serialized_end=895
+  _globals['_CATALOG']._serialized_start=898
+  _globals['_CATALOG']._serialized_end=1253
+  _globals['_CATALOGSERVICE']._serialized_start=1256
+  _globals['_CATALOGSERVICE']._serialized_end=1487
 # @@protoc_insertion_point(module_scope)

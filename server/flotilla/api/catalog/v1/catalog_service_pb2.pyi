@@ -2,6 +2,7 @@ from flotilla.api.navegador.v1 import navegador_catalog_pb2 as _navegador_catalo
 from flotilla.api.pirates_of_nassau.v1 import pirates_of_nassau_catalog_pb2 as _pirates_of_nassau_catalog_pb2
 from flotilla.api.port_royal.v1 import port_royal_catalog_pb2 as _port_royal_catalog_pb2
 from flotilla.api.sail_away.v1 import sail_away_catalog_pb2 as _sail_away_catalog_pb2
+from google.api import field_behavior_pb2 as _field_behavior_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
