@@ -60,6 +60,10 @@ export class PlayStream implements AsyncIterable<PlayResponse> {
   etag: string;
   /** The last event id received. */
   throughEventId: bigint;
+  /** Refused submissions sent again after their RetryInfo delay (rate limits, overload). */
+  resent = 0;
+  /** Times the stream was reopened after a failure. */
+  reopened = 0;
   private gateway: number;
   private requests: AsyncQueue<MessageInitShape<typeof PlayRequestSchema>> | undefined;
   private controller: AbortController | undefined;
@@ -149,6 +153,7 @@ export class PlayStream implements AsyncIterable<PlayResponse> {
         if (this.closed) return;
         const failure = FlotillaError.from(error);
         if (failure.reason === "ERROR_REASON_TOKEN_EXPIRED" && (await this.client.fresh(this.seat.token)) !== used) {
+          this.reopened++;
           continue;
         }
         const delay = retryDelay(failure, true);
@@ -158,6 +163,7 @@ export class PlayStream implements AsyncIterable<PlayResponse> {
         }
         attempt++;
         this.gateway++;
+        this.reopened++;
         await this.client.pause(attempt, delay);
       } finally {
         requests.close();
@@ -189,6 +195,7 @@ export class PlayStream implements AsyncIterable<PlayResponse> {
     const delay = retryDelay(error, true); // the request id makes a resend safe
     if (!entry || delay === undefined || entry.retries >= this.client.maxRetries) return false;
     entry.retries++;
+    this.resent++;
     void this.client.pause(entry.retries, delay).then(() => {
       if (this.pending.get(requestId) === entry) this.requests?.push({ kind: { case: "submit", value: entry.request } });
     });
