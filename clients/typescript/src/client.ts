@@ -39,6 +39,8 @@ export interface ClientOptions {
   timeoutMs?: number;
   /** How to reach an address (default: gRPC over HTTP/2, plaintext for host:port). */
   transport?: TransportFactory;
+  /** Called before each retry (for logs and metrics): the failure and the retry's number. */
+  onRetry?: (error: FlotillaError, attempt: number) => void;
 }
 
 /** How a call may be retried. */
@@ -80,6 +82,7 @@ export class FlotillaClient {
   private readonly backoffMs: number;
   private readonly maxBackoffMs: number;
   private readonly timeoutMs: number;
+  private readonly onRetry: ((error: FlotillaError, attempt: number) => void) | undefined;
   private readonly latest = new Map<string, string>();
   private readonly refreshing = new Map<string, Promise<string>>();
   private readonly refused = new Map<string, number>(); // token -> until when not to ask again (ms)
@@ -90,6 +93,7 @@ export class FlotillaClient {
     this.backoffMs = options.backoffMs ?? 200;
     this.maxBackoffMs = options.maxBackoffMs ?? 10_000;
     this.timeoutMs = options.timeoutMs ?? 30_000;
+    this.onRetry = options.onRetry;
   }
 
   /** Closes every connection. */
@@ -134,8 +138,10 @@ export class FlotillaClient {
     }
   }
 
-  /** The pause before retry `attempt` of a call whose server asked for at least `atLeastMs`. */
-  pause(attempt: number, atLeastMs: number, signal?: AbortSignal): Promise<void> {
+  /** Reports retry `attempt` of a call that failed with `error` and pauses before it (at least the
+   * server's `atLeastMs`, plus jittered backoff). */
+  pause(attempt: number, atLeastMs: number, error: FlotillaError, signal?: AbortSignal): Promise<void> {
+    this.onRetry?.(error, attempt);
     return sleep(retryPauseMs(attempt, atLeastMs, this.backoffMs, this.maxBackoffMs), undefined, { signal });
   }
 
@@ -160,7 +166,7 @@ export class FlotillaClient {
         const delay = retryDelay(failure, policy.idempotent);
         if (delay === undefined || attempt >= this.retries) throw failure;
         this.gateways.failover();
-        await this.pause(attempt + 1, delay);
+        await this.pause(attempt + 1, delay, failure);
       }
     }
   }
@@ -323,7 +329,7 @@ export class FlotillaClient {
         if (delay === undefined || attempt >= this.retries) throw failure;
         attempt++;
         this.gateways.failover();
-        await this.pause(attempt, delay, options.signal);
+        await this.pause(attempt, delay, failure, options.signal);
       }
     }
   }

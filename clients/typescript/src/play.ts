@@ -50,7 +50,8 @@ interface Pending {
 
 /**
  * One seat's Play stream. Iterate it to receive `PlayResponse`s (updates and outcomes); `send`
- * or `submit` actions meanwhile. After a retryable failure it reopens on the next gateway from the
+ * or `submit` actions meanwhile (the stream runs from the first of these; responses are kept for
+ * the iteration, so awaiting `submit` inside it is fine). After a retryable failure it reopens on the next gateway from the
  * last etag received and sends the unanswered submissions again with their request ids (applied
  * once), so iteration sees every event exactly once. The iteration ends when the game is over
  * (the server closes the stream) or after `close()`.
@@ -69,6 +70,9 @@ export class PlayStream implements AsyncIterable<PlayResponse> {
   private controller: AbortController | undefined;
   private closed = false;
   private started = false;
+  private iterated = false;
+  private failure: FlotillaError | undefined;
+  private readonly inbox = new AsyncQueue<PlayResponse>();
   private readonly pending = new Map<string, Pending>();
 
   constructor(
@@ -89,15 +93,19 @@ export class PlayStream implements AsyncIterable<PlayResponse> {
   /** Sends `action` (with a prompt's `etag` to be refused if the game moved) and returns its
    * request id; its answer arrives on the iteration. */
   send(action: Action, options: { etag?: string; requestId?: string } = {}): string {
-    return this.enqueue(action, options, {});
+    const requestId = this.enqueue(action, options, {});
+    this.start();
+    return requestId;
   }
 
-  /** Sends `action` and resolves when it is answered (only while the stream is iterated); rejects
-   * with the FlotillaError of a refused submission. */
+  /** Sends `action` and resolves when it is answered; rejects with the FlotillaError of a refused
+   * submission (after resending it while its refusal was a rate limit with a RetryInfo delay). */
   submit(action: Action, options: { etag?: string; requestId?: string } = {}): Promise<Answer> {
-    return new Promise((resolve, reject) => {
+    const answer = new Promise<Answer>((resolve, reject) => {
       this.enqueue(action, options, { resolve, reject });
     });
+    this.start();
+    return answer;
   }
 
   /** Submissions sent and not answered yet, by request id. */
@@ -114,13 +122,31 @@ export class PlayStream implements AsyncIterable<PlayResponse> {
   }
 
   async *[Symbol.asyncIterator](): AsyncIterator<PlayResponse> {
-    if (this.started) throw new Error("a PlayStream is iterated once");
-    this.started = true;
+    if (this.iterated) throw new Error("a PlayStream is iterated once");
+    this.iterated = true;
+    this.start();
     try {
-      yield* this.run();
+      yield* this.inbox;
+      if (this.failure) throw this.failure;
     } finally {
       this.close();
     }
+  }
+
+  /** Runs the stream in the background (once): responses wait in the inbox for the iteration, so
+   * an `await submit()` inside the iteration does not block its own answer. */
+  private start(): void {
+    if (this.started) return;
+    this.started = true;
+    void (async () => {
+      try {
+        for await (const response of this.run()) this.inbox.push(response);
+      } catch (error) {
+        this.failure = FlotillaError.from(error);
+      } finally {
+        this.inbox.close();
+      }
+    })();
   }
 
   private enqueue(action: Action, options: { etag?: string; requestId?: string }, entry: Pick<Pending, "resolve" | "reject">): string {
@@ -164,7 +190,7 @@ export class PlayStream implements AsyncIterable<PlayResponse> {
         attempt++;
         this.gateway++;
         this.reopened++;
-        await this.client.pause(attempt, delay);
+        await this.client.pause(attempt, delay, failure);
       } finally {
         requests.close();
       }
@@ -196,7 +222,7 @@ export class PlayStream implements AsyncIterable<PlayResponse> {
     if (!entry || delay === undefined || entry.retries >= this.client.maxRetries) return false;
     entry.retries++;
     this.resent++;
-    void this.client.pause(entry.retries, delay).then(() => {
+    void this.client.pause(entry.retries, delay, error).then(() => {
       if (this.pending.get(requestId) === entry) this.requests?.push({ kind: { case: "submit", value: entry.request } });
     });
     return true;
