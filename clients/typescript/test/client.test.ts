@@ -206,15 +206,16 @@ describe("against a server", { skip: GATEWAYS.length < 2 ? "set FLOTILLA_GATEWAY
     const seat1 = await other.join(game.name);
     assert.equal((await other.join(game.name)).seat, seat1.seat, "joining again returns the seat held");
     await rejects((await signedIn("errors-3")).join(game.name), Code.FailedPrecondition, ErrorReason.GAME_FULL);
-    const sessionAsSeat = { ...seat0, token: (await signedIn("not-seated")).sessionToken };
+    const moved = await host.submit(seat0, add(1)); // seat 1 is to act now; game.etag is stale
+    const sessionAsSeat = { ...seat1, token: (await signedIn("not-seated")).sessionToken };
     await rejects(host.submit(sessionAsSeat, add(1)), Code.PermissionDenied, ErrorReason.SEAT_TOKEN_REQUIRED);
-    await rejects(other.submit(seat1, add(1)), Code.FailedPrecondition, ErrorReason.NOT_YOUR_TURN);
-    await rejects(host.submit(seat0, add(1), { etag: "1.x" }), Code.InvalidArgument, ErrorReason.INVALID_REQUEST);
-    await rejects(host.submit(seat0, add(1), { etag: game.etag }), Code.Aborted, ErrorReason.STALE_GAME_VERSION);
-    const before = (await host.getView(game.name, { seat: seat0 })).view?.etag;
-    await rejects(host.submit(seat0, add(3)), Code.FailedPrecondition, ErrorReason.ILLEGAL_ACTION);
+    await rejects(host.submit(seat0, add(1)), Code.FailedPrecondition, ErrorReason.NOT_YOUR_TURN);
+    await rejects(other.submit(seat1, add(1), { etag: "1.x" }), Code.InvalidArgument, ErrorReason.INVALID_REQUEST);
+    await rejects(other.submit(seat1, add(1), { etag: game.etag }), Code.Aborted, ErrorReason.STALE_GAME_VERSION);
+    await rejects(other.submit(seat1, add(2_000_000)), Code.InvalidArgument, ErrorReason.INVALID_ACTION);
+    await rejects(other.submit(seat1, create(ActionSchema)), Code.InvalidArgument, ErrorReason.INVALID_ACTION);
     const after = await host.getGame(game.name);
-    assert.equal(after.etag, before, "no refused call moved the game");
+    assert.equal(after.etag, moved.etag, "no refused call moved the game");
     assert.equal(after.state, GameState.ACTIVE);
   });
 
