@@ -298,10 +298,12 @@ describe("against a server", { skip: GATEWAYS.length < 2 ? "set FLOTILLA_GATEWAY
     const patient = new FlotillaClient(GATEWAYS, { backoffMs: 10, onRetry: (error) => retried.push(error) });
     clients.push(patient);
     patient.useToken(eager.sessionToken);
-    const started = Date.now();
-    await patient.createGame("counter", 2);
+    // The bucket is empty now; should a stall have refilled it, the second call meets the limit.
+    for (let i = 0; i < 2 && retried.length === 0; i++) {
+      const started = Date.now();
+      await patient.createGame("counter", 2);
+      if (retried.length > 0) assert.ok(Date.now() - started >= (limited.retryDelayMs ?? 0), "waited the delay out");
+    }
     assert.ok(retried.some((error) => error.is(ErrorReason.RATE_LIMITED)), "retried after the rate limit");
-    assert.ok(Date.now() - started >= (limited.retryDelayMs ?? 0) / 2, "waited for the delay");
   });
-
 });
