@@ -18,7 +18,8 @@ import pytest
 from flotilla.redis_server import RedisServer
 from support import Stack, stack_limits, start_stack
 
-pytestmark = [pytest.mark.redis, pytest.mark.timeout(420)]
+# One xdist worker runs them all: one build, one stack.
+pytestmark = [pytest.mark.redis, pytest.mark.timeout(420), pytest.mark.xdist_group("typescript")]
 
 PACKAGE = Path(__file__).resolve().parents[2] / "clients" / "typescript"
 # The conformance seats submit as fast as the server answers (Navegador's ~1,200 moves a game):
