@@ -242,6 +242,7 @@ async function playCase(addresses: readonly string[], spec: Case, random: () => 
       ...players.map(({ client: c, seat }, i) => playSeat(c, seat, logs[i] as EventLog, random, resumeAt(), counts, failures)),
     ]);
     counts.resumes += spectatorResumes;
+    check(counts.resumes >= 1, `${spec.name}: nobody resumed on the other gateway`);
     check(failures.length === 0, failures.join("; "));
     const game = await host.getGame(created.name);
     check(game.state === GameState.FINISHED, `${spec.name}: GetGame says state ${game.state} after GameFinished`);

@@ -5,9 +5,9 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { type MessageInitShape, create } from "@bufbuild/protobuf";
 import type { CallOptions } from "@connectrpc/connect";
 
-import { FlotillaError, retryDelay, retryPauseMs } from "./errors.js";
+import { Code, FlotillaError, retryDelay, retryPauseMs } from "./errors.js";
 import { Gateways, type Stubs, type TransportFactory } from "./gateways.js";
-import type { Action, ClockSchema, Game, GameState } from "./gen/flotilla/api/game/v1/game_pb.js";
+import { type Action, type ClockSchema, type Game, GameState } from "./gen/flotilla/api/game/v1/game_pb.js";
 import type {
   GetGameRecordResponse,
   GetViewResponse,
@@ -18,6 +18,7 @@ import type {
 } from "./gen/flotilla/api/game/v1/game_service_pb.js";
 import { PlayStream, type PlayOptions } from "./play.js";
 import { bearer, needsRefresh } from "./tokens.js";
+import { endsGame } from "./updates.js";
 
 /** A seat taken in a game: its index and the token that acts for it. */
 export interface Seat {
@@ -308,6 +309,7 @@ export class FlotillaClient {
     let afterEventId = options.afterEventId ?? 0n;
     let afterEtag = options.afterEtag ?? "";
     const token = options.seat?.token ?? this.sessionToken;
+    let over = false;
     for (let attempt = 0; ; ) {
       const used = token ? await this.fresh(token) : "";
       const request = { game, afterEventId, afterEtag, joinCode: options.joinCode ?? "" };
@@ -319,8 +321,10 @@ export class FlotillaClient {
           afterEventId = update.throughEventId;
           afterEtag = update.etag;
           yield update;
+          over ||= endsGame(update);
         }
-        return;
+        if (over || (await this.isOver(game))) return;
+        throw new FlotillaError(Code.Unavailable, "the watch ended before the game did");
       } catch (error) {
         if (options.signal?.aborted) return;
         const failure = FlotillaError.from(error);
@@ -332,6 +336,13 @@ export class FlotillaClient {
         await this.pause(attempt, delay, failure, options.signal);
       }
     }
+  }
+
+  /** Whether `game` is over (finished or abandoned): a stream that ends before it was cut short
+   * (a gateway shutting down) and resumes. */
+  async isOver(game: string): Promise<boolean> {
+    const state = (await this.getGame(game)).state;
+    return state === GameState.FINISHED || state === GameState.ABANDONED;
   }
 
   /**

@@ -11,6 +11,7 @@ export type { Stubs, TransportFactory } from "./gateways.js";
 export { PlayStream } from "./play.js";
 export type { Answer, PlayOptions } from "./play.js";
 export { bearer, needsRefresh, tokenTimes } from "./tokens.js";
+export { endsGame } from "./updates.js";
 export { verifySeedCommitment } from "./verify.js";
 
 export * from "./gen/flotilla/api/game/v1/error_reason_pb.js";

@@ -15,6 +15,7 @@ import type {
 } from "./gen/flotilla/api/game/v1/game_service_pb.js";
 import { AsyncQueue } from "./queue.js";
 import { bearer } from "./tokens.js";
+import { endsGame } from "./updates.js";
 
 /** Where a Play stream starts and on which gateway. */
 export interface PlayOptions {
@@ -158,6 +159,7 @@ export class PlayStream implements AsyncIterable<PlayResponse> {
   }
 
   private async *run(): AsyncGenerator<PlayResponse> {
+    let over = false;
     for (let attempt = 0; !this.closed; ) {
       const used = await this.client.fresh(this.seat.token);
       const requests = new AsyncQueue<MessageInitShape<typeof PlayRequestSchema>>();
@@ -173,8 +175,10 @@ export class PlayStream implements AsyncIterable<PlayResponse> {
           attempt = 0;
           this.take(response);
           yield response;
+          if (response.kind.case === "update") over ||= endsGame(response.kind.value);
         }
-        return; // the game is over
+        if (over || (await this.client.isOver(this.seat.game))) return;
+        throw new FlotillaError(Code.Unavailable, "the Play stream ended before the game did");
       } catch (error) {
         if (this.closed) return;
         const failure = FlotillaError.from(error);
