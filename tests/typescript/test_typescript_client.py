@@ -1,6 +1,7 @@
 """The TypeScript client (clients/typescript) against a real stack: its generated code is in sync
-with proto/, it compiles under `tsc --strict`, its node tests pass, and the Node conformance
-client plays every game kind and mode to the end over two gateways, resuming on the other one.
+with proto/, it compiles under `tsc --strict`, its node tests pass, its streams survive a gateway
+SIGKILLed under them, and the Node conformance client plays every game kind and mode to the end
+over two gateways, resuming on the other one.
 
 `scripts/bootstrap` installs its npm packages (`npm ci`); these tests build and run it with node.
 """
@@ -39,16 +40,21 @@ EVERY_GAME = (
 )
 
 
-def node(*args: str, timeout_s: float, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    """Runs `node args` in the package; fails the test with its output unless it exits 0."""
+def node_binary() -> str:
+    """The node executable; fails the test when node or the package's npm packages are missing."""
     binary = shutil.which("node")
     if binary is None:
         pytest.fail("node not found: the TypeScript client needs Node.js >= 20 (see clients/typescript/README.md)")
     if not (PACKAGE / "node_modules").is_dir():
         pytest.fail("clients/typescript/node_modules is missing: run ./scripts/bootstrap (npm ci)")
+    return binary
+
+
+def node(*args: str, timeout_s: float, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """Runs `node args` in the package; fails the test with its output unless it exits 0."""
     try:
         done = subprocess.run(
-            [binary, *args],
+            [node_binary(), *args],
             cwd=PACKAGE,
             env=dict(os.environ, **(env or {})),
             capture_output=True,
@@ -70,13 +76,17 @@ def compiled() -> None:
 
 
 @pytest.fixture(scope="module")
-def gateways(redis_server: RedisServer, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """FLOTILLA_GATEWAYS of a stack of two gateways and two workers (comma-separated)."""
-    stack: Stack = start_stack(
-        redis_server.url, tmp_path_factory.mktemp("ts-stack"), extra_env={"FLOTILLA_LIMITS": LIMITS}
-    )
-    yield ",".join(stack.gateways)
-    stack.stop()
+def stack(redis_server: RedisServer, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    """Two gateways and two workers (the conftest's `stack`, with LIMITS)."""
+    running = start_stack(redis_server.url, tmp_path_factory.mktemp("ts-stack"), extra_env={"FLOTILLA_LIMITS": LIMITS})
+    yield running
+    running.stop()
+
+
+@pytest.fixture
+def gateways(stack: Stack) -> str:
+    """FLOTILLA_GATEWAYS: the stack's gateway addresses, comma-separated."""
+    return ",".join(stack.gateways)
 
 
 def test_generated_code_is_in_sync_with_proto() -> None:
@@ -88,6 +98,34 @@ def test_node_client_tests_pass(compiled: None, gateways: str) -> None:
     done = node("--test", "--test-reporter=spec", "dist/test/", timeout_s=120, env={"FLOTILLA_GATEWAYS": gateways})
     assert "fail 0" in done.stdout
     assert "skipped 0" in done.stdout, "the server tests ran"
+
+
+def test_node_streams_survive_a_gateway_killed(compiled: None, stack: Stack, gateways: str) -> None:
+    """conformance/failover.js plays on gateway 1 and says when to kill it: its Play streams and
+    its watch must reopen on gateway 0 by themselves and finish the game, every event once."""
+    env = dict(os.environ, FLOTILLA_GATEWAYS=gateways)
+    script = [node_binary(), "dist/conformance/failover.js"]
+    output: list[str] = []
+    killed = False
+    with subprocess.Popen(
+        script, cwd=PACKAGE, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    ) as proc:
+        assert proc.stdout is not None
+        try:
+            for line in proc.stdout:  # until the script exits: it bounds itself to 60 s
+                output.append(line)
+                if line.strip() == "kill gateway 1" and not killed:
+                    killed = True
+                    stack.restart_gateway(1)  # SIGKILL, then a new gateway on the same address
+            code = proc.wait(timeout=30)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+    text = "".join(output)
+    assert killed, text
+    assert code == 0, text
+    assert "failover: " in text, text
 
 
 def test_node_conformance_plays_every_game(compiled: None, gateways: str) -> None:

@@ -23,10 +23,15 @@ export class FlotillaError extends Error {
     readonly metadata: Readonly<Record<string, string>> = {},
     /** The `google.rpc.RetryInfo` delay in milliseconds, when the server sent one. */
     readonly retryDelayMs: number | undefined = undefined,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; transport?: boolean },
   ) {
     super(`[${Code[code] ?? code}${reason ? ` ${reason}` : ""}] ${rawMessage}`, options);
+    this.transport = options?.transport ?? false;
   }
+
+  /** True when the connection failed under the call (reset, refused, an HTTP/2 stream reset: a
+   * gateway died or went away) rather than the server answering with this status. */
+  readonly transport: boolean;
 
   /** True when the call never reached a server (the connection was refused or could not be made):
    * even a call without a request id may then be retried elsewhere. */
@@ -63,7 +68,7 @@ export class FlotillaError extends Error {
       info?.reason ?? "",
       info?.metadata ?? {},
       retry?.retryDelay ? durationMs(retry.retryDelay) : undefined,
-      { cause: error },
+      { cause: error, transport: info === undefined && fromTransport(connect) },
     );
   }
 
@@ -86,6 +91,18 @@ export class FlotillaError extends Error {
   }
 }
 
+/** Whether a connect error was made by this side's transport: a node error (ECONNRESET, EPIPE,
+ * ERR_HTTP2_...) under it, or an HTTP/2 stream reset. */
+function fromTransport(error: ConnectError): boolean {
+  if (error.rawMessage.startsWith("http/2 stream closed with error code")) return true;
+  let cause: unknown = error.cause;
+  for (let depth = 0; depth < 4 && cause instanceof Error; depth++) {
+    if (typeof (cause as NodeJS.ErrnoException).code === "string") return true;
+    cause = cause.cause;
+  }
+  return false;
+}
+
 function durationMs(duration: { seconds: bigint; nanos: number }): number {
   return Number(duration.seconds) * 1000 + Math.floor(duration.nanos / 1e6);
 }
@@ -98,15 +115,19 @@ export const MAX_RATE_LIMIT_WAIT_MS = 5000;
  * must not be retried. `idempotent`: the call carries a request id (or only reads), so a retry
  * after an unknown outcome is applied at most once.
  *
- * Retried: UNAVAILABLE and DEADLINE_EXCEEDED (idempotent calls only: the outcome is unknown),
+ * Retried: transport failures (whatever code they map to: a gateway that died resets its
+ * connections), UNAVAILABLE, DEADLINE_EXCEEDED and CANCELLED that the caller did not ask for,
+ * for idempotent calls only (the outcome is unknown) unless the connection was refused,
  * RESOURCE_EXHAUSTED with reason OVERLOADED or RATE_LIMITED (nothing was done) after its
  * `RetryInfo` delay (rate limits only up to MAX_RATE_LIMIT_WAIT_MS). QUOTA_EXCEEDED is not retried:
  * it lasts until the caller ends something it holds.
  */
 export function retryDelay(error: FlotillaError, idempotent: boolean): number | undefined {
+  if (error.transport) return idempotent || error.notSent ? 0 : undefined;
   switch (error.code) {
     case Code.Unavailable:
     case Code.DeadlineExceeded:
+    case Code.Canceled: // not by the caller (who stops retrying once it cancels): a gateway died
       return idempotent || error.notSent ? 0 : undefined;
     case Code.ResourceExhausted:
       if (error.reason === "ERROR_REASON_OVERLOADED") return error.retryDelayMs ?? 0;
