@@ -2,9 +2,9 @@
 
 Every .proto under proto/flotilla/ lands in clients/python/flotilla_client/api/ (the one copy of
 the generated Python: the server imports it from the SDK), and every google/* file it needs (the
-google.rpc Status, ErrorInfo and RetryInfo, anything vendored under proto/google/ and what they
+google.rpc Status, ErrorInfo and RetryInfo, anything vendored under proto/third_party/google/ and what they
 import) in flotilla_client/_google/, so the SDK needs no googleapis-common-protos. Their imports
-are rewritten to those places. A google/* file not vendored in proto/ is compiled from the
+are rewritten to those places. A google/* file not vendored is compiled from the
 .proto sources googleapis-common-protos ships, so both register identical descriptors in a
 process that loads both (the server) and share one message class.
 
@@ -24,6 +24,7 @@ from grpc_tools import protoc
 
 ROOT = Path(__file__).resolve().parent.parent
 PROTO = ROOT / "proto"
+THIRD_PARTY = PROTO / "third_party"  # vendored google/rpc and google/api protos, byte-identical to googleapis'
 SDK = ROOT / "clients" / "python"
 GOOGLE_RPC = ("google/rpc/status.proto", "google/rpc/error_details.proto")  # what the SDK itself reads
 HEADER = '"""Generated from proto/ by scripts/gen_protos.py; do not edit."""\n'
@@ -47,14 +48,15 @@ def _googleapis_root() -> Path | None:
 
 def _google_protos(googleapis: Path | None) -> list[str]:
     """The google/* files (not the well-known google/protobuf ones, which protobuf ships) that
-    the SDK needs: GOOGLE_RPC, those vendored under proto/google/, and all they and proto/
-    import, transitively. Each is read from proto/ first, then from googleapis."""
-    vendored = {str(p.relative_to(PROTO)) for p in (PROTO / "google").rglob("*.proto")}
+    the SDK needs: GOOGLE_RPC, those vendored under proto/third_party/google/, and all they and
+    proto/ import, transitively. Each is read from proto/third_party/ first, then from googleapis."""
+    vendored = {str(p.relative_to(THIRD_PARTY)) for p in (THIRD_PARTY / "google").rglob("*.proto")}
     wanted = set(GOOGLE_RPC) | vendored
     todo = [*wanted, *(str(p.relative_to(PROTO)) for p in (PROTO / "flotilla").rglob("*.proto"))]
     while todo:
         name = todo.pop()
-        path = PROTO / name if (PROTO / name).exists() or googleapis is None else googleapis / name
+        local = next((root / name for root in (PROTO, THIRD_PARTY) if (root / name).exists()), None)
+        path = local or (googleapis or THIRD_PARTY) / name
         for dep in IMPORT.findall(path.read_text()):
             if dep.startswith("google/") and not dep.startswith("google/protobuf/") and dep not in wanted:
                 wanted.add(dep)
@@ -64,7 +66,8 @@ def _google_protos(googleapis: Path | None) -> list[str]:
 
 def _protoc(out: Path, files: list[str], googleapis: Path | None) -> None:
     include = str(Path(grpc_tools.__file__).parent / "_proto")
-    args = ["grpc_tools.protoc", f"-I{PROTO}", f"-I{include}", *([f"-I{googleapis}"] if googleapis else [])]
+    args = ["grpc_tools.protoc", f"-I{PROTO}", f"-I{THIRD_PARTY}", f"-I{include}"]
+    args += [f"-I{googleapis}"] if googleapis else []
     args += [f"--python_out={out}", f"--pyi_out={out}", f"--grpc_python_out={out}", *files]
     if protoc.main(args) != 0:
         sys.exit("protoc failed")

@@ -16,6 +16,7 @@ from google.protobuf.message import Message
 from google.rpc import error_details_pb2, status_pb2
 from grpc_health.v1 import health_pb2
 
+from flotilla_client.api.catalog.v1 import catalog_service_pb2
 from flotilla_client.api.game.v1 import game_service_pb2
 from flotilla_client.api.lobby.v1 import lobby_service_pb2
 from flotilla_client.api.matchmaking.v1 import matchmaking_service_pb2
@@ -26,6 +27,7 @@ SERVICES: tuple[ServiceDescriptor, ...] = (
     lobby_service_pb2.DESCRIPTOR.services_by_name["LobbyService"],
     matchmaking_service_pb2.DESCRIPTOR.services_by_name["MatchmakingService"],
     matchmaking_service_pb2.DESCRIPTOR.services_by_name["RatingService"],
+    catalog_service_pb2.DESCRIPTOR.services_by_name["CatalogService"],
 )
 METHODS: tuple[MethodDescriptor, ...] = tuple(m for s in SERVICES for m in s.methods)
 MAX_DETAILS = 200  # characters of a status message (gateway/errors.py)

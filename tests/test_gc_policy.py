@@ -25,7 +25,7 @@ def aged_cycle() -> weakref.ref[Node]:
 
 
 async def test_full_collections_run_only_within_the_budget() -> None:
-    policy = GcPolicy(budget_s=0.0, interval_s=3600, max_age_s=0)
+    policy = GcPolicy(budget_s=0.0, interval_s=3600, max_age_s=0, min_gap_s=0)
     policy.start()
     try:
         assert gc.get_threshold()[2] == NO_AUTOMATIC_FULL
@@ -53,6 +53,23 @@ async def test_an_overdue_full_collection_runs_over_budget() -> None:
         await asyncio.sleep(0.01)
         assert policy.step() is True
         assert cycle() is None
+    finally:
+        await policy.stop()
+
+
+async def test_a_full_collection_within_budget_waits_for_its_gap_or_growth() -> None:
+    """A small heap fits any budget: it is still not collected in full every interval."""
+    policy = GcPolicy(budget_s=3600.0, interval_s=3600, max_age_s=0, min_gap_s=3600)
+    policy.start()
+    try:
+        cycle = aged_cycle()
+        assert policy.step() is False  # within budget, but neither the gap nor growth says so
+        assert cycle() is not None
+        grown = [[i] for i in range(policy.after_full // 2 + 1)]  # the frozen count grows by half
+        assert policy.step() is True
+        assert cycle() is None
+        assert policy.step() is False  # and then waits again
+        del grown
     finally:
         await policy.stop()
 

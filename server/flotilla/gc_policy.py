@@ -7,8 +7,10 @@ run), and every `interval_s` the policy moves the survivors of the young generat
 permanent generation (`gc.freeze()`: never traversed; objects there are still freed by reference
 counting when they die, closed streams leave no cycles behind). It then runs a full collection
 (`gc.unfreeze()` + `gc.collect()`) only when its pause, estimated from the frozen object count and
-the last measured cost per object, fits `budget_s`: when the gateway holds few objects, e.g.
-after its streams closed. Cyclic garbage that aged into the permanent generation waits for that,
+the last measured cost per object, fits `budget_s` (when the gateway holds few objects, e.g.
+after its streams closed), and only if `min_gap_s` passed since the last one or the frozen count
+grew by half since (a small gateway would otherwise pause for its budget every `interval_s`).
+Cyclic garbage that aged into the permanent generation waits for that,
 or at the latest `max_age_s` (the backstop that bounds it: one pause over budget). After each
 full collection, and whenever the frozen object count fell to half its peak (streams closed and
 reference counting freed them), glibc's malloc_trim hands the freed heap back to the system.
@@ -43,10 +45,14 @@ def _malloc_trim() -> Callable[[], None]:
 class GcPolicy:
     """Budgeted full collections for a long-running asyncio process (see the module docstring)."""
 
-    def __init__(self, budget_s: float, interval_s: float = 1.0, max_age_s: float = 21_600.0) -> None:
+    def __init__(
+        self, budget_s: float, interval_s: float = 1.0, max_age_s: float = 21_600.0, min_gap_s: float = 30.0
+    ) -> None:
         self.budget_s = budget_s
         self.interval_s = interval_s
         self.max_age_s = max_age_s
+        self.min_gap_s = min_gap_s
+        self.after_full = 0  # objects frozen right after the last full collection
         self.cost_s = 1e-6  # per traversed object: the least any full collection took (preemption only adds)
         self.peak = 0  # the most objects frozen since the heap was last trimmed
         self.last_full = time.monotonic()
@@ -84,9 +90,10 @@ class GcPolicy:
         if frozen < self.peak // 2:  # half of what was there died: give the memory back
             self.trim()
             self.peak = frozen
-        estimate = frozen * self.cost_s
-        overdue = self.max_age_s > 0 and time.monotonic() - self.last_full >= self.max_age_s
-        if estimate > self.budget_s and not overdue:
+        since = time.monotonic() - self.last_full
+        overdue = self.max_age_s > 0 and since >= self.max_age_s
+        due = since >= self.min_gap_s or frozen >= 1.5 * self.after_full
+        if not overdue and (not due or frozen * self.cost_s > self.budget_s):
             return False
         self.full()
         return True
@@ -104,5 +111,5 @@ class GcPolicy:
         self.last_full = time.monotonic()
         self.full_collections += 1
         self.trim()
-        self.peak = survivors
+        self.peak = self.after_full = survivors
         log.debug("gc.full", pause_s=round(pause, 4), objects=survivors)

@@ -31,6 +31,7 @@ PROTOS = {
     "flotilla.api.game.v1.": ROOT / "proto/flotilla/api/game/v1/game_service.proto",
     "flotilla.api.lobby.v1.": ROOT / "proto/flotilla/api/lobby/v1/lobby_service.proto",
     "flotilla.api.matchmaking.v1.": ROOT / "proto/flotilla/api/matchmaking/v1/matchmaking_service.proto",
+    "flotilla.api.catalog.v1.": ROOT / "proto/flotilla/api/catalog/v1/catalog_service.proto",
 }
 INVALID = grpc.StatusCode.INVALID_ARGUMENT
 
@@ -63,7 +64,7 @@ def comment_above(full_name: str) -> str:
     lines = PROTOS[package].read_text().splitlines()
     message, field = full_name[len(package) :].rsplit(".", 1)
     at = lines.index(f"message {message} {{")
-    pattern = re.compile(rf"^\s+(optional |repeated )?[\w.<>, ]+ {field} = \d+;")
+    pattern = re.compile(rf"^\s+(optional |repeated )?[\w.<>, ]+ {field} = \d+( \[[^]]*\])?;")
     while not pattern.match(lines[at]):
         at += 1
     comment = []

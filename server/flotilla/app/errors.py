@@ -175,3 +175,9 @@ class QuotaExceeded(AppError):
     """Over a quota of things held at once; frees only when the caller ends one (no RetryInfo)."""
 
     reason = "QUOTA_EXCEEDED"
+
+
+class CatalogNotFound(GameNotFound):
+    """No catalogue of this game kind and rules version (CatalogService.GetCatalog)."""
+
+    reason = "CATALOG_NOT_FOUND"

@@ -29,8 +29,10 @@ PAGE_TOKEN = 32
 JOIN_CODE = 16
 TOKEN = 8192  # a bearer token: Flotilla JWTs are ~400 characters, an identity provider's may carry many claims
 API_KEY = 128  # flk_<12 hex>_<43 characters>
+RULES_VERSION = 40
 
 _G, _L, _M = "flotilla.api.game.v1.", "flotilla.api.lobby.v1.", "flotilla.api.matchmaking.v1."
+_C = "flotilla.api.catalog.v1."
 MAXIMA: dict[str, int] = {
     _G + "SignInAsGuestRequest.display_name": DISPLAY_NAME,
     _G + "SignInWithApiKeyRequest.api_key": API_KEY,
@@ -98,9 +100,11 @@ MAXIMA: dict[str, int] = {
     _M + "ListRatingHistoryRequest.kind": KIND,
     _M + "ListRatingHistoryRequest.user": NAME,
     _M + "ListRatingHistoryRequest.page_token": PAGE_TOKEN,
+    _C + "GetCatalogRequest.kind": KIND,
+    _C + "GetCatalogRequest.rules_version": RULES_VERSION,
 }
 PARTY_MEMBER = NAME  # characters of each `party` entry (users/{id})
-_OWN_PACKAGES = (_G, _L, _M)
+_OWN_PACKAGES = (_G, _L, _M, _C)
 
 Check = Callable[[Message], str | None]
 

@@ -1,4 +1,4 @@
-"""The gateway process: one grpc.aio server with the game, auth, lobby, matchmaking, rating,
+"""The gateway process: one grpc.aio server with the game, auth, lobby, matchmaking, rating, catalog,
 health and reflection services (registered by gateway/services.py: malformed requests are refused)."""
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from flotilla.app.pacing import Budget
 from flotilla.app.stream_leases import StreamLeases
 from flotilla.gateway.admission import Admission, Limits, core_options, core_server_ids
 from flotilla.gateway.auth import Tokens
+from flotilla.gateway.catalog_servicer import CatalogServicer
 from flotilla.gateway.game_servicer import AuthServicer, GameServicer
 from flotilla.gateway.interceptors import CallContext
 from flotilla.gateway.limiting import CallLimits
@@ -45,6 +46,7 @@ from flotilla.store.feeds import Feeds
 from flotilla.store.lobby_store import LobbyStore
 from flotilla.store.party_store import PartyStore
 from flotilla.store.redis_store import RedisStore
+from flotilla_client.api.catalog.v1 import catalog_service_pb2
 from flotilla_client.api.game.v1 import game_service_pb2
 from flotilla_client.api.lobby.v1 import lobby_service_pb2
 from flotilla_client.api.matchmaking.v1 import matchmaking_service_pb2
@@ -63,6 +65,7 @@ SERVICES = (
     _service(lobby_service_pb2, "LobbyService").full_name,
     _service(matchmaking_service_pb2, "MatchmakingService").full_name,
     _service(matchmaking_service_pb2, "RatingService").full_name,
+    _service(catalog_service_pb2, "CatalogService").full_name,
 )
 
 # Keepalive: ping idle connections so dead clients and proxies are noticed; allow client pings
@@ -161,6 +164,7 @@ async def start_gateway(settings: Settings, store: RedisStore | None = None) -> 
             (_service(lobby_service_pb2, "LobbyService"), LobbyServicer(rooms, tokens, limits)),
             (_service(matchmaking_service_pb2, "MatchmakingService"), MatchmakingServicer(tickets, tokens, limits)),
             (_service(matchmaking_service_pb2, "RatingService"), RatingServicer(ratings, tokens)),
+            (_service(catalog_service_pb2, "CatalogService"), CatalogServicer()),
             (_service(health_pb2, "Health"), health_servicer),
             (
                 _service(reflection_pb2, "ServerReflection"),

@@ -32,8 +32,8 @@ class Rng:
 
     def below(self, n: int) -> tuple[int, Rng]:
         """A uniform int in [0, n) and the advanced generator (rejection sampling: no modulo bias)."""
-        if n <= 0:
-            msg = f"below() needs n >= 1, got {n}"
+        if not 1 <= n <= 1 << 64:  # above 2**64 the rejection bound would be 0: no word ever accepted
+            msg = f"below() needs 1 <= n <= 2**64, got {n}"
             raise ValueError(msg)
         limit = (1 << 64) - (1 << 64) % n
         counter = self.counter
@@ -44,7 +44,11 @@ class Rng:
                 return x % n, Rng(self.seed, counter)
 
     def fork(self, salt: int) -> Rng:
-        """An independent generator derived from this one (for determinization and tests)."""
+        """An independent generator derived from this one (for determinization and tests);
+        `salt` in [0, 2**128)."""
+        if not 0 <= salt < 1 << 128:
+            msg = f"fork() needs 0 <= salt < 2**128, got {salt}"
+            raise ValueError(msg)
         derived = hashlib.blake2b(
             salt.to_bytes(16, "big", signed=False),
             key=(self.seed & _MASK).to_bytes(_SEED_BYTES, "big"),

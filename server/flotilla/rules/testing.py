@@ -61,7 +61,6 @@ class CheckReport:
     results: list[Result] = dataclasses.field(default_factory=list)
 
 
-@cache
 def random_walk(rules: GameRules[Any, Any, Any, Any, Any], state: Any, driver: random.Random) -> Iterator[Any]:
     """Each state of a random playout from `state` (`driver` picks the seat and a legal action), to the end."""
     while acting := rules.to_act(state):
@@ -70,6 +69,7 @@ def random_walk(rules: GameRules[Any, Any, Any, Any, Any], state: Any, driver: r
         yield state
 
 
+@cache
 def codec_for(rules: GameRules[Any, Any, Any, Any, Any]) -> Codec:
     """The codec covering a game's state, actions, events and views."""
     return Codec(rules.state_type, *rules.action_types, *rules.event_types, rules.view_type, rules.config_type)

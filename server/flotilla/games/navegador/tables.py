@@ -201,3 +201,65 @@ def max_affordable(money: int) -> int:
 def market_price(good: Good, cubes: int) -> int:
     """Price of one unit of `good` with `cubes` on its track (a full track pays its last price)."""
     return MARKET_PRICES[good][min(cubes, TRACK_SPACES - 1)]
+
+
+# --- texts and layout for clients (catalogue.py) ---
+# English names and rules texts (spec 2.5, 2.6, 4.1-4.8); {placeholders} are filled from the numbers above.
+SPACE_NAMES: dict[Space, str] = {
+    Space.SAILING: "Sailing",
+    Space.WORKERS: "Workers",
+    Space.MARKET: "Market",
+    Space.COLONY: "Colony",
+    Space.KNIGHT: "Knight",
+    Space.SHIPS: "Ships",
+    Space.BUILDINGS: "Buildings",
+}
+SPACE_TEXT: dict[Space, str] = {
+    Space.SAILING: "Sail your ships to neighbouring sea regions; {exploration_min_ships} ships entering an "
+    "unexplored region explore it (losing {exploration_ship_loss}) for its bonus.",
+    Space.WORKERS: "Buy workers into Lisbon.",
+    Space.MARKET: "Sell goods of your colonies at the market's prices; a sale lowers its price.",
+    Space.COLONY: "Found colonies with workers from Lisbon in regions where you have ships.",
+    Space.KNIGHT: "Buy a knight at the knight track's price.",
+    Space.SHIPS: "Buy ships into Portugal.",
+    Space.BUILDINGS: "Take buildings with workers from Lisbon.",
+}
+BUILDING_TEXT: tuple[str, ...] = (
+    "Workers: +{church} free worker, besides those bought.",
+    "End of turn on Buildings: +{residence} for each building you hold.",
+    "Ships: +{shipyard} free ship, besides those bought.",
+    "End of turn on Sailing: +{academy} for each sea region holding one of your ships.",
+    "End of turn on Colony: +{customs} for each colony you hold.",
+    "Market: sell {exchange} extra unit of gold, even without a gold colony.",
+    "End of turn on Knight: +{palace} for each of your workers in Lisbon.",
+)
+# [designed] Layout hints: the centre of each sea region SR0..SR12 in board units (100 wide, y downwards),
+# Portugal in the north-west, Nagasaki in the far east.
+REGION_LAYOUT: tuple[tuple[float, float], ...] = (
+    (45.0, 12.0),
+    (38.0, 32.0),
+    (18.0, 42.0),
+    (14.0, 66.0),
+    (42.0, 56.0),
+    (48.0, 82.0),
+    (60.0, 64.0),
+    (68.0, 40.0),
+    (74.0, 56.0),
+    (82.0, 46.0),
+    (88.0, 66.0),
+    (86.0, 28.0),
+    (94.0, 12.0),
+)
+# [designed] A colony is drawn below its region's centre, the colonies of one region side by side
+# (COLONY_SPACING apart, centred), COLONY_DROP lower.
+COLONY_DROP = 7.0
+COLONY_SPACING = 5.0
+
+
+def colony_layout(colony: int) -> tuple[float, float]:
+    """Where colony `colony` (an index into COLONIES) may be drawn, in board units."""
+    region = COLONY_REGION[colony]
+    siblings = [c for c in range(len(COLONIES)) if COLONY_REGION[c] == region]
+    x, y = REGION_LAYOUT[region]
+    offset = (siblings.index(colony) - (len(siblings) - 1) / 2) * COLONY_SPACING
+    return x + offset, y + COLONY_DROP

@@ -8,7 +8,7 @@ from . import flow
 from .common import draw_card
 from .config import Config
 from .state import Deck, NavyDeck, PirateMove, Player, Route, State, Supply, TokenPile
-from .tables import END_CARD, MERCHANTS, PILE_ORDER, PILE_TOKENS, ZONE_ROUTES, navy_cards_for
+from .tables import MERCHANTS, PILE_ORDER, PILE_TOKENS, ZONE_ROUTES, navy_deck
 
 
 def roll_dice(rng: Rng) -> tuple[tuple[int, ...], Rng]:
@@ -32,8 +32,8 @@ def new_game(config: Config, seed: int) -> State:
             if card is not None:
                 routes.append(Route(space, card))
         decks.append(deck)
-    phase1 = navy_cards_for(n, 1)
-    phase2 = tuple(sorted((*navy_cards_for(n, 2), END_CARD)))
+    phase1 = navy_deck(n, 1)
+    phase2 = navy_deck(n, 2)
     shown, phase1, rng = draw_many(phase1, size, rng)
     piles = []
     display: list[str] = []

@@ -297,3 +297,79 @@ LADY_KILLER, EXPLORER, TAX_OFFICER, FRIGATE_FOE, GALLEON_FOE = "C01", "C02", "C0
 TRADER_PRINCE, TRADE_OUTPOST, FIGHTER, COMEDIAN, NEW_COLONY = "C06", "C07", "C08", "C09", "C10"
 JINX, PACK_OF_PIRATES, MARITIME_SUPREMACY, GAMESTER, CHEAP_STAFF = "C11", "C12", "C13", "C14", "C15"
 TINY_GAMESTER, ROYAL_HOUSEHOLD, RANSOM = "C16", "C17", "C18"
+
+
+# ---------------------------------------------------------------- names and texts (spec 2.1, 2.4-2.9)
+# English names and rules texts for clients (catalogue.py); {placeholders} are filled from tables.py and
+# the card data, so no number is written twice.
+
+SHIP_NAMES: dict[Colour, str] = {
+    Colour.YELLOW: "Pinnace",
+    Colour.BLUE: "Flute",
+    Colour.GREEN: "Skiff",
+    Colour.RED: "Frigate",
+    Colour.BLACK: "Galleon",
+}
+PERSON_NAMES: dict[Role, str] = {
+    Role.TRADER: "Trader",
+    Role.SETTLER: "Settler",
+    Role.CAPTAIN: "Captain",
+    Role.PRIEST: "Priest",
+    Role.JACK: "Jack of all Trades",
+    Role.SAILOR: "Sailor",
+    Role.PIRATE: "Pirate",
+    Role.MADEMOISELLE: "Mademoiselle",
+    Role.JESTER: "Jester",
+    Role.ADMIRAL: "Admiral",
+    Role.GOVERNOR: "Governor",
+    Role.CLERK: "Clerk",
+    Role.GUNNER: "Gunner",
+    Role.VICE_ADMIRAL: "Vice Admiral",
+}
+PERSON_TEXT: dict[Role, str] = {
+    Role.TRADER: "+1 coin when you trade a {colour} ship.",
+    Role.SETTLER: "Gives a house for an expedition; discarded when used.",
+    Role.CAPTAIN: "Gives an anchor for an expedition; discarded when used.",
+    Role.PRIEST: "Gives a cross for an expedition; discarded when used.",
+    Role.JACK: "Gives any one symbol (house, anchor or cross) for an expedition; discarded when used.",
+    Role.SAILOR: "{swords} sword: repels ships when you are the active player.",
+    Role.PIRATE: "{swords} swords: repel ships when you are the active player.",
+    Role.MADEMOISELLE: "Every person you hire costs you 1 coin less (not below 0).",
+    Role.JESTER: "+1 coin at your window when the harbor is empty (not as the active player), and on every bust.",
+    Role.ADMIRAL: "+{admiral_coins} coins at your window if the harbor holds {admiral_min_harbor} or more cards.",
+    Role.GOVERNOR: "You may take one more card in each of your windows.",
+    Role.CLERK: "When you trade a {colour} ship, you may take one more card.",
+    Role.GUNNER: "At your window: +1 coin per ship in the harbor beyond the first.",
+    Role.VICE_ADMIRAL: "+1 coin at your window if the harbor holds exactly {vice_admiral_harbor} cards.",
+}
+SHIP_TEXT = "Trade it for {coins} coin(s), or repel it with {swords} sword(s)."
+SKULL_SHIP_TEXT = "Trade it for {coins} coin(s); it cannot be repelled."
+SPECIAL_SHIP_TEXT = " Trading it gives another player of your choice 1 coin."
+EXPEDITION_TEXT = "Discard persons giving {needs} to fulfil it: {vp} VP and {coins} coins."
+TAX_TEXT: dict[TaxBonus, str] = {
+    TaxBonus.MOST_SWORDS: "Everyone with {tax_threshold} or more coins pays half (rounded down); "
+    "the most swords gain 1 coin.",
+    TaxBonus.FEWEST_VP: "Everyone with {tax_threshold} or more coins pays half (rounded down); "
+    "the fewest VP gain 1 coin.",
+}
+CONTRACT_TEXT: dict[ContractId, str] = {
+    "C01": "Own at least one Captain and one Mademoiselle.",
+    "C02": "Own at least one fulfilled expedition.",
+    "C03": "You had to pay taxes on a Tax Increase just now.",
+    "C04": "Trade a red ship and refuse all its coins, {times} times.",
+    "C05": "Trade a black ship and refuse all its coins, {times} times.",
+    "C06": "Own at least {trader_prince_traders} Traders (any colours).",
+    "C07": "Own at least one Settler and one Clerk.",
+    "C08": "Own at least {fighter_swords} swords.",
+    "C09": "Own at least one Priest and one Jester.",
+    "C10": "Own at least one Settler and one Gunner.",
+    "C11": "As the active player, bust.",
+    "C12": "As the active player, collect repelled ships of all {colours} colours.",
+    "C13": "Own at least one Captain and one Vice Admiral.",
+    "C14": "As the active player, have ships of {gamester_colours} or more colours in the harbor.",
+    "C15": "Own at least {cheap_staff_count} persons whose printed cost is {cheap_staff_cost} or less.",
+    "C16": "As the active player, have ships of {tiny_gamester_colours} or more colours in the harbor, "
+    "in {times} different turns.",
+    "C17": "Own at least {royal_household_vp} VP (co-op only).",
+    "C18": "Pay {ransom_coins} coins to the bank (co-op only).",
+}

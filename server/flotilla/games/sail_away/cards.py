@@ -161,3 +161,45 @@ OBJECTIVE_IDS: tuple[str, ...] = tuple(sorted(OBJECTIVES))
 def launchable(card: ShipCard, filled: tuple[bool, ...]) -> bool:
     """Every non-coin space holds a crate."""
     return all(f or i == card.coin_space for i, f in enumerate(filled))
+
+
+# English rules texts and names for clients (catalogue.py), from spec §2.2 and §2.5; {placeholders} are
+# filled from tables.py, so no number is written twice.
+PIRATE_ACTION_TEXT = MappingProxyType(
+    {
+        FORCED_SALE: "Give another player {forced_sale_price} coin; move a standard crate from one of their "
+        "unlaunched ships to an empty space of the same resource on one of yours (it returns to its owner when "
+        "your ship launches).",
+        SMUGGLED_GOODS: "Move one of your crates from an open island to an empty space of the same resource on "
+        "one of your unlaunched ships (not a standard crate covered by a pirate crate).",
+        DIRTY_DEEDS: "Use any one launch ability of your board (L1-L5), even an unlocked or used one; the slot "
+        "is not used up.",
+        LANDLUBBER: "Choose an open island without a claim post: every crate on it returns to its owner's "
+        "supply (no coins), and the island is replaced.",
+        BURIED_TREASURE: "Gain {buried_treasure_coins} coins.",
+        SEA_LEGS: "While your crate is here, your crate limit is {sea_legs_crate_limit} instead of {base_crate_limit}.",
+        HARBOR_DUES: "While your crate is here, another player who resolves an island pays you "
+        "{harbor_dues_coins} coin after taking its coins (if able).",
+        BLACK_FLAG: "While your crate is here, a ransom for one of your pirate crates costs {black_flag_ransom} "
+        "coins instead of {ransom}.",
+    }
+)
+ABILITY_NAMES = MappingProxyType(
+    {
+        Ability.EXTRA_CRATE: "Extra Crate",
+        Ability.DIRECT_LOAD: "Direct Load",
+        Ability.CLAIM: "Claim",
+        Ability.RELEASE: "Release",
+        Ability.RESERVE: "Reserve",
+    }
+)
+ABILITY_TEXT = MappingProxyType(
+    {
+        Ability.EXTRA_CRATE: "This turn you may place one more crate than your limit.",
+        Ability.DIRECT_LOAD: "Place a crate from your supply on an empty space of one of your unlaunched ships "
+        "(outside your crate limit).",
+        Ability.CLAIM: "Claim an open island with one of your posts even though it has empty spaces.",
+        Ability.RELEASE: "Return one pirate crate from a pirate action card to its owner's supply.",
+        Ability.RESERVE: "Move your reserve crates into your supply.",
+    }
+)

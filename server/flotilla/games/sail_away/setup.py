@@ -29,7 +29,7 @@ def new_game(config: Config, seed: int) -> State:
         secret[seat], objectives, rng = draw(objectives, rng)
     islands_deck = ISLAND_IDS
     row = []
-    for _ in range(n + 1):
+    for _ in range(tables.open_islands(n)):
         card, islands_deck, rng = draw(islands_deck, rng)
         row.append(new_island(card))
     pirate_box = PIRATE_IDS

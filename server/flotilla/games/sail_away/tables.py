@@ -36,3 +36,19 @@ END_SHIPS = 5  # [seed] launched ships that trigger the end
 # [designed, ruling SA-R1] The rulebook has no end when nobody launches ships: the game also
 # ends after this many full rounds (every seat has taken this many turns).
 MAX_ROUNDS = 50
+
+OPEN_ISLANDS_EXTRA = 1  # [seed] islands face up: one more than the players
+
+
+def open_islands(seats: int) -> int:
+    """Islands face up in the row (§3)."""
+    return seats + OPEN_ISLANDS_EXTRA
+
+
+# [designed] Layout hints for clients (catalogue.py): centres of the common board's rows, in board units
+# (100 wide, y downwards); position k of a row of n is at x = left + k * step.
+BOARD_ROWS: tuple[tuple[str, float, float, float], ...] = (  # (area, left, step, y)
+    ("island_row", 10.0, 16.0, 20.0),
+    ("pirate_cards", 20.0, 20.0, 50.0),
+    ("market", 25.0, 20.0, 80.0),
+)

@@ -27,10 +27,11 @@ from flotilla_client.api.navegador.v1 import navegador_pb2 as flotilla_dot_api_d
 from flotilla_client.api.pirates_of_nassau.v1 import pirates_of_nassau_pb2 as flotilla_dot_api_dot_pirates__of__nassau_dot_v1_dot_pirates__of__nassau__pb2
 from flotilla_client.api.port_royal.v1 import port_royal_pb2 as flotilla_dot_api_dot_port__royal_dot_v1_dot_port__royal__pb2
 from flotilla_client.api.sail_away.v1 import sail_away_pb2 as flotilla_dot_api_dot_sail__away_dot_v1_dot_sail__away__pb2
+from flotilla_client._google.api import field_behavior_pb2 as google_dot_api_dot_field__behavior__pb2
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1f\x66lotilla/api/game/v1/game.proto\x12\x14\x66lotilla.api.game.v1\x1a%flotilla/api/counter/v1/counter.proto\x1a)flotilla/api/navegador/v1/navegador.proto\x1a\x39\x66lotilla/api/pirates_of_nassau/v1/pirates_of_nassau.proto\x1a+flotilla/api/port_royal/v1/port_royal.proto\x1a)flotilla/api/sail_away/v1/sail_away.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xeb\x03\n\x04Game\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0c\n\x04kind\x18\x02 \x01(\t\x12\x12\n\nseat_count\x18\x03 \x01(\x05\x12\x38\n\x07options\x18\x04 \x03(\x0b\x32\'.flotilla.api.game.v1.Game.OptionsEntry\x12.\n\x05state\x18\x05 \x01(\x0e\x32\x1f.flotilla.api.game.v1.GameState\x12-\n\x05seats\x18\x06 \x03(\x0b\x32\x1e.flotilla.api.game.v1.SeatInfo\x12\x0c\n\x04\x65tag\x18\x07 \x01(\t\x12\x15\n\rrules_version\x18\x08 \x01(\t\x12/\n\x0b\x63reate_time\x18\t \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x15\n\rlast_event_id\x18\n \x01(\x03\x12,\n\x06result\x18\x0b \x01(\x0b\x32\x1c.flotilla.api.game.v1.Result\x12\x0e\n\x06to_act\x18\x0c \x03(\x05\x12\x13\n\x0bseed_sha256\x18\r \x01(\t\x12*\n\x05\x63lock\x18\x0e \x01(\x0b\x32\x1b.flotilla.api.game.v1.Clock\x1a.\n\x0cOptionsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"\xa1\x01\n\x05\x43lock\x12\x14\n\x0cturn_seconds\x18\x01 \x01(\x05\x12\x14\n\x0c\x62\x61nk_seconds\x18\x02 \x01(\x05\x12\x19\n\x11increment_seconds\x18\x03 \x01(\x05\x12\x14\n\x0cmax_timeouts\x18\x04 \x01(\x05\x12;\n\x0e\x61\x62sence_policy\x18\x05 \x01(\x0e\x32#.flotilla.api.game.v1.AbsencePolicy\"\xbf\x01\n\x08SeatInfo\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\r\n\x05taken\x18\x02 \x01(\x08\x12\x14\n\x0c\x64isplay_name\x18\x03 \x01(\t\x12\x0c\n\x04user\x18\x04 \x01(\t\x12,\n\x08\x64\x65\x61\x64line\x18\x05 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x0f\n\x07\x62\x61nk_ms\x18\x06 \x01(\x03\x12\x10\n\x08timeouts\x18\x07 \x01(\x05\x12\x0e\n\x06\x61\x62sent\x18\x08 \x01(\x08\x12\x11\n\tforfeited\x18\t \x01(\x08\"\xa1\x01\n\x06Result\x12\x0e\n\x06scores\x18\x01 \x03(\x03\x12\x0f\n\x07winners\x18\x02 \x03(\x05\x12\r\n\x05ranks\x18\x03 \x03(\x05\x12\x38\n\x06\x64\x65tail\x18\x04 \x03(\x0b\x32(.flotilla.api.game.v1.Result.DetailEntry\x1a-\n\x0b\x44\x65tailEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"\xb6\x02\n\x06\x41\x63tion\x12\x32\n\x07\x63ounter\x18\t \x01(\x0b\x32\x1f.flotilla.api.counter.v1.ActionH\x00\x12\x38\n\nport_royal\x18\n \x01(\x0b\x32\".flotilla.api.port_royal.v1.ActionH\x00\x12\x36\n\tsail_away\x18\x0b \x01(\x0b\x32!.flotilla.api.sail_away.v1.ActionH\x00\x12\x46\n\x11pirates_of_nassau\x18\x0c \x01(\x0b\x32).flotilla.api.pirates_of_nassau.v1.ActionH\x00\x12\x36\n\tnavegador\x18\r \x01(\x0b\x32!.flotilla.api.navegador.v1.ActionH\x00\x42\x06\n\x04game\"\xb2\x05\n\tGameEvent\x12\x10\n\x08\x65vent_id\x18\x01 \x01(\x03\x12.\n\nevent_time\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x0f\n\x07summary\x18\x03 \x01(\t\x12\x39\n\x0cgame_started\x18\n \x01(\x0b\x32!.flotilla.api.game.v1.GameStartedH\x00\x12;\n\rgame_finished\x18\x0b \x01(\x0b\x32\".flotilla.api.game.v1.GameFinishedH\x00\x12<\n\x0eseat_timed_out\x18\x0c \x01(\x0b\x32\".flotilla.api.game.v1.SeatTimedOutH\x00\x12\x37\n\x0bseat_absent\x18\r \x01(\x0b\x32 .flotilla.api.game.v1.SeatAbsentH\x00\x12\x39\n\x0cgame_aborted\x18\x0e \x01(\x0b\x32!.flotilla.api.game.v1.GameAbortedH\x00\x12\x31\n\x07\x63ounter\x18\x63 \x01(\x0b\x32\x1e.flotilla.api.counter.v1.EventH\x00\x12\x37\n\nport_royal\x18\x64 \x01(\x0b\x32!.flotilla.api.port_royal.v1.EventH\x00\x12\x35\n\tsail_away\x18\x65 \x01(\x0b\x32 .flotilla.api.sail_away.v1.EventH\x00\x12\x45\n\x11pirates_of_nassau\x18\x66 \x01(\x0b\x32(.flotilla.api.pirates_of_nassau.v1.EventH\x00\x12\x35\n\tnavegador\x18g \x01(\x0b\x32 .flotilla.api.navegador.v1.EventH\x00\x42\x07\n\x05\x65vent\"\xbe\x01\n\x0bGameStarted\x12\x15\n\rrules_version\x18\x01 \x01(\t\x12\x13\n\x0bseed_sha256\x18\x02 \x01(\t\x12\x12\n\nseat_count\x18\x03 \x01(\x05\x12?\n\x07options\x18\x04 \x03(\x0b\x32..flotilla.api.game.v1.GameStarted.OptionsEntry\x1a.\n\x0cOptionsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"J\n\x0cGameFinished\x12,\n\x06result\x18\x01 \x01(\x0b\x32\x1c.flotilla.api.game.v1.Result\x12\x0c\n\x04seed\x18\x02 \x01(\t\"1\n\x0cSeatTimedOut\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x13\n\x0b\x63onsecutive\x18\x02 \x01(\x05\"_\n\nSeatAbsent\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0e\n\x06reason\x18\x02 \x01(\t\x12\x33\n\x06policy\x18\x03 \x01(\x0e\x32#.flotilla.api.game.v1.AbsencePolicy\"\x1d\n\x0bGameAborted\x12\x0e\n\x06reason\x18\x01 \x01(\t\"\x9e\x03\n\x08GameView\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\x0c\n\x04\x65tag\x18\x02 \x01(\t\x12\x18\n\x10through_event_id\x18\x03 \x01(\x03\x12\x18\n\x0bviewer_seat\x18\x04 \x01(\x05H\x01\x88\x01\x01\x12\x0e\n\x06to_act\x18\x05 \x03(\x05\x12\x30\n\x07\x63ounter\x18\x63 \x01(\x0b\x32\x1d.flotilla.api.counter.v1.ViewH\x00\x12\x36\n\nport_royal\x18\x64 \x01(\x0b\x32 .flotilla.api.port_royal.v1.ViewH\x00\x12\x34\n\tsail_away\x18\x65 \x01(\x0b\x32\x1f.flotilla.api.sail_away.v1.ViewH\x00\x12\x44\n\x11pirates_of_nassau\x18\x66 \x01(\x0b\x32\'.flotilla.api.pirates_of_nassau.v1.ViewH\x00\x12\x34\n\tnavegador\x18g \x01(\x0b\x32\x1f.flotilla.api.navegador.v1.ViewH\x00\x42\x06\n\x04viewB\x0e\n\x0c_viewer_seat\"Y\n\x06Prompt\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x33\n\rlegal_actions\x18\x02 \x03(\x0b\x32\x1c.flotilla.api.game.v1.Action\x12\x0c\n\x04\x65tag\x18\x03 \x01(\t*}\n\rAbsencePolicy\x12\x1e\n\x1a\x41\x42SENCE_POLICY_UNSPECIFIED\x10\x00\x12\x16\n\x12\x41\x42SENCE_POLICY_BOT\x10\x01\x12\x18\n\x14\x41\x42SENCE_POLICY_ABORT\x10\x02\x12\x1a\n\x16\x41\x42SENCE_POLICY_FORFEIT\x10\x03*\x89\x01\n\tGameState\x12\x1a\n\x16GAME_STATE_UNSPECIFIED\x10\x00\x12\x16\n\x12GAME_STATE_WAITING\x10\x01\x12\x15\n\x11GAME_STATE_ACTIVE\x10\x02\x12\x17\n\x13GAME_STATE_FINISHED\x10\x03\x12\x18\n\x14GAME_STATE_ABANDONED\x10\x04\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1f\x66lotilla/api/game/v1/game.proto\x12\x14\x66lotilla.api.game.v1\x1a%flotilla/api/counter/v1/counter.proto\x1a)flotilla/api/navegador/v1/navegador.proto\x1a\x39\x66lotilla/api/pirates_of_nassau/v1/pirates_of_nassau.proto\x1a+flotilla/api/port_royal/v1/port_royal.proto\x1a)flotilla/api/sail_away/v1/sail_away.proto\x1a\x1fgoogle/api/field_behavior.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xf1\x03\n\x04Game\x12\x12\n\x04name\x18\x01 \x01(\tB\x04\xe2\x41\x01\x08\x12\x0c\n\x04kind\x18\x02 \x01(\t\x12\x12\n\nseat_count\x18\x03 \x01(\x05\x12\x38\n\x07options\x18\x04 \x03(\x0b\x32\'.flotilla.api.game.v1.Game.OptionsEntry\x12.\n\x05state\x18\x05 \x01(\x0e\x32\x1f.flotilla.api.game.v1.GameState\x12-\n\x05seats\x18\x06 \x03(\x0b\x32\x1e.flotilla.api.game.v1.SeatInfo\x12\x0c\n\x04\x65tag\x18\x07 \x01(\t\x12\x15\n\rrules_version\x18\x08 \x01(\t\x12/\n\x0b\x63reate_time\x18\t \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x15\n\rlast_event_id\x18\n \x01(\x03\x12,\n\x06result\x18\x0b \x01(\x0b\x32\x1c.flotilla.api.game.v1.Result\x12\x0e\n\x06to_act\x18\x0c \x03(\x05\x12\x13\n\x0bseed_sha256\x18\r \x01(\t\x12*\n\x05\x63lock\x18\x0e \x01(\x0b\x32\x1b.flotilla.api.game.v1.Clock\x1a.\n\x0cOptionsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"\xbf\x01\n\x05\x43lock\x12\x1a\n\x0cturn_seconds\x18\x01 \x01(\x05\x42\x04\xe2\x41\x01\x01\x12\x1a\n\x0c\x62\x61nk_seconds\x18\x02 \x01(\x05\x42\x04\xe2\x41\x01\x01\x12\x1f\n\x11increment_seconds\x18\x03 \x01(\x05\x42\x04\xe2\x41\x01\x01\x12\x1a\n\x0cmax_timeouts\x18\x04 \x01(\x05\x42\x04\xe2\x41\x01\x01\x12\x41\n\x0e\x61\x62sence_policy\x18\x05 \x01(\x0e\x32#.flotilla.api.game.v1.AbsencePolicyB\x04\xe2\x41\x01\x01\"\xbf\x01\n\x08SeatInfo\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\r\n\x05taken\x18\x02 \x01(\x08\x12\x14\n\x0c\x64isplay_name\x18\x03 \x01(\t\x12\x0c\n\x04user\x18\x04 \x01(\t\x12,\n\x08\x64\x65\x61\x64line\x18\x05 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x0f\n\x07\x62\x61nk_ms\x18\x06 \x01(\x03\x12\x10\n\x08timeouts\x18\x07 \x01(\x05\x12\x0e\n\x06\x61\x62sent\x18\x08 \x01(\x08\x12\x11\n\tforfeited\x18\t \x01(\x08\"\xa1\x01\n\x06Result\x12\x0e\n\x06scores\x18\x01 \x03(\x03\x12\x0f\n\x07winners\x18\x02 \x03(\x05\x12\r\n\x05ranks\x18\x03 \x03(\x05\x12\x38\n\x06\x64\x65tail\x18\x04 \x03(\x0b\x32(.flotilla.api.game.v1.Result.DetailEntry\x1a-\n\x0b\x44\x65tailEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"\xb6\x02\n\x06\x41\x63tion\x12\x32\n\x07\x63ounter\x18\t \x01(\x0b\x32\x1f.flotilla.api.counter.v1.ActionH\x00\x12\x38\n\nport_royal\x18\n \x01(\x0b\x32\".flotilla.api.port_royal.v1.ActionH\x00\x12\x36\n\tsail_away\x18\x0b \x01(\x0b\x32!.flotilla.api.sail_away.v1.ActionH\x00\x12\x46\n\x11pirates_of_nassau\x18\x0c \x01(\x0b\x32).flotilla.api.pirates_of_nassau.v1.ActionH\x00\x12\x36\n\tnavegador\x18\r \x01(\x0b\x32!.flotilla.api.navegador.v1.ActionH\x00\x42\x06\n\x04game\"\xb2\x05\n\tGameEvent\x12\x10\n\x08\x65vent_id\x18\x01 \x01(\x03\x12.\n\nevent_time\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x0f\n\x07summary\x18\x03 \x01(\t\x12\x39\n\x0cgame_started\x18\n \x01(\x0b\x32!.flotilla.api.game.v1.GameStartedH\x00\x12;\n\rgame_finished\x18\x0b \x01(\x0b\x32\".flotilla.api.game.v1.GameFinishedH\x00\x12<\n\x0eseat_timed_out\x18\x0c \x01(\x0b\x32\".flotilla.api.game.v1.SeatTimedOutH\x00\x12\x37\n\x0bseat_absent\x18\r \x01(\x0b\x32 .flotilla.api.game.v1.SeatAbsentH\x00\x12\x39\n\x0cgame_aborted\x18\x0e \x01(\x0b\x32!.flotilla.api.game.v1.GameAbortedH\x00\x12\x31\n\x07\x63ounter\x18\x63 \x01(\x0b\x32\x1e.flotilla.api.counter.v1.EventH\x00\x12\x37\n\nport_royal\x18\x64 \x01(\x0b\x32!.flotilla.api.port_royal.v1.EventH\x00\x12\x35\n\tsail_away\x18\x65 \x01(\x0b\x32 .flotilla.api.sail_away.v1.EventH\x00\x12\x45\n\x11pirates_of_nassau\x18\x66 \x01(\x0b\x32(.flotilla.api.pirates_of_nassau.v1.EventH\x00\x12\x35\n\tnavegador\x18g \x01(\x0b\x32 .flotilla.api.navegador.v1.EventH\x00\x42\x07\n\x05\x65vent\"\xbe\x01\n\x0bGameStarted\x12\x15\n\rrules_version\x18\x01 \x01(\t\x12\x13\n\x0bseed_sha256\x18\x02 \x01(\t\x12\x12\n\nseat_count\x18\x03 \x01(\x05\x12?\n\x07options\x18\x04 \x03(\x0b\x32..flotilla.api.game.v1.GameStarted.OptionsEntry\x1a.\n\x0cOptionsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"J\n\x0cGameFinished\x12,\n\x06result\x18\x01 \x01(\x0b\x32\x1c.flotilla.api.game.v1.Result\x12\x0c\n\x04seed\x18\x02 \x01(\t\"1\n\x0cSeatTimedOut\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x13\n\x0b\x63onsecutive\x18\x02 \x01(\x05\"_\n\nSeatAbsent\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0e\n\x06reason\x18\x02 \x01(\t\x12\x33\n\x06policy\x18\x03 \x01(\x0e\x32#.flotilla.api.game.v1.AbsencePolicy\"\x1d\n\x0bGameAborted\x12\x0e\n\x06reason\x18\x01 \x01(\t\"\x9e\x03\n\x08GameView\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\x0c\n\x04\x65tag\x18\x02 \x01(\t\x12\x18\n\x10through_event_id\x18\x03 \x01(\x03\x12\x18\n\x0bviewer_seat\x18\x04 \x01(\x05H\x01\x88\x01\x01\x12\x0e\n\x06to_act\x18\x05 \x03(\x05\x12\x30\n\x07\x63ounter\x18\x63 \x01(\x0b\x32\x1d.flotilla.api.counter.v1.ViewH\x00\x12\x36\n\nport_royal\x18\x64 \x01(\x0b\x32 .flotilla.api.port_royal.v1.ViewH\x00\x12\x34\n\tsail_away\x18\x65 \x01(\x0b\x32\x1f.flotilla.api.sail_away.v1.ViewH\x00\x12\x44\n\x11pirates_of_nassau\x18\x66 \x01(\x0b\x32\'.flotilla.api.pirates_of_nassau.v1.ViewH\x00\x12\x34\n\tnavegador\x18g \x01(\x0b\x32\x1f.flotilla.api.navegador.v1.ViewH\x00\x42\x06\n\x04viewB\x0e\n\x0c_viewer_seat\"Y\n\x06Prompt\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x33\n\rlegal_actions\x18\x02 \x03(\x0b\x32\x1c.flotilla.api.game.v1.Action\x12\x0c\n\x04\x65tag\x18\x03 \x01(\t*}\n\rAbsencePolicy\x12\x1e\n\x1a\x41\x42SENCE_POLICY_UNSPECIFIED\x10\x00\x12\x16\n\x12\x41\x42SENCE_POLICY_BOT\x10\x01\x12\x18\n\x14\x41\x42SENCE_POLICY_ABORT\x10\x02\x12\x1a\n\x16\x41\x42SENCE_POLICY_FORFEIT\x10\x03*\x89\x01\n\tGameState\x12\x1a\n\x16GAME_STATE_UNSPECIFIED\x10\x00\x12\x16\n\x12GAME_STATE_WAITING\x10\x01\x12\x15\n\x11GAME_STATE_ACTIVE\x10\x02\x12\x17\n\x13GAME_STATE_FINISHED\x10\x03\x12\x18\n\x14GAME_STATE_ABANDONED\x10\x04\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -39,44 +40,56 @@ if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
   _globals['_GAME_OPTIONSENTRY']._loaded_options = None
   _globals['_GAME_OPTIONSENTRY']._serialized_options = b'8\001'
+  _globals['_GAME'].fields_by_name['name']._loaded_options = None
+  _globals['_GAME'].fields_by_name['name']._serialized_options = b'\342A\001\010'
+  _globals['_CLOCK'].fields_by_name['turn_seconds']._loaded_options = None
+  _globals['_CLOCK'].fields_by_name['turn_seconds']._serialized_options = b'\342A\001\001'
+  _globals['_CLOCK'].fields_by_name['bank_seconds']._loaded_options = None
+  _globals['_CLOCK'].fields_by_name['bank_seconds']._serialized_options = b'\342A\001\001'
+  _globals['_CLOCK'].fields_by_name['increment_seconds']._loaded_options = None
+  _globals['_CLOCK'].fields_by_name['increment_seconds']._serialized_options = b'\342A\001\001'
+  _globals['_CLOCK'].fields_by_name['max_timeouts']._loaded_options = None
+  _globals['_CLOCK'].fields_by_name['max_timeouts']._serialized_options = b'\342A\001\001'
+  _globals['_CLOCK'].fields_by_name['absence_policy']._loaded_options = None
+  _globals['_CLOCK'].fields_by_name['absence_policy']._serialized_options = b'\342A\001\001'
   _globals['_RESULT_DETAILENTRY']._loaded_options = None
   _globals['_RESULT_DETAILENTRY']._serialized_options = b'8\001'
   _globals['_GAMESTARTED_OPTIONSENTRY']._loaded_options = None
   _globals['_GAMESTARTED_OPTIONSENTRY']._serialized_options = b'8\001'
-  _globals['_ABSENCEPOLICY']._serialized_start=3297
-  _globals['_ABSENCEPOLICY']._serialized_end=3422
-  _globals['_GAMESTATE']._serialized_start=3425
-  _globals['_GAMESTATE']._serialized_end=3562
-  _globals['_GAME']._serialized_start=320
-  _globals['_GAME']._serialized_end=811
-  _globals['_GAME_OPTIONSENTRY']._serialized_start=765
-  _globals['_GAME_OPTIONSENTRY']._serialized_end=811
-  _globals['_CLOCK']._serialized_start=814
-  _globals['_CLOCK']._serialized_end=975
-  _globals['_SEATINFO']._serialized_start=978
-  _globals['_SEATINFO']._serialized_end=1169
-  _globals['_RESULT']._serialized_start=1172
-  _globals['_RESULT']._serialized_end=1333
-  _globals['_RESULT_DETAILENTRY']._serialized_start=1288
-  _globals['_RESULT_DETAILENTRY']._serialized_end=1333
-  _globals['_ACTION']._serialized_start=1336
-  _globals['_ACTION']._serialized_end=1646
-  _globals['_GAMEEVENT']._serialized_start=1649
-  _globals['_GAMEEVENT']._serialized_end=2339
-  _globals['_GAMESTARTED']._serialized_start=2342
-  _globals['_GAMESTARTED']._serialized_end=2532
-  _globals['_GAMESTARTED_OPTIONSENTRY']._serialized_start=765
-  _globals['_GAMESTARTED_OPTIONSENTRY']._serialized_end=811
-  _globals['_GAMEFINISHED']._serialized_start=2534
-  _globals['_GAMEFINISHED']._serialized_end=2608
-  _globals['_SEATTIMEDOUT']._serialized_start=2610
-  _globals['_SEATTIMEDOUT']._serialized_end=2659
-  _globals['_SEATABSENT']._serialized_start=2661
-  _globals['_SEATABSENT']._serialized_end=2756
-  _globals['_GAMEABORTED']._serialized_start=2758
-  _globals['_GAMEABORTED']._serialized_end=2787
-  _globals['_GAMEVIEW']._serialized_start=2790
-  _globals['_GAMEVIEW']._serialized_end=3204
-  _globals['_PROMPT']._serialized_start=3206
-  _globals['_PROMPT']._serialized_end=3295
+  _globals['_ABSENCEPOLICY']._serialized_start=3366
+  _globals['_ABSENCEPOLICY']._serialized_end=3491
+  _globals['_GAMESTATE']._serialized_start=3494
+  _globals['_GAMESTATE']._serialized_end=3631
+  _globals['_GAME']._serialized_start=353
+  _globals['_GAME']._serialized_end=850
+  _globals['_GAME_OPTIONSENTRY']._serialized_start=804
+  _globals['_GAME_OPTIONSENTRY']._serialized_end=850
+  _globals['_CLOCK']._serialized_start=853
+  _globals['_CLOCK']._serialized_end=1044
+  _globals['_SEATINFO']._serialized_start=1047
+  _globals['_SEATINFO']._serialized_end=1238
+  _globals['_RESULT']._serialized_start=1241
+  _globals['_RESULT']._serialized_end=1402
+  _globals['_RESULT_DETAILENTRY']._serialized_start=1357
+  _globals['_RESULT_DETAILENTRY']._serialized_end=1402
+  _globals['_ACTION']._serialized_start=1405
+  _globals['_ACTION']._serialized_end=1715
+  _globals['_GAMEEVENT']._serialized_start=1718
+  _globals['_GAMEEVENT']._serialized_end=2408
+  _globals['_GAMESTARTED']._serialized_start=2411
+  _globals['_GAMESTARTED']._serialized_end=2601
+  _globals['_GAMESTARTED_OPTIONSENTRY']._serialized_start=804
+  _globals['_GAMESTARTED_OPTIONSENTRY']._serialized_end=850
+  _globals['_GAMEFINISHED']._serialized_start=2603
+  _globals['_GAMEFINISHED']._serialized_end=2677
+  _globals['_SEATTIMEDOUT']._serialized_start=2679
+  _globals['_SEATTIMEDOUT']._serialized_end=2728
+  _globals['_SEATABSENT']._serialized_start=2730
+  _globals['_SEATABSENT']._serialized_end=2825
+  _globals['_GAMEABORTED']._serialized_start=2827
+  _globals['_GAMEABORTED']._serialized_end=2856
+  _globals['_GAMEVIEW']._serialized_start=2859
+  _globals['_GAMEVIEW']._serialized_end=3273
+  _globals['_PROMPT']._serialized_start=3275
+  _globals['_PROMPT']._serialized_end=3364
 # @@protoc_insertion_point(module_scope)

@@ -5,6 +5,7 @@ from flotilla_client.api.navegador.v1 import navegador_pb2 as _navegador_pb2
 from flotilla_client.api.pirates_of_nassau.v1 import pirates_of_nassau_pb2 as _pirates_of_nassau_pb2
 from flotilla_client.api.port_royal.v1 import port_royal_pb2 as _port_royal_pb2
 from flotilla_client.api.sail_away.v1 import sail_away_pb2 as _sail_away_pb2
+from flotilla_client._google.api import field_behavior_pb2 as _field_behavior_pb2
 from google.protobuf import timestamp_pb2 as _timestamp_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper

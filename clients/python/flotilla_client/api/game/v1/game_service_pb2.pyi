@@ -1,4 +1,5 @@
 from flotilla_client.api.game.v1 import game_pb2 as _game_pb2
+from flotilla_client._google.api import field_behavior_pb2 as _field_behavior_pb2
 from flotilla_client._google.rpc import status_pb2 as _status_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
