@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 from google.protobuf.timestamp_pb2 import Timestamp
@@ -19,11 +20,13 @@ from flotilla.app.errors import InvalidRequest
 from flotilla.app.host import ABORTED, ABSENT, FINISHED, STARTED, TIMED_OUT, GameHost
 from flotilla.app.lineage import etag
 from flotilla.app.watching import RESUME_POINT_UNKNOWN, REWOUND, Batch
-from flotilla.gateway.convert import GameConverter, summarize
+from flotilla.gateway.convert import GameConverter
 from flotilla.rules import InvalidAction, Seat
+from flotilla.rules.describe import Text, describe_action, describe_event, text
 from flotilla.store.redis_store import GameMeta
 
 _CACHE_SIZE = 20_000
+_TEXT_CACHE_SIZE = 8192
 _STATE = {
     "waiting": game_pb2.GAME_STATE_WAITING,
     "active": game_pb2.GAME_STATE_ACTIVE,
@@ -84,6 +87,15 @@ def clock_from_pb(msg: game_pb2.Clock) -> clocks.ClockConfig:
     )
 
 
+@lru_cache(maxsize=_TEXT_CACHE_SIZE)
+def text_pb(value: Text) -> game_pb2.Text:
+    """A text as its wire message (cached: texts repeat across prompts, events and viewers)."""
+    return game_pb2.Text(label=value.label, message_key=value.key, args=dict(value.args))
+
+
+_HIDDEN = text("game.event.hidden", "hidden event")
+
+
 def result_pb(raw: Mapping[str, Any]) -> game_pb2.Result:
     return game_pb2.Result(
         scores=raw["scores"], winners=raw["winners"], ranks=raw["ranks"], detail=raw.get("detail", {})
@@ -119,8 +131,12 @@ class Renderer:
         return envelope
 
     def prompt(self, host: GameHost, seat: Seat, actions: Sequence[Any], version: int, lineage: str) -> game_pb2.Prompt:
+        rules = host.rules
         return game_pb2.Prompt(
-            seat=seat, etag=etag(version, lineage), legal_actions=[self.action_to_pb(host, a) for a in actions]
+            seat=seat,
+            etag=etag(version, lineage),
+            legal_actions=[self.action_to_pb(host, a) for a in actions],
+            legal_action_texts=[text_pb(describe_action(rules.describer, rules.name, a)) for a in actions],
         )
 
     # --- events ------------------------------------------------------------------------
@@ -133,51 +149,43 @@ class Renderer:
         key = (game_id, lineage, event_id, -1 if viewer is None else viewer)
         if key in self._events:
             return self._events[key]
-        msg: game_pb2.GameEvent
+        msg = game_pb2.GameEvent(event_id=event_id, event_time=_timestamp(time_ms))
+        described: Text
         if tag == STARTED:
-            msg = game_pb2.GameEvent(
-                event_id=event_id,
-                event_time=_timestamp(time_ms),
-                summary="game started",
-                game_started=game_pb2.GameStarted(**payload),
+            described = text(
+                "game.event.game_started", "The game starts with {seat_count} seats", seat_count=payload["seat_count"]
             )
+            msg.game_started.CopyFrom(game_pb2.GameStarted(**payload))
         elif tag == FINISHED:
-            msg = game_pb2.GameEvent(
-                event_id=event_id,
-                event_time=_timestamp(time_ms),
-                summary="game finished",
-                game_finished=game_pb2.GameFinished(result=result_pb(payload["result"]), seed=payload["seed"]),
-            )
+            described = text("game.event.game_finished", "The game is over")
+            msg.game_finished.CopyFrom(game_pb2.GameFinished(result=result_pb(payload["result"]), seed=payload["seed"]))
         elif tag == TIMED_OUT:
-            msg = game_pb2.GameEvent(
-                event_id=event_id,
-                event_time=_timestamp(time_ms),
-                summary=f"seat {payload['seat']} timed out ({payload['consecutive']} in a row)",
-                seat_timed_out=game_pb2.SeatTimedOut(**payload),
-            )
+            described = text("game.event.seat_timed_out", "Seat {seat} timed out ({consecutive} in a row)", **payload)
+            msg.seat_timed_out.CopyFrom(game_pb2.SeatTimedOut(**payload))
         elif tag == ABSENT:
-            msg = game_pb2.GameEvent(
-                event_id=event_id,
-                event_time=_timestamp(time_ms),
-                summary=f"seat {payload['seat']} is absent ({payload['reason']}): {payload['policy']}",
-                seat_absent=game_pb2.SeatAbsent(
-                    seat=payload["seat"], reason=payload["reason"], policy=POLICY_PB[payload["policy"]]
-                ),
+            described = text(
+                "game.event.seat_absent",
+                "Seat {seat} is absent ({reason}): {policy}",
+                seat=payload["seat"],
+                reason=payload["reason"],
+                policy=payload["policy"],
+            )
+            msg.seat_absent.CopyFrom(
+                game_pb2.SeatAbsent(seat=payload["seat"], reason=payload["reason"], policy=POLICY_PB[payload["policy"]])
             )
         elif tag == ABORTED:
-            msg = game_pb2.GameEvent(
-                event_id=event_id,
-                event_time=_timestamp(time_ms),
-                summary=f"game aborted: {payload['reason']}",
-                game_aborted=game_pb2.GameAborted(reason=payload["reason"]),
-            )
+            described = text("game.event.game_aborted", "The game is aborted: {reason}", reason=payload["reason"])
+            msg.game_aborted.CopyFrom(game_pb2.GameAborted(reason=payload["reason"]))
         else:
-            shown = host.rules.redact(host.codec.from_plain(payload), viewer)
+            rules = host.rules
+            shown = rules.redact(host.codec.from_plain(payload), viewer)
             if shown is None:  # hidden from this viewer: an empty placeholder keeps the ids gapless
-                msg = game_pb2.GameEvent(event_id=event_id, event_time=_timestamp(time_ms), summary="hidden event")
+                described = _HIDDEN
             else:
-                msg = game_pb2.GameEvent(event_id=event_id, event_time=_timestamp(time_ms), summary=summarize(shown))
-                getattr(msg, host.rules.name).CopyFrom(self.converter(host).event_to_pb(shown))
+                described = describe_event(rules.describer, rules.name, shown)
+                getattr(msg, rules.name).CopyFrom(self.converter(host).event_to_pb(shown))
+        msg.summary = described.label
+        msg.text.CopyFrom(text_pb(described))
         self._events[key] = msg
         if len(self._events) > _CACHE_SIZE:
             self._events.popitem(last=False)
