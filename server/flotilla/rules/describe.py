@@ -114,9 +114,15 @@ class Describer:
         self.describe: Callable[[Any], Text] = lru_cache(maxsize=_CACHE)(self._describe)
 
     @property
+    def templates(self) -> dict[str, str]:
+        """Every message key this game's texts may carry (its documented key set), with its English
+        template: `templates[text.key].format(**dict(text.args)) == text.label`."""
+        return {self._key(base, v): v.text for base, variants in self._templates.values() for v in variants}
+
+    @property
     def keys(self) -> frozenset[str]:
-        """Every message key this game's texts may carry (its documented key set)."""
-        return frozenset(self._key(base, v) for base, variants in self._templates.values() for v in variants)
+        """Every message key this game's texts may carry."""
+        return frozenset(self.templates)
 
     def covers(self, types: Iterable[type]) -> list[type]:
         """The types among `types` without a template (a test asks for none)."""
@@ -135,11 +141,12 @@ class Describer:
                 continue
             out[field.name] = _plain(item)
             namer = self._names.get(field.name)
-            if namer is not None:
-                if isinstance(item, tuple):
-                    out[f"{field.name}_names"] = ", ".join(namer(x) for x in item)
-                else:
-                    out[f"{field.name}_name"] = namer(item)
+            if namer is None or isinstance(item, bool):
+                continue
+            if isinstance(item, tuple):
+                out[f"{field.name}_names"] = ", ".join(str(namer(x)) for x in item)
+            else:
+                out[f"{field.name}_name"] = str(namer(item))
         more = self._extra.get(type(value))
         if more is not None:
             out.update(more(value))

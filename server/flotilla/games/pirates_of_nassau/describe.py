@@ -73,12 +73,12 @@ def _loot(value: a.TakeLoot) -> dict[str, str]:
 
 
 ACTIONS: Templates = {
-    a.RerollDie: "Flip {token_name} to re-roll die {die}",
+    a.RerollDie: "Flip {token_name} {token} to re-roll die {die}",
     a.Move: (
         V("plain", "Move with die {die} ({kind})", unless=("wind", "cartographer", "pilot")),
         "Move with die {die} ({kind}; {modifiers})",
     ),
-    a.Boost: "Stage {token_name} as a boost",
+    a.Boost: "Stage {token_name} {token} as a boost",
     a.Plunder: "Plunder the merchant with {captain_name}",
     a.Raid: "Raid the port with {captain_name}",
     a.RideTradeWinds: "Take a trade wind",
@@ -94,7 +94,7 @@ ACTIONS: Templates = {
     a.Pass: "Pass",
     a.DiscardItem: "Discard one {item}",
     a.WalkPlank: "Make a hostage walk the plank",
-    a.FlipFiddler: "Flip {token_name} for +1 notoriety",
+    a.FlipFiddler: "Flip {token_name} {token} for +1 notoriety",
     a.AdjustNotoriety: (
         V("cash_wind", "Score notoriety, cashing a trade wind for +1", when=("cash_wind",)),
         "Score notoriety",
@@ -107,7 +107,7 @@ ACTIONS: Templates = {
         "Accept the {penalty} penalty",
     ),
     a.BuySection: "Buy the next ship section ({crew})",
-    a.BuyToken: "Buy {token_name} onto {slot_name} ({crew})",
+    a.BuyToken: "Buy {token_name} {token} onto {slot_name} ({crew})",
     a.ExchangePeso: "Exchange 1 peso for 2 {resource}",
     a.SellResources: (
         V("purser", "Sell {gunpowder} gunpowder, {goods} goods, {rum} rum for 1 peso (Purser)", when=("purser",)),
