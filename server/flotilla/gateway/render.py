@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
-from functools import lru_cache
 from typing import Any
 
 from google.protobuf.timestamp_pb2 import Timestamp
@@ -17,7 +16,7 @@ from google.protobuf.timestamp_pb2 import Timestamp
 from flotilla.api.game.v1 import game_pb2, game_service_pb2
 from flotilla.app import clocks
 from flotilla.app.errors import InvalidRequest
-from flotilla.app.host import ABORTED, ABSENT, FINISHED, STARTED, TIMED_OUT, GameHost
+from flotilla.app.host import ABORTED, ABSENT, FINISHED, STARTED, TIMED_OUT, AnyRules, GameHost
 from flotilla.app.lineage import etag
 from flotilla.app.watching import RESUME_POINT_UNKNOWN, REWOUND, Batch
 from flotilla.gateway.convert import GameConverter
@@ -87,13 +86,13 @@ def clock_from_pb(msg: game_pb2.Clock) -> clocks.ClockConfig:
     )
 
 
-@lru_cache(maxsize=_TEXT_CACHE_SIZE)
 def text_pb(value: Text) -> game_pb2.Text:
-    """A text as its wire message (cached: texts repeat across prompts, events and viewers)."""
+    """A text as its wire message."""
     return game_pb2.Text(label=value.label, message_key=value.key, args=dict(value.args))
 
 
-_HIDDEN = text("game.event.hidden", "hidden event")
+_HIDDEN_TEXT = text("game.event.hidden", "hidden event")
+_HIDDEN = (_HIDDEN_TEXT.label, text_pb(_HIDDEN_TEXT))
 
 
 def result_pb(raw: Mapping[str, Any]) -> game_pb2.Result:
@@ -108,6 +107,19 @@ class Renderer:
     def __init__(self) -> None:
         self._converters: dict[str, GameConverter] = {}
         self._events: OrderedDict[tuple[str, str, int, int], game_pb2.GameEvent] = OrderedDict()
+        self._texts: dict[tuple[str, Any], tuple[str, game_pb2.Text]] = {}
+
+    def text(self, rules: AnyRules, value: Any, *, action: bool) -> tuple[str, game_pb2.Text]:
+        """The label and wire text of a rules action or (redacted) event, cached per value: the
+        same action recurs in prompts, the same event for every viewer it is not redacted for."""
+        key = (rules.name, value)
+        hit = self._texts.get(key)
+        if hit is None:
+            described = (describe_action if action else describe_event)(rules.describer, rules.name, value)
+            hit = self._texts[key] = (described.label, text_pb(described))
+            if len(self._texts) > _TEXT_CACHE_SIZE:
+                del self._texts[next(iter(self._texts))]
+        return hit
 
     def converter(self, host: GameHost) -> GameConverter:
         conv = self._converters.get(host.rules.name)
@@ -136,7 +148,7 @@ class Renderer:
             seat=seat,
             etag=etag(version, lineage),
             legal_actions=[self.action_to_pb(host, a) for a in actions],
-            legal_action_texts=[text_pb(describe_action(rules.describer, rules.name, a)) for a in actions],
+            legal_action_texts=[self.text(rules, a, action=True)[1] for a in actions],
         )
 
     # --- events ------------------------------------------------------------------------
@@ -150,7 +162,7 @@ class Renderer:
         if key in self._events:
             return self._events[key]
         msg = game_pb2.GameEvent(event_id=event_id, event_time=_timestamp(time_ms))
-        described: Text
+        described: Text | None = None
         if tag == STARTED:
             described = text(
                 "game.event.game_started", "The game starts with {seat_count} seats", seat_count=payload["seat_count"]
@@ -180,12 +192,14 @@ class Renderer:
             rules = host.rules
             shown = rules.redact(host.codec.from_plain(payload), viewer)
             if shown is None:  # hidden from this viewer: an empty placeholder keeps the ids gapless
-                described = _HIDDEN
+                msg.summary, wire = _HIDDEN
             else:
-                described = describe_event(rules.describer, rules.name, shown)
+                msg.summary, wire = self.text(rules, shown, action=False)
                 getattr(msg, rules.name).CopyFrom(self.converter(host).event_to_pb(shown))
-        msg.summary = described.label
-        msg.text.CopyFrom(text_pb(described))
+            msg.text.CopyFrom(wire)
+        if described is not None:
+            msg.summary = described.label
+            msg.text.CopyFrom(text_pb(described))
         self._events[key] = msg
         if len(self._events) > _CACHE_SIZE:
             self._events.popitem(last=False)

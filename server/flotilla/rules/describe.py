@@ -18,12 +18,10 @@ import re
 import string
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 _CAMEL = re.compile(r"(?<!^)(?=[A-Z])")
 _FORMATTER = string.Formatter()
-_CACHE = 8192
 
 
 def snake(name: str) -> str:
@@ -85,13 +83,26 @@ def _present(value: Any) -> bool:
     return bool(value)
 
 
+@dataclass(frozen=True, slots=True)
+class _Variant:
+    """A variant compiled for one type: its key, the placeholders it needs and the arguments it sends."""
+
+    key: str
+    text: str
+    when: tuple[str, ...]
+    unless: tuple[str, ...]
+    needs: tuple[str, ...]
+    sends: tuple[str, ...]
+
+
 class Describer:
     """Texts of one game's actions and events, from templates per dataclass.
 
     `names` maps a field name to a function naming its value (e.g. a card id to the card's
-    name): the name becomes the argument `<field>_name` (`<field>_names` for a tuple of ids).
+    name): the name is the argument `<field>_name` (`<field>_names` for a tuple of ids).
     `extra` maps a type to a function of its value giving more arguments (e.g. a list of options
-    in words), for texts that need more than one field at a time.
+    in words), for texts that need more than one field at a time. A text's arguments are the
+    placeholders of its template, plus the id behind each name it uses.
     """
 
     def __init__(
@@ -105,19 +116,32 @@ class Describer:
         self.game = game
         self._names = dict(names or {})
         self._extra = dict(extra or {})
-        self._templates: dict[type, tuple[str, tuple[V, ...]]] = {}
+        self._types: dict[type, tuple[_Variant, ...]] = {}
         for kind, table in (("action", actions), ("event", events)):
             for cls, entry in table.items():
-                variants = entry if isinstance(entry, tuple) else (entry,)
                 base = f"{game}.{kind}.{snake(cls.__name__)}"
-                self._templates[cls] = (base, tuple(v if isinstance(v, V) else V("", v) for v in variants))
-        self.describe: Callable[[Any], Text] = lru_cache(maxsize=_CACHE)(self._describe)
+                self._types[cls] = tuple(
+                    self._compile(base, cls, v) for v in (entry if isinstance(entry, tuple) else (entry,))
+                )
+
+    def _compile(self, base: str, cls: type, template: Template) -> _Variant:
+        variant = template if isinstance(template, V) else V("", template)
+        fields = {f.name for f in dataclasses.fields(cls)}
+        needs = _placeholders(variant.text)
+        behind = [n.rsplit("_", 1)[0] for n in needs if n.endswith(("_name", "_names")) and n not in fields]
+        sends = tuple(dict.fromkeys([*needs, *(f for f in behind if f in fields)]))
+        for name in (*variant.when, *variant.unless):
+            if name not in fields:
+                msg = f"{cls.__name__} has no field {name!r} (variant {variant.name!r})"
+                raise TypeError(msg)
+        key = f"{base}.{variant.name}" if variant.name else base
+        return _Variant(key, variant.text, variant.when, variant.unless, needs, sends)
 
     @property
     def templates(self) -> dict[str, str]:
         """Every message key this game's texts may carry (its documented key set), with its English
         template: `templates[text.key].format(**dict(text.args)) == text.label`."""
-        return {self._key(base, v): v.text for base, variants in self._templates.values() for v in variants}
+        return {v.key: v.text for variants in self._types.values() for v in variants}
 
     @property
     def keys(self) -> frozenset[str]:
@@ -126,54 +150,52 @@ class Describer:
 
     def covers(self, types: Iterable[type]) -> list[type]:
         """The types among `types` without a template (a test asks for none)."""
-        return [t for t in types if t not in self._templates]
+        return [t for t in types if t not in self._types]
 
-    @staticmethod
-    def _key(base: str, variant: V) -> str:
-        return f"{base}.{variant.name}" if variant.name else base
-
-    def args(self, value: Any) -> dict[str, str]:
-        """The arguments of `value`: its present fields and the names of those the game can name."""
-        out: dict[str, str] = {}
-        for field in dataclasses.fields(value):
-            item = getattr(value, field.name)
-            if item is None or item == ():
-                continue
-            out[field.name] = _plain(item)
-            namer = self._names.get(field.name)
-            if namer is None or isinstance(item, bool):
-                continue
+    def _arg(self, value: Any, name: str, extra: dict[str, Mapping[str, str]]) -> str | None:
+        """One argument of `value`: a field, a field's name, or an extra argument; None when absent."""
+        if hasattr(value, name):
+            item = getattr(value, name)
+            return None if item is None or item == () else _plain(item)
+        field, _, suffix = name.rpartition("_")
+        namer = self._names.get(field)
+        if namer is not None and suffix in ("name", "names") and hasattr(value, field):
+            item = getattr(value, field)
+            if item is None or item == () or isinstance(item, bool):
+                return None
             if isinstance(item, tuple):
-                out[f"{field.name}_names"] = ", ".join(str(namer(x)) for x in item)
-            else:
-                out[f"{field.name}_name"] = str(namer(item))
+                return ", ".join(str(namer(x)) for x in item)
+            return str(namer(item))
         more = self._extra.get(type(value))
-        if more is not None:
-            out.update(more(value))
-        return out
+        if more is None:
+            return None
+        if "" not in extra:
+            extra[""] = more(value)
+        return extra[""].get(name)
 
-    @staticmethod
-    def _fits(value: Any, variant: V, args: Mapping[str, str]) -> bool:
-        return (
-            all(_present(getattr(value, f)) for f in variant.when)
-            and not any(_present(getattr(value, f)) for f in variant.unless)
-            and all(name in args for name in _placeholders(variant.text))
-        )
-
-    def _describe(self, value: Any) -> Text:
-        entry = self._templates.get(type(value))
-        if entry is None:
+    def describe(self, value: Any) -> Text:
+        """The text of an action or an (already redacted) event; KeyError for a type it does not know."""
+        variants = self._types.get(type(value))
+        if variants is None:
             msg = f"{self.game} has no text for {type(value).__name__}"
             raise KeyError(msg)
-        base, variants = entry
-        args = self.args(value)
-        chosen = variants[-1]
+        extra: dict[str, Mapping[str, str]] = {}
+        known: dict[str, str | None] = {}
         for variant in variants:
-            if self._fits(value, variant, args):
-                chosen = variant
+            if not all(_present(getattr(value, f)) for f in variant.when):
+                continue
+            if any(_present(getattr(value, f)) for f in variant.unless):
+                continue
+            for name in variant.sends:
+                if name not in known:
+                    known[name] = self._arg(value, name, extra)
+            if all(known[n] is not None for n in variant.needs):
                 break
-        label = chosen.text.format_map(_Missing(args))
-        return Text(label, self._key(base, chosen), tuple(sorted(args.items())))
+        else:
+            variant = variants[-1]
+        args = {n: known.get(n) or "?" for n in variant.needs}
+        args |= {n: v for n in variant.sends if (v := known.get(n)) is not None}
+        return Text(variant.text.format(**args), variant.key, tuple(sorted(args.items())))
 
 
 def generic(game: str, kind: str, value: Any) -> Text:
@@ -194,10 +216,3 @@ def describe_action(describer: Describer | None, game: str, action: Any) -> Text
 def describe_event(describer: Describer | None, game: str, event: Any) -> Text:
     """The text of an (already redacted) event, by the game's describer or generically."""
     return describer.describe(event) if describer is not None else generic(game, "event", event)
-
-
-class _Missing(dict[str, str]):
-    """Format arguments where a missing one reads "?" (a template bug the tests catch, never a crash)."""
-
-    def __missing__(self, key: str) -> str:
-        return "?"
