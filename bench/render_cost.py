@@ -20,17 +20,17 @@ import time
 from pathlib import Path
 from typing import Any
 
+from flotilla.app.host import RULES_EVENT, GameHost
+from flotilla.games import navegador, pirates_of_nassau, port_royal, sail_away
+from flotilla.gateway.render import Renderer
+from flotilla.rules import Seat
+from flotilla.rules.testing import codec_for, game_seed
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def measure(games: int, seed: int) -> dict[str, dict[str, float]]:
     """{game: {"event_us": ..., "prompt_us": ...}} over `games` random games of each kind."""
-    from flotilla.app.host import RULES_EVENT, GameHost
-    from flotilla.games import navegador, pirates_of_nassau, port_royal, sail_away
-    from flotilla.gateway.render import Renderer
-    from flotilla.rules import Seat
-    from flotilla.rules.testing import codec_for, game_seed
-
     out: dict[str, dict[str, float]] = {}
     cases: list[tuple[Any, Any]] = [
         (sail_away.RULES, sail_away.Config(seats=3)),
