@@ -22,6 +22,7 @@ from typing import Any
 
 from flotilla.app.host import RULES_EVENT, GameHost
 from flotilla.games import navegador, pirates_of_nassau, port_royal, sail_away
+from flotilla.games.navegador.config import Config as NavegadorConfig
 from flotilla.gateway.render import Renderer
 from flotilla.rules import Seat
 from flotilla.rules.testing import codec_for, game_seed
@@ -36,7 +37,7 @@ def measure(games: int, seed: int) -> dict[str, dict[str, float]]:
         (sail_away.RULES, sail_away.Config(seats=3)),
         (port_royal.RULES, port_royal.Config(seats=3, mode=port_royal.Mode.CONTRACT_COMP)),
         (pirates_of_nassau.RULES, pirates_of_nassau.Config(seats=3)),
-        (navegador.RULES, navegador.Config(seats=3)),
+        (navegador.RULES, NavegadorConfig(seats=3)),
     ]
     for rules, config in cases:
         host = GameHost(rules)
