@@ -49,6 +49,7 @@ _NAMES: dict[str, Namer] = {
 
 ACTIONS: Templates = {
     a.KeepShips: "Keep ships {ships_names}",
+    a.PickShip: "Keep ship {ship_name}",
     a.TakeCrateFromShip: "Take your crate back from ship {ship_name}, space {space}",
     a.PlaceCrate: (
         V("pirate", "Place a pirate crate on island {island_name}, space {space}", when=("pirate",)),
@@ -83,6 +84,7 @@ ACTIONS: Templates = {
 
 EVENTS: Templates = {
     e.ShipsKept: (V("", "Seat {seat} kept ships {ships_names}"), V("hidden", "Seat {seat} chose the ships to keep")),
+    e.ShipPicked: "Seat {seat} keeps ship {ship_name} at position {position}",
     e.ShipsRevealed: "Seat {seat} reveals ships {ships_names}",
     e.MarketRefilled: "Ship {ship_name} enters the market at position {position}",
     e.TurnStarted: "Turn {turn}: seat {seat} to play",

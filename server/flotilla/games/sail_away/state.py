@@ -81,7 +81,7 @@ class PlayerState:
     ships: tuple[Ship, ...] = ()
     launched: tuple[LaunchedShip, ...] = ()
     dealt: tuple[str, ...] = ()  # setup hand (SD1), secret
-    kept: tuple[str, ...] = ()  # SD1 answer while others still choose, secret
+    kept: tuple[str, ...] = ()  # SD1 answer so far (picked one by one) while others still choose, secret
     returned: tuple[str, ...] = ()  # the 3 ships given back at setup, seen by this seat only
 
 
