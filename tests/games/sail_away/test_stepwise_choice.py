@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 
+import orjson
 import pytest
 
 from flotilla.games.sail_away import RULES, Config
@@ -12,6 +13,7 @@ from flotilla.games.sail_away.actions import KeepShips, PickShip
 from flotilla.games.sail_away.events import ShipPicked, ShipsKept
 from flotilla.games.sail_away.state import State
 from flotilla.rules import IllegalAction, Seat
+from flotilla.rules.snapshot import SnapshotCodec
 from flotilla.rules.testing import game_seed
 
 P1, P2 = Seat(0), Seat(1)
@@ -80,3 +82,19 @@ def test_a_full_answer_must_extend_the_picks() -> None:
     assert state.players[P1].kept == (dealt[1], dealt[5], dealt[0])
     assert events == (ShipsKept(P1, (dealt[1], dealt[5], dealt[0])),)
     assert RULES.to_act(state) == {P2}
+
+
+def test_a_version_1_snapshot_of_the_ship_choice_means_the_same_and_version_1_refuses_picks() -> None:
+    state = _fresh(3)
+    answered, _ = RULES.apply(state, P1, KeepShips(state.players[P1].dealt[:3]))
+    v1 = SnapshotCodec(State, version=1, upcasters={})
+    current = SnapshotCodec(State)
+    assert current.version == 2
+    loaded = current.from_plain(orjson.loads(orjson.dumps(v1.to_plain(answered))))
+    assert loaded == answered
+    assert RULES.to_act(loaded) == {P2, Seat(2)}
+    picked, _ = _picks(loaded, P2, loaded.players[P2].dealt[:1])
+    plain = orjson.loads(orjson.dumps(current.to_plain(picked)))
+    assert current.from_plain(plain) == picked
+    with pytest.raises(ValueError, match="schema version"):
+        v1.from_plain(plain)  # a worker of the previous release would take the pick for an answer
