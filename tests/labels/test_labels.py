@@ -105,7 +105,8 @@ def test_the_renderer_sends_the_describers_texts() -> None:
     row = [2, 0, RULES_EVENT, codec.to_plain(picked[0])]
     mine = renderer.event("g1", host, row, Seat(0), "lin")
     theirs = renderer.event("g1", host, row, Seat(1), "lin")
-    assert mine.text.message_key == "sail_away.event.ship_picked" and mine.summary == mine.text.label
+    assert mine.text.message_key == "sail_away.event.ship_picked"
+    assert mine.summary == mine.text.label
     assert (theirs.text.message_key, theirs.summary) == ("game.event.hidden", "hidden event")
     _, kept = rules.apply(state, Seat(0), legal[-1])  # the SD1 default, a KeepShips
     row = [3, 0, RULES_EVENT, codec.to_plain(kept[0])]
@@ -113,7 +114,8 @@ def test_the_renderer_sends_the_describers_texts() -> None:
     theirs = renderer.event("g1", host, row, Seat(1), "lin")
     assert mine.text.message_key == "sail_away.event.ships_kept"
     assert theirs.text.message_key == "sail_away.event.ships_kept.hidden"
-    assert mine.summary == mine.text.label and theirs.summary == theirs.text.label
+    assert mine.summary == mine.text.label
+    assert theirs.summary == theirs.text.label
     ships = legal[-1].ships
     assert all(ship in mine.text.label for ship in ships)
     assert not any(ship in theirs.text.label or ship in theirs.text.args.values() for ship in ships)
