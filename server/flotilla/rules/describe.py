@@ -18,10 +18,12 @@ import re
 import string
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 _CAMEL = re.compile(r"(?<!^)(?=[A-Z])")
 _FORMATTER = string.Formatter()
+_NAMES_CACHE = 4096  # names of ids: static, from the game's tables
 
 
 def snake(name: str) -> str:
@@ -62,6 +64,11 @@ def text(key: str, template: str, **args: object) -> Text:
 
 
 def _plain(value: Any) -> str:
+    kind = type(value)
+    if kind is str:
+        return value  # type: ignore[no-any-return]
+    if kind is int:
+        return str(value)
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, enum.Enum):
@@ -114,7 +121,8 @@ class Describer:
         extra: Mapping[type, Callable[[Any], Mapping[str, str]]] | None = None,
     ) -> None:
         self.game = game
-        self._names = dict(names or {})
+        self._names: dict[str, Namer] = {k: lru_cache(maxsize=_NAMES_CACHE)(f) for k, f in (names or {}).items()}
+        self._resolvers: dict[type, dict[str, tuple[str, str, Namer | None]]] = {}
         self._extra = dict(extra or {})
         self._types: dict[type, tuple[_Variant, ...]] = {}
         for kind, table in (("action", actions), ("event", events)):
@@ -134,6 +142,15 @@ class Describer:
             if name not in fields:
                 msg = f"{cls.__name__} has no field {name!r} (variant {variant.name!r})"
                 raise TypeError(msg)
+        resolvers = self._resolvers.setdefault(cls, {})
+        for name in sends:
+            field, _, suffix = name.rpartition("_")
+            if name in fields:
+                resolvers[name] = ("field", name, None)
+            elif suffix in ("name", "names") and field in fields and field in self._names:
+                resolvers[name] = ("name", field, self._names[field])
+            else:
+                resolvers[name] = ("extra", name, None)
         key = f"{base}.{variant.name}" if variant.name else base
         return _Variant(key, variant.text, variant.when, variant.unless, needs, sends)
 
@@ -154,24 +171,22 @@ class Describer:
 
     def _arg(self, value: Any, name: str, extra: dict[str, Mapping[str, str]]) -> str | None:
         """One argument of `value`: a field, a field's name, or an extra argument; None when absent."""
-        if hasattr(value, name):
-            item = getattr(value, name)
-            return None if item is None or item == () else _plain(item)
-        field, _, suffix = name.rpartition("_")
-        namer = self._names.get(field)
-        if namer is not None and suffix in ("name", "names") and hasattr(value, field):
-            item = getattr(value, field)
-            if item is None or item == () or isinstance(item, bool):
+        how, field, namer = self._resolvers[type(value)][name]
+        if how == "extra":
+            more = self._extra.get(type(value))
+            if more is None:
                 return None
-            if isinstance(item, tuple):
-                return ", ".join(str(namer(x)) for x in item)
-            return str(namer(item))
-        more = self._extra.get(type(value))
-        if more is None:
+            if "" not in extra:
+                extra[""] = more(value)
+            return extra[""].get(name)
+        item = getattr(value, field)
+        if item is None or item == () or (namer is not None and isinstance(item, bool)):
             return None
-        if "" not in extra:
-            extra[""] = more(value)
-        return extra[""].get(name)
+        if namer is None:
+            return _plain(item)
+        if isinstance(item, tuple):
+            return ", ".join(str(namer(x)) for x in item)
+        return str(namer(item))
 
     def describe(self, value: Any) -> Text:
         """The text of an action or an (already redacted) event; KeyError for a type it does not know."""
