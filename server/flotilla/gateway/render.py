@@ -107,7 +107,7 @@ class Renderer:
     def __init__(self) -> None:
         self._converters: dict[str, GameConverter] = {}
         self._events: OrderedDict[tuple[str, str, int, int], game_pb2.GameEvent] = OrderedDict()
-        self._texts: dict[tuple[str, Any], tuple[str, game_pb2.Text]] = {}
+        self._texts: OrderedDict[tuple[str, Any], tuple[str, game_pb2.Text]] = OrderedDict()
 
     def text(self, rules: AnyRules, value: Any, *, action: bool) -> tuple[str, game_pb2.Text]:
         """The label and wire text of a rules action or (redacted) event, cached per value: the
@@ -118,7 +118,7 @@ class Renderer:
             described = (describe_action if action else describe_event)(rules.describer, rules.name, value)
             hit = self._texts[key] = (described.label, text_pb(described))
             if len(self._texts) > _TEXT_CACHE_SIZE:
-                del self._texts[next(iter(self._texts))]
+                self._texts.popitem(last=False)
         return hit
 
     def converter(self, host: GameHost) -> GameConverter:
