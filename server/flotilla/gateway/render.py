@@ -1,8 +1,10 @@
 """Builds the wire messages a viewer receives: games, views, prompts and redacted events.
 
 Rendered events are cached per (game, lineage of the commit, event id, viewer), so a game
-with many watchers on one gateway decodes, redacts and converts each event once per distinct
-viewer, and an event id that a rewound history reused is never served from the cache.
+with many watchers on one gateway decodes each event once, redacts it once per distinct viewer,
+and converts and describes it once per distinct redaction (viewers who see the same thing share
+one message); an event id that a rewound history reused is never served from the cache. Texts
+of actions and events are cached per value (the same action recurs in prompts).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from google.protobuf.timestamp_pb2 import Timestamp
 from flotilla.api.game.v1 import game_pb2, game_service_pb2
 from flotilla.app import clocks
 from flotilla.app.errors import InvalidRequest
-from flotilla.app.host import ABORTED, ABSENT, FINISHED, STARTED, TIMED_OUT, AnyRules, GameHost
+from flotilla.app.host import ABSENT, FINISHED, RULES_EVENT, STARTED, TIMED_OUT, AnyRules, GameHost
 from flotilla.app.lineage import etag
 from flotilla.app.watching import RESUME_POINT_UNKNOWN, REWOUND, Batch
 from flotilla.gateway.convert import GameConverter
@@ -107,6 +109,7 @@ class Renderer:
     def __init__(self) -> None:
         self._converters: dict[str, GameConverter] = {}
         self._events: OrderedDict[tuple[str, str, int, int], game_pb2.GameEvent] = OrderedDict()
+        self._rows: OrderedDict[tuple[str, str, int], tuple[Any, list[tuple[Any, game_pb2.GameEvent]]]] = OrderedDict()
         self._texts: OrderedDict[tuple[str, Any], tuple[str, game_pb2.Text]] = OrderedDict()
 
     def text(self, rules: AnyRules, value: Any, *, action: bool) -> tuple[str, game_pb2.Text]:
@@ -157,12 +160,51 @@ class Renderer:
     ) -> game_pb2.GameEvent:
         """One stored event row (of the commit `lineage`) as `viewer` may see it (a bare
         placeholder when hidden from them)."""
-        event_id, time_ms, tag, payload = row
+        event_id, tag = row[0], row[2]
         key = (game_id, lineage, event_id, -1 if viewer is None else viewer)
         if key in self._events:
             return self._events[key]
+        if tag == RULES_EVENT:
+            msg = self._rules_event(host, row, viewer, (game_id, lineage, event_id))
+        else:
+            msg = self._host_event(row)
+        self._events[key] = msg
+        if len(self._events) > _CACHE_SIZE:
+            self._events.popitem(last=False)
+        return msg
+
+    def _rules_event(
+        self, host: GameHost, row: list[Any], viewer: Seat | None, row_key: tuple[str, str, int]
+    ) -> game_pb2.GameEvent:
+        """A rules event as `viewer` may see it: decoded once per row, and rendered once per
+        distinct redaction (the viewers who see the same thing share one message)."""
+        event_id, time_ms, _, payload = row
+        entry = self._rows.get(row_key)
+        if entry is None:
+            entry = self._rows[row_key] = (host.codec.from_plain(payload), [])
+            if len(self._rows) > _CACHE_SIZE:
+                self._rows.popitem(last=False)
+        value, rendered = entry
+        rules = host.rules
+        shown = rules.redact(value, viewer)
+        for seen, earlier in rendered:
+            if seen == shown:
+                return earlier
         msg = game_pb2.GameEvent(event_id=event_id, event_time=_timestamp(time_ms))
-        described: Text | None = None
+        if shown is None:  # hidden from this viewer: an empty placeholder keeps the ids gapless
+            msg.summary, wire = _HIDDEN
+        else:
+            msg.summary, wire = self.text(rules, shown, action=False)
+            getattr(msg, rules.name).CopyFrom(self.converter(host).event_to_pb(shown))
+        msg.text.CopyFrom(wire)
+        rendered.append((shown, msg))
+        return msg
+
+    def _host_event(self, row: list[Any]) -> game_pb2.GameEvent:
+        """An event of the host (started, finished, timed out, absent, aborted)."""
+        event_id, time_ms, tag, payload = row
+        msg = game_pb2.GameEvent(event_id=event_id, event_time=_timestamp(time_ms))
+        described: Text
         if tag == STARTED:
             described = text(
                 "game.event.game_started", "The game starts with {seat_count} seats", seat_count=payload["seat_count"]
@@ -185,24 +227,11 @@ class Renderer:
             msg.seat_absent.CopyFrom(
                 game_pb2.SeatAbsent(seat=payload["seat"], reason=payload["reason"], policy=POLICY_PB[payload["policy"]])
             )
-        elif tag == ABORTED:
+        else:
             described = text("game.event.game_aborted", "The game is aborted: {reason}", reason=payload["reason"])
             msg.game_aborted.CopyFrom(game_pb2.GameAborted(reason=payload["reason"]))
-        else:
-            rules = host.rules
-            shown = rules.redact(host.codec.from_plain(payload), viewer)
-            if shown is None:  # hidden from this viewer: an empty placeholder keeps the ids gapless
-                msg.summary, wire = _HIDDEN
-            else:
-                msg.summary, wire = self.text(rules, shown, action=False)
-                getattr(msg, rules.name).CopyFrom(self.converter(host).event_to_pb(shown))
-            msg.text.CopyFrom(wire)
-        if described is not None:
-            msg.summary = described.label
-            msg.text.CopyFrom(text_pb(described))
-        self._events[key] = msg
-        if len(self._events) > _CACHE_SIZE:
-            self._events.popitem(last=False)
+        msg.summary = described.label
+        msg.text.CopyFrom(text_pb(described))
         return msg
 
     def events(
