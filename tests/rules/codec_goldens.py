@@ -5,7 +5,8 @@ actions (driver `random.Random(seed)`) from `new_game(config, game_seed(seed))`,
 snapshot schema version the game has had: `*-v0.json` were written by the generic codec
 before snapshots carried a version, `*-v1.json` by the first versioned codec. Never rewrite
 a committed file (they are what a deploy must still load); after bumping a game's
-SCHEMA_VERSION, add that version's files:
+SCHEMA_VERSION, add that version's files (`play` replays the prompts as they were when the
+goldens were recorded, so every version's file holds the same state):
 
     python tests/rules/codec_goldens.py VERSION
 """
@@ -21,7 +22,9 @@ from pathlib import Path
 from typing import Any
 
 from flotilla.app.host import host_for
-from flotilla.rules.testing import game_seed, random_walk
+from flotilla.games.sail_away.actions import KeepShips
+from flotilla.games.sail_away.state import Phase as SailAwayPhase
+from flotilla.rules.testing import game_seed
 
 DIR = Path(__file__).resolve().parent.parent / "data" / "snapshots"
 
@@ -51,11 +54,21 @@ def play(kind: str, seats: int, options: dict[str, str], seed: int, steps: int |
     host = host_for(kind)
     rules = host.rules
     driver = random.Random(seed)
-    state = start = rules.new_game(host.config(seats, options), game_seed(seed))
+    state = rules.new_game(host.config(seats, options), game_seed(seed))
     played = 0
-    for played, state in enumerate(itertools.islice(random_walk(rules, start, driver), steps), 1):  # noqa: B007
-        pass
+    while (acting := rules.to_act(state)) and (steps is None or played < steps):
+        seat = driver.choice(sorted(acting))
+        state = rules.apply(state, seat, driver.choice(recorded_legal_actions(rules, state, seat))).state
+        played += 1
     return state, played
+
+
+def recorded_legal_actions(rules: Any, state: Any, seat: Any) -> tuple[Any, ...]:
+    """The legal actions the goldens were recorded with: Sail Away's SD1 prompt listed the 120
+    ordered triples (`KeepShips`) before SA-R11 listed picks; `KeepShips` still applies."""
+    if rules.name == "sail_away" and state.phase is SailAwayPhase.CHOOSE_SHIPS and not state.players[seat].kept:
+        return tuple(KeepShips(c) for c in itertools.permutations(state.players[seat].dealt, 3))
+    return tuple(rules.legal_actions(state, seat))
 
 
 MODES: list[tuple[str, int, dict[str, str]]] = [

@@ -234,21 +234,3 @@ class GameConverter:
         msg = self.View()
         _ENCODER.fill(msg, view)
         return msg
-
-
-def summarize(event: Any) -> str:
-    """A one-line English summary of a rules event (for clients that cannot decode it)."""
-    name = _CAMEL.sub(" ", type(event).__name__).lower()
-    parts = []
-    for field in _field_names(event.__class__):
-        value = getattr(event, field)
-        if value is None:
-            continue
-        if isinstance(value, enum.Enum):
-            value = value.name.lower()
-        elif isinstance(value, tuple | frozenset):
-            value = ",".join(str(v.name.lower() if isinstance(v, enum.Enum) else v) for v in value)
-        elif dataclasses.is_dataclass(value):
-            value = type(value).__name__
-        parts.append(f"{field}={value}")
-    return f"{name}: {' '.join(parts)}" if parts else name

@@ -1,8 +1,10 @@
 """Builds the wire messages a viewer receives: games, views, prompts and redacted events.
 
 Rendered events are cached per (game, lineage of the commit, event id, viewer), so a game
-with many watchers on one gateway decodes, redacts and converts each event once per distinct
-viewer, and an event id that a rewound history reused is never served from the cache.
+with many watchers on one gateway decodes each event once, redacts it once per distinct viewer,
+and converts and describes it once per distinct redaction (viewers who see the same thing share
+one message); an event id that a rewound history reused is never served from the cache. Texts
+of actions and events are cached per value (the same action recurs in prompts).
 """
 
 from __future__ import annotations
@@ -15,15 +17,17 @@ from google.protobuf.timestamp_pb2 import Timestamp
 
 from flotilla.app import clocks
 from flotilla.app.errors import InvalidRequest
-from flotilla.app.host import ABORTED, ABSENT, FINISHED, STARTED, TIMED_OUT, GameHost
+from flotilla.app.host import ABSENT, FINISHED, RULES_EVENT, STARTED, TIMED_OUT, AnyRules, GameHost
 from flotilla.app.lineage import etag
 from flotilla.app.watching import RESUME_POINT_UNKNOWN, REWOUND, Batch
-from flotilla.gateway.convert import GameConverter, summarize
+from flotilla.gateway.convert import GameConverter
 from flotilla.rules import InvalidAction, Seat
+from flotilla.rules.describe import Text, describe_action, describe_event, text
 from flotilla.store.redis_store import GameMeta
 from flotilla_client.api.game.v1 import game_pb2, game_service_pb2
 
 _CACHE_SIZE = 20_000
+_TEXT_CACHE_SIZE = 8192
 _STATE = {
     "waiting": game_pb2.GAME_STATE_WAITING,
     "active": game_pb2.GAME_STATE_ACTIVE,
@@ -84,6 +88,15 @@ def clock_from_pb(msg: game_pb2.Clock) -> clocks.ClockConfig:
     )
 
 
+def text_pb(value: Text) -> game_pb2.Text:
+    """A text as its wire message."""
+    return game_pb2.Text(label=value.label, message_key=value.key, args=dict(value.args))
+
+
+_HIDDEN_TEXT = text("game.event.hidden", "hidden event")
+_HIDDEN = (_HIDDEN_TEXT.label, text_pb(_HIDDEN_TEXT))
+
+
 def result_pb(raw: Mapping[str, Any]) -> game_pb2.Result:
     return game_pb2.Result(
         scores=raw["scores"], winners=raw["winners"], ranks=raw["ranks"], detail=raw.get("detail", {})
@@ -96,6 +109,20 @@ class Renderer:
     def __init__(self) -> None:
         self._converters: dict[str, GameConverter] = {}
         self._events: OrderedDict[tuple[str, str, int, int], game_pb2.GameEvent] = OrderedDict()
+        self._rows: OrderedDict[tuple[str, str, int], tuple[Any, list[tuple[Any, game_pb2.GameEvent]]]] = OrderedDict()
+        self._texts: OrderedDict[tuple[str, Any], tuple[str, game_pb2.Text]] = OrderedDict()
+
+    def text(self, rules: AnyRules, value: Any, *, action: bool) -> tuple[str, game_pb2.Text]:
+        """The label and wire text of a rules action or (redacted) event, cached per value: the
+        same action recurs in prompts, the same event for every viewer it is not redacted for."""
+        key = (rules.name, value)
+        hit = self._texts.get(key)
+        if hit is None:
+            described = (describe_action if action else describe_event)(rules.describer, rules.name, value)
+            hit = self._texts[key] = (described.label, text_pb(described))
+            if len(self._texts) > _TEXT_CACHE_SIZE:
+                self._texts.popitem(last=False)
+        return hit
 
     def converter(self, host: GameHost) -> GameConverter:
         conv = self._converters.get(host.rules.name)
@@ -119,8 +146,12 @@ class Renderer:
         return envelope
 
     def prompt(self, host: GameHost, seat: Seat, actions: Sequence[Any], version: int, lineage: str) -> game_pb2.Prompt:
+        rules = host.rules
         return game_pb2.Prompt(
-            seat=seat, etag=etag(version, lineage), legal_actions=[self.action_to_pb(host, a) for a in actions]
+            seat=seat,
+            etag=etag(version, lineage),
+            legal_actions=[self.action_to_pb(host, a) for a in actions],
+            legal_action_texts=[self.text(rules, a, action=True)[1] for a in actions],
         )
 
     # --- events ------------------------------------------------------------------------
@@ -129,58 +160,78 @@ class Renderer:
     ) -> game_pb2.GameEvent:
         """One stored event row (of the commit `lineage`) as `viewer` may see it (a bare
         placeholder when hidden from them)."""
-        event_id, time_ms, tag, payload = row
+        event_id, tag = row[0], row[2]
         key = (game_id, lineage, event_id, -1 if viewer is None else viewer)
         if key in self._events:
             return self._events[key]
-        msg: game_pb2.GameEvent
-        if tag == STARTED:
-            msg = game_pb2.GameEvent(
-                event_id=event_id,
-                event_time=_timestamp(time_ms),
-                summary="game started",
-                game_started=game_pb2.GameStarted(**payload),
-            )
-        elif tag == FINISHED:
-            msg = game_pb2.GameEvent(
-                event_id=event_id,
-                event_time=_timestamp(time_ms),
-                summary="game finished",
-                game_finished=game_pb2.GameFinished(result=result_pb(payload["result"]), seed=payload["seed"]),
-            )
-        elif tag == TIMED_OUT:
-            msg = game_pb2.GameEvent(
-                event_id=event_id,
-                event_time=_timestamp(time_ms),
-                summary=f"seat {payload['seat']} timed out ({payload['consecutive']} in a row)",
-                seat_timed_out=game_pb2.SeatTimedOut(**payload),
-            )
-        elif tag == ABSENT:
-            msg = game_pb2.GameEvent(
-                event_id=event_id,
-                event_time=_timestamp(time_ms),
-                summary=f"seat {payload['seat']} is absent ({payload['reason']}): {payload['policy']}",
-                seat_absent=game_pb2.SeatAbsent(
-                    seat=payload["seat"], reason=payload["reason"], policy=POLICY_PB[payload["policy"]]
-                ),
-            )
-        elif tag == ABORTED:
-            msg = game_pb2.GameEvent(
-                event_id=event_id,
-                event_time=_timestamp(time_ms),
-                summary=f"game aborted: {payload['reason']}",
-                game_aborted=game_pb2.GameAborted(reason=payload["reason"]),
-            )
+        if tag == RULES_EVENT:
+            msg = self._rules_event(host, row, viewer, (game_id, lineage, event_id))
         else:
-            shown = host.rules.redact(host.codec.from_plain(payload), viewer)
-            if shown is None:  # hidden from this viewer: an empty placeholder keeps the ids gapless
-                msg = game_pb2.GameEvent(event_id=event_id, event_time=_timestamp(time_ms), summary="hidden event")
-            else:
-                msg = game_pb2.GameEvent(event_id=event_id, event_time=_timestamp(time_ms), summary=summarize(shown))
-                getattr(msg, host.rules.name).CopyFrom(self.converter(host).event_to_pb(shown))
+            msg = self._host_event(row)
         self._events[key] = msg
         if len(self._events) > _CACHE_SIZE:
             self._events.popitem(last=False)
+        return msg
+
+    def _rules_event(
+        self, host: GameHost, row: list[Any], viewer: Seat | None, row_key: tuple[str, str, int]
+    ) -> game_pb2.GameEvent:
+        """A rules event as `viewer` may see it: decoded once per row, and rendered once per
+        distinct redaction (the viewers who see the same thing share one message)."""
+        event_id, time_ms, _, payload = row
+        entry = self._rows.get(row_key)
+        if entry is None:
+            entry = self._rows[row_key] = (host.codec.from_plain(payload), [])
+            if len(self._rows) > _CACHE_SIZE:
+                self._rows.popitem(last=False)
+        value, rendered = entry
+        rules = host.rules
+        shown = rules.redact(value, viewer)
+        for seen, earlier in rendered:
+            if seen == shown:
+                return earlier
+        msg = game_pb2.GameEvent(event_id=event_id, event_time=_timestamp(time_ms))
+        if shown is None:  # hidden from this viewer: an empty placeholder keeps the ids gapless
+            msg.summary, wire = _HIDDEN
+        else:
+            msg.summary, wire = self.text(rules, shown, action=False)
+            getattr(msg, rules.name).CopyFrom(self.converter(host).event_to_pb(shown))
+        msg.text.CopyFrom(wire)
+        rendered.append((shown, msg))
+        return msg
+
+    def _host_event(self, row: list[Any]) -> game_pb2.GameEvent:
+        """An event of the host (started, finished, timed out, absent, aborted)."""
+        event_id, time_ms, tag, payload = row
+        msg = game_pb2.GameEvent(event_id=event_id, event_time=_timestamp(time_ms))
+        described: Text
+        if tag == STARTED:
+            described = text(
+                "game.event.game_started", "The game starts with {seat_count} seats", seat_count=payload["seat_count"]
+            )
+            msg.game_started.CopyFrom(game_pb2.GameStarted(**payload))
+        elif tag == FINISHED:
+            described = text("game.event.game_finished", "The game is over")
+            msg.game_finished.CopyFrom(game_pb2.GameFinished(result=result_pb(payload["result"]), seed=payload["seed"]))
+        elif tag == TIMED_OUT:
+            described = text("game.event.seat_timed_out", "Seat {seat} timed out ({consecutive} in a row)", **payload)
+            msg.seat_timed_out.CopyFrom(game_pb2.SeatTimedOut(**payload))
+        elif tag == ABSENT:
+            described = text(
+                "game.event.seat_absent",
+                "Seat {seat} is absent ({reason}): {policy}",
+                seat=payload["seat"],
+                reason=payload["reason"],
+                policy=payload["policy"],
+            )
+            msg.seat_absent.CopyFrom(
+                game_pb2.SeatAbsent(seat=payload["seat"], reason=payload["reason"], policy=POLICY_PB[payload["policy"]])
+            )
+        else:
+            described = text("game.event.game_aborted", "The game is aborted: {reason}", reason=payload["reason"])
+            msg.game_aborted.CopyFrom(game_pb2.GameAborted(reason=payload["reason"]))
+        msg.summary = described.label
+        msg.text.CopyFrom(text_pb(described))
         return msg
 
     def events(

@@ -26,17 +26,20 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import random
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
 from flotilla.rules.codec import Codec
+from flotilla.rules.describe import Text
 from flotilla.rules.errors import NotYourTurn, RulesError
 from flotilla.rules.rng import Rng
 from flotilla.rules.types import GameRules, Result, Seat
 
 _POOL_LIMIT = 256
+_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9-]*")
 
 
 def game_seed(label: int) -> int:
@@ -67,6 +70,12 @@ def random_walk(rules: GameRules[Any, Any, Any, Any, Any], state: Any, driver: r
         seat = driver.choice(sorted(acting))
         state = rules.apply(state, seat, driver.choice(rules.legal_actions(state, seat))).state
         yield state
+
+
+def text_words(text: Text) -> set[str]:
+    """The words of a text's label and arguments (ids such as `SH05` or `HULL-27` are words),
+    for checking that a label names nothing its viewer may not see."""
+    return set(_WORD.findall(" ".join([text.label, *(v for _, v in text.args)])))
 
 
 @cache

@@ -6,6 +6,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, NamedTuple, NewType, TypeVar
 
+from flotilla.rules.describe import Describer
 from flotilla.rules.rng import Rng
 
 Seat = NewType("Seat", int)
@@ -67,3 +68,5 @@ class GameRules(Generic[C, S, A, E, V]):
     check_invariants: Callable[[S], None] = _no_invariants
     seats_of: Callable[[C], int] = lambda config: int(config.seats)  # type: ignore[attr-defined]
     max_steps: int = 100_000
+    describer: Describer | None = None
+    """Texts for humans of the game's actions and events (its `describe.py`); None: generic texts."""

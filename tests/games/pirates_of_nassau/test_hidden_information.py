@@ -6,10 +6,11 @@ import random
 from typing import Any
 
 from flotilla.games.pirates_of_nassau import RULES, Config
+from flotilla.games.pirates_of_nassau.describe import DESCRIBER
 from flotilla.games.pirates_of_nassau.events import PesoExchanged, PesosBuried, ResourcesSold
 from flotilla.games.pirates_of_nassau.state import Burying, State
 from flotilla.rules import Seat
-from flotilla.rules.testing import codec_for, game_seed
+from flotilla.rules.testing import codec_for, game_seed, text_words
 
 
 def strings(plain: Any) -> set[str]:
@@ -57,6 +58,7 @@ def test_views_and_events_never_carry_hidden_ids_or_other_chests() -> None:
                     if out is None:
                         continue
                     assert not strings(codec.to_plain(out)) & secret
+                    assert not text_words(DESCRIBER.describe(out)) & secret
                     if isinstance(out, PesosBuried | ResourcesSold) or (isinstance(out, PesoExchanged) and out.secret):
                         assert viewer == out.seat
                         assert burying

@@ -10,9 +10,11 @@ import pytest
 
 from flotilla.games.port_royal import RULES, Config, Mode
 from flotilla.games.port_royal.cards import CARDS
+from flotilla.games.port_royal.describe import DESCRIBER
 from flotilla.games.port_royal.events import CoinsPaid, DrawPileReshuffled
 from flotilla.games.port_royal.state import State
 from flotilla.rules import Seat
+from flotilla.rules.testing import text_words
 
 
 def _ids(value: Any, skip: frozenset[str] = frozenset()) -> set[str]:
@@ -59,7 +61,7 @@ def test_no_view_or_event_names_a_face_down_card(mode: Mode) -> None:
                         continue
                     if isinstance(shown, CoinsPaid) and shown.to_seat is not None:
                         assert shown.cards == ()
-                    leaked = _ids(shown) & before & after
+                    leaked = (_ids(shown) | text_words(DESCRIBER.describe(shown))) & before & after
                     if reshuffled:
                         leaked -= set(state.reshuffled)
                     assert not leaked, f"{event} shows face-down cards {leaked} to {viewer}"

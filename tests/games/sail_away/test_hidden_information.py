@@ -8,9 +8,10 @@ from typing import Any
 import pytest
 
 from flotilla.games.sail_away import RULES, Config
+from flotilla.games.sail_away.describe import DESCRIBER
 from flotilla.games.sail_away.state import Phase, State
 from flotilla.rules import Seat
-from flotilla.rules.testing import codec_for, game_seed
+from flotilla.rules.testing import codec_for, game_seed, text_words
 
 
 def _strings(plain: Any, out: set[str]) -> set[str]:
@@ -59,6 +60,8 @@ def test_nothing_hidden_reaches_a_seat(seats: int) -> None:
                     if shown is not None:
                         leaked = _strings(codec.to_plain(shown), set()) & secret
                         assert not leaked, f"{type(event).__name__} shows seat {viewer} {leaked}"
+                        leaked = text_words(DESCRIBER.describe(shown)) & secret
+                        assert not leaked, f"the text of {type(event).__name__} shows seat {viewer} {leaked}"
                 if step % 5 == 0 or not RULES.to_act(state):
                     leaked = _strings(codec.to_plain(RULES.view(state, Seat(viewer))), set()) & secret
                     assert not leaked, f"the view of seat {viewer} at step {step} shows {leaked}"

@@ -348,7 +348,7 @@ def test_sa_s10_setup_choice_and_timeout() -> None:
     state = dataclasses.replace(state, players=players, ship_deck=deck)
     check_invariants(state)
     assert RULES.to_act(state) == {P1, P2}
-    assert len(RULES.legal_actions(state, P1)) == 120
+    assert len(RULES.legal_actions(state, P1)) == 7  # 6 PickShip and the SD1 default
     chosen = KeepShips(("SH25", "SH02", "SH31"))
     state, events = act(state, 0, chosen)
     assert RULES.redact(events[0], P2) == ShipsKept(P1, ())

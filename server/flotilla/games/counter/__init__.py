@@ -142,6 +142,8 @@ def result(state: State) -> Result | None:
     return ranked_result(scores, [(0,), (0,)])
 
 
+from .describe import DESCRIBER  # noqa: E402 - it names the classes above
+
 RULES = GameRules(
     name="counter",
     version="1",
@@ -160,4 +162,5 @@ RULES = GameRules(
     determinize=determinize,
     result=result,
     max_steps=100_000,
+    describer=DESCRIBER,
 )

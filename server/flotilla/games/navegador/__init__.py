@@ -12,6 +12,7 @@ from flotilla.rules.evolve import evolve
 
 from .actions import ACTION_TYPES, Action
 from .config import Config
+from .describe import DESCRIBER
 from .events import EVENT_TYPES, Event
 from .invariants import check_invariants
 from .rules import apply, default_action, legal_actions, to_act
@@ -45,6 +46,7 @@ RULES: GameRules[Config, State, Action, Event, View] = GameRules(
     result=result,
     check_invariants=check_invariants,
     max_steps=20_000,
+    describer=DESCRIBER,
 )
 
 __all__ = ["RULES"]

@@ -9,6 +9,7 @@ from flotilla.rules import GameRules
 
 from .actions import ACTION_TYPES
 from .config import Config
+from .describe import DESCRIBER
 from .events import EVENT_TYPES
 from .invariants import check_invariants
 from .rules import apply, default_action, legal_actions, to_act
@@ -36,6 +37,7 @@ RULES = GameRules(
     result=result,
     check_invariants=check_invariants,
     max_steps=20_000,
+    describer=DESCRIBER,
 )
 
 __all__ = ["RULES", "Config"]

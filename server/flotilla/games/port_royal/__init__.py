@@ -6,6 +6,7 @@ from flotilla.rules import GameRules
 
 from .actions import ACTION_TYPES, Action
 from .config import Config, Mode
+from .describe import DESCRIBER
 from .events import EVENT_TYPES, Event
 from .hidden import determinize
 from .invariants import check_invariants
@@ -34,6 +35,7 @@ RULES: GameRules[Config, State, Action, Event, View] = GameRules(
     result=result,
     check_invariants=check_invariants,
     max_steps=60_000,
+    describer=DESCRIBER,
 )
 
 __all__ = ["RULES", "Config", "Mode"]

@@ -9,6 +9,7 @@ from flotilla.rules import GameRules, Result
 
 from .actions import ACTION_TYPES, Action
 from .config import Config
+from .describe import DESCRIBER
 from .events import EVENT_TYPES, Event
 from .invariants import check_invariants
 from .rules import apply, default_action, legal_actions, to_act
@@ -42,6 +43,7 @@ RULES: GameRules[Config, State, Action, Event, View] = GameRules(
     result=result,
     check_invariants=check_invariants,
     max_steps=100_000,
+    describer=DESCRIBER,
 )
 
 __all__ = ["RULES", "Config"]

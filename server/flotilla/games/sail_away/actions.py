@@ -9,9 +9,17 @@ from flotilla.rules import Seat
 
 @dataclass(frozen=True, slots=True)
 class KeepShips:
-    """SD1: keep these 3 of the 6 dealt ships, in this order (positions 1..3)."""
+    """SD1 at once: keep these 3 of the 6 dealt ships, in this order (positions 1..3); after some
+    `PickShip`s, the ships picked so far come first. Prompts list one of them (the SD1 default)."""
 
     ships: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PickShip:
+    """SD1 step by step: keep this dealt ship at the next position (three picks answer SD1)."""
+
+    ship: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,6 +202,7 @@ Action = (
     | KeepShip
     | ChooseSlot
     | TakeMarketShip
+    | PickShip
 )
 
 ACTION_TYPES: tuple[type, ...] = (
@@ -220,4 +229,5 @@ ACTION_TYPES: tuple[type, ...] = (
     KeepShip,
     ChooseSlot,
     TakeMarketShip,
+    PickShip,
 )

@@ -16,6 +16,16 @@ class ShipsKept:
 
 
 @dataclass(frozen=True, slots=True)
+class ShipPicked:
+    """SD1 step by step: a seat kept one more ship (`position` 1 or 2; the third pick completes
+    the answer, `ShipsKept`). Seen by that seat only."""
+
+    seat: Seat
+    ship: str
+    position: int
+
+
+@dataclass(frozen=True, slots=True)
 class ShipsRevealed:
     """After every SD1 answer, a seat's kept ships are laid face up."""
 
@@ -362,6 +372,7 @@ Event = (
     | IslandRevealed
     | EndTriggered
     | GameEnded
+    | ShipPicked
 )
 
 EVENT_TYPES: tuple[type, ...] = (
@@ -400,4 +411,5 @@ EVENT_TYPES: tuple[type, ...] = (
     IslandRevealed,
     EndTriggered,
     GameEnded,
+    ShipPicked,
 )

@@ -31,7 +31,9 @@ Rulings of this implementation where the spec is silent (SA-Rn; the spec's own a
   action (SD6); a card whose effect has no legal target is skipped (SR16).
 * SA-R10 Islands cannot run out: 13 cards, at most 5 face up, and a resolved island is
   discarded before its replacement is drawn. Market positions can stay empty (SR11).
-* SA-R11 SD1 is one action naming the 3 kept ships in the chosen order (120 choices); the
+* SA-R11 SD1 is answered ship by ship (`PickShip`, positions in the order picked; each pick
+  is seen by its seat only) or at once (`KeepShips`, the picks so far first): a prompt lists the
+  unpicked ships and the SD1 default, which stands for every full answer (not 120 triples). The
   answer stays secret (`ShipsKept` is blanked for others) until every seat has answered.
 * SA-R12 Only a full ship launches by itself when L2, Forced Sale or Smuggled Goods fill a
   space; a ship made launchable but not full can be launched later as a free action.
@@ -57,6 +59,7 @@ from .actions import (
     KeepShips,
     LaunchShip,
     LoadCrate,
+    PickShip,
     PlaceCrate,
     PlaceOnPirateCard,
     ReleaseCrate,
@@ -134,7 +137,7 @@ def legal_actions(s: State, seat: Seat) -> tuple[Action, ...]:
 def default_action(s: State, seat: Seat) -> Action:
     """The spec's timeout default for `seat` (§5)."""
     if s.phase is Phase.CHOOSE_SHIPS:
-        return KeepShips(s.players[seat].dealt[:3])
+        return setup.default_keep(s, seat)
     if s.tasks:
         task = s.tasks[0]
         if isinstance(task, Resolution):
@@ -180,6 +183,8 @@ def _check_ids(action: Action, seats: int) -> None:
         raise InvalidAction(f"slots are 1-5, not {action.slot!r}", field="slot")
     elif isinstance(action, KeepShips) and not _ship_ids(action.ships):
         raise InvalidAction("KeepShips names an unknown ship", field="ships")
+    elif isinstance(action, PickShip) and not _ship_ids((action.ship,)):
+        raise InvalidAction("PickShip names an unknown ship", field="ship")
     if hasattr(action, "pirate") and type(action.pirate) is not bool:
         raise InvalidAction("pirate must be true or false", field="pirate")
 
@@ -219,8 +224,10 @@ def _placement(s: State, seat: Seat, action: Action, ev: EventList) -> State:
 def _dispatch(s: State, seat: Seat, action: Action, ev: EventList) -> State:
     phase = s.phase
     if phase is Phase.CHOOSE_SHIPS:
+        if isinstance(action, PickShip):
+            return setup.pick(s, seat, action, ev)
         if not isinstance(action, KeepShips):
-            raise IllegalAction("choose the 3 ships to keep first (KeepShips)")
+            raise IllegalAction("choose the 3 ships to keep first (PickShip or KeepShips)")
         return setup.keep(s, seat, action, ev)
     if s.tasks:
         task = s.tasks[0]

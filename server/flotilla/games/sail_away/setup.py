@@ -1,18 +1,18 @@
-"""Setting up a game (§3) and the simultaneous ship choice SD1."""
+"""Setting up a game (§3) and the simultaneous ship choice SD1, answered at once (`KeepShips`) or
+ship by ship (`PickShip`): a prompt offers the dealt ships not picked yet one by one, and the SD1
+default (`KeepShips`: the picks so far, then the first ships in dealing order), not 120 triples."""
 
 from __future__ import annotations
-
-import itertools
 
 from flotilla.rules import IllegalAction, Rng, Seat, draw
 from flotilla.rules.evolve import evolve
 
 from . import tables
-from .actions import Action, KeepShips
+from .actions import Action, KeepShips, PickShip
 from .board import EventList, new_island, refill_market, seats_from, set_player
 from .cards import ISLAND_IDS, OBJECTIVE_IDS, PIRATE_IDS, SHIP_IDS, SHIPS
 from .config import Config
-from .events import ShipsKept, ShipsRevealed
+from .events import ShipPicked, ShipsKept, ShipsRevealed
 from .state import Phase, PirateCard, PlayerState, Ship, State
 
 
@@ -77,23 +77,54 @@ def new_game(config: Config, seed: int) -> State:
 
 
 def choosers(s: State) -> frozenset[Seat]:
-    """Seats that have not answered SD1 yet."""
-    return frozenset(Seat(i) for i, p in enumerate(s.players) if not p.kept)
+    """Seats that have not answered SD1 yet (fewer than 3 ships kept)."""
+    return frozenset(Seat(i) for i, p in enumerate(s.players) if len(p.kept) < tables.SHIPS_KEPT)
+
+
+def default_keep(s: State, seat: Seat) -> KeepShips:
+    """The SD1 default: the ships picked so far, then the first others in dealing order."""
+    p = s.players[seat]
+    rest = [c for c in p.dealt if c not in p.kept]
+    return KeepShips((*p.kept, *rest[: tables.SHIPS_KEPT - len(p.kept)]))
 
 
 def options(s: State, seat: Seat) -> list[Action]:
-    """Every ordered choice of 3 of the 6 dealt ships (the first is the SD1 default)."""
-    return [KeepShips(c) for c in itertools.permutations(s.players[seat].dealt, tables.SHIPS_KEPT)]
+    """Each dealt ship not picked yet (in dealing order), then the SD1 default.
+
+    Any other full answer extending the picks (`KeepShips`) applies too; the default stands for
+    them, so a prompt holds at most 7 actions instead of the 120 ordered triples.
+    """
+    p = s.players[seat]
+    out: list[Action] = [PickShip(c) for c in p.dealt if c not in p.kept]
+    out.append(default_keep(s, seat))
+    return out
+
+
+def pick(s: State, seat: Seat, action: PickShip, ev: EventList) -> State:
+    """Keep one more dealt ship (secret); the third pick answers SD1."""
+    p = s.players[seat]
+    if action.ship not in p.dealt:
+        raise IllegalAction("you can only keep ships you were dealt", ship=action.ship)
+    if action.ship in p.kept:
+        raise IllegalAction("you already keep this ship", ship=action.ship)
+    kept = (*p.kept, action.ship)
+    if len(kept) == tables.SHIPS_KEPT:
+        return keep(s, seat, KeepShips(kept), ev)
+    ev.append(ShipPicked(seat, action.ship, len(kept)))
+    return set_player(s, seat, evolve(p, kept=kept))
 
 
 def keep(s: State, seat: Seat, action: KeepShips, ev: EventList) -> State:
-    """Record a secret SD1 answer; once all are in, reveal, rebuild the deck, draw the market."""
+    """Record a secret SD1 answer (extending the picks so far); once all are in, reveal, rebuild
+    the deck, draw the market."""
     ships = action.ships
     p = s.players[seat]
     if len(ships) != tables.SHIPS_KEPT or len(set(ships)) != len(ships):
         raise IllegalAction(f"keep exactly {tables.SHIPS_KEPT} different ships")
     if not set(ships) <= set(p.dealt):
         raise IllegalAction("you can only keep ships you were dealt", ships=",".join(ships))
+    if ships[: len(p.kept)] != p.kept:
+        raise IllegalAction("keep the ships you picked first, in the order picked", kept=",".join(p.kept))
     s = set_player(s, seat, evolve(p, kept=ships))
     ev.append(ShipsKept(seat, ships))
     if choosers(s):

@@ -6,14 +6,24 @@ import enum
 from dataclasses import dataclass
 
 from flotilla.rules import Rng, Seat
-from flotilla.rules.snapshot import Upcaster
+from flotilla.rules.snapshot import Record, Upcaster
 
 from .config import Config
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 """This game's snapshot schema version (`flotilla.rules.snapshot`): bump it, with an entry
-in UPCASTERS, for a state change that needs more than a new field's default."""
-UPCASTERS: dict[int, Upcaster] = {}
+in UPCASTERS, for a state change that needs more than a new field's default.
+
+2: SD1 is answered ship by ship, so `PlayerState.kept` may hold 1 or 2 picks of an unfinished
+answer; version-1 code would read those as a complete answer, so it must refuse these snapshots."""
+
+
+def _v1_to_v2(root: Record) -> Record:
+    """A version-1 `kept` is empty or a complete answer: it means the same in version 2."""
+    return root
+
+
+UPCASTERS: dict[int, Upcaster] = {1: _v1_to_v2}
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +91,7 @@ class PlayerState:
     ships: tuple[Ship, ...] = ()
     launched: tuple[LaunchedShip, ...] = ()
     dealt: tuple[str, ...] = ()  # setup hand (SD1), secret
-    kept: tuple[str, ...] = ()  # SD1 answer while others still choose, secret
+    kept: tuple[str, ...] = ()  # SD1 answer so far (picked one by one) while others still choose, secret
     returned: tuple[str, ...] = ()  # the 3 ships given back at setup, seen by this seat only
 
 

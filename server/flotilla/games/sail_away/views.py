@@ -11,10 +11,11 @@ from flotilla.rules.evolve import evolve
 from . import resolution
 from .board import crate_limit, ship_launchable
 from .cards import ISLANDS, OBJECTIVES, PIRATE_ACTIONS, SHIP_IDS, SHIPS, Resource
-from .events import Event, ShipsKept
+from .events import Event, ShipPicked, ShipsKept
 from .rules import to_act
 from .scoring import final_result, public_objective_winner, scores
 from .state import CardEffect, Crate, Launching, Phase, Resolution, Ship, Stage, State
+from .tables import SHIPS_KEPT
 
 
 class DecisionKind(enum.Enum):
@@ -243,7 +244,7 @@ def view(s: State, viewer: Seat | None) -> View:
                     )
                     for ls in p.launched
                 ),
-                chose_ships=bool(p.kept),
+                chose_ships=len(p.kept) == SHIPS_KEPT,
                 objective=p.objective if own else None,
                 objective_resource=OBJECTIVES[p.objective] if own else None,
             )
@@ -308,9 +309,12 @@ def view(s: State, viewer: Seat | None) -> View:
 
 
 def redact(event: Event, viewer: Seat | None) -> Event | None:
-    """Only an SD1 answer is secret: others learn that the seat chose, not what."""
+    """Only an SD1 answer is secret: others learn that the seat chose, not what, and nothing of
+    its single picks."""
     if isinstance(event, ShipsKept) and event.seat != viewer:
         return evolve(event, ships=())
+    if isinstance(event, ShipPicked) and event.seat != viewer:
+        return None
     return event
 
 

@@ -149,7 +149,7 @@ class Action(_message.Message):
     def __init__(self, counter: _Optional[_Union[_counter_pb2.Action, _Mapping]] = ..., port_royal: _Optional[_Union[_port_royal_pb2.Action, _Mapping]] = ..., sail_away: _Optional[_Union[_sail_away_pb2.Action, _Mapping]] = ..., pirates_of_nassau: _Optional[_Union[_pirates_of_nassau_pb2.Action, _Mapping]] = ..., navegador: _Optional[_Union[_navegador_pb2.Action, _Mapping]] = ...) -> None: ...
 
 class GameEvent(_message.Message):
-    __slots__ = ("event_id", "event_time", "summary", "game_started", "game_finished", "seat_timed_out", "seat_absent", "game_aborted", "counter", "port_royal", "sail_away", "pirates_of_nassau", "navegador")
+    __slots__ = ("event_id", "event_time", "summary", "game_started", "game_finished", "seat_timed_out", "seat_absent", "game_aborted", "counter", "port_royal", "sail_away", "pirates_of_nassau", "navegador", "text")
     EVENT_ID_FIELD_NUMBER: _ClassVar[int]
     EVENT_TIME_FIELD_NUMBER: _ClassVar[int]
     SUMMARY_FIELD_NUMBER: _ClassVar[int]
@@ -163,6 +163,7 @@ class GameEvent(_message.Message):
     SAIL_AWAY_FIELD_NUMBER: _ClassVar[int]
     PIRATES_OF_NASSAU_FIELD_NUMBER: _ClassVar[int]
     NAVEGADOR_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
     event_id: int
     event_time: _timestamp_pb2.Timestamp
     summary: str
@@ -176,7 +177,8 @@ class GameEvent(_message.Message):
     sail_away: _sail_away_pb2.Event
     pirates_of_nassau: _pirates_of_nassau_pb2.Event
     navegador: _navegador_pb2.Event
-    def __init__(self, event_id: _Optional[int] = ..., event_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., summary: _Optional[str] = ..., game_started: _Optional[_Union[GameStarted, _Mapping]] = ..., game_finished: _Optional[_Union[GameFinished, _Mapping]] = ..., seat_timed_out: _Optional[_Union[SeatTimedOut, _Mapping]] = ..., seat_absent: _Optional[_Union[SeatAbsent, _Mapping]] = ..., game_aborted: _Optional[_Union[GameAborted, _Mapping]] = ..., counter: _Optional[_Union[_counter_pb2.Event, _Mapping]] = ..., port_royal: _Optional[_Union[_port_royal_pb2.Event, _Mapping]] = ..., sail_away: _Optional[_Union[_sail_away_pb2.Event, _Mapping]] = ..., pirates_of_nassau: _Optional[_Union[_pirates_of_nassau_pb2.Event, _Mapping]] = ..., navegador: _Optional[_Union[_navegador_pb2.Event, _Mapping]] = ...) -> None: ...
+    text: Text
+    def __init__(self, event_id: _Optional[int] = ..., event_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., summary: _Optional[str] = ..., game_started: _Optional[_Union[GameStarted, _Mapping]] = ..., game_finished: _Optional[_Union[GameFinished, _Mapping]] = ..., seat_timed_out: _Optional[_Union[SeatTimedOut, _Mapping]] = ..., seat_absent: _Optional[_Union[SeatAbsent, _Mapping]] = ..., game_aborted: _Optional[_Union[GameAborted, _Mapping]] = ..., counter: _Optional[_Union[_counter_pb2.Event, _Mapping]] = ..., port_royal: _Optional[_Union[_port_royal_pb2.Event, _Mapping]] = ..., sail_away: _Optional[_Union[_sail_away_pb2.Event, _Mapping]] = ..., pirates_of_nassau: _Optional[_Union[_pirates_of_nassau_pb2.Event, _Mapping]] = ..., navegador: _Optional[_Union[_navegador_pb2.Event, _Mapping]] = ..., text: _Optional[_Union[Text, _Mapping]] = ...) -> None: ...
 
 class GameStarted(_message.Message):
     __slots__ = ("rules_version", "seed_sha256", "seat_count", "options")
@@ -254,11 +256,30 @@ class GameView(_message.Message):
     def __init__(self, game: _Optional[str] = ..., etag: _Optional[str] = ..., through_event_id: _Optional[int] = ..., viewer_seat: _Optional[int] = ..., to_act: _Optional[_Iterable[int]] = ..., counter: _Optional[_Union[_counter_pb2.View, _Mapping]] = ..., port_royal: _Optional[_Union[_port_royal_pb2.View, _Mapping]] = ..., sail_away: _Optional[_Union[_sail_away_pb2.View, _Mapping]] = ..., pirates_of_nassau: _Optional[_Union[_pirates_of_nassau_pb2.View, _Mapping]] = ..., navegador: _Optional[_Union[_navegador_pb2.View, _Mapping]] = ...) -> None: ...
 
 class Prompt(_message.Message):
-    __slots__ = ("seat", "legal_actions", "etag")
+    __slots__ = ("seat", "legal_actions", "etag", "legal_action_texts")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     LEGAL_ACTIONS_FIELD_NUMBER: _ClassVar[int]
     ETAG_FIELD_NUMBER: _ClassVar[int]
+    LEGAL_ACTION_TEXTS_FIELD_NUMBER: _ClassVar[int]
     seat: int
     legal_actions: _containers.RepeatedCompositeFieldContainer[Action]
     etag: str
-    def __init__(self, seat: _Optional[int] = ..., legal_actions: _Optional[_Iterable[_Union[Action, _Mapping]]] = ..., etag: _Optional[str] = ...) -> None: ...
+    legal_action_texts: _containers.RepeatedCompositeFieldContainer[Text]
+    def __init__(self, seat: _Optional[int] = ..., legal_actions: _Optional[_Iterable[_Union[Action, _Mapping]]] = ..., etag: _Optional[str] = ..., legal_action_texts: _Optional[_Iterable[_Union[Text, _Mapping]]] = ...) -> None: ...
+
+class Text(_message.Message):
+    __slots__ = ("label", "message_key", "args")
+    class ArgsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    LABEL_FIELD_NUMBER: _ClassVar[int]
+    MESSAGE_KEY_FIELD_NUMBER: _ClassVar[int]
+    ARGS_FIELD_NUMBER: _ClassVar[int]
+    label: str
+    message_key: str
+    args: _containers.ScalarMap[str, str]
+    def __init__(self, label: _Optional[str] = ..., message_key: _Optional[str] = ..., args: _Optional[_Mapping[str, str]] = ...) -> None: ...

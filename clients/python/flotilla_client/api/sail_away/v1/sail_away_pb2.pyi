@@ -58,7 +58,7 @@ RESOURCE_VANILLA: Resource
 RESOURCE_SUGAR: Resource
 
 class Action(_message.Message):
-    __slots__ = ("keep_ships", "take_crate_from_ship", "place_crate", "cover_crate", "place_on_pirate_card", "end_placement", "retrieve_crate", "use_extra_crate", "direct_load", "claim_island", "release_crate", "take_reserve", "force_sale", "smuggle_crate", "clear_island", "pay_ransom", "refuse_ransom", "load_crate", "sell_crate", "launch_ship", "keep_ship", "choose_slot", "take_market_ship")
+    __slots__ = ("keep_ships", "take_crate_from_ship", "place_crate", "cover_crate", "place_on_pirate_card", "end_placement", "retrieve_crate", "use_extra_crate", "direct_load", "claim_island", "release_crate", "take_reserve", "force_sale", "smuggle_crate", "clear_island", "pay_ransom", "refuse_ransom", "load_crate", "sell_crate", "launch_ship", "keep_ship", "choose_slot", "take_market_ship", "pick_ship")
     KEEP_SHIPS_FIELD_NUMBER: _ClassVar[int]
     TAKE_CRATE_FROM_SHIP_FIELD_NUMBER: _ClassVar[int]
     PLACE_CRATE_FIELD_NUMBER: _ClassVar[int]
@@ -82,6 +82,7 @@ class Action(_message.Message):
     KEEP_SHIP_FIELD_NUMBER: _ClassVar[int]
     CHOOSE_SLOT_FIELD_NUMBER: _ClassVar[int]
     TAKE_MARKET_SHIP_FIELD_NUMBER: _ClassVar[int]
+    PICK_SHIP_FIELD_NUMBER: _ClassVar[int]
     keep_ships: KeepShips
     take_crate_from_ship: TakeCrateFromShip
     place_crate: PlaceCrate
@@ -105,7 +106,14 @@ class Action(_message.Message):
     keep_ship: KeepShip
     choose_slot: ChooseSlot
     take_market_ship: TakeMarketShip
-    def __init__(self, keep_ships: _Optional[_Union[KeepShips, _Mapping]] = ..., take_crate_from_ship: _Optional[_Union[TakeCrateFromShip, _Mapping]] = ..., place_crate: _Optional[_Union[PlaceCrate, _Mapping]] = ..., cover_crate: _Optional[_Union[CoverCrate, _Mapping]] = ..., place_on_pirate_card: _Optional[_Union[PlaceOnPirateCard, _Mapping]] = ..., end_placement: _Optional[_Union[EndPlacement, _Mapping]] = ..., retrieve_crate: _Optional[_Union[RetrieveCrate, _Mapping]] = ..., use_extra_crate: _Optional[_Union[UseExtraCrate, _Mapping]] = ..., direct_load: _Optional[_Union[DirectLoad, _Mapping]] = ..., claim_island: _Optional[_Union[ClaimIsland, _Mapping]] = ..., release_crate: _Optional[_Union[ReleaseCrate, _Mapping]] = ..., take_reserve: _Optional[_Union[TakeReserve, _Mapping]] = ..., force_sale: _Optional[_Union[ForceSale, _Mapping]] = ..., smuggle_crate: _Optional[_Union[SmuggleCrate, _Mapping]] = ..., clear_island: _Optional[_Union[ClearIsland, _Mapping]] = ..., pay_ransom: _Optional[_Union[PayRansom, _Mapping]] = ..., refuse_ransom: _Optional[_Union[RefuseRansom, _Mapping]] = ..., load_crate: _Optional[_Union[LoadCrate, _Mapping]] = ..., sell_crate: _Optional[_Union[SellCrate, _Mapping]] = ..., launch_ship: _Optional[_Union[LaunchShip, _Mapping]] = ..., keep_ship: _Optional[_Union[KeepShip, _Mapping]] = ..., choose_slot: _Optional[_Union[ChooseSlot, _Mapping]] = ..., take_market_ship: _Optional[_Union[TakeMarketShip, _Mapping]] = ...) -> None: ...
+    pick_ship: PickShip
+    def __init__(self, keep_ships: _Optional[_Union[KeepShips, _Mapping]] = ..., take_crate_from_ship: _Optional[_Union[TakeCrateFromShip, _Mapping]] = ..., place_crate: _Optional[_Union[PlaceCrate, _Mapping]] = ..., cover_crate: _Optional[_Union[CoverCrate, _Mapping]] = ..., place_on_pirate_card: _Optional[_Union[PlaceOnPirateCard, _Mapping]] = ..., end_placement: _Optional[_Union[EndPlacement, _Mapping]] = ..., retrieve_crate: _Optional[_Union[RetrieveCrate, _Mapping]] = ..., use_extra_crate: _Optional[_Union[UseExtraCrate, _Mapping]] = ..., direct_load: _Optional[_Union[DirectLoad, _Mapping]] = ..., claim_island: _Optional[_Union[ClaimIsland, _Mapping]] = ..., release_crate: _Optional[_Union[ReleaseCrate, _Mapping]] = ..., take_reserve: _Optional[_Union[TakeReserve, _Mapping]] = ..., force_sale: _Optional[_Union[ForceSale, _Mapping]] = ..., smuggle_crate: _Optional[_Union[SmuggleCrate, _Mapping]] = ..., clear_island: _Optional[_Union[ClearIsland, _Mapping]] = ..., pay_ransom: _Optional[_Union[PayRansom, _Mapping]] = ..., refuse_ransom: _Optional[_Union[RefuseRansom, _Mapping]] = ..., load_crate: _Optional[_Union[LoadCrate, _Mapping]] = ..., sell_crate: _Optional[_Union[SellCrate, _Mapping]] = ..., launch_ship: _Optional[_Union[LaunchShip, _Mapping]] = ..., keep_ship: _Optional[_Union[KeepShip, _Mapping]] = ..., choose_slot: _Optional[_Union[ChooseSlot, _Mapping]] = ..., take_market_ship: _Optional[_Union[TakeMarketShip, _Mapping]] = ..., pick_ship: _Optional[_Union[PickShip, _Mapping]] = ...) -> None: ...
+
+class PickShip(_message.Message):
+    __slots__ = ("ship",)
+    SHIP_FIELD_NUMBER: _ClassVar[int]
+    ship: str
+    def __init__(self, ship: _Optional[str] = ...) -> None: ...
 
 class KeepShips(_message.Message):
     __slots__ = ("ships",)
@@ -262,7 +270,7 @@ class TakeMarketShip(_message.Message):
     def __init__(self, ship: _Optional[str] = ...) -> None: ...
 
 class Event(_message.Message):
-    __slots__ = ("ships_kept", "ships_revealed", "market_refilled", "turn_started", "crate_taken_from_ship", "crate_placed", "crate_covered", "crate_placed_on_card", "island_claimed", "crate_retrieved", "ability_used", "crate_direct_loaded", "crate_released", "reserve_taken", "crate_force_sold", "crate_smuggled", "island_cleared", "treasure_found", "effect_skipped", "placement_ended", "ransom_paid", "ransom_refused", "crate_loaded", "crate_sold", "ship_launched", "ship_kept", "ship_slotted", "market_ship_taken", "island_resolved", "harbor_dues_paid", "island_discarded", "island_deck_refilled", "island_revealed", "end_triggered", "game_ended")
+    __slots__ = ("ships_kept", "ships_revealed", "market_refilled", "turn_started", "crate_taken_from_ship", "crate_placed", "crate_covered", "crate_placed_on_card", "island_claimed", "crate_retrieved", "ability_used", "crate_direct_loaded", "crate_released", "reserve_taken", "crate_force_sold", "crate_smuggled", "island_cleared", "treasure_found", "effect_skipped", "placement_ended", "ransom_paid", "ransom_refused", "crate_loaded", "crate_sold", "ship_launched", "ship_kept", "ship_slotted", "market_ship_taken", "island_resolved", "harbor_dues_paid", "island_discarded", "island_deck_refilled", "island_revealed", "end_triggered", "game_ended", "ship_picked")
     SHIPS_KEPT_FIELD_NUMBER: _ClassVar[int]
     SHIPS_REVEALED_FIELD_NUMBER: _ClassVar[int]
     MARKET_REFILLED_FIELD_NUMBER: _ClassVar[int]
@@ -298,6 +306,7 @@ class Event(_message.Message):
     ISLAND_REVEALED_FIELD_NUMBER: _ClassVar[int]
     END_TRIGGERED_FIELD_NUMBER: _ClassVar[int]
     GAME_ENDED_FIELD_NUMBER: _ClassVar[int]
+    SHIP_PICKED_FIELD_NUMBER: _ClassVar[int]
     ships_kept: ShipsKept
     ships_revealed: ShipsRevealed
     market_refilled: MarketRefilled
@@ -333,7 +342,18 @@ class Event(_message.Message):
     island_revealed: IslandRevealed
     end_triggered: EndTriggered
     game_ended: GameEnded
-    def __init__(self, ships_kept: _Optional[_Union[ShipsKept, _Mapping]] = ..., ships_revealed: _Optional[_Union[ShipsRevealed, _Mapping]] = ..., market_refilled: _Optional[_Union[MarketRefilled, _Mapping]] = ..., turn_started: _Optional[_Union[TurnStarted, _Mapping]] = ..., crate_taken_from_ship: _Optional[_Union[CrateTakenFromShip, _Mapping]] = ..., crate_placed: _Optional[_Union[CratePlaced, _Mapping]] = ..., crate_covered: _Optional[_Union[CrateCovered, _Mapping]] = ..., crate_placed_on_card: _Optional[_Union[CratePlacedOnCard, _Mapping]] = ..., island_claimed: _Optional[_Union[IslandClaimed, _Mapping]] = ..., crate_retrieved: _Optional[_Union[CrateRetrieved, _Mapping]] = ..., ability_used: _Optional[_Union[AbilityUsed, _Mapping]] = ..., crate_direct_loaded: _Optional[_Union[CrateDirectLoaded, _Mapping]] = ..., crate_released: _Optional[_Union[CrateReleased, _Mapping]] = ..., reserve_taken: _Optional[_Union[ReserveTaken, _Mapping]] = ..., crate_force_sold: _Optional[_Union[CrateForceSold, _Mapping]] = ..., crate_smuggled: _Optional[_Union[CrateSmuggled, _Mapping]] = ..., island_cleared: _Optional[_Union[IslandCleared, _Mapping]] = ..., treasure_found: _Optional[_Union[TreasureFound, _Mapping]] = ..., effect_skipped: _Optional[_Union[EffectSkipped, _Mapping]] = ..., placement_ended: _Optional[_Union[PlacementEnded, _Mapping]] = ..., ransom_paid: _Optional[_Union[RansomPaid, _Mapping]] = ..., ransom_refused: _Optional[_Union[RansomRefused, _Mapping]] = ..., crate_loaded: _Optional[_Union[CrateLoaded, _Mapping]] = ..., crate_sold: _Optional[_Union[CrateSold, _Mapping]] = ..., ship_launched: _Optional[_Union[ShipLaunched, _Mapping]] = ..., ship_kept: _Optional[_Union[ShipKept, _Mapping]] = ..., ship_slotted: _Optional[_Union[ShipSlotted, _Mapping]] = ..., market_ship_taken: _Optional[_Union[MarketShipTaken, _Mapping]] = ..., island_resolved: _Optional[_Union[IslandResolved, _Mapping]] = ..., harbor_dues_paid: _Optional[_Union[HarborDuesPaid, _Mapping]] = ..., island_discarded: _Optional[_Union[IslandDiscarded, _Mapping]] = ..., island_deck_refilled: _Optional[_Union[IslandDeckRefilled, _Mapping]] = ..., island_revealed: _Optional[_Union[IslandRevealed, _Mapping]] = ..., end_triggered: _Optional[_Union[EndTriggered, _Mapping]] = ..., game_ended: _Optional[_Union[GameEnded, _Mapping]] = ...) -> None: ...
+    ship_picked: ShipPicked
+    def __init__(self, ships_kept: _Optional[_Union[ShipsKept, _Mapping]] = ..., ships_revealed: _Optional[_Union[ShipsRevealed, _Mapping]] = ..., market_refilled: _Optional[_Union[MarketRefilled, _Mapping]] = ..., turn_started: _Optional[_Union[TurnStarted, _Mapping]] = ..., crate_taken_from_ship: _Optional[_Union[CrateTakenFromShip, _Mapping]] = ..., crate_placed: _Optional[_Union[CratePlaced, _Mapping]] = ..., crate_covered: _Optional[_Union[CrateCovered, _Mapping]] = ..., crate_placed_on_card: _Optional[_Union[CratePlacedOnCard, _Mapping]] = ..., island_claimed: _Optional[_Union[IslandClaimed, _Mapping]] = ..., crate_retrieved: _Optional[_Union[CrateRetrieved, _Mapping]] = ..., ability_used: _Optional[_Union[AbilityUsed, _Mapping]] = ..., crate_direct_loaded: _Optional[_Union[CrateDirectLoaded, _Mapping]] = ..., crate_released: _Optional[_Union[CrateReleased, _Mapping]] = ..., reserve_taken: _Optional[_Union[ReserveTaken, _Mapping]] = ..., crate_force_sold: _Optional[_Union[CrateForceSold, _Mapping]] = ..., crate_smuggled: _Optional[_Union[CrateSmuggled, _Mapping]] = ..., island_cleared: _Optional[_Union[IslandCleared, _Mapping]] = ..., treasure_found: _Optional[_Union[TreasureFound, _Mapping]] = ..., effect_skipped: _Optional[_Union[EffectSkipped, _Mapping]] = ..., placement_ended: _Optional[_Union[PlacementEnded, _Mapping]] = ..., ransom_paid: _Optional[_Union[RansomPaid, _Mapping]] = ..., ransom_refused: _Optional[_Union[RansomRefused, _Mapping]] = ..., crate_loaded: _Optional[_Union[CrateLoaded, _Mapping]] = ..., crate_sold: _Optional[_Union[CrateSold, _Mapping]] = ..., ship_launched: _Optional[_Union[ShipLaunched, _Mapping]] = ..., ship_kept: _Optional[_Union[ShipKept, _Mapping]] = ..., ship_slotted: _Optional[_Union[ShipSlotted, _Mapping]] = ..., market_ship_taken: _Optional[_Union[MarketShipTaken, _Mapping]] = ..., island_resolved: _Optional[_Union[IslandResolved, _Mapping]] = ..., harbor_dues_paid: _Optional[_Union[HarborDuesPaid, _Mapping]] = ..., island_discarded: _Optional[_Union[IslandDiscarded, _Mapping]] = ..., island_deck_refilled: _Optional[_Union[IslandDeckRefilled, _Mapping]] = ..., island_revealed: _Optional[_Union[IslandRevealed, _Mapping]] = ..., end_triggered: _Optional[_Union[EndTriggered, _Mapping]] = ..., game_ended: _Optional[_Union[GameEnded, _Mapping]] = ..., ship_picked: _Optional[_Union[ShipPicked, _Mapping]] = ...) -> None: ...
+
+class ShipPicked(_message.Message):
+    __slots__ = ("seat", "ship", "position")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    SHIP_FIELD_NUMBER: _ClassVar[int]
+    POSITION_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    ship: str
+    position: int
+    def __init__(self, seat: _Optional[int] = ..., ship: _Optional[str] = ..., position: _Optional[int] = ...) -> None: ...
 
 class ShipsKept(_message.Message):
     __slots__ = ("seat", "ships")

@@ -1,0 +1,82 @@
+"""Navegador's texts for humans: a label, key and arguments per action and event (`rules.describe`).
+Region, colony and building names come from the game's tables."""
+
+from __future__ import annotations
+
+from flotilla.rules.describe import Describer, Namer, Templates
+
+from . import actions as a
+from . import events as e
+from .tables import BUILDING_IDS, BUILDING_NAMES, COLONIES, REGION_IDS, REGION_NAMES
+
+_PLACES = dict(zip(BUILDING_IDS, BUILDING_NAMES, strict=True)) | {c[0]: c[1] for c in COLONIES}
+_REGIONS = dict(zip(REGION_IDS, REGION_NAMES, strict=True))
+
+
+def place_name(place: str) -> str:
+    """A building (`B1` -> `Church`) or colony (`C12` -> `Goa`) by its name."""
+    return _PLACES.get(place, place)
+
+
+def region_name(region: str) -> str:
+    """A sea region (`SR7` -> `Índia`) by its name."""
+    return _REGIONS.get(region, region)
+
+
+_NAMES: dict[str, Namer] = {
+    "building": place_name,
+    "colony": place_name,
+    "place": place_name,
+    "region": region_name,
+    "origin": region_name,
+    "destination": region_name,
+}
+
+ACTIONS: Templates = {
+    a.ChooseBuilding: "Put a worker on the {building_name}",
+    a.PlaceMarker: "Start the rondel marker on {space}",
+    a.MoveMarker: "Move the rondel marker {steps} spaces",
+    a.SacrificeShip: "Pay a rondel step with a ship from {region_name}",
+    a.BuyWorkers: "Buy {count} workers",
+    a.BuyShips: "Buy {count} ships",
+    a.PlaceOnBuilding: "Place {workers} workers on the {building_name}",
+    a.DeclineBuilding: "Place no workers",
+    a.SailFleet: "Sail {ships} ships from {origin_name} to {destination_name}",
+    a.StopSailing: "Stop sailing",
+    a.PlaceOnColony: "Place {workers} workers on {colony_name}",
+    a.StopColonizing: "Stop colonizing",
+    a.ConsumeGood: "Consume {good}",
+    a.SellGoods: "Sell {sugar} sugar, {gold} gold and {spice} spice",
+    a.BuyKnight: "Buy a knight",
+    a.DeclineKnight: "Buy no knight",
+    a.ReturnToLisbon: "Send the displaced workers back to Lisbon",
+    a.Relocate: "Move the displaced workers to {place_name}",
+}
+
+EVENTS: Templates = {
+    e.BuildingChosen: "Seat {seat} puts a worker on the {building_name}",
+    e.TurnStarted: "Turn {turn}: seat {seat} to play",
+    e.MarkerPlaced: "Seat {seat} starts on {space}",
+    e.MarkerMoved: "Seat {seat} moves {steps} spaces to {space}",
+    e.ShipSacrificed: "Seat {seat} pays a rondel step with a ship from {region_name}",
+    e.WorkersBought: "Seat {seat} buys {count} workers for {paid}",
+    e.ShipsBought: "Seat {seat} buys {count} ships for {paid}",
+    e.WorkersPlaced: "Seat {seat} places {workers} workers on {place_name} ({total} there)",
+    e.WorkersDisplaced: "Seat {seat}'s {workers} workers are pushed off {place_name}",
+    e.WorkersRelocated: "Seat {seat}'s {workers} displaced workers move to {place_name}",
+    e.WorkersReturned: "Seat {seat}'s {workers} displaced workers go back to Lisbon for {paid}",
+    e.BuildingDeclined: "Seat {seat} places no workers",
+    e.FleetSailed: "Seat {seat} sails {ships} ships from {origin_name} to {destination_name}; {arrived} arrive",
+    e.RegionExplored: "Seat {seat} explores {region_name} and takes {bonus}",
+    e.SailingStopped: "Seat {seat} stops sailing",
+    e.ColonizingStopped: "Seat {seat} stops colonizing",
+    e.GoodConsumed: "Seat {seat} consumes {removed} {good}",
+    e.GoodsSold: "Seat {seat} sells {sugar} sugar, {gold} gold and {spice} spice for {paid}",
+    e.KnightBought: "Seat {seat} buys a knight for {price} and {workers} workers",
+    e.KnightDeclined: "Seat {seat} buys no knight",
+    e.IncomeReceived: "Seat {seat} earns {amount} from the {building_name}",
+    e.GameEnded: "The game ends; winners: seats {winners}",
+}
+
+DESCRIBER = Describer("navegador", ACTIONS, EVENTS, _NAMES)
+"""Texts of every Navegador action and event."""

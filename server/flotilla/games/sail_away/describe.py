@@ -1,0 +1,153 @@
+"""Sail Away's texts for humans: a label, key and arguments per action and event (`rules.describe`)."""
+
+from __future__ import annotations
+
+from flotilla.rules.describe import Describer, Namer, Templates, V
+
+from . import actions as a
+from . import events as e
+from .cards import ISLANDS, PIRATE_ACTIONS, SHIPS, Ability, Resource
+
+
+def _spaces(spaces: tuple[Resource, ...]) -> str:
+    return "/".join(r.name.lower() for r in spaces)
+
+
+def ship_name(ship: str) -> str:
+    """`SH05` -> `SH05 (cotton/sugar)`: the id and its resource spaces."""
+    card = SHIPS.get(ship)
+    return f"{ship} ({_spaces(card.spaces)})" if card else ship
+
+
+def island_name(island: str) -> str:
+    """`IS04` -> `IS04 (cotton/vanilla/sugar)`."""
+    card = ISLANDS.get(island)
+    return f"{island} ({_spaces(card.spaces)})" if card else island
+
+
+def card_name(card: str) -> str:
+    """A pirate action card's printed name."""
+    info = PIRATE_ACTIONS.get(card)
+    return info.name if info else card
+
+
+def ability_name(slot: int) -> str:
+    """A launch ability slot (1-5) by its name."""
+    return Ability(slot).name.lower().replace("_", " ") if 1 <= slot <= len(Ability) else str(slot)
+
+
+_NAMES: dict[str, Namer] = {
+    "ship": ship_name,
+    "ships": ship_name,
+    "from_ship": ship_name,
+    "to_ship": ship_name,
+    "island": island_name,
+    "card": card_name,
+    "ability": ability_name,
+    "slot": ability_name,
+}
+
+ACTIONS: Templates = {
+    a.KeepShips: "Keep ships {ships_names}",
+    a.PickShip: "Keep ship {ship_name}",
+    a.TakeCrateFromShip: "Take your crate back from ship {ship_name}, space {space}",
+    a.PlaceCrate: (
+        V("pirate", "Place a pirate crate on island {island_name}, space {space}", when=("pirate",)),
+        "Place a crate on island {island_name}, space {space}",
+    ),
+    a.CoverCrate: "Cover the crate on island {island_name}, space {space} with a pirate crate",
+    a.PlaceOnPirateCard: "Place a pirate crate on {card_name}",
+    a.EndPlacement: "End placement",
+    a.RetrieveCrate: "Pay to take your pirate crate back from {card_name}",
+    a.UseExtraCrate: "Use Extra Crate: place one more crate this turn",
+    a.DirectLoad: (
+        V("pirate", "Direct Load a pirate crate onto ship {ship_name}, space {space}", when=("pirate",)),
+        "Direct Load a crate onto ship {ship_name}, space {space}",
+    ),
+    a.ClaimIsland: "Claim island {island_name}",
+    a.ReleaseCrate: "Release seat {owner}'s pirate crate from {card_name}",
+    a.TakeReserve: "Take your reserve crates",
+    a.ForceSale: "Force the sale of the crate on ship {from_ship_name}, space {from_space} onto your ship "
+    "{to_ship_name}, space {to_space}",
+    a.SmuggleCrate: "Smuggle your crate from island {island_name}, space {space} onto ship {ship_name}, "
+    "space {ship_space}",
+    a.ClearIsland: "Clear island {island_name}",
+    a.PayRansom: "Pay the ransom",
+    a.RefuseRansom: "Refuse the ransom",
+    a.LoadCrate: "Load your crate onto ship {ship_name}, space {space}",
+    a.SellCrate: "Sell your crate for 1 coin",
+    a.LaunchShip: "Launch ship {ship_name}",
+    a.KeepShip: "Keep ship {ship_name} in port",
+    a.ChooseSlot: "Put the launched ship under slot {slot} ({slot_name})",
+    a.TakeMarketShip: "Take ship {ship_name} from the market",
+}
+
+EVENTS: Templates = {
+    e.ShipsKept: (V("", "Seat {seat} kept ships {ships_names}"), V("hidden", "Seat {seat} chose the ships to keep")),
+    e.ShipPicked: "Seat {seat} keeps ship {ship_name} at position {position}",
+    e.ShipsRevealed: "Seat {seat} reveals ships {ships_names}",
+    e.MarketRefilled: "Ship {ship_name} enters the market at position {position}",
+    e.TurnStarted: "Turn {turn}: seat {seat} to play",
+    e.CrateTakenFromShip: (
+        V("pirate", "Seat {seat} takes a pirate crate back from ship {ship_name}, space {space}", when=("pirate",)),
+        "Seat {seat} takes a crate back from ship {ship_name}, space {space}",
+    ),
+    e.CratePlaced: (
+        V("pirate", "Seat {seat} places a pirate crate on island {island_name}, space {space}", when=("pirate",)),
+        "Seat {seat} places a crate on island {island_name}, space {space}",
+    ),
+    e.CrateCovered: "Seat {seat} covers the crate on island {island_name}, space {space} with a pirate crate",
+    e.CratePlacedOnCard: "Seat {seat} places a pirate crate on {card_name}",
+    e.IslandClaimed: (
+        V("post", "Seat {seat} claims island {island_name} with a claim post", when=("post",)),
+        "Seat {seat} claims island {island_name}",
+    ),
+    e.CrateRetrieved: "Seat {seat} pays {cost} to take a pirate crate back from {card_name}",
+    e.AbilityUsed: (
+        V("free", "Seat {seat} uses {ability_name} (Dirty Deeds)", when=("free",)),
+        "Seat {seat} uses {ability_name}",
+    ),
+    e.CrateDirectLoaded: (
+        V("pirate", "Seat {seat} loads a pirate crate onto ship {ship_name}, space {space}", when=("pirate",)),
+        "Seat {seat} loads a crate onto ship {ship_name}, space {space}",
+    ),
+    e.CrateReleased: "Seat {seat} releases seat {owner}'s pirate crate from {card_name}",
+    e.ReserveTaken: "Seat {seat} takes the reserve: {standard} crates and {pirate} pirate crates",
+    e.CrateForceSold: "Seat {seat} forces seat {victim} to sell the crate on ship {from_ship_name} "
+    "for {price} coin, onto ship {to_ship_name}",
+    e.CrateSmuggled: "Seat {seat} smuggles a crate from island {island_name} onto ship {ship_name}",
+    e.IslandCleared: "Seat {seat} clears island {island_name}",
+    e.TreasureFound: "Seat {seat} finds {coins} coins of treasure",
+    e.EffectSkipped: "{card_name} has no effect for seat {seat}",
+    e.PlacementEnded: "Seat {seat} ends placement",
+    e.RansomPaid: "Seat {payer} pays seat {pirate_owner} a ransom of {amount} for island {island_name}, space {space}",
+    e.RansomRefused: (
+        V("forced", "Seat {payer} cannot pay the ransom for island {island_name}, space {space}", when=("forced",)),
+        "Seat {payer} refuses the ransom for island {island_name}, space {space}",
+    ),
+    e.CrateLoaded: "Seat {seat} loads a crate from island {island_name} onto ship {ship_name}, space {ship_space}",
+    e.CrateSold: (
+        V("forced", "Seat {seat} must sell a crate from island {island_name} for {coins} coin", when=("forced",)),
+        "Seat {seat} sells a crate from island {island_name} for {coins} coin",
+    ),
+    e.ShipLaunched: "Seat {seat} launches ship {ship_name} and gains {gold} coins",
+    e.ShipKept: "Seat {seat} keeps ship {ship_name} in port",
+    e.ShipSlotted: (
+        V("beside", "Seat {seat} puts ship {ship_name} beside the board", unless=("slot",)),
+        "Seat {seat} puts ship {ship_name} under slot {slot} ({slot_name})",
+    ),
+    e.MarketShipTaken: "Seat {seat} takes ship {ship_name} from the market",
+    e.IslandResolved: "Seat {seat} gains {coins} coins from island {island_name}",
+    e.HarborDuesPaid: "Seat {payer} pays {coins} coin of harbor dues to seat {payee}",
+    e.IslandDiscarded: "Island {island_name} is discarded",
+    e.IslandDeckRefilled: "The island discard pile becomes the island deck ({size} islands)",
+    e.IslandRevealed: "Island {island_name} appears at position {position}",
+    e.EndTriggered: "Seat {seat} has launched 5 ships: every other seat plays one more turn",
+    e.GameEnded: (
+        V("round_cap", "The game ends at the round cap; winners: seats {winners}", when=("round_cap",)),
+        "The game ends; winners: seats {winners}",
+    ),
+}
+
+DESCRIBER = Describer("sail_away", ACTIONS, EVENTS, _NAMES)
+"""Texts of every Sail Away action and event."""
