@@ -210,6 +210,8 @@ export type Action = Message<"flotilla.api.sail_away.v1.Action"> & {
     case: "takeMarketShip";
   } | {
     /**
+     * SD1 one ship at a time: keep this dealt ship at the next position (the third pick answers SD1).
+     *
      * @generated from field: flotilla.api.sail_away.v1.PickShip pick_ship = 24;
      */
     value: PickShip;
@@ -1084,6 +1086,8 @@ export type Event = Message<"flotilla.api.sail_away.v1.Event"> & {
     case: "gameEnded";
   } | {
     /**
+     * SD1 one ship at a time: the seat kept one more ship (only that seat sees which).
+     *
      * @generated from field: flotilla.api.sail_away.v1.ShipPicked ship_picked = 36;
      */
     value: ShipPicked;
