@@ -249,3 +249,22 @@ def test_the_sync_client_refreshes_an_aging_token_before_using_it(stack: Stack) 
         game = client.create_game("counter", 2, SHORT)
         assert client.current(aged) != aged  # refreshed (and the call went through with the refresh)
         assert game.seat_count == 2
+
+
+async def test_catalogue_calls_on_both_clients(stack: Stack) -> None:
+    """No token needed; the sync and async clients read the same catalogue."""
+    async with FlotillaClient(*stack.gateways) as client:
+        kinds = {kind.kind: kind for kind in (await client.list_game_kinds()).kinds}
+        assert {"counter", "port_royal", "sail_away", "pirates_of_nassau", "navegador"} <= set(kinds)
+        catalog = await client.get_catalog("port_royal")
+        assert catalog.WhichOneof("game") == "port_royal"
+        assert catalog.rules_version == kinds["port_royal"].rules_version
+        with pytest.raises(FlotillaError) as caught:
+            await client.get_catalog("no_such_game")
+        assert caught.value.reason == "ERROR_REASON_CATALOG_NOT_FOUND"
+
+    def read() -> object:
+        with FlotillaSyncClient(*stack.gateways) as sync:
+            return sync.get_catalog("port_royal", catalog.rules_version)
+
+    assert await asyncio.to_thread(read) == catalog

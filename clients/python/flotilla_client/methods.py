@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from flotilla_client.api.catalog.v1 import catalog_service_pb2 as cat
 from flotilla_client.api.game.v1 import game_pb2
 from flotilla_client.api.game.v1 import game_service_pb2 as g
 from flotilla_client.api.lobby.v1 import lobby_service_pb2 as lb
@@ -23,6 +24,7 @@ from flotilla_client.rpcs import (
     CREATE_ROOM,
     CREATE_TICKET,
     DECLINE_PARTY_INVITE,
+    GET_CATALOG,
     GET_GAME,
     GET_GAME_RECORD,
     GET_PARTY,
@@ -37,6 +39,7 @@ from flotilla_client.rpcs import (
     LEAVE_GAME,
     LEAVE_PARTY,
     LEAVE_ROOM,
+    LIST_GAME_KINDS,
     LIST_GAMES,
     LIST_LEADERBOARD,
     LIST_PARTY_INVITES,
@@ -361,6 +364,15 @@ class Api(Session):
         request = mm.ListRatingHistoryRequest(kind=kind, user=user, page_size=page_size, page_token=page_token)
         return call(LIST_RATING_HISTORY, request, self.session_token, same)
 
-    # --- CatalogService (the lead adds it at merge) ----------------------------------------
-    # list_game_kinds() -> Call[ListGameKindsResponse] and get_catalog(kind, rules_version) ->
-    # Call[GetCatalogResponse], built like get_game above from rpcs.LIST_GAME_KINDS / GET_CATALOG.
+    # --- CatalogService --------------------------------------------------------------------
+    @operation
+    def list_game_kinds(self) -> Call[cat.ListGameKindsResponse]:
+        """Every game kind this server runs: rules version, modes, seat counts, options."""
+        return call(LIST_GAME_KINDS, cat.ListGameKindsRequest(), "", same)
+
+    @operation
+    def get_catalog(self, kind: str, rules_version: str = "") -> Call[cat.Catalog]:
+        """Everything static about `kind` at `rules_version` (empty: the current one): cards,
+        tiles, boards with layout hints, setup tables. One version's catalogue never changes."""
+        request = cat.GetCatalogRequest(kind=kind, rules_version=rules_version)
+        return call(GET_CATALOG, request, "", lambda reply: reply.catalog)

@@ -11,6 +11,7 @@ from typing import Generic, TypeVar
 
 from google.protobuf.message import Message
 
+from flotilla_client.api.catalog.v1 import catalog_service_pb2 as cat
 from flotilla_client.api.game.v1 import game_service_pb2 as g
 from flotilla_client.api.lobby.v1 import lobby_service_pb2 as lb
 from flotilla_client.api.matchmaking.v1 import matchmaking_service_pb2 as mm
@@ -87,6 +88,6 @@ LIST_LEADERBOARD = Unary(_RATING + "ListLeaderboard", mm.ListLeaderboardRequest,
 GET_RATING = Unary(_RATING + "GetRating", mm.GetRatingRequest, mm.GetRatingResponse)
 LIST_RATING_HISTORY = Unary(_RATING + "ListRatingHistory", mm.ListRatingHistoryRequest, mm.ListRatingHistoryResponse)
 
-# CATALOGUE (the lead adds it at merge): CatalogService.ListGameKinds / GetCatalog, e.g.
-# LIST_GAME_KINDS = Unary("/flotilla.api.catalog.v1.CatalogService/ListGameKinds", ...)
-# GET_CATALOG = Unary("/flotilla.api.catalog.v1.CatalogService/GetCatalog", ...)
+_CATALOG = "/flotilla.api.catalog.v1.CatalogService/"
+LIST_GAME_KINDS = Unary(_CATALOG + "ListGameKinds", cat.ListGameKindsRequest, cat.ListGameKindsResponse)
+GET_CATALOG = Unary(_CATALOG + "GetCatalog", cat.GetCatalogRequest, cat.GetCatalogResponse)
