@@ -430,6 +430,7 @@ class RedisStore:
         expected_clocks: tuple[str, bytes] | None = None,
         ack: tuple[str, bytes] | None = None,
         answer_to: str = "",
+        answer_commit: bool = True,
     ) -> tuple[list[str], list[Any]]:
         """Keys and arguments of one commit script; `retain_s` > 0 expires a game that this
         commit ends (finished or abandoned) after that many seconds. The commit applies only
@@ -439,7 +440,8 @@ class RedisStore:
 
         Where `settles_work` (one Redis, no replica waits), the script also acknowledges the
         work entry `ack` (stream, entry id) and answers the inbox `answer_to`, with this outcome
-        or the request's earlier one: the move's whole write is one script."""
+        or the request's earlier one: the move's whole write is one script. Without
+        `answer_commit` it answers only the earlier one (a fresh commit's mover follows the feed)."""
         settle = self.settles_work
         was_status, was_seatclock = expected_clocks or ("", b"")
         stream, entry = ack if settle and ack else ("", b"")
@@ -479,7 +481,7 @@ class RedisStore:
                 "1" if stream else "0",
                 keys.WORKER_GROUP,
                 entry,
-                "1" if inbox else "0",
+                ("1" if answer_commit else "2") if inbox else "0",
                 game_id,
             ],
         )

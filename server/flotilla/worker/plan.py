@@ -269,7 +269,8 @@ def plan_round(
             lineage=head,
             expected_clocks=(clock.status, clock.raw or b""),
             ack=(work.stream, work.msg_id) if work.stream else None,
-            answer_to="" if work.follows else work.inbox,
+            answer_to=work.inbox,
+            answer_commit=not work.follows,  # a follower is answered by the committed entry; a duplicate is not
         )
         after_clock = Clocks(step.status or clock.status, clock.config, seatclock)
         after = Loaded(loaded.host, step.version, step.state, step.status != "", loaded.seats, head, after_clock)

@@ -19,22 +19,24 @@
 -- ARGV[18] = '1' to compare status and seat clocks too: ARGV[19] expected status, ARGV[20]
 --            expected seat clocks (joins and clock starts change them without a new version)
 -- ARGV[21] = '1' to acknowledge and delete the work entry: ARGV[22] group, ARGV[23] entry id
--- ARGV[24] = '1' to answer the inbox (records.InboxReply: fields g, s, r, o): ARGV[25] game id
+-- ARGV[24] = '1' to answer the inbox (records.InboxReply: fields g, s, r, o), '2' to answer it
+--            only when the request was applied before (a fresh commit is answered from its
+--            entry by the mover's gateway, which follows the feed): ARGV[25] game id
 -- Returns {1, status} when committed, {0, outcome} when this request id was already applied,
 -- {-1, current version} when the game moved (the caller reloads and retries; nothing written).
-local function settle(outcome)
+local function settle(outcome, again)
   if ARGV[21] == '1' then
     redis.call('XACK', KEYS[6], ARGV[22], ARGV[23])
     redis.call('XDEL', KEYS[6], ARGV[23])
   end
-  if ARGV[24] == '1' then  -- NOMKSTREAM: a dead gateway's inbox stays gone
+  if ARGV[24] == '1' or (again and ARGV[24] == '2') then  -- NOMKSTREAM: a dead gateway's inbox stays gone
     redis.call('XADD', KEYS[7], 'NOMKSTREAM', 'MAXLEN', '~', 100000, '*', 'g', ARGV[25], 's', ARGV[16],
       'r', ARGV[17], 'o', outcome)
   end
 end
 local cached = redis.call('GET', KEYS[4])
 if cached then
-  settle(cached)
+  settle(cached, true)
   return {0, cached}
 end
 local current = redis.call('HMGET', KEYS[1], 'version', 'head', 'status', 'seatclock')
@@ -68,5 +70,5 @@ if ARGV[7] ~= '' and retain and retain > 0 then
   end
   redis.call('EXPIRE', KEYS[5], retain)
 end
-settle(ARGV[10])
+settle(ARGV[10], false)
 return {1, redis.call('HGET', KEYS[1], 'status')}
