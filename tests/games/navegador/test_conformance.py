@@ -1,4 +1,4 @@
-"""The rules contract on 120 seeded random games per player count (2-5; more with
+"""The rules contract on 100 seeded random games per player count (2-5; more with
 FLOTILLA_CONFORMANCE_SEEDS, see tests/conformance_seeds.py).
 
 Random games are long (about 1500 decisions with 2 players, 3000 with 5), so each player
@@ -14,7 +14,7 @@ from flotilla.games.navegador import RULES
 from flotilla.games.navegador.config import Config
 from flotilla.rules.testing import check_rules
 
-SEEDS = conformance_seeds(120)
+SEEDS = conformance_seeds(100)
 # seeds per test case, by player count, so that each case stays well under 40 s on the CI machine
 CHUNK = {2: 75, 3: 50, 4: 30, 5: 30}
 CASES = [(seats, start) for seats in (2, 3, 4, 5) for start in range(0, SEEDS, CHUNK[seats])]
