@@ -106,8 +106,9 @@ HUB_COMMANDS = {"xread", "client", "zadd"}
 # What a gateway does on its own whatever its watchers: its inbox's keep-alive (keep_inbox.lua,
 # once a third of FLOTILLA_INBOX_TTL), the inbox reader's XREAD (counted with the hub's), and the
 # renewal of its stream leases every 30 s (TIME, then ZADD XX + PEXPIRE per user with open streams:
-# app/stream_leases.py; this test's watchers belong to few users).
-UPKEEP_COMMANDS = {"evalsha", "exists", "pexpire", "xtrim", "time"}
+# app/stream_leases.py; this test's watchers belong to few users), and the signing-key cache's
+# re-read every FLOTILLA_KEYS_REFRESH (60 s: one HGETALL, inside the window whenever it falls there).
+UPKEEP_COMMANDS = {"evalsha", "exists", "pexpire", "xtrim", "time", "hgetall"}
 
 
 def assert_only_idle_upkeep(commands: dict[str, int]) -> None:
