@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 
 import pytest
 
-from flotilla.redis_server import RedisServer
+from flotilla.redis_server import RedisServer, share_ports
 from support import Stack, start_stack
+
+# Parallel test workers (pytest-xdist) hand out disjoint ports: a server one of them killed and
+# will restart on its address can never find that port taken by another's new server.
+share_ports(
+    int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw")),
+    int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")),
+)
 
 
 @pytest.fixture(scope="session")

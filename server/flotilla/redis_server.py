@@ -15,6 +15,7 @@ import shutil
 import socket
 import subprocess
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Literal
 
@@ -65,28 +66,57 @@ def is_free(port: int) -> bool:
     return True
 
 
+class _PortPlan:
+    """Which ports this process may hand out: its block of the range (`share_ports`), never one
+    twice."""
+
+    def __init__(self) -> None:
+        self.index, self.count = 0, 1
+        self.given: set[int] = set()
+
+    def pick(self, first: int, last: int, offsets: Sequence[int]) -> int:
+        """A random port p with every p + offset in first..last and in this process's block
+        (the whole range when the block is too small for the offsets), free now and never given
+        before."""
+        size = (last - first + 1) // self.count
+        low, high = first + self.index * size, first + (self.index + 1) * size - 1
+        top = max(offsets)
+        if high - top < low:
+            low, high = first, last
+        for _ in range(1000):
+            port = random.randint(low, high - top)
+            wanted = [port + offset for offset in offsets]
+            if not self.given.intersection(wanted) and all(map(is_free, wanted)):
+                self.given.update(wanted)
+                return port
+        msg = f"no free port in {low}-{high}"
+        raise OSError(msg)
+
+
+_PLAN = _PortPlan()
+
+
+def share_ports(index: int, count: int) -> None:
+    """Let this process hand out only the `index`-th of `count` blocks of the port range:
+    processes that start servers side by side (the test suite's parallel workers) then never
+    pick a port another one holds or will bind again (a killed server restarted on its address)."""
+    _PLAN.index, _PLAN.count = index, count
+
+
 def free_port(span: int = 1) -> int:
     """A free loopback port (with the `span - 1` after it free too) outside the ephemeral range, so
-    no outgoing connection takes it between this check and the bind of the server it is for."""
+    no outgoing connection takes it between this check and the bind of the server it is for.
+    Never the same port twice in one process, so a stopped server's port is not handed out while
+    its owner may still start it again."""
     low, high = ephemeral_range()
-    first, last = (LOWEST_PORT, low - span) if low - span > LOWEST_PORT else (high + 1, 65_536 - span)
-    for _ in range(1000):
-        port = random.randint(first, last)
-        if all(is_free(port + i) for i in range(span)):
-            return port
-    msg = f"no {span} free ports in {first}-{last + span - 1}"
-    raise OSError(msg)
+    first, last = (LOWEST_PORT, low - 1) if low - span > LOWEST_PORT else (high + 1, 65_535)
+    return _PLAN.pick(first, last, range(span))
 
 
 def free_cluster_port() -> int:
     """A free port p whose cluster bus port p + 10000 is free too, both outside the ephemeral range."""
     low, _ = ephemeral_range()
-    for _ in range(1000):
-        port = random.randint(LOWEST_PORT, max(LOWEST_PORT, min(55_535, low - 10_001)))
-        if is_free(port) and is_free(port + 10_000):
-            return port
-    msg = "no free port pair for a Redis Cluster node"
-    raise OSError(msg)
+    return _PLAN.pick(LOWEST_PORT, max(LOWEST_PORT + 10_000, min(65_535, low - 1)), (0, 10_000))
 
 
 class RedisServer:
