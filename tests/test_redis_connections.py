@@ -8,6 +8,7 @@ failover's task did."""
 from __future__ import annotations
 
 import pytest
+import uvloop
 from redis.asyncio.connection import Connection
 from redis.exceptions import ConnectionError as RedisConnectionError
 
@@ -41,6 +42,31 @@ async def test_a_concurrent_disconnect_fails_as_a_lost_connection(redis_url: str
         assert await store.redis.ping()  # the pool goes on
     finally:
         await store.close()
+
+
+def test_a_write_on_a_transport_closed_under_it_fails_as_a_lost_connection_on_uvloop(redis_url: str) -> None:
+    """The same race where the disconnect closed the transport but left the writer: uvloop (what
+    every Flotilla process runs) raises RuntimeError there, which crashed both workers of a
+    Redis Cluster failover before this was a ConnectionError."""
+
+    async def scenario() -> None:
+        store = RedisStore.from_url(redis_url)
+        try:
+            connection = store.redis.connection_pool.make_connection()
+            await connection.connect()
+
+            async def health_check_meets_a_failover() -> None:
+                connection._writer.transport.abort()  # closed under the command, writer kept
+
+            connection.check_health = health_check_meets_a_failover
+            with pytest.raises(RedisConnectionError, match="concurrent disconnect"):
+                await connection.send_packed_command(b"PING\r\n")
+            await connection.disconnect()
+            assert await store.redis.ping()
+        finally:
+            await store.close()
+
+    uvloop.run(scenario())
 
 
 async def test_the_race_is_real_with_redis_py_alone(redis_url: str) -> None:

@@ -3,9 +3,10 @@
 redis-py's asyncio connection checks that it is connected, may await a health check, then
 writes to its stream writer. A concurrent `disconnect()` in between (a Redis Cluster failover
 re-initialising its nodes closes their connections, commands in flight included) leaves the
-writer `None`, and the write fails with `AttributeError` or `TypeError` (redis-py issue #3546)
-instead of the `ConnectionError` every retry path in Flotilla handles (UNAVAILABLE to clients,
-a worker's pause and retry). These classes turn that race into the `ConnectionError` it is.
+writer `None`, and the write fails with `AttributeError` or `TypeError` (redis-py issue #3546),
+or leaves the writer on a closed transport, where uvloop raises `RuntimeError`. Every retry
+path in Flotilla handles `ConnectionError` (UNAVAILABLE to clients, a worker's pause and
+retry); these classes turn that race into the `ConnectionError` it is.
 """
 
 from __future__ import annotations
@@ -23,8 +24,11 @@ CONCURRENT_DISCONNECT = "the connection was closed by a concurrent disconnect (a
 async def _send(connection: Connection, send: Callable[[], Awaitable[None]]) -> None:
     try:
         await send()
-    except (AttributeError, TypeError) as exc:
-        if connection._writer is not None:  # not the race: a bug to surface
+    except (AttributeError, TypeError, RuntimeError) as exc:
+        # The writer is gone (AttributeError/TypeError), or still there on a transport already
+        # closed (uvloop's RuntimeError "the handler is closed"): else a bug to surface.
+        writer = connection._writer
+        if writer is not None and not writer.transport.is_closing():
             raise
         raise RedisConnectionError(CONCURRENT_DISCONNECT) from exc
 
