@@ -9,11 +9,13 @@ import random
 import subprocess
 import sys
 import time
+import urllib.request
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import redis.asyncio as aioredis
+from prometheus_client.parser import text_string_to_metric_families
 
 from flotilla.app.limits import ADDRESS, LIMITS
 from flotilla.cli import _wait_for_gateway
@@ -246,3 +248,15 @@ def pinned_tokens(keys: KeySet[bytes], lifetimes: Lifetimes | None = None) -> To
     cache: KeyCache[bytes] = KeyCache(load, name="test", refresh_s=0)
     cache.keys = keys
     return Tokens(cache, lifetimes)
+
+
+def scrape(port: int) -> dict[str, float]:
+    """A process's /metrics on 127.0.0.1:`port`, as {"name{label=value,...}": value}."""
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as reply:
+        text = reply.read().decode()
+    values: dict[str, float] = {}
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            labels = ",".join(f"{k}={v}" for k, v in sorted(sample.labels.items()))
+            values[f"{sample.name}{{{labels}}}"] = sample.value
+    return values

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import urllib.request
 from collections.abc import Iterator
 
 import pytest
-from prometheus_client.parser import text_string_to_metric_families
 
 from flotilla.redis_server import RedisServer
 from flotilla.settings import Settings
-from support import Stack, listening_on, play_full_game, start_stack
+from support import Stack, listening_on, play_full_game, scrape, start_stack
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(120)]
 
@@ -20,17 +18,6 @@ def measured(redis_server: RedisServer, tmp_path_factory: pytest.TempPathFactory
     running = start_stack(redis_server.url, tmp_path_factory.mktemp("metrics"), gateways=1, workers=1, metrics=True)
     yield running
     running.stop()
-
-
-def scrape(port: int) -> dict[str, float]:
-    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as reply:
-        text = reply.read().decode()
-    values: dict[str, float] = {}
-    for family in text_string_to_metric_families(text):
-        for sample in family.samples:
-            labels = ",".join(f"{k}={v}" for k, v in sorted(sample.labels.items()))
-            values[f"{sample.name}{{{labels}}}"] = sample.value
-    return values
 
 
 async def test_gateway_and_worker_metrics_count_the_moves(measured: Stack) -> None:

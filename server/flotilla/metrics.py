@@ -59,6 +59,10 @@ SUBMITS_REQUEUED = Counter(
     "flotilla_gateway_submits_requeued_total",
     "Gateway: actions queued again because Redis was lost while they waited (same request id: applied once)",
 )
+SUBMIT_DEADLINES = Counter(
+    "flotilla_gateway_submit_deadlines_total",
+    "Gateway: actions whose outcome did not come within the submit deadline (DEADLINE_EXCEEDED)",
+)
 FEED_REWINDS = Counter(
     "flotilla_gateway_feed_rewinds_total",
     "Gateway: watched games found behind their feed's cursor (Redis came back behind); watchers resynced",

@@ -281,6 +281,7 @@ class Games:
                     # (an older file): queue it again; the same request id is applied once.
                     metrics.SUBMITS_REQUEUED.inc()
             if not waiter.done():
+                metrics.SUBMIT_DEADLINES.inc()
                 raise TimeoutError
             outcome = waiter.result()
         finally:

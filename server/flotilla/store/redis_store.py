@@ -16,6 +16,8 @@ import redis
 import redis.asyncio as aioredis
 import redis.cluster
 from redis.asyncio.cluster import RedisCluster
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
 from redis.connection import parse_url
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import NoScriptError, ResponseError
@@ -236,6 +238,11 @@ class RedisStore:
             use_safe_connections(client)
         else:
             kwargs.setdefault("health_check_interval", 15)
+            # No hidden retries: redis-py (>= 6) re-sends a command whose connection broke, which
+            # hides an outage from the paths that must see it (a worker's read whose delivered
+            # entries were lost with the reply, the inbox reader's recovery signal, see
+            # app/inbox.py). Every caller handles ConnectionError itself.
+            kwargs.setdefault("retry", Retry(NoBackoff(), 0))
             pool = aioredis.BlockingConnectionPool.from_url(
                 plain_url, max_connections=max_connections, timeout=pool_timeout_s, **kwargs
             )
@@ -690,6 +697,24 @@ class RedisStore:
         )
         return [(stream.decode(), msg_id, fields) for stream, messages in reply or [] for msg_id, fields in messages]
 
+    async def read_own_pending(
+        self, streams: Sequence[str], consumer: str, count: int
+    ) -> list[tuple[str, bytes, dict[bytes, bytes]]]:
+        """What `consumer` was given and never acknowledged (XREADGROUP from id 0): after a read
+        or a batch broke with its connection, the entries of a reply that was lost with it
+        (else they would wait for `reclaim_work`). Entries deleted meanwhile are left out."""
+        per_call = [streams] if not self.cluster else [[stream] for stream in streams]
+        out = []
+        for some in per_call:
+            reply = await self.redis.xreadgroup(keys.WORKER_GROUP, consumer, dict.fromkeys(some, "0"), count=count)
+            out += [
+                (_text(stream), msg_id, fields)
+                for stream, messages in reply or []
+                for msg_id, fields in messages
+                if fields
+            ]
+        return out
+
     async def _read_work_per_stream(
         self, streams: Sequence[str], consumer: str, count: int, block_ms: int
     ) -> list[tuple[str, bytes, dict[bytes, bytes]]]:
@@ -707,12 +732,20 @@ class RedisStore:
         return out
 
     async def _stream_reader(self, stream: str, consumer: str, count: int, block_ms: int) -> None:
+        orphans = False  # a read broke: its reply's entries are pending for us (see read_own_pending)
         while True:
             try:
+                if orphans:
+                    batch = await self.read_own_pending([stream], consumer, count)
+                    orphans = False
+                    if batch:
+                        await self._incoming.put(batch)
+                    continue
                 reply = await self.redis.xreadgroup(
                     keys.WORKER_GROUP, consumer, {stream: ">"}, count=count, block=block_ms
                 )
             except (RedisConnectionError, RedisTimeoutError, OSError, ClusterError):
+                orphans = True
                 await asyncio.sleep(0.5)  # a failover in progress: the cluster client rediscovers the slots
                 continue
             except ResponseError as exc:

@@ -189,6 +189,7 @@ class Worker:
 
     async def _work_loop(self) -> None:
         last_claim = last_stats = 0.0
+        orphans = False
         while not self._stopping.is_set():
             try:
                 if time.monotonic() - last_stats > STATS_INTERVAL_S:
@@ -197,7 +198,13 @@ class Worker:
                         metrics.WORK_PENDING.labels(stream).set(pending)
                         if lag is not None:
                             metrics.WORK_LAG.labels(stream).set(lag)
-                messages = await self.store.read_work(self.streams, self.consumer, self.batch, self.block_ms)
+                if orphans:  # a read or a batch broke with Redis: what it gave us may be unapplied
+                    messages = await self.store.read_own_pending(self.streams, self.consumer, self.batch)
+                    orphans = False
+                    if messages:
+                        self._count_reclaimed("own", messages)
+                else:
+                    messages = await self.store.read_work(self.streams, self.consumer, self.batch, self.block_ms)
                 if time.monotonic() - last_claim > self.claim_idle_ms / 2000:
                     last_claim = time.monotonic()
                     stuck: list[Message] = []
@@ -211,6 +218,7 @@ class Worker:
             except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
                 log.warning("worker.redis_unavailable", error=str(exc))
                 self.cache.clear()
+                orphans = True
                 await asyncio.sleep(0.5)
             except ResponseError as exc:
                 if "NOGROUP" not in str(exc):
