@@ -60,6 +60,31 @@ async def test_a_message_left_pending_by_a_dead_worker_is_reclaimed_and_applied_
     await store.close()
 
 
+async def test_what_a_worker_was_given_in_a_lost_reply_is_read_again_not_left_for_the_claim(redis_url: str) -> None:
+    """A read whose reply was lost with its connection leaves the entries pending for the
+    reader. The worker reads its own pending entries first (at start, and after every broken
+    read or batch), so they are applied now, not when XAUTOCLAIM finds them idle (here a
+    minute: the test's own timeout would end first)."""
+    store = RedisStore.from_url(redis_url)
+    game_id = "own-" + str(time.time_ns())
+    inbox = keys.inbox("test-" + game_id)
+    await store.keep_inbox(inbox, 60_000)
+    await new_counter_game(store, game_id)
+    stream = work_streams(1, ["counter"])[0]
+    await store.ensure_group(stream)
+    await store.enqueue(stream, work(game_id, 0, 7, "lost-reply", inbox))
+    consumer = "own-" + game_id
+    assert [w[2][b"r"] for w in await store.read_work([stream], consumer, 10, 100)] == [b"lost-reply"]
+    worker = Worker(store, shards=1, kinds=["counter"], consumer=consumer, claim_idle_ms=60_000, block_ms=100)
+    await run_until(worker, store, inbox, 1)
+    meta = await store.game_meta(game_id)
+    assert meta is not None
+    assert meta.version == 2  # applied (once)
+    assert worker.reclaimed == 1
+    assert (await store.redis.xpending(stream, keys.WORKER_GROUP))["pending"] == 0
+    await store.close()
+
+
 async def test_a_rejected_request_id_answers_the_same_when_resent(redis_url: str) -> None:
     store = RedisStore.from_url(redis_url)
     game_id = "reject-" + str(time.time_ns())

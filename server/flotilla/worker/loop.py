@@ -189,7 +189,7 @@ class Worker:
 
     async def _work_loop(self) -> None:
         last_claim = last_stats = 0.0
-        orphans = False
+        orphans = True  # (a consumer name given again after a restart may hold entries already)
         while not self._stopping.is_set():
             try:
                 if time.monotonic() - last_stats > STATS_INTERVAL_S:
