@@ -24,7 +24,7 @@ from flotilla_client import FlotillaClient, FlotillaError, Seat
 from flotilla_client.api.game.v1 import game_pb2, game_service_pb2
 from flotilla_client.client import RETRYABLE
 from ledger import Kept, Ledger
-from support import assert_gapless, assert_stored_state_replays, stack_limits
+from support import Stack, assert_gapless, assert_stored_state_replays, scrape, stack_limits
 
 # Short games of every kind, for random bots (see docs/games.md; navegador has no length option,
 # so its bots buy a knight whenever they may: the game ends when the 15th is sold).
@@ -325,3 +325,13 @@ async def every(period_s: float, stop: asyncio.Event, fault: Callable[[], Awaita
             await fault()
             count += 1
     return count
+
+
+def assert_no_move_waited_for_the_deadline(stack: Stack) -> None:
+    """No gateway of `stack` (started with metrics) answered a move DEADLINE_EXCEEDED for want of
+    a worker's outcome: a move held by a killed worker is taken over, one queued before Redis
+    was lost (maybe lost with it, or delivered in a reply lost with it) is queued again or
+    re-read once Redis is back."""
+    for process, port in stack.metrics:
+        if process == "gateway":
+            assert scrape(port)["flotilla_gateway_submit_deadlines_total{}"] == 0, "a move waited for the deadline"

@@ -22,11 +22,20 @@ from pathlib import Path
 
 import pytest
 
-from chaos.chaos_support import CHAOS_ENV, PIRATES, PORT_ROYAL, Table, Trace, assert_sound, play_out
+from chaos.chaos_support import (
+    CHAOS_ENV,
+    PIRATES,
+    PORT_ROYAL,
+    Table,
+    Trace,
+    assert_no_move_waited_for_the_deadline,
+    assert_sound,
+    play_out,
+)
 from flotilla.redis_server import RedisServer, free_port
 from flotilla_client.api.game.v1 import game_service_pb2
 from ledger import Ledger
-from support import Stack, assert_stored_state_replays, scrape, start_stack
+from support import Stack, assert_stored_state_replays, start_stack
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(180)]
 
@@ -129,15 +138,6 @@ async def test_redis_restarted_from_a_truncated_aof_resyncs_every_stream_and_sta
             assert_gapless_with_resyncs(trace.ids, game.final_version)
         await assert_stored_state_replays(stack.redis_url, game.name)
     assert_no_move_waited_for_the_deadline(stack)
-
-
-def assert_no_move_waited_for_the_deadline(stack: Stack) -> None:
-    """A move queued before Redis was lost (maybe lost with it, or delivered to a worker in a
-    reply lost with it) is queued again or re-read once Redis is back, so no gateway ever
-    answers one DEADLINE_EXCEEDED for want of a worker's outcome."""
-    for process, port in stack.metrics:
-        if process == "gateway":
-            assert scrape(port)["flotilla_gateway_submit_deadlines_total{}"] == 0, "a move waited for the deadline"
 
 
 def _assert_resynced(trace: Trace, killed: float, *, is_bot: bool) -> None:

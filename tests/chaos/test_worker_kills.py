@@ -24,6 +24,7 @@ from chaos.chaos_support import (
     PORT_ROYAL,
     SAIL_AWAY,
     Table,
+    assert_no_move_waited_for_the_deadline,
     assert_sound,
     every,
     play_out,
@@ -36,19 +37,14 @@ pytestmark = [pytest.mark.redis, pytest.mark.timeout(180)]
 
 GAMES = [NAVEGADOR] + [COUNTER] * 5 + [SAIL_AWAY] * 5 + [PORT_ROYAL] * 5 + [PIRATES] * 4
 KILLS = 20  # at most
-WITHIN_S = 90  # about 45 s here; a stalled game never ends
-
-
-SUBMIT_TIMEOUT_S = 10  # the gateways' default: no client may be left waiting for it
+WITHIN_S = 150  # 45 s alone here, longer on a loaded machine; a stall fails sooner (STALL_S)
 
 
 @pytest.fixture
 def stack(redis_server: RedisServer, tmp_path: Path) -> Iterator[Stack]:
     """Two gateways and three workers of its own (they are killed). A move held by a killed
     worker is taken over by another within about half a second (its liveness key lapses)."""
-    running = start_stack(
-        redis_server.url, tmp_path, workers=3, extra_env={**CHAOS_ENV, "FLOTILLA_SUBMIT_TIMEOUT": str(SUBMIT_TIMEOUT_S)}
-    )
+    running = start_stack(redis_server.url, tmp_path, workers=3, extra_env=CHAOS_ENV, metrics=True)
     yield running
     running.stop()
 
@@ -73,4 +69,4 @@ async def test_a_worker_killed_every_second_loses_and_doubles_no_move(stack: Sta
         f"{kills} workers killed; {kept.confirmed} confirmed moves, {kept.logged} logged, 0 lost, 0 doubled; "
         f"submit to OK: median {waits[len(waits) // 2]:.3f} s, max {waits[-1]:.2f} s"
     )
-    assert waits[-1] < SUBMIT_TIMEOUT_S * 0.8, "a client waited for the submit deadline: a held move was not taken over"
+    assert_no_move_waited_for_the_deadline(stack)  # a killed worker's moves were taken over
