@@ -9,16 +9,20 @@ import random
 import threading
 import time
 import uuid
+from dataclasses import replace
 
 import grpc
 import pytest
 
+from flotilla.gateway.server import start_gateway
 from flotilla.identity.tokens import SESSION
 from flotilla.redis_server import free_port
+from flotilla.settings import Settings
 from flotilla_client import (
     FlotillaClient,
     FlotillaError,
     FlotillaSyncClient,
+    Seat,
     VerificationFailed,
     check_commitment,
     play_random,
@@ -29,7 +33,7 @@ from flotilla_client.api.game.v1 import game_pb2, game_service_pb2
 from flotilla_client.api.lobby.v1 import lobby_service_pb2 as lb
 from flotilla_client.api.matchmaking.v1 import matchmaking_service_pb2 as mm
 from ledger import Ledger
-from support import Stack, assert_gapless, stored_tokens
+from support import Stack, assert_gapless, stored_tokens, until
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(120)]
 SHORT = {"moves": "6"}  # a counter game of six moves
@@ -400,3 +404,44 @@ def test_the_sync_play_stream_survives_its_gateway_killed(stack: Stack) -> None:
         finished = player.get_game(game.name)
         assert finished.state == game_pb2.GAME_STATE_FINISHED
         asyncio.run(log.assert_kept(stack, game.name, 0, finished.last_event_id))
+
+
+async def test_a_play_stream_outlives_its_seat_token(stack: Stack) -> None:
+    """Tokens live 2 s and the game takes longer: the stream reopens with the refreshed seat
+    token each time the one it was opened with expires, and misses and repeats nothing."""
+    lifetimes = Settings(session_ttl_s=2, seat_token_ttl_s=2)
+    gateway = await start_gateway(replace(lifetimes, redis_url=stack.redis_url, bind="127.0.0.1:0", heartbeat_s=0.2))
+    player, other = FlotillaClient(f"127.0.0.1:{gateway.port}"), FlotillaClient(f"127.0.0.1:{gateway.port}")
+    try:
+        await player.sign_in(name("player"))
+        await other.sign_in(name("other"))
+        game = await player.create_game("counter", 2, {"moves": "12"})
+        seats = [await player.join(game.name), await other.join(game.name)]
+        stream, log = player.play(seats[0]), PlayLog()
+
+        async def play() -> None:
+            async for response in stream:
+                if (action := log.take(response)) is not None:
+                    log.sent.append(stream.send(action, etag=response.update.prompt.etag))
+
+        async def pace() -> None:  # seat 1 moves every 0.4 s: the game lasts past two expiries
+            for _ in range(6):
+                await until(lambda: _to_act(other, seats[1]), 10, "seat 1's turn")
+                await other.submit(game.name, seats[1], add(1))
+                await asyncio.sleep(0.4)
+
+        started = time.monotonic()
+        await asyncio.wait_for(asyncio.gather(play(), pace()), 30)
+        assert time.monotonic() - started > 2
+        assert stream.reopened >= 1
+        assert player.current(seats[0].token) != seats[0].token  # refreshed
+        finished = await player.get_game(game.name)
+        await log.assert_kept(stack, game.name, 0, finished.last_event_id)
+    finally:
+        await player.close()
+        await other.close()
+        await gateway.stop(0)
+
+
+async def _to_act(client: FlotillaClient, seat: Seat) -> bool:
+    return (await client.view(seat.game, seat)).HasField("prompt")
