@@ -220,6 +220,8 @@ class PlayStream:
                     attempt = 0
                     if state.expired(response) and await client.fresh(token) != self._used:
                         break
+                    if state.repeated(response):
+                        continue
                     pause = state.take(response, client.retries, client.backoff_s, client.max_backoff_s)
                     if pause is None:
                         yield response

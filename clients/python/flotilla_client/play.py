@@ -69,6 +69,15 @@ class PlayState:
             and error_info(response.outcome.status)[0] == TOKEN_EXPIRED
         )
 
+    def repeated(self, response: g.PlayResponse) -> bool:
+        """Whether `response` accepts a submit that was answered already (an OK outcome for a
+        request id no longer unanswered): the stream drops it, so each submit is answered once."""
+        return (
+            response.HasField("outcome")
+            and response.outcome.status.code == grpc.StatusCode.OK.value[0]
+            and response.outcome.request_id not in self.pending
+        )
+
     def take(self, response: g.PlayResponse, retries: int, backoff_s: float, max_backoff_s: float) -> float | None:
         """Account for `response`; None when it is passed on to the caller, else the pause after
         which its refused submit is sent again instead (a retryable refusal: nothing was done;

@@ -188,6 +188,8 @@ class SyncPlayStream:
                     attempt = 0
                     if state.expired(response) and client.fresh(token) != self._used:
                         break
+                    if state.repeated(response):
+                        continue
                     with self._lock:
                         pause = state.take(response, client.retries, client.backoff_s, client.max_backoff_s)
                     if pause is None:
