@@ -1,5 +1,6 @@
 """The SDK's calls against real gateways: every service's methods on the async client, the sync
-client playing a game to the end, and failover between two gateways."""
+client playing a game to the end, and failover between two gateways (calls, watches and Play
+streams whose gateway is SIGKILLed under them)."""
 
 from __future__ import annotations
 
@@ -8,26 +9,31 @@ import random
 import threading
 import time
 import uuid
+from dataclasses import replace
 
 import grpc
 import pytest
 
+from flotilla.gateway.server import start_gateway
 from flotilla.identity.tokens import SESSION
 from flotilla.redis_server import free_port
+from flotilla.settings import Settings
 from flotilla_client import (
     FlotillaClient,
     FlotillaError,
     FlotillaSyncClient,
+    Seat,
     VerificationFailed,
     check_commitment,
     play_random,
     play_random_sync,
 )
 from flotilla_client.api.counter.v1 import counter_pb2
-from flotilla_client.api.game.v1 import game_pb2
+from flotilla_client.api.game.v1 import game_pb2, game_service_pb2
 from flotilla_client.api.lobby.v1 import lobby_service_pb2 as lb
 from flotilla_client.api.matchmaking.v1 import matchmaking_service_pb2 as mm
-from support import Stack, stored_tokens
+from ledger import Ledger
+from support import Stack, assert_gapless, stored_tokens, until
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(120)]
 SHORT = {"moves": "6"}  # a counter game of six moves
@@ -268,3 +274,174 @@ async def test_catalogue_calls_on_both_clients(stack: Stack) -> None:
             return sync.get_catalog("port_royal", catalog.rules_version)
 
     assert await asyncio.to_thread(read) == catalog
+
+
+# --- Play streams that resume by themselves ---------------------------------------------
+class PlayLog:
+    """What one seat's Play stream delivered: event ids (a full view as the negative marker of the
+    ids it covers), each submit's request id, and every answer (update or outcome) by request id."""
+
+    def __init__(self) -> None:
+        self.ids: list[int] = []
+        self.sent: list[str] = []
+        self.answered: list[str] = []
+        self.refused: list[str] = []
+        self.confirmed: list[tuple[str, str]] = []  # (request id, etag)
+        self._prompts: set[str] = set()
+
+    def take(self, response: object) -> game_pb2.Action | None:
+        """Record `response`; the action to send when it prompts for one not answered yet (a
+        resumed stream's checkpoint repeats the pending prompt: answered once, by its etag)."""
+        assert isinstance(response, game_service_pb2.PlayResponse)
+        if response.HasField("outcome"):
+            outcome = response.outcome
+            self.answered.append(outcome.request_id)
+            if outcome.status.code == 0:
+                self.confirmed.append((outcome.request_id, outcome.etag))
+            else:
+                self.refused.append(f"{outcome.request_id}: {outcome.status.message}")
+            return None
+        update = response.update
+        if update.HasField("view"):
+            self.ids.append(-update.view.through_event_id)
+        self.ids.extend(e.event_id for e in update.events)
+        self.answered.extend(update.answered_request_ids)
+        self.confirmed.extend((rid, update.etag) for rid in update.answered_request_ids)
+        if update.HasField("prompt") and update.prompt.legal_actions and update.prompt.etag not in self._prompts:
+            self._prompts.add(update.prompt.etag)
+            return update.prompt.legal_actions[0]
+        return None
+
+    async def assert_kept(self, stack: Stack, game: str, seat: int, last_event_id: int) -> None:
+        """Every submit answered once and accepted, every event delivered once in order, and the
+        action log holds each confirmed move once (the ledger)."""
+        assert not self.refused, self.refused
+        assert sorted(self.answered) == sorted(self.sent), "each submit is answered exactly once"
+        assert_gapless(self.ids, last_event_id)
+        ledger = Ledger()
+        for request_id, etag in self.confirmed:
+            ledger.confirm(game, seat, request_id, etag)
+        kept = await ledger.assert_kept(stack.redis_url, [game])
+        assert kept.confirmed == len(self.sent)
+
+
+def kill_gateway_0(stack: Stack) -> threading.Thread:
+    """SIGKILL gateway 0 now; a thread starts a new one on its address (join it)."""
+    stack.gateway_procs[0].kill()
+    restart = threading.Thread(target=stack.restart_gateway, args=(0,))
+    restart.start()
+    return restart
+
+
+async def test_a_play_stream_survives_its_gateway_killed_mid_game(stack: Stack) -> None:
+    """Seat 0 plays over one Play stream on gateway 0, which is SIGKILLed just after a submit: the
+    stream reopens on gateway 1 after the last update it delivered, the submit is sent again and
+    answered once, and the game ends with every move applied once and every event seen once."""
+    player = FlotillaClient(stack.gateways[0], stack.gateways[1], backoff_s=0.01)
+    other = FlotillaClient(stack.gateways[1])
+    restart: threading.Thread | None = None
+    try:
+        await player.sign_in(name("player"))
+        await other.sign_in(name("other"))
+        game = await player.create_game("counter", 2, {"moves": "24"})
+        seats = [await player.join(game.name), await other.join(game.name)]
+        stream, log = player.play(seats[0]), PlayLog()
+        before_kill = ""
+
+        async def play() -> None:
+            nonlocal restart, before_kill
+            async for response in stream:
+                if (action := log.take(response)) is not None:
+                    log.sent.append(stream.send(action, etag=response.update.prompt.etag))
+                    if len(log.sent) == 4:
+                        before_kill = log.sent[-1]
+                        restart = kill_gateway_0(stack)  # the submit may or may not have reached it
+
+        await asyncio.wait_for(asyncio.gather(play(), play_random(other, seats[1])), 60)
+        assert restart is not None
+        assert stream.reopened >= 1
+        assert player.target == stack.gateways[1]
+        assert before_kill in log.answered[3:], "the submit sent just before the kill is answered after it"
+        assert not stream.unanswered
+        finished = await player.get_game(game.name)
+        assert finished.state == game_pb2.GAME_STATE_FINISHED
+        assert len((await player.record(game.name)).actions) == 24
+        await log.assert_kept(stack, game.name, 0, finished.last_event_id)
+    finally:
+        await player.close()
+        await other.close()
+        if restart is not None:
+            await asyncio.to_thread(restart.join)
+
+
+def test_the_sync_play_stream_survives_its_gateway_killed(stack: Stack) -> None:
+    with (
+        FlotillaSyncClient(stack.gateways[0], stack.gateways[1], backoff_s=0.01) as player,
+        FlotillaSyncClient(stack.gateways[1]) as other,
+    ):
+        player.sign_in(name("player"))
+        other.sign_in(name("other"))
+        game = player.create_game("counter", 2, {"moves": "12"})
+        seats = [player.join(game.name), other.join(game.name)]
+        opponent = threading.Thread(target=play_random_sync, args=(other, seats[1]))
+        opponent.start()
+        stream, log = player.play(seats[0]), PlayLog()
+        restart: threading.Thread | None = None
+        try:
+            for response in stream:
+                if (action := log.take(response)) is not None:
+                    log.sent.append(stream.send(action, etag=response.update.prompt.etag))
+                    if len(log.sent) == 2:
+                        restart = kill_gateway_0(stack)
+        finally:
+            opponent.join(60)
+            if restart is not None:
+                restart.join()
+        assert restart is not None
+        assert not opponent.is_alive()
+        assert stream.reopened >= 1
+        assert player.target == stack.gateways[1]
+        finished = player.get_game(game.name)
+        assert finished.state == game_pb2.GAME_STATE_FINISHED
+        asyncio.run(log.assert_kept(stack, game.name, 0, finished.last_event_id))
+
+
+async def test_a_play_stream_outlives_its_seat_token(stack: Stack) -> None:
+    """Tokens live 2 s and the game takes longer: the stream reopens with the refreshed seat
+    token each time the one it was opened with expires, and misses and repeats nothing."""
+    lifetimes = Settings(session_ttl_s=2, seat_token_ttl_s=2)
+    gateway = await start_gateway(replace(lifetimes, redis_url=stack.redis_url, bind="127.0.0.1:0", heartbeat_s=0.2))
+    player, other = FlotillaClient(f"127.0.0.1:{gateway.port}"), FlotillaClient(f"127.0.0.1:{gateway.port}")
+    try:
+        await player.sign_in(name("player"))
+        await other.sign_in(name("other"))
+        game = await player.create_game("counter", 2, {"moves": "12"})
+        seats = [await player.join(game.name), await other.join(game.name)]
+        stream, log = player.play(seats[0]), PlayLog()
+
+        async def play() -> None:
+            async for response in stream:
+                if (action := log.take(response)) is not None:
+                    log.sent.append(stream.send(action, etag=response.update.prompt.etag))
+
+        async def pace() -> None:  # seat 1 moves every 0.4 s: the game lasts past two expiries
+            for _ in range(6):
+                await until(lambda: _to_act(other, seats[1]), 10, "seat 1's turn")
+                await other.submit(game.name, seats[1], add(1))
+                await asyncio.sleep(0.4)
+
+        started = time.monotonic()
+        await asyncio.wait_for(asyncio.gather(play(), pace()), 30)
+        assert time.monotonic() - started > 2
+        assert stream.reopened >= 1
+        assert player.current(seats[0].token) != seats[0].token  # refreshed
+        finished = await player.get_game(game.name)
+        await log.assert_kept(stack, game.name, 0, finished.last_event_id)
+    finally:
+        await player.close()
+        await other.close()
+        await gateway.stop(0)
+
+
+async def _to_act(client: FlotillaClient, seat: Seat) -> bool:
+    return (await client.view(seat.game, seat)).HasField("prompt")

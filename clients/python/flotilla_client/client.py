@@ -21,20 +21,22 @@ from typing import Any
 
 import grpc
 
+from flotilla_client.api.game.v1 import game_pb2, game_service_pb2_grpc
 from flotilla_client.api.game.v1 import game_service_pb2 as g
-from flotilla_client.api.game.v1 import game_service_pb2_grpc
 from flotilla_client.calls import AsyncRunner, Call, T, call, same
 from flotilla_client.errors import (
     RETRYABLE,
     FlotillaError,
+    RpcFailure,
     retry_after,
     retry_pause_s,
 )
 from flotilla_client.methods import Api
+from flotilla_client.play import ENDED_EARLY, OVER, PlayState
 from flotilla_client.rpcs import PLAY, Req, Resp, Unary
 from flotilla_client.seat import Seat
 from flotilla_client.session import token_times
-from flotilla_client.streams import PlayRequests, Resume
+from flotilla_client.streams import Resume
 
 # RETRYABLE, retry_after, retry_pause_s and token_times are re-exported where they used to live.
 __all__ = [
@@ -138,34 +140,112 @@ class FlotillaClient(Api, AsyncRunner):
 
     # --- streams ---------------------------------------------------------------------------
     def play(self, seat: Seat, after_event_id: int = 0, after_etag: str = "") -> PlayStream:
-        """A bidirectional Play stream for `seat` (actions in, outcomes and updates out)."""
+        """A bidirectional Play stream for `seat` (actions in, outcomes and updates out) that
+        reopens by itself after a retryable failure (see `PlayStream`)."""
         return PlayStream(self, seat, after_event_id, after_etag)
 
+    async def is_over(self, game: str) -> bool:
+        """Whether `game` is finished or abandoned."""
+        return (await self.get_game(game)).state in OVER
 
-class PlayStream(PlayRequests):
-    """GameService.Play: `send` actions, iterate `PlayResponse`s.
 
-    The stream ends (TOKEN_EXPIRED) when the seat's token expires: reopen it with
-    `client.play(seat, after_etag=...)` after `await client.fresh(seat.token)` (watch() does all
-    this by itself).
+class PlayStream:
+    """GameService.Play: `send` actions, iterate `PlayResponse`s (one iteration: breaking out of
+    it and iterating again goes on where it stopped).
+
+    After a retryable failure (see `flotilla_client.errors.retry_after`; at most `client.retries`
+    in a row, with the client's backoff) the stream reopens on the next target after the last
+    update it delivered, with the seat's token refreshed, and sends again every submit not answered
+    yet (same request id and etag: applied once, answered once). A submit refused retryably (a rate
+    limit, no worker answered) is sent again after its RetryInfo delay instead of being passed on.
+    Any other failure ends the iteration with a `FlotillaError`; the game's end ends it quietly.
     """
 
     def __init__(self, client: FlotillaClient, seat: Seat, after_event_id: int, after_etag: str = "") -> None:
-        queue: asyncio.Queue[g.PlayRequest | None] = asyncio.Queue()
-        super().__init__(queue, seat, after_event_id, after_etag)
-        self._queue = queue
-        self.call = client._method(PLAY)(self._requests(), metadata=client._auth(client.current(seat.token)))
+        self.client = client
+        self.seat = seat
+        self.state = PlayState(seat, after_event_id, after_etag)
+        self.reopened = 0  # calls opened after the first one
+        self._cancelled = False
+        self._connect(client.current(seat.token))
+        self._iteration = self._responses()
 
-    async def _requests(self) -> AsyncIterator[g.PlayRequest]:
-        while (item := await self._queue.get()) is not None:
+    @property
+    def unanswered(self) -> list[str]:
+        """Request ids of the submits sent and not answered yet (sent again on a reopen)."""
+        return self.state.unanswered
+
+    def send(self, action: game_pb2.Action, *, etag: str = "", request_id: str = "") -> str:
+        """Queue an action; returns its request id, which the update carrying its events names in
+        `answered_request_ids` (or an ActionOutcome, when refused or applied by an earlier attempt)."""
+        request = self.state.submit(action, etag, request_id)
+        self._queue.put_nowait(request)
+        return request.submit.request_id
+
+    def close(self) -> None:
+        """Half-close: no more actions (updates keep coming until the game ends)."""
+        self.state.closed = True
+        self._queue.put_nowait(None)
+
+    def cancel(self) -> None:
+        """End the stream now (its iteration stops)."""
+        self._cancelled = True
+        self.call.cancel()
+
+    def _connect(self, token: str) -> None:
+        self._queue: asyncio.Queue[g.PlayRequest | None] = asyncio.Queue()
+        for request in self.state.opening():
+            self._queue.put_nowait(request)
+        self.call: Any = self.client._method(PLAY)(self._requests(self._queue), metadata=self.client._auth(token))
+        self._used = token
+
+    @staticmethod
+    async def _requests(queue: asyncio.Queue[g.PlayRequest | None]) -> AsyncIterator[g.PlayRequest]:
+        while (item := await queue.get()) is not None:
             yield item
 
+    def _resend(self, request_id: str, calls: int) -> None:
+        if (request := self.state.resend(request_id, calls)) is not None:
+            self._queue.put_nowait(request)
+
     def __aiter__(self) -> AsyncIterator[g.PlayResponse]:
-        return self._responses()
+        return self._iteration
 
     async def _responses(self) -> AsyncIterator[g.PlayResponse]:
-        try:
-            async for response in self.call:
-                yield response
-        except grpc.aio.AioRpcError as error:
-            raise FlotillaError.from_rpc(error) from None
+        client, state, token, attempt = self.client, self.state, self.seat.token, 0
+        while True:
+            failure: RpcFailure | None = None  # None: reopen at once, with the token's refresh
+            try:
+                async for response in self.call:
+                    attempt = 0
+                    if state.expired(response) and await client.fresh(token) != self._used:
+                        break
+                    if state.repeated(response):
+                        continue
+                    pause = state.take(response, client.retries, client.backoff_s, client.max_backoff_s)
+                    if pause is None:
+                        yield response
+                    else:
+                        loop = asyncio.get_running_loop()
+                        loop.call_later(pause, self._resend, response.outcome.request_id, state.calls)
+                    with contextlib.suppress(FlotillaError):  # the call ends when its token expires: refresh first
+                        await client.fresh(token)
+                else:
+                    if self._cancelled or state.over or await client.is_over(self.seat.game):
+                        return
+                    failure = ENDED_EARLY
+            except grpc.aio.AioRpcError as error:
+                if self._cancelled:
+                    return
+                failure = error
+            except asyncio.CancelledError:
+                if self._cancelled:  # grpc.aio's answer to reading a call cancelled here
+                    return
+                raise
+            finally:
+                self.call.cancel()
+            if failure is not None:
+                attempt += 1
+                await asyncio.sleep(client._resume_pause(failure, attempt, token, self._used))
+            self.reopened += 1
+            self._connect(await client.fresh(token))

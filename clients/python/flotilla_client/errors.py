@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Protocol
 
 import grpc
@@ -76,9 +77,29 @@ class FlotillaError(Exception):
     @classmethod
     def from_status(cls, status: status_pb2.Status) -> FlotillaError:
         """From a google.rpc.Status, e.g. a Play stream's ActionOutcome.status."""
-        reason, metadata = error_info(status)
-        code = next((c for c in grpc.StatusCode if c.value[0] == status.code), grpc.StatusCode.UNKNOWN)
-        return cls(code, status.message, reason, metadata)
+        return cls.from_rpc(Failure(status))
+
+
+@dataclass(frozen=True, slots=True)
+class Failure:
+    """A google.rpc.Status as an `RpcFailure` (a Play stream's ActionOutcome.status, or a failure
+    this client names), so the retry policy reads it as it reads a failed call."""
+
+    status: status_pb2.Status
+
+    @classmethod
+    def of(cls, code: grpc.StatusCode, message: str) -> Failure:
+        """A failure with `code` and `message` and no details."""
+        return cls(status_pb2.Status(code=code.value[0], message=message))
+
+    def code(self) -> grpc.StatusCode:
+        return next((c for c in grpc.StatusCode if c.value[0] == self.status.code), grpc.StatusCode.UNKNOWN)
+
+    def details(self) -> str:
+        return self.status.message
+
+    def trailing_metadata(self) -> tuple[tuple[str, bytes], ...]:
+        return ((STATUS_TRAILER, self.status.SerializeToString()),)
 
 
 def retry_after(error: RpcFailure) -> float | None:

@@ -1,4 +1,4 @@
-"""The server streams both clients resume, and the Play stream's requests, built once.
+"""The server streams both clients resume (the Play stream's state is in `flotilla_client.play`).
 
 A `Resume` knows the request that reopens its stream where the last update left it: WatchGame by
 etag (so the server can tell when the game's history changed under it), WatchRoom by version,
@@ -9,15 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Generic, Protocol
+from typing import Generic
 
-from flotilla_client.api.game.v1 import game_pb2
 from flotilla_client.api.game.v1 import game_service_pb2 as g
 from flotilla_client.api.lobby.v1 import lobby_service_pb2 as lb
 from flotilla_client.api.matchmaking.v1 import matchmaking_service_pb2 as mm
-from flotilla_client.calls import fresh_request_id
 from flotilla_client.rpcs import WATCH_GAME, WATCH_ROOM, WATCH_TICKET, Req, Resp, ServerStream
-from flotilla_client.seat import Seat
 
 
 @dataclass(slots=True)
@@ -63,28 +60,3 @@ def watch_room(
 def watch_ticket(ticket: str, token: str) -> Resume[mm.WatchTicketRequest, mm.WatchTicketResponse]:
     """WatchTicket; reopened as it is (every stream starts with the ticket's state)."""
     return Resume(WATCH_TICKET, token, lambda: mm.WatchTicketRequest(ticket=ticket), lambda update: None)
-
-
-class _Queue(Protocol):
-    def put_nowait(self, item: g.PlayRequest | None, /) -> None: ...
-
-
-class PlayRequests:
-    """The sending half of a Play stream for `seat`: the opening request, then actions."""
-
-    def __init__(self, outgoing: _Queue, seat: Seat, after_event_id: int = 0, after_etag: str = "") -> None:
-        self._outgoing = outgoing
-        self.seat = seat
-        opening = g.WatchGameRequest(game=seat.game, after_event_id=after_event_id, after_etag=after_etag)
-        outgoing.put_nowait(g.PlayRequest(open=opening))
-
-    def send(self, action: game_pb2.Action, *, etag: str = "", request_id: str = "") -> str:
-        """Queue an action; its ActionOutcome comes back with the returned request id."""
-        request_id = fresh_request_id(request_id)
-        submit = g.SubmitActionRequest(game=self.seat.game, action=action, etag=etag, request_id=request_id)
-        self._outgoing.put_nowait(g.PlayRequest(submit=submit))
-        return request_id
-
-    def close(self) -> None:
-        """Half-close: no more actions (updates keep coming until the game ends)."""
-        self._outgoing.put_nowait(None)

@@ -22,13 +22,15 @@ from typing import Any
 
 import grpc
 
+from flotilla_client.api.game.v1 import game_pb2
 from flotilla_client.api.game.v1 import game_service_pb2 as g
 from flotilla_client.calls import Call, SyncRunner, T, call, same
-from flotilla_client.errors import FlotillaError
+from flotilla_client.errors import FlotillaError, RpcFailure
 from flotilla_client.methods import Api
+from flotilla_client.play import ENDED_EARLY, OVER, PlayState
 from flotilla_client.rpcs import PLAY, Req, Resp, Unary
 from flotilla_client.seat import Seat
-from flotilla_client.streams import PlayRequests, Resume
+from flotilla_client.streams import Resume
 
 
 class FlotillaSyncClient(Api, SyncRunner):
@@ -108,24 +110,108 @@ class FlotillaSyncClient(Api, SyncRunner):
 
     # --- streams ---------------------------------------------------------------------------
     def play(self, seat: Seat, after_event_id: int = 0, after_etag: str = "") -> SyncPlayStream:
-        """A bidirectional Play stream for `seat` (see `FlotillaClient.play`)."""
+        """A bidirectional Play stream for `seat` that reopens by itself (see `FlotillaClient.play`)."""
         return SyncPlayStream(self, seat, after_event_id, after_etag)
 
+    def is_over(self, game: str) -> bool:
+        """Whether `game` is finished or abandoned."""
+        return self.get_game(game).state in OVER
 
-class SyncPlayStream(PlayRequests):
-    """GameService.Play, blocking: `send` actions (from any thread), iterate `PlayResponse`s."""
+
+class SyncPlayStream:
+    """GameService.Play, blocking: `send` actions (from any thread), iterate `PlayResponse`s; it
+    reopens and sends again what was not answered as `flotilla_client.PlayStream` does."""
 
     def __init__(self, client: FlotillaSyncClient, seat: Seat, after_event_id: int, after_etag: str = "") -> None:
-        outgoing: queue.SimpleQueue[g.PlayRequest | None] = queue.SimpleQueue()
-        super().__init__(outgoing, seat, after_event_id, after_etag)
-        self.call = client._method(PLAY)(iter(outgoing.get, None), metadata=client._auth(client.current(seat.token)))
+        self.client = client
+        self.seat = seat
+        self.state = PlayState(seat, after_event_id, after_etag)
+        self.reopened = 0  # calls opened after the first one
+        self._cancelled = False
+        self._lock = threading.Lock()  # `send` may run on other threads than the iteration
+        self._outgoing: queue.SimpleQueue[g.PlayRequest | None] | None = None
+        self._connect(client.current(seat.token))
+        self._iteration = self._responses()
 
-    def __iter__(self) -> Iterator[g.PlayResponse]:
-        try:
-            yield from self.call
-        except grpc.RpcError as error:
-            raise FlotillaError.from_rpc(error) from None
+    @property
+    def unanswered(self) -> list[str]:
+        """Request ids of the submits sent and not answered yet (sent again on a reopen)."""
+        with self._lock:
+            return self.state.unanswered
+
+    def send(self, action: game_pb2.Action, *, etag: str = "", request_id: str = "") -> str:
+        """Queue an action; returns its request id (see `PlayStream.send`)."""
+        with self._lock:
+            request = self.state.submit(action, etag, request_id)
+            self._put(request)
+        return request.submit.request_id
+
+    def close(self) -> None:
+        """Half-close: no more actions (updates keep coming until the game ends)."""
+        with self._lock:
+            self.state.closed = True
+            self._put(None)
 
     def cancel(self) -> None:
         """End the stream now (its iteration stops)."""
+        self._cancelled = True
         self.call.cancel()
+
+    def _put(self, request: g.PlayRequest | None) -> None:
+        if self._outgoing is not None:
+            self._outgoing.put(request)
+
+    def _connect(self, token: str) -> None:
+        outgoing: queue.SimpleQueue[g.PlayRequest | None] = queue.SimpleQueue()
+        with self._lock:
+            for request in self.state.opening():
+                outgoing.put(request)
+            self._put(None)  # ends the old call's request thread
+            self._outgoing = outgoing
+        self.call: Any = self.client._method(PLAY)(iter(outgoing.get, None), metadata=self.client._auth(token))
+        self._used = token
+
+    def _resend(self, request_id: str, calls: int) -> None:
+        with self._lock:
+            if (request := self.state.resend(request_id, calls)) is not None:
+                self._put(request)
+
+    def __iter__(self) -> Iterator[g.PlayResponse]:
+        return self._iteration
+
+    def _responses(self) -> Iterator[g.PlayResponse]:
+        client, state, token, attempt = self.client, self.state, self.seat.token, 0
+        while True:
+            failure: RpcFailure | None = None  # None: reopen at once, with the token's refresh
+            try:
+                for response in self.call:
+                    attempt = 0
+                    if state.expired(response) and client.fresh(token) != self._used:
+                        break
+                    if state.repeated(response):
+                        continue
+                    with self._lock:
+                        pause = state.take(response, client.retries, client.backoff_s, client.max_backoff_s)
+                    if pause is None:
+                        yield response
+                    else:
+                        timer = threading.Timer(pause, self._resend, (response.outcome.request_id, state.calls))
+                        timer.daemon = True
+                        timer.start()
+                    with contextlib.suppress(FlotillaError):  # the call ends when its token expires: refresh first
+                        client.fresh(token)
+                else:
+                    if self._cancelled or state.over or client.is_over(self.seat.game):
+                        return
+                    failure = ENDED_EARLY
+            except grpc.RpcError as error:
+                if self._cancelled:
+                    return
+                failure = error
+            finally:
+                self.call.cancel()
+            if failure is not None:
+                attempt += 1
+                time.sleep(client._resume_pause(failure, attempt, token, self._used))
+            self.reopened += 1
+            self._connect(client.fresh(token))

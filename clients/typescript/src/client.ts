@@ -16,7 +16,10 @@ import type {
   SubmitActionResponse,
   WatchGameResponse,
 } from "./gen/flotilla/api/game/v1/game_service_pb.js";
+import { Lobby } from "./lobby.js";
+import { Matchmaking, Ratings } from "./matchmaking.js";
 import { PlayStream, type PlayOptions } from "./play.js";
+import { required } from "./replies.js";
 import { bearer, needsRefresh } from "./tokens.js";
 import { endsGame } from "./updates.js";
 
@@ -78,6 +81,12 @@ export class FlotillaClient {
   sessionToken = "";
   /** The signed-in user, users/{id}. */
   user = "";
+  /** LobbyService: rooms. */
+  readonly lobby: Lobby = new Lobby(this);
+  /** MatchmakingService: tickets and parties. */
+  readonly matchmaking: Matchmaking = new Matchmaking(this);
+  /** RatingService: leaderboards and ratings. */
+  readonly ratings: Ratings = new Ratings(this);
   private apiKey = "";
   private readonly retries: number;
   private readonly backoffMs: number;
@@ -154,7 +163,7 @@ export class FlotillaClient {
   /**
    * Runs one unary call `fn` on the gateway in use, retrying it as `policy` allows and failing
    * over to the next gateway between attempts. Use it for the generated calls this class does not
-   * wrap, e.g. `client.call((s, o) => s.lobby.listRooms({}, o), { token: client.sessionToken,
+   * wrap, e.g. `client.call((s, o) => s.games.listGames({}, o), { token: client.sessionToken,
    * idempotent: true })`.
    */
   async call<T>(fn: (stubs: Stubs, options: CallOptions) => Promise<T>, policy: CallPolicy): Promise<T> {
@@ -353,11 +362,6 @@ export class FlotillaClient {
   play(seat: Seat, options: PlayOptions = {}): PlayStream {
     return new PlayStream(this, seat, options);
   }
-}
-
-function required<T>(value: T | undefined, rpc: string): T {
-  if (value === undefined) throw new Error(`${rpc} answered without its message`);
-  return value;
 }
 
 /** Builds a message of a generated schema (re-exported for callers that build actions). */

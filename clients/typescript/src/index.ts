@@ -8,9 +8,14 @@ export type { CallPolicy, ClientOptions, Seat, WatchOptions } from "./client.js"
 export { Code, FlotillaError, MAX_RATE_LIMIT_WAIT_MS, retryDelay, retryPauseMs } from "./errors.js";
 export { Gateways, baseUrl, grpcTransport } from "./gateways.js";
 export type { Stubs, TransportFactory } from "./gateways.js";
+export { Lobby } from "./lobby.js";
+export type { RoomOptions } from "./lobby.js";
+export { Matchmaking, Ratings } from "./matchmaking.js";
+export type { TicketOptions } from "./matchmaking.js";
 export { PlayStream } from "./play.js";
 export type { Answer, PlayOptions } from "./play.js";
 export { bearer, needsRefresh, tokenTimes } from "./tokens.js";
+export { resumed } from "./streams.js";
 export { endsGame } from "./updates.js";
 export { verifySeedCommitment } from "./verify.js";
 
