@@ -16,7 +16,7 @@ from typing import Any
 
 import orjson
 
-from flotilla.games import REGISTRY
+from flotilla.games import REGISTRY, rules_at, served
 from flotilla.rules import GameRules, Result, Rng, Seat
 from flotilla.rules.codec import Codec
 from flotilla.rules.options import config_from_options
@@ -170,21 +170,24 @@ class GameHost:
 
 
 @cache
-def _host(kind: str) -> GameHost:
-    rules = REGISTRY.get(kind)
-    if rules is None:
-        raise UnknownGameKind(f"no game kind {echo(kind)}; known: {sorted(REGISTRY)}", kind=kind)
+def _host(kind: str, rules_version: str) -> GameHost:
+    rules = rules_at(kind, rules_version)
+    assert rules is not None
     return GameHost(rules)
 
 
 def host_for(kind: str, rules_version: str | None = None) -> GameHost:
-    """The host for a game kind; RulesVersionUnavailable if this process runs other rules."""
-    host = _host(kind)
-    rules = host.rules
-    if rules_version is not None and rules_version != rules.version:
+    """The host for a game kind at `rules_version` (None: the current version, for new games);
+    UnknownGameKind for a kind, RulesVersionUnavailable for a version this process does not serve."""
+    rules = REGISTRY.get(kind)
+    if rules is None:
+        raise UnknownGameKind(f"no game kind {echo(kind)}; known: {sorted(REGISTRY)}", kind=kind)
+    version = rules.version if rules_version is None else rules_version
+    if rules_at(kind, version) is None:
+        runs = ", ".join(r.version for r in served(kind))
         raise RulesVersionUnavailable(
-            f"this process runs {kind} rules {rules.version}, the game needs {rules_version}",
+            f"this process runs {kind} rules {runs}, the game needs {echo(version)}",
             kind=kind,
-            rules_version=rules_version,
+            rules_version=version,
         )
-    return host
+    return _host(kind, version)
