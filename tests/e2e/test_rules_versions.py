@@ -129,7 +129,10 @@ async def test_a_version_1_game_in_flight_is_still_served_by_version_1(
             building = pick.navegador.pick_building.building
             one_shot = _action(place_on_building=nav.PlaceOnBuilding(building=building, workers=1))
             refused = await _refused(client, new, seat, one_shot)
-            assert (refused.code, refused.reason) == (grpc.StatusCode.FAILED_PRECONDITION, "ERROR_REASON_ILLEGAL_ACTION")
+            assert (refused.code, refused.reason) == (
+                grpc.StatusCode.FAILED_PRECONDITION,
+                "ERROR_REASON_ILLEGAL_ACTION",
+            )
             assert "pick the building first" in refused.message
             await client.submit(new, seat, pick, etag=view.prompt.etag)
             view = await client.view(new, seat)

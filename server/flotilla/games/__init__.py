@@ -74,4 +74,3 @@ def served(name: str) -> tuple[AnyRules, ...]:
 def rules_at(name: str, version: str) -> AnyRules | None:
     """The rules of game `name` at `version`, if this server runs that version."""
     return next((r for r in served(name) if r.version == version), None)
-

@@ -199,7 +199,6 @@ class GameEnded:
     winners: tuple[Seat, ...]
 
 
-
 @dataclass(frozen=True, slots=True)
 class BuildingPicked:
     """Rules version 2, D5 step 1: `seat` will place on `building` (or still decline)."""
@@ -230,6 +229,7 @@ class ColonyPicked:
 
     seat: Seat
     colony: str
+
 
 Event = (
     BuildingChosen
