@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 from collections.abc import AsyncIterator
 
 import grpc
@@ -21,9 +22,10 @@ from flotilla.store import keys
 from flotilla.store.redis_store import RedisStore
 from flotilla.worker.loop import Worker, work_streams
 from flotilla_client import FlotillaClient, FlotillaError
-from flotilla_client.api.game.v1 import game_pb2, game_service_pb2
+from flotilla_client.api.game.v1 import game_pb2, game_service_pb2, game_service_pb2_grpc
 from flotilla_client.api.navegador.v1 import navegador_pb2 as nav
 from flotilla_client.seat import Seat
+from raw_rpc import answer_of
 from support import assert_stored_state_replays
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(60)]
@@ -142,6 +144,50 @@ async def test_a_version_1_game_in_flight_is_still_served_by_version_1(
             assert {a.navegador.place_on_building.building for a in counts} == {building}
             await client.submit(new, seat, counts[0], etag=view.prompt.etag)
             await assert_stored_state_replays(redis_url, new)
+        finally:
+            for opened_client in opened:
+                await opened_client.close()
+
+
+async def test_a_game_of_a_version_nobody_serves_is_unavailable_not_guessed(
+    redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A game created by a newer server (rules 9) is refused here with RULES_VERSION_UNAVAILABLE
+    (clients retry onto a server that has it); its state is left alone."""
+    newer = GameHost(dataclasses.replace(RULES, version="9"))
+    async with serving(redis_url) as running:
+        opened: list[FlotillaClient] = []
+        try:
+            with monkeypatch.context() as patched:
+                patched.setattr(games_module, "host_for", lambda kind, rules_version=None: newer)
+                game, players = await _seated_game(f"127.0.0.1:{running.port}", "newer", opened)
+            client, seat = players[0]
+            before = await client.get_game(game)
+            assert before.rules_version == "9"
+            auth = (("authorization", f"Bearer {seat.token}"),)
+            async with grpc.aio.insecure_channel(f"127.0.0.1:{running.port}") as channel:  # no SDK retries
+                stub = game_service_pb2_grpc.GameServiceStub(channel)
+                asks = (
+                    stub.GetView(game_service_pb2.GetViewRequest(game=game), metadata=auth),
+                    stub.SubmitAction(
+                        game_service_pb2.SubmitActionRequest(
+                            game=game, action=_action(stop_sailing=nav.StopSailing()), request_id="r1"
+                        ),
+                        metadata=auth,
+                    ),
+                )
+                for ask in asks:
+                    with pytest.raises(grpc.aio.AioRpcError) as caught:
+                        await ask
+                    answer = answer_of(caught.value)
+                    answer.check_typed()
+                    assert (answer.code, answer.reason) == (
+                        grpc.StatusCode.UNAVAILABLE,
+                        "ERROR_REASON_RULES_VERSION_UNAVAILABLE",
+                    )
+                    assert answer.metadata == {"kind": "navegador", "rules_version": "9"}
+            assert (await client.get_game(game)).etag == before.etag  # nothing was applied
+            assert (await client.get_game(game)).rules_version == "9"
         finally:
             for opened_client in opened:
                 await opened_client.close()

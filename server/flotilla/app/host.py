@@ -169,25 +169,19 @@ class GameHost:
         return Step(state, version + len(rows), rows, {}, [], None, "abandoned")
 
 
-@cache
-def _host(kind: str, rules_version: str) -> GameHost:
-    rules = rules_at(kind, rules_version)
-    assert rules is not None
-    return GameHost(rules)
-
-
+@cache  # only hosts are cached (a refusal raises): one per served kind and version, and per kind for None
 def host_for(kind: str, rules_version: str | None = None) -> GameHost:
     """The host for a game kind at `rules_version` (None: the current version, for new games);
     UnknownGameKind for a kind, RulesVersionUnavailable for a version this process does not serve."""
-    rules = REGISTRY.get(kind)
-    if rules is None:
+    current = REGISTRY.get(kind)
+    if current is None:
         raise UnknownGameKind(f"no game kind {echo(kind)}; known: {sorted(REGISTRY)}", kind=kind)
-    version = rules.version if rules_version is None else rules_version
-    if rules_at(kind, version) is None:
+    rules = current if rules_version is None else rules_at(kind, rules_version)
+    if rules is None:
         runs = ", ".join(r.version for r in served(kind))
         raise RulesVersionUnavailable(
-            f"this process runs {kind} rules {runs}, the game needs {echo(version)}",
+            f"this process runs {kind} rules {runs}, the game needs {echo(str(rules_version))}",
             kind=kind,
-            rules_version=version,
+            rules_version=str(rules_version),
         )
-    return _host(kind, version)
+    return host_for(kind, rules.version) if rules_version is None else GameHost(rules)
