@@ -4,7 +4,7 @@ gives the result the server announced."""
 
 from __future__ import annotations
 
-from flotilla.games import REGISTRY
+from flotilla.games import rules_at
 from flotilla.gateway.convert import GameConverter
 from flotilla.rules import Seat
 from flotilla.rules.options import config_from_options
@@ -21,9 +21,9 @@ async def verify_game(client: FlotillaClient, game: str, seed_sha256: str = "") 
     record = await client.record(game)
     check_commitment(record, seed_sha256)
     seed = int(record.seed, 16)
-    rules = REGISTRY[record.game.kind]
-    if rules.version != record.game.rules_version:
-        raise VerificationFailed(f"local rules {rules.version} differ from the game's {record.game.rules_version}")
+    rules = rules_at(record.game.kind, record.game.rules_version)
+    if rules is None:
+        raise VerificationFailed(f"local rules do not include the game's {record.game.rules_version}")
     converter = GameConverter(rules)
     state = rules.new_game(config_from_options(rules.config_type, record.game.seat_count, record.game.options), seed)
     for step in record.actions:

@@ -9,7 +9,7 @@ import grpc
 import pytest
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
-from flotilla.games import REGISTRY
+from flotilla.games import REGISTRY, served
 from flotilla.gateway.catalog_servicer import catalog
 from flotilla.gateway.server import Gateway, start_gateway
 from flotilla.settings import Settings
@@ -46,6 +46,17 @@ async def test_every_kind_is_listed_and_its_catalogue_served_without_a_token(
         assert served.catalog == again.catalog == catalog(kind.kind)
         assert served.catalog.etag == kind.catalog_etag
         assert served.catalog.WhichOneof("game") == (None if kind.kind == "counter" else kind.kind)
+
+
+async def test_every_served_rules_version_has_its_catalogue(stub: pb_grpc.CatalogServiceStub) -> None:
+    """A game in flight under an older rules version (Navegador 1) still gets its catalogue."""
+    for rules in served("navegador"):
+        answer = await stub.GetCatalog(pb.GetCatalogRequest(kind="navegador", rules_version=rules.version))
+        assert answer.catalog == catalog("navegador", rules.version)
+        assert answer.catalog.rules_version == rules.version
+    assert [r.version for r in served("navegador")] == ["2", "1"]
+    current = await stub.GetCatalog(pb.GetCatalogRequest(kind="navegador"))
+    assert current.catalog.rules_version == REGISTRY["navegador"].version == "2"
 
 
 async def test_modes_seat_counts_and_options_are_the_configs(stub: pb_grpc.CatalogServiceStub) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from flotilla.games import REGISTRY
+from flotilla.games import REGISTRY, served
 from flotilla.games.navegador import tables as nav
 from flotilla.games.pirates_of_nassau import Config as NassauConfig
 from flotilla.games.pirates_of_nassau import tables as nassau
@@ -26,6 +26,7 @@ from flotilla_client.api.port_royal.v1 import port_royal_pb2
 PINNED = {
     ("counter", "1"): "8d9721ab32417f1d0bfa090324231633",
     ("navegador", "1"): "ec2866651dc5914fde915856bd4929f4",
+    ("navegador", "2"): "67475531d6dbf8f6d2f9bc92d04b2904",
     ("pirates_of_nassau", "1"): "16e8642c8edc5033098a679b7a0f1e7f",
     ("port_royal", "1"): "ec4307fb300173475f70797b9dcb2ae8",
     ("sail_away", "1"): "7116b04c6f7c5f99d0b797f656167eed",
@@ -33,8 +34,10 @@ PINNED = {
 
 
 def test_the_catalogue_of_a_rules_version_is_pinned() -> None:
-    current = {(kind, rules.version): catalogue.catalog(kind).etag for kind, rules in REGISTRY.items()}
+    """Every served rules version has its catalogue (older ones too), unchanged."""
+    current = {(kind, r.version): catalogue.catalog(kind, r.version).etag for kind in REGISTRY for r in served(kind)}
     assert current == PINNED
+    assert all(catalogue.catalog(kind).etag == PINNED[kind, rules.version] for kind, rules in REGISTRY.items())
 
 
 def test_port_royal_cards_and_contracts_are_the_engines() -> None:

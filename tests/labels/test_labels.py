@@ -25,6 +25,7 @@ CASES: list[tuple[AnyRules, Any]] = [
     *((port_royal.RULES, port_royal.Config(seats=n, mode=mode)) for mode in port_royal.Mode for n in (2, 5)),
     *((pirates_of_nassau.RULES, pirates_of_nassau.Config(seats=n)) for n in (2, 5)),
     *((navegador.RULES, navegador.Config(seats=n)) for n in (2, 5)),
+    (navegador.RULES_V1, navegador.Config(seats=2)),  # rules version 1, still served for games in flight
     (navegador.RULES, navegador.Config(seats=3, random_colours=True)),
     (counter.RULES, counter.Config(moves=20)),
 ]
@@ -32,7 +33,7 @@ CASES: list[tuple[AnyRules, Any]] = [
 
 def _id(case: tuple[AnyRules, Any]) -> str:
     rules, config = case
-    return f"{rules.name}-{config}"
+    return f"{rules.name}-v{rules.version}-{config}"
 
 
 def _describer(rules: AnyRules) -> Describer:
@@ -50,7 +51,9 @@ def check_text(describer: Describer, text: Text, what: object) -> None:
     assert template.format(**dict(text.args)) == text.label
 
 
-@pytest.mark.parametrize("rules", sorted({c[0] for c in CASES}, key=lambda r: r.name), ids=lambda r: r.name)
+@pytest.mark.parametrize(
+    "rules", sorted({c[0] for c in CASES}, key=lambda r: (r.name, r.version)), ids=lambda r: f"{r.name}-v{r.version}"
+)
 def test_every_action_and_event_type_has_a_template(rules: AnyRules) -> None:
     describer = _describer(rules)
     assert describer.covers(rules.action_types) == []

@@ -14,17 +14,17 @@ import pytest
 from flotilla.app.host import host_for
 from flotilla.games import REGISTRY
 from flotilla.rules import Rng
-from flotilla.rules.codec import Codec
-from flotilla.rules.snapshot import GENERIC, Record, SnapshotCodec, records
+from flotilla.rules.codec import Codec, reachable_types
+from flotilla.rules.snapshot import GENERIC, Record, SnapshotCodec, names_layout, records
 from flotilla.rules.testing import game_seed, random_walk
-from rules.codec_goldens import MODES, Golden, goldens, play
+from rules.codec_goldens import MODES, RECORDED_RULES, Golden, goldens, play
 
 GOLDENS = goldens()
 
 
 def _finish(kind: str, state: Any, seed: int) -> tuple[Any, Any]:
     """Play `state` to its end with a driver seeded by `seed`: (final state, result)."""
-    rules = host_for(kind).rules
+    rules = host_for(kind, RECORDED_RULES).rules
     driver = random.Random(seed)
     while acting := rules.to_act(state):
         seat = driver.choice(sorted(acting))
@@ -37,7 +37,7 @@ GOLDEN_FILES = [(g, v) for g in GOLDENS for v in g.versions()]
 
 @pytest.mark.parametrize(("golden", "version"), GOLDEN_FILES, ids=[g.path(v).stem for g, v in GOLDEN_FILES])
 def test_a_golden_loads_to_the_replayed_state_and_the_game_goes_on(golden: Golden, version: int) -> None:
-    host = host_for(golden.kind)
+    host = host_for(golden.kind, RECORDED_RULES)
     replayed, played = play(golden.kind, golden.seats, golden.options, golden.seed, golden.steps)
     assert played == golden.steps
     loaded = host.loads(golden.path(version).read_bytes())
@@ -63,6 +63,9 @@ def test_snapshots_round_trip_over_random_playouts(kind: str, seats: int, option
     """Fast path, generic-body path and version-0 path agree with the state (steps 0, 1, 2, 4, 8, ... and the end)."""
     host = host_for(kind)
     rules, snap = host.rules, host.snapshots
+    # The codec's plain form is a version-0 body only while the state types keep version 0's fields
+    # (Navegador's phases gained rules version 2's picks); the golden -v0 files cover the others.
+    v0_form = snap.v0_layout == names_layout(reachable_types(rules.state_type))
     checked = 0
     for seed in range(2):
         driver = random.Random(seed)
@@ -72,7 +75,8 @@ def test_snapshots_round_trip_over_random_playouts(kind: str, seats: int, option
                 assert host.loads(host.dumps(state)) == state
                 generic = orjson.dumps(snap.to_plain(state, generic=True))
                 assert host.loads(generic) == state
-                assert host.loads(orjson.dumps(host.codec.to_plain(state))) == state  # version 0
+                if v0_form:
+                    assert host.loads(orjson.dumps(host.codec.to_plain(state))) == state  # version 0
                 checked += 1
     assert checked > 4
 

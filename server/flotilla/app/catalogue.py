@@ -5,7 +5,8 @@ Each game's `flotilla.games.<kind>.catalogue` builds its catalogue as plain data
 tables (field names as in `<kind>_catalog.proto`, enum members by name); the gateway encodes it
 (gateway/catalog_servicer.py). Kinds, modes, seat counts and options come from the game's `GameRules`
 and `Config`, asking the config which seat counts it accepts. A rules version's catalogue never
-changes, so everything here is built once per process.
+changes, so everything here is built once per process. Every served rules version of a kind
+(flotilla.games.served) has a catalogue; the game's tables are shared by its versions today.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from typing import Any
 
 from flotilla.app import inputs
 from flotilla.app.errors import CatalogNotFound, InvalidRequest
-from flotilla.games import REGISTRY
+from flotilla.games import REGISTRY, rules_at, served
 from flotilla.rules import InvalidConfig
 from flotilla.rules.options import config_from_options, option_names
 
@@ -127,9 +128,9 @@ def kinds() -> tuple[Kind, ...]:
     )
 
 
-def requested(kind: str, rules_version: str) -> str:
-    """The kind a GetCatalog request names: InvalidRequest for a malformed kind or version,
-    CatalogNotFound for a kind or version this server does not have."""
+def requested(kind: str, rules_version: str) -> tuple[str, str]:
+    """The kind and rules version a GetCatalog request names ("": the current one): InvalidRequest
+    for a malformed kind or version, CatalogNotFound for a kind or version this server does not serve."""
     if not kind:
         raise InvalidRequest("kind is required: a game kind such as port_royal (ListGameKinds)", field="kind")
     inputs.kind_filter(kind)
@@ -139,7 +140,8 @@ def requested(kind: str, rules_version: str) -> str:
     rules = REGISTRY.get(kind)
     if rules is None:
         raise CatalogNotFound(f"no game kind {inputs.echo(kind)} here; ListGameKinds lists them", kind=kind)
-    if rules_version and rules_version != rules.version:
-        msg = f"{kind} has rules version {rules.version!r} here, not {inputs.echo(rules_version)}"
+    if rules_version and rules_at(kind, rules_version) is None:
+        versions = ", ".join(repr(r.version) for r in served(kind))
+        msg = f"{kind} has rules versions {versions} here, not {inputs.echo(rules_version)}"
         raise CatalogNotFound(msg, kind=kind, rules_version=rules_version)
-    return kind
+    return kind, rules_version or rules.version

@@ -16,7 +16,7 @@ from typing import Any
 
 import orjson
 
-from flotilla.games import REGISTRY
+from flotilla.games import REGISTRY, rules_at, served
 from flotilla.rules import GameRules, Result, Rng, Seat
 from flotilla.rules.codec import Codec
 from flotilla.rules.options import config_from_options
@@ -169,22 +169,19 @@ class GameHost:
         return Step(state, version + len(rows), rows, {}, [], None, "abandoned")
 
 
-@cache
-def _host(kind: str) -> GameHost:
-    rules = REGISTRY.get(kind)
-    if rules is None:
-        raise UnknownGameKind(f"no game kind {echo(kind)}; known: {sorted(REGISTRY)}", kind=kind)
-    return GameHost(rules)
-
-
+@cache  # only hosts are cached (a refusal raises): one per served kind and version, and per kind for None
 def host_for(kind: str, rules_version: str | None = None) -> GameHost:
-    """The host for a game kind; RulesVersionUnavailable if this process runs other rules."""
-    host = _host(kind)
-    rules = host.rules
-    if rules_version is not None and rules_version != rules.version:
+    """The host for a game kind at `rules_version` (None: the current version, for new games);
+    UnknownGameKind for a kind, RulesVersionUnavailable for a version this process does not serve."""
+    current = REGISTRY.get(kind)
+    if current is None:
+        raise UnknownGameKind(f"no game kind {echo(kind)}; known: {sorted(REGISTRY)}", kind=kind)
+    rules = current if rules_version is None else rules_at(kind, rules_version)
+    if rules is None:
+        runs = ", ".join(r.version for r in served(kind))
         raise RulesVersionUnavailable(
-            f"this process runs {kind} rules {rules.version}, the game needs {rules_version}",
+            f"this process runs {kind} rules {runs}, the game needs {echo(str(rules_version))}",
             kind=kind,
-            rules_version=rules_version,
+            rules_version=str(rules_version),
         )
-    return host
+    return host_for(kind, rules.version) if rules_version is None else GameHost(rules)

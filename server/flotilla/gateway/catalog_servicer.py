@@ -58,9 +58,10 @@ def _scalar(field: Any, value: Any) -> Any:  # a FieldDescriptor (upb or Python)
 
 
 @cache
-def catalog(kind: str) -> pb.Catalog:
-    """The Catalog of `kind` at its current rules version, with its etag (do not modify it)."""
-    out = pb.Catalog(kind=kind, rules_version=REGISTRY[kind].version)
+def catalog(kind: str, rules_version: str = "") -> pb.Catalog:
+    """The Catalog of `kind` at a served rules version ("": the current one), with its etag (do not
+    modify it)."""
+    out = pb.Catalog(kind=kind, rules_version=rules_version or REGISTRY[kind].version)
     data = catalogue.data(kind)
     if data is not None:
         encode(data, getattr(out, kind))
@@ -69,8 +70,8 @@ def catalog(kind: str) -> pb.Catalog:
 
 
 @cache
-def _catalog_response(kind: str) -> pb.GetCatalogResponse:
-    return pb.GetCatalogResponse(catalog=catalog(kind))
+def _catalog_response(kind: str, rules_version: str) -> pb.GetCatalogResponse:
+    return pb.GetCatalogResponse(catalog=catalog(kind, rules_version))
 
 
 @cache
@@ -103,4 +104,4 @@ class CatalogServicer(pb_grpc.CatalogServiceServicer):
 
     @maps_errors
     async def GetCatalog(self, request: pb.GetCatalogRequest, context: Context) -> pb.GetCatalogResponse:
-        return _catalog_response(catalogue.requested(request.kind, request.rules_version))
+        return _catalog_response(*catalogue.requested(request.kind, request.rules_version))

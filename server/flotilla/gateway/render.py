@@ -107,7 +107,7 @@ class Renderer:
     """Wire messages for one gateway process (holds converters and the event cache)."""
 
     def __init__(self) -> None:
-        self._converters: dict[str, GameConverter] = {}
+        self._converters: dict[tuple[str, str], GameConverter] = {}
         self._events: OrderedDict[tuple[str, str, int, int], game_pb2.GameEvent] = OrderedDict()
         self._rows: OrderedDict[tuple[str, str, int], tuple[Any, list[tuple[Any, game_pb2.GameEvent]]]] = OrderedDict()
         self._texts: OrderedDict[tuple[str, Any], tuple[str, game_pb2.Text]] = OrderedDict()
@@ -125,9 +125,10 @@ class Renderer:
         return hit
 
     def converter(self, host: GameHost) -> GameConverter:
-        conv = self._converters.get(host.rules.name)
+        key = (host.rules.name, host.rules.version)  # versions may differ in their actions and events
+        conv = self._converters.get(key)
         if conv is None:
-            conv = self._converters[host.rules.name] = GameConverter(host.rules)
+            conv = self._converters[key] = GameConverter(host.rules)
         return conv
 
     # --- actions -----------------------------------------------------------------------

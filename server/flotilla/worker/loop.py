@@ -43,7 +43,7 @@ from flotilla.app import clocks
 from flotilla.app.errors import AppError
 from flotilla.app.host import host_for
 from flotilla.app.outcome import Outcome
-from flotilla.games import REGISTRY
+from flotilla.games import REGISTRY, served
 from flotilla.records import ACT, CLOCK, InboxReply, WorkItem
 from flotilla.rules import Seat
 from flotilla.settings import Settings
@@ -79,9 +79,9 @@ def parse_work(stream: str, msg_id: bytes, fields: dict[bytes, bytes]) -> Work:
 
 
 def work_streams(shards: int, kinds: Sequence[str] | None = None) -> list[str]:
-    """Every work stream this process's rules can serve."""
+    """Every work stream this process's rules can serve: each served rules version of each kind."""
     names = kinds or list(REGISTRY)
-    return [keys.work(name, REGISTRY[name].version, shard) for name in names for shard in range(shards)]
+    return [keys.work(name, r.version, shard) for name in names for r in served(name) for shard in range(shards)]
 
 
 def _now_ms() -> int:

@@ -6,7 +6,7 @@ import json
 import random
 from pathlib import Path
 
-from flotilla.games.navegador import RULES
+from flotilla.games.navegador import RULES_V1 as RULES  # version 1: one-shot placements and fleets
 from flotilla.games.navegador.config import Config
 from flotilla.rules.testing import codec_for, game_seed
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from flotilla.games.navegador import RULES
+from flotilla.games.navegador import RULES_V1 as RULES  # version 1: one-shot placements and fleets
 from flotilla.games.navegador.config import Config
 from flotilla.rules import Seat
 from flotilla.rules.testing import codec_for

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from nav_builders import A, B, C, a_player, a_state, ships_of
 
-from flotilla.games.navegador import RULES
+from flotilla.games.navegador import RULES_V1 as RULES  # version 1: one-shot placements and fleets
 from flotilla.games.navegador.actions import (
     BuyKnight,
     BuyShips,

@@ -3,17 +3,24 @@
 Portuguese trading houses move on a seven-space rondel, hold buildings in Lisbon, explore the
 sea route to Asia, found colonies, sell goods and buy knights, which multiply the final score.
 Perfect information; the only random draws are the starting player (and optional colours).
+
+`RULES` is rules version 2 (new games): Buildings, Sailing and Colony choices are asked step by
+step (stepwise.py). `LEGACY_RULES` keeps version 1 (every combination as one action) for games
+created under it, unchanged.
 """
 
 from __future__ import annotations
 
+import dataclasses
+
 from flotilla.rules import GameRules, Rng, Seat
 from flotilla.rules.evolve import evolve
 
-from .actions import ACTION_TYPES, Action
+from . import stepwise
+from .actions import ACTION_TYPES, STEP_ACTION_TYPES, Action
 from .config import Config
 from .describe import DESCRIBER
-from .events import EVENT_TYPES, Event
+from .events import EVENT_TYPES, STEP_EVENT_TYPES, Event
 from .invariants import check_invariants
 from .rules import apply, default_action, legal_actions, to_act
 from .scoring import result
@@ -27,7 +34,7 @@ def determinize(state: State, _seat: Seat, rng: Rng) -> State:
     return evolve(state, rng=rng)
 
 
-RULES: GameRules[Config, State, Action, Event, View] = GameRules(
+RULES_V1: GameRules[Config, State, Action, Event, View] = GameRules(
     name="navegador",
     version="1",
     config_type=Config,
@@ -49,4 +56,14 @@ RULES: GameRules[Config, State, Action, Event, View] = GameRules(
     describer=DESCRIBER,
 )
 
-__all__ = ["RULES"]
+RULES: GameRules[Config, State, Action, Event, View] = dataclasses.replace(
+    RULES_V1,
+    version="2",
+    action_types=(*ACTION_TYPES, *STEP_ACTION_TYPES),
+    event_types=(*EVENT_TYPES, *STEP_EVENT_TYPES),
+    legal_actions=stepwise.legal_actions,
+    apply=stepwise.apply,
+)
+LEGACY_RULES = (RULES_V1,)
+
+__all__ = ["LEGACY_RULES", "RULES", "RULES_V1"]

@@ -127,6 +127,37 @@ class Relocate:
     place: str
 
 
+# --- rules version 2: the combinatorial choices of D5, D6 and D7 asked step by step ---
+
+
+@dataclass(frozen=True, slots=True)
+class PickBuilding:
+    """D5, step 1 (rules version 2): the building to place on; then `PlaceOnBuilding` says how many."""
+
+    building: str
+
+
+@dataclass(frozen=True, slots=True)
+class PickFleetOrigin:
+    """D6, step 1 (rules version 2): the region (SR0..SR12) the next fleet sails from."""
+
+    region: str
+
+
+@dataclass(frozen=True, slots=True)
+class PickFleetDestination:
+    """D6, step 2 (rules version 2): where the fleet goes; then `SailFleet` says how many ships."""
+
+    region: str
+
+
+@dataclass(frozen=True, slots=True)
+class PickColony:
+    """D7, step 1 (rules version 2): the colony of the next placement; then `PlaceOnColony` says how many."""
+
+    colony: str
+
+
 Action = (
     ChooseBuilding
     | PlaceMarker
@@ -146,6 +177,10 @@ Action = (
     | DeclineKnight
     | ReturnToLisbon
     | Relocate
+    | PickBuilding
+    | PickFleetOrigin
+    | PickFleetDestination
+    | PickColony
 )
 
 ACTION_TYPES: tuple[type, ...] = (
@@ -168,3 +203,7 @@ ACTION_TYPES: tuple[type, ...] = (
     ReturnToLisbon,
     Relocate,
 )
+"""The actions of rules version 1."""
+
+STEP_ACTION_TYPES: tuple[type, ...] = (PickBuilding, PickFleetOrigin, PickFleetDestination, PickColony)
+"""The actions rules version 2 adds."""

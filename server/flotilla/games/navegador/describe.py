@@ -51,6 +51,10 @@ ACTIONS: Templates = {
     a.DeclineKnight: "Buy no knight",
     a.ReturnToLisbon: "Send the displaced workers back to Lisbon",
     a.Relocate: "Move the displaced workers to {place_name}",
+    a.PickBuilding: "Place workers on the {building_name}",
+    a.PickFleetOrigin: "Sail a fleet from {region_name}",
+    a.PickFleetDestination: "Sail the fleet to {region_name}",
+    a.PickColony: "Place workers on {colony_name}",
 }
 
 EVENTS: Templates = {
@@ -76,6 +80,10 @@ EVENTS: Templates = {
     e.KnightDeclined: "Seat {seat} buys no knight",
     e.IncomeReceived: "Seat {seat} earns {amount} from the {building_name}",
     e.GameEnded: "The game ends; winners: seats {winners}",
+    e.BuildingPicked: "Seat {seat} picks the {building_name} to place workers on",
+    e.FleetOriginPicked: "Seat {seat} readies a fleet in {region_name}",
+    e.FleetDestinationPicked: "Seat {seat} sets the fleet's course to {region_name}",
+    e.ColonyPicked: "Seat {seat} picks {colony_name} to place workers on",
 }
 
 DESCRIBER = Describer("navegador", ACTIONS, EVENTS, _NAMES)

@@ -199,6 +199,38 @@ class GameEnded:
     winners: tuple[Seat, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class BuildingPicked:
+    """Rules version 2, D5 step 1: `seat` will place on `building` (or still decline)."""
+
+    seat: Seat
+    building: str
+
+
+@dataclass(frozen=True, slots=True)
+class FleetOriginPicked:
+    """Rules version 2, D6 step 1: `seat`'s next fleet sails from `region`."""
+
+    seat: Seat
+    region: str
+
+
+@dataclass(frozen=True, slots=True)
+class FleetDestinationPicked:
+    """Rules version 2, D6 step 2: `seat`'s next fleet goes to `region`."""
+
+    seat: Seat
+    region: str
+
+
+@dataclass(frozen=True, slots=True)
+class ColonyPicked:
+    """Rules version 2, D7 step 1: `seat`'s next placement is on `colony`."""
+
+    seat: Seat
+    colony: str
+
+
 Event = (
     BuildingChosen
     | TurnStarted
@@ -222,6 +254,10 @@ Event = (
     | KnightDeclined
     | IncomeReceived
     | GameEnded
+    | BuildingPicked
+    | FleetOriginPicked
+    | FleetDestinationPicked
+    | ColonyPicked
 )
 
 EVENT_TYPES: tuple[type, ...] = (
@@ -248,3 +284,7 @@ EVENT_TYPES: tuple[type, ...] = (
     IncomeReceived,
     GameEnded,
 )
+"""The events of rules version 1."""
+
+STEP_EVENT_TYPES: tuple[type, ...] = (BuildingPicked, FleetOriginPicked, FleetDestinationPicked, ColonyPicked)
+"""The events rules version 2 adds."""

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from .state import Displaced, Finished, Sailing, State
+from .state import Buildings, Colonies, Displaced, Finished, Sailing, State
 from .tables import (
+    BUILDING_IDS,
+    COLONY_IDS,
     KNIGHT_PRICES,
     KNIGHTS_FOR_SALE,
+    REGION_IDS,
     START_CUBES,
     START_KNIGHTS,
     START_MONEY,
@@ -59,3 +62,10 @@ def check_invariants(state: State) -> None:
     if isinstance(state.phase, Sailing):
         ships = state.players[state.phase.active].ships
         assert all(m <= k for m, k in zip(state.phase.moved, ships, strict=True)), "moved ships went missing"
+    # rules version 2's picks: known ids, the destination only after the origin
+    phase = state.phase
+    if isinstance(phase, Buildings | Colonies) and phase.picked is not None:
+        assert phase.picked in (BUILDING_IDS if isinstance(phase, Buildings) else COLONY_IDS), "unknown pick"
+    if isinstance(phase, Sailing):
+        assert phase.origin is not None or phase.destination is None, "a destination without an origin"
+        assert {phase.origin, phase.destination} <= {None, *REGION_IDS}, "unknown sea region picked"

@@ -50,6 +50,23 @@ def _placement_error(state: State, seat: Seat, holding: Holding, workers: int, p
     return _holder_error(holding, seat, workers, place)
 
 
+def least_workers(holding: Holding, seat: Seat) -> int:
+    """The fewest workers `seat` may place on `holding` (one more than another holder's)."""
+    return 1 if holding.owner in (None, seat) else holding.workers + 1
+
+
+def pick_error(state: State, seat: Seat, *, on_colony: bool, index: int) -> str | None:
+    """Why no number of `seat`'s workers may go onto this building or colony now (None if some may)."""
+    if on_colony:
+        holding, place = state.colonies[index], COLONY_IDS[index]
+        ship = _no_ship_error(state, seat, index)
+        if ship:
+            return ship
+    else:
+        holding, place = state.buildings[index], BUILDING_IDS[index]
+    return _placement_error(state, seat, holding, least_workers(holding, seat), place)
+
+
 def _no_ship_error(state: State, seat: Seat, colony: int) -> str | None:
     if state.players[seat].ships[COLONY_REGION[colony]] > 0:
         return None
@@ -107,7 +124,7 @@ def legal_buildings(state: State, seat: Seat) -> tuple[Action, ...]:
     out: list[Action] = [DeclineBuilding()]
     lisbon = state.players[seat].lisbon
     for b, holding in enumerate(state.buildings):
-        low = 1 if holding.owner in (None, seat) else holding.workers + 1
+        low = least_workers(holding, seat)
         out.extend(PlaceOnBuilding(BUILDING_IDS[b], w) for w in range(low, lisbon + 1))
     return tuple(out)
 
@@ -138,7 +155,7 @@ def legal_colonies(state: State, seat: Seat) -> tuple[Action, ...]:
     for c, holding in enumerate(state.colonies):
         if p.ships[COLONY_REGION[c]] == 0:
             continue
-        low = 1 if holding.owner in (None, seat) else holding.workers + 1
+        low = least_workers(holding, seat)
         out.extend(PlaceOnColony(COLONY_IDS[c], w) for w in range(low, p.lisbon + 1))
     return tuple(out)
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from flotilla.rules import GameFinished, IllegalAction, InvalidAction, NotYourTurn, Seat, Transition
 
 from . import draft, knights, market, placement, purchases, rondel, sailing
@@ -136,19 +138,29 @@ def apply(state: State, seat: Seat, action: Action) -> Transition[State, Event]:
     Afterwards, any decision left with a single legal option (say DeclineKnight for a player who
     cannot pay) is taken at once, so nobody is asked to confirm a forced move.
     """
-    state, events = _apply(state, seat, action)
+    return settle(apply_once(state, seat, action), legal_actions, apply_once)
+
+
+Legal = Callable[[State, Seat], tuple[Action, ...]]
+Step = Callable[[State, Seat, Action], Transition[State, Event]]
+
+
+def settle(done: Transition[State, Event], legal: Legal, step: Step) -> Transition[State, Event]:
+    """`done`, then every decision left with a single legal option (by `legal`), taken at once by `step`."""
+    state, events = done
     while isinstance(state.phase, _AUTOMATIC):
         decider = deciding(state.phase)
         assert decider is not None
-        options = legal_actions(state, decider)
+        options = legal(state, decider)
         if len(options) != 1:
             break
-        state, more = _apply(state, decider, options[0])
+        state, more = step(state, decider, options[0])
         events += more
     return Transition(state, events)
 
 
-def _apply(state: State, seat: Seat, action: Action) -> Transition[State, Event]:
+def apply_once(state: State, seat: Seat, action: Action) -> Transition[State, Event]:
+    """One decision, without taking the forced ones after it (`apply` does)."""
     phase = state.phase
     if isinstance(phase, Finished):
         msg = "the game is over"

@@ -92,7 +92,10 @@ class Ships:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Buildings:
+    """D5; rules version 2 asks in two steps: `picked` is the building chosen first (then how many)."""
+
     active: Seat
+    picked: str | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -102,11 +105,16 @@ class Sailing:
     active: Seat
     moved: tuple[int, ...]
     explored: bool
+    origin: str | None = None  # rules version 2: the next fleet's region, chosen first
+    destination: str | None = None  # then its destination (then how many ships)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Colonies:
+    """D7; rules version 2 asks each placement in two steps: `picked` is the colony chosen first."""
+
     active: Seat
+    picked: str | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -125,6 +125,9 @@ class View:
     displaced_from: str
     scores: tuple[int, ...]
     winners: tuple[Seat, ...]
+    picked_place: str  # rules version 2: the building (D5) or colony (D7) picked, "" if none
+    fleet_origin: str  # rules version 2: the next fleet's region (D6), "" if not picked yet
+    fleet_destination: str  # and its destination
 
 
 @cache
@@ -208,6 +211,9 @@ def view(state: State, viewer: Seat | None) -> View:
         displaced_from=phase.origin if isinstance(phase, Displaced) else "",
         scores=outcome.scores if outcome else (),
         winners=tuple(sorted(outcome.winners)) if outcome else (),
+        picked_place=(phase.picked or "") if isinstance(phase, Buildings | Colonies) else "",
+        fleet_origin=(phase.origin or "") if isinstance(phase, Sailing) else "",
+        fleet_destination=(phase.destination or "") if isinstance(phase, Sailing) else "",
     )
 
 
