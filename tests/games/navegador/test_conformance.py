@@ -1,7 +1,7 @@
 """The rules contract on 100 seeded random games per player count (2-5; more with
 FLOTILLA_CONFORMANCE_SEEDS, see tests/conformance_seeds.py) for rules version 2 (stepwise, new
 games), and the first 30 of them for rules version 1 (one-shot placements and fleets): version
-1 is frozen, served only for games in flight, and its last steps are version 2's code too.
+1 is frozen, served only for games in flight, and version 2 runs its code for each last step.
 
 Random games are long (about 1500 decisions with 2 players, 3000 with 5), so each player
 count's seeds are split into chunks, one test case each, that pytest-xdist can spread.
