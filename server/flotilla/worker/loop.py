@@ -134,6 +134,11 @@ class Worker:
         self._stopping = asyncio.Event()
         self.fast_path = FastPath()
         self.verify: set[str] = set()  # games to read before acting again (an answer given on the cache alone)
+        # Set when a read, a claim or a batch broke with Redis: entries given to this consumer may
+        # be unapplied (a reply lost with its connection), so the work loop reads them again
+        # (XREADGROUP from 0) instead of leaving them to XAUTOCLAIM. Also at start: a consumer
+        # name given again after a restart may hold entries already.
+        self.orphans = True
 
     @classmethod
     def from_settings(cls, store: RedisStore, settings: Settings, consumer: str | None = None) -> Self:
@@ -189,7 +194,6 @@ class Worker:
 
     async def _work_loop(self) -> None:
         last_claim = last_stats = 0.0
-        orphans = True  # (a consumer name given again after a restart may hold entries already)
         while not self._stopping.is_set():
             try:
                 if time.monotonic() - last_stats > STATS_INTERVAL_S:
@@ -198,9 +202,9 @@ class Worker:
                         metrics.WORK_PENDING.labels(stream).set(pending)
                         if lag is not None:
                             metrics.WORK_LAG.labels(stream).set(lag)
-                if orphans:  # a read or a batch broke with Redis: what it gave us may be unapplied
+                if self.orphans:
+                    self.orphans = False
                     messages = await self.store.read_own_pending(self.streams, self.consumer, self.batch)
-                    orphans = False
                     if messages:
                         self._count_reclaimed("own", messages)
                 else:
@@ -218,7 +222,7 @@ class Worker:
             except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
                 log.warning("worker.redis_unavailable", error=str(exc))
                 self.cache.clear()
-                orphans = True
+                self.orphans = True
                 await asyncio.sleep(0.5)
             except ResponseError as exc:
                 if "NOGROUP" not in str(exc):
@@ -248,6 +252,7 @@ class Worker:
                 await self.reclaim_dead()
             except (RedisError, OSError) as exc:  # a failover, a lost group, ...: sweep again next time
                 log.warning("worker.sweep_failed", error=str(exc))
+                self.orphans = True  # a claim whose reply was lost, a batch cut short: ours now
             await asyncio.sleep(self.sweep_ms / 1000)
 
     async def reclaim_dead(self) -> int:
