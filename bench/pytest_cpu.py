@@ -9,12 +9,12 @@ much less so. Before/after comparisons (bench/results/speed.md) run two trees si
 from __future__ import annotations
 
 import time
-from collections import Counter
+from collections import defaultdict
 from collections.abc import Generator
 
 import pytest
 
-_CPU: Counter[str] = Counter()
+_CPU: defaultdict[str, float] = defaultdict(float)
 
 
 @pytest.hookimpl(hookwrapper=True)
