@@ -62,6 +62,65 @@ def union_members(union: Any) -> tuple[type, ...]:
     return (union,)
 
 
+def _same(value: Any) -> Any:
+    return value
+
+
+def _encode_int(value: int) -> Any:
+    return value if -_INT64 <= value < _INT64 else {_BIGINT: str(value)}
+
+
+def _encode_int_subclass(value: int) -> int:  # IntEnum-free int subclasses (NewType is plain int)
+    return int(value)
+
+
+class _Encoders(dict[type, Callable[[Any], Any]]):
+    """The encoder of each type, looked up by exact type: one generated function per dataclass (its
+    fields read and encoded in order, like `evolve`'s copiers, from field names that are identifiers)."""
+
+    def __init__(self, tags: dict[type, str], fields: dict[type, tuple[str, ...]]) -> None:
+        super().__init__()
+        self[int] = _encode_int
+        for scalar in _SCALARS:
+            self[scalar] = _same
+        self[tuple] = self[list] = self._encode_tuple
+        self[frozenset] = self._encode_frozenset
+        for cls, tag in tags.items():
+            names = fields.get(cls)
+            self[cls] = self._enum_encoder(tag) if names is None else self._dataclass_encoder(tag, names)
+
+    def __missing__(self, cls: type) -> Callable[[Any], Any]:
+        if issubclass(cls, int):
+            self[cls] = _encode_int_subclass
+            return _encode_int_subclass
+        msg = f"cannot encode a {cls.__qualname__}; is it reachable from the codec's roots?"
+        raise TypeError(msg)
+
+    @staticmethod
+    def _enum_encoder(tag: str) -> Callable[[Any], Any]:
+        return lambda value: {tag: value.value}
+
+    def _dataclass_encoder(self, tag: str, names: tuple[str, ...]) -> Callable[[Any], Any]:
+        reads = "".join(f"    f{i} = value.{name}\n" for i, name in enumerate(names))
+        items = ", ".join(f"enc[type(f{i})](f{i})" for i in range(len(names)))
+        source = f"def encode(value):\n{reads}    return {{tag: [{items}]}}\n"
+        scope: dict[str, Any] = {"enc": self, "tag": tag}
+        exec(source, scope)
+        encoder: Callable[[Any], Any] = scope["encode"]
+        return encoder
+
+    def _encode_tuple(self, value: Iterable[Any]) -> list[Any]:
+        return [self[type(v)](v) for v in value]
+
+    def _encode_frozenset(self, value: frozenset[Any]) -> dict[str, Any]:
+        items = [self[type(v)](v) for v in value]
+        try:
+            items.sort()
+        except TypeError:
+            items.sort(key=repr)
+        return {_FROZENSET: items}
+
+
 class Codec:
     """Encode and decode values of a closed set of dataclass and enum types."""
 
@@ -78,48 +137,16 @@ class Codec:
             self._tags[cls] = tag
             if dataclasses.is_dataclass(cls):
                 self._fields[cls] = tuple(f.name for f in dataclasses.fields(cls))
-        self._encoders: dict[type, Callable[[Any], Any]] = {
-            tuple: self._encode_tuple,
-            list: self._encode_tuple,
-            frozenset: self._encode_frozenset,
-        }
+        self._encoders = _Encoders(self._tags, self._fields)
 
     @property
     def types(self) -> tuple[type, ...]:
         """The types this codec knows."""
         return tuple(self._tags)
 
-    def _encode_tuple(self, value: Iterable[Any]) -> list[Any]:
-        return [self.to_plain(v) for v in value]
-
-    def _encode_frozenset(self, value: frozenset[Any]) -> dict[str, Any]:
-        items = [self.to_plain(v) for v in value]
-        try:
-            items.sort()
-        except TypeError:
-            items.sort(key=repr)
-        return {_FROZENSET: items}
-
     def to_plain(self, value: Any) -> Any:
         """`value` as nested lists, dicts and scalars."""
-        cls = type(value)
-        if cls is int:
-            return value if -_INT64 <= value < _INT64 else {_BIGINT: str(value)}
-        if cls in _SCALARS:
-            return value
-        fields = self._fields.get(cls)
-        if fields is not None:
-            return {self._tags[cls]: [self.to_plain(getattr(value, f)) for f in fields]}
-        encoder = self._encoders.get(cls)
-        if encoder is not None:
-            return encoder(value)
-        tag = self._tags.get(cls)
-        if tag is not None:  # an enum
-            return {tag: value.value}
-        if isinstance(value, int):  # IntEnum-free int subclasses (NewType is plain int)
-            return int(value)
-        msg = f"cannot encode a {cls.__qualname__}; is it reachable from the codec's roots?"
-        raise TypeError(msg)
+        return self._encoders[type(value)](value)
 
     def from_plain(self, data: Any) -> Any:
         """The value `to_plain` was given."""

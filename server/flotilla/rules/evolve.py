@@ -12,40 +12,61 @@ changes nothing. docs/rules-engines.md says how engines use it.
 from __future__ import annotations
 
 import dataclasses
+import types
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 T = TypeVar("T")
 
-_COPIERS: dict[type, tuple[Callable[..., Any], frozenset[str]]] = {}
+_COPIERS: dict[type, Callable[[Any, dict[str, Any]], Any]] = {}
 
 
-def _copier(cls: type) -> tuple[Callable[..., Any], frozenset[str]]:
+def _refuse(cls: type, changes: dict[str, Any], names: frozenset[str]) -> None:
+    msg = f"{cls.__name__} has no field(s) {sorted(changes.keys() - names)}"
+    raise TypeError(msg)
+
+
+def _copier(cls: type) -> Callable[[Any, dict[str, Any]], Any]:
     fields = dataclasses.fields(cls)
     names = [f.name for f in fields]
+    copier: Callable[[Any, dict[str, Any]], Any]
     if hasattr(cls, "__post_init__") or not all(f.init for f in fields):
-        entry: tuple[Callable[..., Any], frozenset[str]] = (
-            lambda obj, changes: dataclasses.replace(obj, **changes),
-            frozenset(names),
-        )
+
+        def copier(obj: Any, changes: dict[str, Any]) -> Any:
+            return dataclasses.replace(obj, **changes)
+
     else:
-        body = "".join(f"    _set(new, {n!r}, get({n!r}, obj.{n}))\n" for n in names)
-        source = f"def copy(obj, changes):\n    new = _new(cls)\n    get = changes.get\n{body}    return new\n"
-        scope: dict[str, Any] = {"_new": object.__new__, "_set": object.__setattr__, "cls": cls}
+        # every field copied as it is (through its slot's descriptor where there is one), then the changes
+        scope: dict[str, Any] = {
+            "_new": object.__new__,
+            "_set": object.__setattr__,
+            "_refuse": _refuse,
+            "cls": cls,
+            "names": frozenset(names),
+        }
+        lines = []
+        for i, n in enumerate(names):
+            slot = cls.__dict__.get(n)
+            if isinstance(slot, types.MemberDescriptorType):
+                scope[f"_set{i}"] = slot.__set__
+                lines.append(f"    _set{i}(new, obj.{n})\n")
+            else:
+                lines.append(f"    _set(new, {n!r}, obj.{n})\n")
+        source = (
+            "def copy(obj, changes):\n    new = _new(cls)\n" + "".join(lines) + "    if changes:\n"
+            "        if not changes.keys() <= names:\n            _refuse(cls, changes, names)\n"
+            "        for name, value in changes.items():\n            _set(new, name, value)\n    return new\n"
+        )
         exec(source, scope)
-        entry = (scope["copy"], frozenset(names))
-    _COPIERS[cls] = entry
-    return entry
+        copier = scope["copy"]
+    _COPIERS[cls] = copier
+    return copier
 
 
 def _evolve(obj: T, /, **changes: Any) -> T:
     """A copy of the dataclass `obj` with `changes` applied."""
     cls = type(obj)
-    copier, names = _COPIERS.get(cls) or _copier(cls)
-    if not changes.keys() <= names:
-        msg = f"{cls.__name__} has no field(s) {sorted(changes.keys() - names)}"
-        raise TypeError(msg)
-    result: T = copier(obj, changes)
+    result: T = (_COPIERS.get(cls) or _copier(cls))(obj, changes)
     return result
 
 

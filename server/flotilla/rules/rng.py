@@ -15,6 +15,7 @@ T = TypeVar("T")
 
 _SEED_BYTES = 16
 _MASK = (1 << 128) - 1
+_WORDS = 1 << 64
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,9 +74,25 @@ def draw_many(pile: tuple[T, ...], k: int, rng: Rng) -> tuple[tuple[T, ...], tup
 
 
 def shuffled(items: Sequence[T], rng: Rng) -> tuple[tuple[T, ...], Rng]:
-    """A uniformly shuffled copy of `items` (Fisher-Yates driven by `rng`)."""
+    """A uniformly shuffled copy of `items` (Fisher-Yates driven by `rng`).
+
+    Exactly `rng.below(i + 1)` for i = len-1 .. 1, with the key set up once for all the words.
+    """
     out = list(items)
+    if len(out) < 2:
+        return tuple(out), rng
+    keyed = hashlib.blake2b(key=(rng.seed & _MASK).to_bytes(_SEED_BYTES, "big"), digest_size=8)
+    counter = rng.counter
     for i in range(len(out) - 1, 0, -1):
-        j, rng = rng.below(i + 1)
+        n = i + 1
+        limit = _WORDS - _WORDS % n
+        while True:
+            word = keyed.copy()
+            word.update(counter.to_bytes(8, "big"))
+            x = int.from_bytes(word.digest(), "big")
+            counter += 1
+            if x < limit:
+                break
+        j = x % n
         out[i], out[j] = out[j], out[i]
-    return tuple(out), rng
+    return tuple(out), Rng(rng.seed, counter)

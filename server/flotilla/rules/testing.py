@@ -36,7 +36,7 @@ from flotilla.rules.codec import Codec
 from flotilla.rules.describe import Text
 from flotilla.rules.errors import NotYourTurn, RulesError
 from flotilla.rules.rng import Rng
-from flotilla.rules.types import GameRules, Result, Seat
+from flotilla.rules.types import GameRules, Result, Seat, Transition
 
 _POOL_LIMIT = 256
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9-]*")
@@ -132,6 +132,8 @@ class _Game:
         return AssertionError(f"{self.rules.name} seed={self.seed} step={step}: {what}")
 
     def remember(self, actions: Iterable[Any]) -> None:
+        if len(self.pool) >= _POOL_LIMIT:
+            return
         for action in actions:
             if len(self.pool) >= _POOL_LIMIT:
                 return
@@ -161,16 +163,16 @@ class _Game:
             seat = self.driver.choice(sorted(acting))
             action = self.driver.choice(legal[seat])
             self.remember(legal[seat])
-            if sampled:
-                self.check_sampled(step, state, seat, legal[seat])
+            # at a sampled step every legal action is applied anyway: the chosen one's transition is reused
+            transition = self.check_sampled(step, state, seat, legal[seat], action) if sampled else None
             if step & (step - 1) == 0:
                 self.check_codec(step, state)
-            next_state, events = rules.apply(state, seat, action)
+            next_state, events = transition or rules.apply(state, seat, action)
             self.report.actions_applied += 1
             if not events:
                 raise self.fail(step, f"{action!r} produced no event")
             if sampled:
-                self.check_no_leak(step, state, seat, action, next_state, events)
+                self.check_no_leak(step, state, (seat, action), (next_state, events), acting, legal)
             rules.check_invariants(next_state)
             log.append((seat, action))
             state = next_state
@@ -212,9 +214,13 @@ class _Game:
             else:
                 raise self.fail(step, f"seat {other} acted out of turn with {some_action!r}")
 
-    def check_sampled(self, step: int, state: Any, seat: Seat, legal: tuple[Any, ...]) -> None:
+    def check_sampled(
+        self, step: int, state: Any, seat: Seat, legal: tuple[Any, ...], chosen: Any
+    ) -> Transition[Any, Any]:
+        """Apply every legal action (the first twice) and a few illegal ones; the chosen action's transition."""
         rules = self.rules
         before = self.codec.to_plain(state)
+        transition: Transition[Any, Any] | None = None
         for action in legal:
             first = rules.apply(state, seat, action)
             self.report.actions_applied += 1
@@ -222,6 +228,8 @@ class _Game:
                 second = rules.apply(state, seat, action)
                 if second != first:
                     raise self.fail(step, f"apply is not deterministic for {action!r}")
+            if transition is None and action is chosen:
+                transition = first
         legal_set = set(legal)
         candidates = [a for a in self.pool if a not in legal_set]
         for action in self.driver.sample(candidates, min(3, len(candidates))):
@@ -233,15 +241,26 @@ class _Game:
                 raise self.fail(step, f"{action!r} is not in legal_actions but applied")
         if self.codec.to_plain(state) != before:
             raise self.fail(step, "apply mutated its input state")
+        assert transition is not None, "the chosen action is one of the legal ones"
+        return transition
 
     def check_codec(self, step: int, state: Any) -> None:
         if self.codec.from_plain(self.codec.to_plain(state)) != state:
             raise self.fail(step, "codec round trip changed the state")
 
     def check_no_leak(
-        self, step: int, state: Any, actor: Seat, action: Any, after: Any, events: tuple[Any, ...]
+        self,
+        step: int,
+        state: Any,
+        move: tuple[Seat, Any],
+        transition: tuple[Any, tuple[Any, ...]],
+        to_act: frozenset[Seat],
+        legal: dict[Seat, tuple[Any, ...]],
     ) -> None:
+        """Check 6 at a sampled step; `to_act` and `legal` are those of `state` (computed once by `play`)."""
         rules = self.rules
+        actor, action = move
+        after, events = transition
         seed = _seed_of(state)
         views_after = {viewer: rules.view(after, viewer) for viewer in [None, *self.seats]}
         if seed is not None:
@@ -249,10 +268,9 @@ class _Game:
                 if _contains_int(self.codec.to_plain(shown), seed):
                     raise self.fail(step, f"the view of {viewer} contains the RNG seed")
         spectator_before = rules.view(state, None)
-        to_act = rules.to_act(state)
         for viewer in self.seats:
             view_before = rules.view(state, viewer)
-            legal_before = rules.legal_actions(state, viewer)
+            legal_before = legal[viewer]
             view_after = views_after[viewer]
             mine = _redacted(rules, events, viewer)
             for world in range(self.leak_worlds):
@@ -262,9 +280,12 @@ class _Game:
                     raise self.fail(step, f"determinize changed what seat {viewer} sees")
                 if rules.view(other, None) != spectator_before:
                     raise self.fail(step, f"determinize for seat {viewer} changed what spectators see")
-                if rules.legal_actions(other, viewer) != legal_before:
+                legal_other = rules.legal_actions(other, viewer)
+                if legal_other != legal_before:
                     raise self.fail(step, f"determinize changed the legal actions of seat {viewer}")
-                if rules.to_act(other) != to_act or action not in rules.legal_actions(other, actor):
+                if rules.to_act(other) != to_act:
+                    continue
+                if action not in (legal_other if viewer == actor else rules.legal_actions(other, actor)):
                     continue
                 other_after, other_events = rules.apply(other, actor, action)
                 if rules.view(other_after, viewer) == view_after and _redacted(rules, other_events, viewer) != mine:

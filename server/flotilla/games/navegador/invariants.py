@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from operator import itemgetter
+
 from .state import Buildings, Colonies, Displaced, Finished, Sailing, State
 from .tables import (
     BUILDING_IDS,
@@ -25,23 +27,28 @@ def check_invariants(state: State) -> None:
     players = state.players
     assert len(players) == n
     # money only moves through the bank
-    assert all(p.money >= 0 for p in players), "negative money"
-    assert sum(p.money for p in players) == START_MONEY * n + led.money_paid_out - led.money_paid_in, "money leak"
+    money = [p.money for p in players]
+    assert all(m >= 0 for m in money), "negative money"
+    assert sum(money) == START_MONEY * n + led.money_paid_out - led.money_paid_in, "money leak"
     placed = [0] * n
-    for h in (*state.buildings, *state.colonies):
-        if h.owner is not None:
-            placed[h.owner] += h.workers
+    for holdings in (state.buildings, state.colonies):
+        for h in holdings:
+            owner = h.owner
+            assert (owner is None) == (h.workers == 0), f"holding {h} is inconsistent"
+            if owner is not None:
+                assert 0 <= owner < n
+                placed[owner] += h.workers
     if isinstance(state.phase, Displaced):  # the displaced group waits for its owner's decision
         placed[state.phase.seat] += state.phase.workers
+    workers_gained, workers_spent = led.workers_gained, led.workers_spent
+    ships_gained, ships_lost = led.ships_gained, led.ships_lost
     for s, p in enumerate(players):
         assert p.lisbon >= 0, "negative Lisbon"
-        assert placed[s] + p.lisbon == START_WORKERS + led.workers_gained[s] - led.workers_spent[s], f"workers of {s}"
-        assert min(p.ships) >= 0, "negative ships"
-        assert sum(p.ships) == START_SHIPS + led.ships_gained[s] - led.ships_lost[s], f"ships of {s}"
+        assert placed[s] + p.lisbon == START_WORKERS + workers_gained[s] - workers_spent[s], f"workers of {s}"
+        ships = p.ships
+        assert min(ships) >= 0, "negative ships"
+        assert sum(ships) == START_SHIPS + ships_gained[s] - ships_lost[s], f"ships of {s}"
         assert p.knights >= START_KNIGHTS
-    for h in (*state.buildings, *state.colonies):
-        assert (h.owner is None) == (h.workers == 0), f"holding {h} is inconsistent"
-        assert h.owner is None or 0 <= h.owner < n
     # cubes: 0..10 on each track, and every change is booked
     for g, c in enumerate(state.cubes):
         assert 0 <= c <= TRACK_SPACES, f"track {g} has {c} cubes"
@@ -54,10 +61,14 @@ def check_invariants(state: State) -> None:
     else:
         assert isinstance(state.phase, Finished), "the 15th knight must end the game"
     # exploration tiles: Portugal has none; explored regions are exactly those with a tile taken
-    assert state.tiles[0] is None
+    tiles = state.tiles
+    assert tiles[0] is None
     # ships stand only in explored regions
-    fleet = [sum(col) for col in zip(*(p.ships for p in players), strict=True)]
-    assert all(fleet[r] == 0 for r, owner in enumerate(state.tiles) if owner is None and r), "ships off the map"
+    assert len({len(p.ships) for p in players}) == 1, "fleets of different sizes"
+    unexplored = [r for r in range(1, len(tiles)) if tiles[r] is None]
+    if unexplored:
+        ships_there = itemgetter(*unexplored, 0)  # a tuple even for one region (Portugal's count is not used)
+        assert not any(any(ships_there(p.ships)[:-1]) for p in players), "ships off the map"
     # ships that moved this Sailing action are still there (they cannot have moved on or been spent)
     if isinstance(state.phase, Sailing):
         ships = state.players[state.phase.active].ships

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import product
 
 from flotilla.rules import IllegalAction, InvalidAction, Seat, Transition
@@ -16,9 +17,11 @@ from .state import Consume, Sell, State
 from .tables import COLONY_GOOD, EXCHANGE, EXCHANGE_EXTRA_GOLD, GOODS, TRACK_SPACES, Good, market_price
 from .turns import end_turn
 
+_CONSUMPTIONS: tuple[Action, ...] = tuple(ConsumeGood(g) for g in GOODS)
+
 
 def legal_consume() -> tuple[Action, ...]:
-    return tuple(ConsumeGood(g) for g in GOODS)
+    return _CONSUMPTIONS
 
 
 def default_consume(state: State) -> Action:
@@ -62,7 +65,11 @@ def sale_limits(state: State, seat: Seat) -> tuple[int, int, int]:
 
 
 def legal_sell(state: State, seat: Seat) -> tuple[Action, ...]:
-    s, g, p = sale_limits(state, seat)
+    return _sales(*sale_limits(state, seat))
+
+
+@lru_cache(maxsize=256)
+def _sales(s: int, g: int, p: int) -> tuple[Action, ...]:
     return tuple(SellGoods(a, b, c) for a, b, c in product(range(s + 1), range(g + 1), range(p + 1)))
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from flotilla.rules import CannotAfford, Seat, Transition
 
 from . import ids
@@ -21,12 +23,17 @@ from .tables import (
 from .turns import end_turn
 
 
+@lru_cache(maxsize=256)
+def _counts(kind: type[BuyWorkers | BuyShips], most: int) -> tuple[Action, ...]:
+    return tuple(kind(k) for k in range(most + 1))
+
+
 def legal_workers(state: State, seat: Seat) -> tuple[Action, ...]:
-    return tuple(BuyWorkers(k) for k in range(max_affordable(state.players[seat].money) + 1))
+    return _counts(BuyWorkers, max_affordable(state.players[seat].money))
 
 
 def legal_ships(state: State, seat: Seat) -> tuple[Action, ...]:
-    return tuple(BuyShips(k) for k in range(max_affordable(state.players[seat].money) + 1))
+    return _counts(BuyShips, max_affordable(state.players[seat].money))
 
 
 def _price(state: State, seat: Seat, k: int, what: str) -> int:

@@ -26,12 +26,16 @@ def passes_knight(start: Space, steps: int) -> bool:
     return any((start.value + i) % RONDEL_SIZE == Space.KNIGHT.value for i in range(1, steps))
 
 
+_PLACEMENTS: tuple[Action, ...] = tuple(PlaceMarker(s) for s in SPACES)
+_MOVES = tuple(MoveMarker(d) for d in range(1, MAX_STEPS + 1))
+
+
 def legal(state: State, seat: Seat) -> tuple[Action, ...]:
     p = state.players[seat]
     if p.rondel is None:
-        return tuple(PlaceMarker(s) for s in SPACES)
+        return _PLACEMENTS
     ships = sum(p.ships)
-    return tuple(MoveMarker(d) for d in range(1, MAX_STEPS + 1) if step_cost(d) <= ships)
+    return tuple(m for m in _MOVES if step_cost(m.steps) <= ships)
 
 
 def default(state: State, seat: Seat) -> Action:

@@ -21,6 +21,7 @@ from .tables import (
 
 _ALL_TOKENS = frozenset(TOKENS)
 _ALL_MERCHANTS = frozenset(MERCHANTS)
+_CAPTAINS = frozenset(CAPTAIN_CARDS)
 
 
 @cache
@@ -32,8 +33,13 @@ def _navy_cards(seats: int, *, finished: bool) -> list[str]:
 def check_invariants(state: State) -> None:
     players = state.players
     s = state.supply
-    for name in ("gunpowder", "goods", "rum"):
-        total = getattr(s, name) + sum(getattr(p.hold, name) for p in players)
+    holds = [p.hold for p in players]
+    for name, held in (
+        ("gunpowder", sum(h.gunpowder for h in holds)),
+        ("goods", sum(h.goods for h in holds)),
+        ("rum", sum(h.rum for h in holds)),
+    ):
+        total = getattr(s, name) + held
         assert total == RESOURCE_SUPPLY, f"{name}: {total} in play, expected {RESOURCE_SUPPLY}"
     hostages = s.hostages + sum(p.hold.hostages + p.plank for p in players)
     assert hostages == HOSTAGE_SUPPLY, f"hostages: {hostages}"
@@ -41,28 +47,39 @@ def check_invariants(state: State) -> None:
     assert winds == TRADE_WIND_SUPPLY, f"trade winds: {winds}"
     pesos = sum(p.hold.pesos + p.chest for p in players)
     assert pesos == state.pesos_issued, f"pesos: {pesos} held, ledger {state.pesos_issued}"
+    phase = state.phase
+    hold_is_checked = not hasattr(phase, "hold_before") and type(phase).__name__ not in ("Buying", "HoldCheck")
     for i, p in enumerate(players):
-        for name in ("pesos", "gunpowder", "goods", "rum", "hostages"):
-            assert getattr(p.hold, name) >= 0, f"seat {i} holds {name} < 0"
+        h = p.hold
+        for name, amount in (
+            ("pesos", h.pesos),
+            ("gunpowder", h.gunpowder),
+            ("goods", h.goods),
+            ("rum", h.rum),
+            ("hostages", h.hostages),
+        ):
+            assert amount >= 0, f"seat {i} holds {name} < 0"
         assert p.chest >= 0
         assert p.notoriety >= 1
-        assert len(set(p.hand)) == len(p.hand)
-        assert set(p.hand) <= set(CAPTAIN_CARDS)
+        hand = set(p.hand)
+        assert len(hand) == len(p.hand)
+        assert hand <= _CAPTAINS
         assert 0 <= p.sections <= 2
         assert len(p.dice) + len(p.trail) <= 3
         assert sum(d.wind for d in p.trail) <= p.winds_spent
+        fitted_tokens = set()
+        fitted_slots = set()
         for f in p.fitted:
             slot = SLOT_BY_ID[f.slot]
             kind = TOKENS[f.token]
             assert slot.section <= p.sections
             assert (slot.type, slot.border) == (kind.slot, kind.border)
-        assert len({f.slot for f in p.fitted}) == len(p.fitted)
-        assert set(p.face_down) <= {f.token for f in p.fitted}
-        if not hasattr(state.phase, "hold_before") and type(state.phase).__name__ not in (
-            "Buying",
-            "HoldCheck",
-        ):
-            assert p.hold.total <= capacity(p.sections), f"seat {i} over capacity outside step 5"
+            fitted_tokens.add(f.token)
+            fitted_slots.add(f.slot)
+        assert len(fitted_slots) == len(p.fitted)
+        assert fitted_tokens.issuperset(p.face_down)
+        if hold_is_checked:
+            assert h.total <= capacity(p.sections), f"seat {i} over capacity outside step 5"
     spaces = [track_space(p.notoriety) for p in players]
     assert len(set(spaces)) == len(spaces), f"two markers share a track space: {spaces}"
     tokens = list(state.display)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator
+from functools import lru_cache
 
 from flotilla.rules import CannotAfford, IllegalAction, Seat
 from flotilla.rules.evolve import evolve
@@ -83,31 +84,47 @@ def affordable(p: Player, cost: Cost) -> bool:
 
 def tweak_options(p: Player, base: Cost, *, sail_token: bool) -> Iterator[Tweaks]:
     """Every affordable way to pay `base` with the usable cost crew (no modifier that cannot apply)."""
+    return iter(
+        _tweaks(
+            base,
+            (p.hold.gunpowder, p.hold.goods, p.hold.rum),
+            monkey=base.gunpowder > 0 and first_usable(p, "Powder Monkey") is not None,
+            cooper=first_usable(p, "Cooper") is not None,
+            carpenter=first_usable(p, "Carpenter") is not None,
+            sailmaker=sail_token and first_usable(p, "Sailmaker") is not None,
+        )
+    )
+
+
+@lru_cache(maxsize=4096)  # a function of a few small numbers and flags, asked again on every buying step
+def _tweaks(
+    base: Cost, hold: tuple[int, int, int], *, monkey: bool, cooper: bool, carpenter: bool, sailmaker: bool
+) -> tuple[Tweaks, ...]:
+    """`tweak_options` for a hold of (gunpowder, goods, rum) and which cost crew is usable."""
+    out: list[Tweaks] = []
     monkeys: list[Resource | None] = [None]
-    if base.gunpowder > 0 and first_usable(p, "Powder Monkey") is not None:
+    if monkey:
         monkeys += [Resource.GOODS, Resource.RUM]
-    has_cooper = first_usable(p, "Cooper") is not None
-    has_carpenter = first_usable(p, "Carpenter") is not None
-    has_sailmaker = sail_token and first_usable(p, "Sailmaker") is not None
-    for monkey in monkeys:
-        c1 = base if monkey is None else base.add(Resource.GUNPOWDER, -1).add(monkey, 1)
+    for m in monkeys:
+        c1 = base if m is None else base.add(Resource.GUNPOWDER, -1).add(m, 1)
         coopers: list[Resource | None] = [None]
-        if c1.rum > 0 and has_cooper:
+        if c1.rum > 0 and cooper:
             coopers += [Resource.GUNPOWDER, Resource.GOODS]
-        for cooper in coopers:
-            c2 = c1 if cooper is None else c1.add(Resource.RUM, -1).add(cooper, 1)
+        for co in coopers:
+            c2 = c1 if co is None else c1.add(Resource.RUM, -1).add(co, 1)
             carpenters: list[Resource | None] = [None]
-            if has_carpenter:
+            if carpenter:
                 carpenters += [r for r in Resource if c2.get(r) > 0]
-            for carpenter in carpenters:
-                c3 = c2 if carpenter is None else c2.add(carpenter, -1)
+            for ca in carpenters:
+                c3 = c2 if ca is None else c2.add(ca, -1)
                 sailmakers: list[Resource | None] = [None]
-                if has_sailmaker:
+                if sailmaker:
                     sailmakers += [r for r in Resource if c3.get(r) > 0]
-                for sailmaker in sailmakers:
-                    c4 = c3 if sailmaker is None else c3.add(sailmaker, -1)
-                    if affordable(p, c4):
-                        yield carpenter, sailmaker, monkey, cooper
+                for sm in sailmakers:
+                    c4 = c3 if sm is None else c3.add(sm, -1)
+                    if all(held >= c4.get(r) for r, held in zip(Resource, hold, strict=True)):
+                        out.append((ca, sm, m, co))
+    return tuple(out)
 
 
 def pay(state: State, seat: Seat, cost: Cost) -> State:

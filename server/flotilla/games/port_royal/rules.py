@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from flotilla.rules import (
     CannotAfford,
     GameFinished,
@@ -29,7 +31,7 @@ from .actions import (
     StopDiscovering,
     TradeShip,
 )
-from .cards import CARDS, CONTRACTS, JINX, ORDER, TAX_OFFICER, Kind
+from .cards import CARDS, CONTRACTS, JINX, ORDER, TAX_OFFICER, CardId, Kind
 from .events import Event, TimeCardMoved
 from .state import Discover, Finished, Gamester, Jinx, Repel, State, TaxOfficer, TimeCard, Window
 from .stats import hire_price
@@ -62,13 +64,17 @@ def _acting(s: State) -> Seat | None:
     return s.active
 
 
+@lru_cache(maxsize=4096)  # displays and expedition rows recur from step to step
+def _fulfilments(display: tuple[CardId, ...], shown: tuple[CardId, ...]) -> tuple[FulfillExpedition, ...]:
+    """Every way to fulfil each expedition of `shown` from `display`, in a stable order."""
+    return tuple(FulfillExpedition(e, combo) for e in shown for combo in expeditions.payments(display, e))
+
+
 def _own_moments(s: State | Work, seat: Seat) -> list[Action]:
     """Expeditions and state contracts at a D3 point or in the seat's own window (spec §4.7, §4.8.1)."""
     out: list[Action] = []
     if seat == s.active and s.expeditions:
-        display = s.players[seat].display
-        for e in s.expeditions:
-            out.extend(FulfillExpedition(e, combo) for combo in expeditions.payments(display, e))
+        out.extend(_fulfilments(tuple(s.players[seat].display), tuple(s.expeditions)))
     out.extend(CompleteContract(c) for c in contracts.state_contracts_available(s, seat))
     return out
 

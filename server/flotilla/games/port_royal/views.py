@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
+from functools import lru_cache
 
 from flotilla.rules import Seat
 
@@ -11,6 +12,8 @@ from .cards import CardId, ContractId
 from .config import Mode
 from .contracts import free_cubes
 from .events import Event
+from .rules import to_act
+from .scoring import result
 from .state import (
     Contract,
     Discover,
@@ -119,25 +122,32 @@ def phase_view(s: State) -> PhaseView:
     return PhaseView(kind=PhaseKind.FINISHED)
 
 
+@lru_cache(maxsize=4096)  # displays recur (every view of every seat shows each of them)
+def _display_stats(display: tuple[CardId, ...]) -> tuple[int, int]:
+    """(printed VP, swords) of a personal display."""
+    return display_vp(display), swords(display)
+
+
 def view(s: State, viewer: Seat | None) -> View:
     """What `viewer` (None = spectator) may know."""
-    from .rules import to_act  # noqa: PLC0415 - rules imports views' siblings
-    from .scoring import result  # noqa: PLC0415
-
-    players = tuple(
-        SeatView(
-            seat=Seat(i),
-            display=p.display,
-            coin_count=len(p.coins),
-            vp=display_vp(p.display) + p.tokens,
-            swords=swords(p.display),
-            completed=p.completed,
-            vp_tokens=p.tokens,
-            collection=p.collection,
-            free_cubes=free_cubes(s.contracts, len(p.completed), Seat(i)) if s.config.contracts else 0,
+    with_contracts = s.config.contracts
+    seats = []
+    for i, p in enumerate(s.players):
+        vp, sw = _display_stats(p.display)
+        seats.append(
+            SeatView(
+                seat=Seat(i),
+                display=p.display,
+                coin_count=len(p.coins),
+                vp=vp + p.tokens,
+                swords=sw,
+                completed=p.completed,
+                vp_tokens=p.tokens,
+                collection=p.collection,
+                free_cubes=free_cubes(s.contracts, len(p.completed), Seat(i)) if with_contracts else 0,
+            )
         )
-        for i, p in enumerate(s.players)
-    )
+    players = tuple(seats)
     res = result(s)
     finished = isinstance(s.phase, Finished)
     coop_won = s.phase.coop_won if isinstance(s.phase, Finished) else None

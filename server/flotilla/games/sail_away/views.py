@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
+from functools import lru_cache
 
 from flotilla.rules import Rng, Seat, draw
 from flotilla.rules.evolve import evolve
@@ -14,7 +15,7 @@ from .cards import ISLANDS, OBJECTIVES, PIRATE_ACTIONS, SHIP_IDS, SHIPS, Resourc
 from .events import Event, ShipPicked, ShipsKept
 from .rules import to_act
 from .scoring import final_result, public_objective_winner, scores
-from .state import CardEffect, Crate, Launching, Phase, Resolution, Ship, Stage, State
+from .state import CardEffect, Crate, Island, Launching, Phase, PirateCard, Resolution, Ship, Stage, State
 from .tables import SHIPS_KEPT
 
 
@@ -174,12 +175,38 @@ class View:
     public_objective_winner: Seat | None
 
 
+@lru_cache(maxsize=4096)  # a function of immutable values, the same ones over and over (a view shows ~12 ships)
 def _ship_view(card: str, crates: tuple[Crate | None, ...]) -> ShipView:
     data = SHIPS[card]
     spaces = tuple(
         ShipSpaceView(resource=r, coin=i == data.coin_space, crate=crates[i]) for i, r in enumerate(data.spaces)
     )
     return ShipView(card=card, points=data.points, spaces=spaces, launchable=ship_launchable(Ship(card, crates)))
+
+
+@lru_cache(maxsize=4096)
+def _island_view(position: int, isl: Island) -> IslandView:
+    card = ISLANDS[isl.card]
+    return IslandView(
+        position=position,
+        card=isl.card,
+        value=card.value,
+        post=isl.post,
+        spaces=tuple(
+            IslandSpaceView(resource=card.spaces[k], crate=sp.crate, cover=sp.cover) for k, sp in enumerate(isl.spaces)
+        ),
+    )
+
+
+@lru_cache(maxsize=1024)
+def _pirate_card_view(pc: PirateCard) -> PirateCardView:
+    action = PIRATE_ACTIONS[pc.card]
+    return PirateCardView(
+        card=pc.card,
+        name=action.name,
+        persistent=action.persistent,
+        spaces=tuple(PirateSpaceView(owner=o) for o in pc.spaces),
+    )
 
 
 def _decision(s: State) -> DecisionView | None:
@@ -261,30 +288,10 @@ def view(s: State, viewer: Seat | None) -> View:
         start_player=s.start_player,
         active=s.active,
         players=tuple(players),
-        islands=tuple(
-            IslandView(
-                position=i,
-                card=isl.card,
-                value=ISLANDS[isl.card].value,
-                post=isl.post,
-                spaces=tuple(
-                    IslandSpaceView(resource=ISLANDS[isl.card].spaces[k], crate=sp.crate, cover=sp.cover)
-                    for k, sp in enumerate(isl.spaces)
-                ),
-            )
-            for i, isl in enumerate(s.islands)
-        ),
+        islands=tuple(_island_view(i, isl) for i, isl in enumerate(s.islands)),
         island_deck_size=len(s.island_deck),
         island_discard=s.island_discard,
-        pirate_cards=tuple(
-            PirateCardView(
-                card=pc.card,
-                name=PIRATE_ACTIONS[pc.card].name,
-                persistent=PIRATE_ACTIONS[pc.card].persistent,
-                spaces=tuple(PirateSpaceView(owner=o) for o in pc.spaces),
-            )
-            for pc in s.pirate_cards
-        ),
+        pirate_cards=tuple(_pirate_card_view(pc) for pc in s.pirate_cards),
         market=tuple(
             MarketShipView(position=i, ship=_ship_view(m, (None,) * len(SHIPS[m].spaces)))
             for i, m in enumerate(s.market)
