@@ -1,5 +1,6 @@
-"""The contract in proto/ builds on its own, passes `buf lint` (STANDARD and COMMENTS) and breaks
-nothing a released client relies on (`buf breaking`, WIRE_JSON, against proto/baseline/)."""
+"""The contract in proto/ builds on its own, passes `buf lint` (STANDARD and COMMENTS) and `buf
+format`, and breaks nothing a released client relies on (`buf breaking`, WIRE_JSON, against
+proto/baseline/)."""
 
 from __future__ import annotations
 
@@ -40,6 +41,10 @@ def test_buf_build_compiles_the_contract_with_only_what_it_ships() -> None:
 
 def test_buf_lint_finds_nothing() -> None:
     buf("lint")
+
+
+def test_buf_format_leaves_the_contract_as_it_is() -> None:
+    buf("format", "--diff", "--exit-code")
 
 
 def test_buf_breaking_finds_no_change_that_breaks_released_clients() -> None:
@@ -89,3 +94,24 @@ def test_every_request_field_says_whether_it_is_required() -> None:
         if not f.GetOptions().Extensions[field_behavior_pb2.field_behavior]
     ]
     assert not bare, f"add [(google.api.field_behavior) = REQUIRED or OPTIONAL] to {bare}"
+
+
+def test_every_action_case_says_it_is_optional() -> None:
+    """AIP-203 for the oneofs of requests: every case of the `Action` envelope and of each game's
+    `Action` carries field_behavior, OPTIONAL (a oneof member is never REQUIRED on its own)."""
+    api = Path(flotilla_client.api.__file__).parent
+    actions = []
+    for path in sorted(api.rglob("*_pb2.py")):
+        module = importlib.import_module("flotilla_client.api." + ".".join(path.relative_to(api).with_suffix("").parts))
+        if "Action" in module.DESCRIPTOR.message_types_by_name:
+            actions.append(module.DESCRIPTOR.message_types_by_name["Action"])
+    assert len(actions) == 6, [m.full_name for m in actions]  # the envelope and five games
+    behaviours = {
+        f.full_name: list(f.GetOptions().Extensions[field_behavior_pb2.field_behavior])
+        for m in actions
+        for oneof in m.oneofs
+        for f in oneof.fields
+    }
+    assert len(behaviours) > 80
+    wrong = [name for name, b in behaviours.items() if b != [field_behavior_pb2.OPTIONAL]]
+    assert not wrong, f"mark these oneof cases [(google.api.field_behavior) = OPTIONAL]: {wrong}"

@@ -122,3 +122,29 @@ def test_the_renderer_sends_the_describers_texts() -> None:
     ships = legal[-1].ships
     assert all(ship in mine.text.label for ship in ships)
     assert not any(ship in theirs.text.label or ship in theirs.text.args.values() for ship in ships)
+
+
+def _rebuilt(text: Text, describer: Describer) -> str:
+    return describer.templates[text.key].format(**dict(text.args))
+
+
+def test_counts_read_singular_for_one_and_plural_otherwise() -> None:
+    describer = _describer(navegador.RULES)
+    one = describer.describe(navegador.actions.BuyWorkers(1))
+    two = describer.describe(navegador.actions.BuyWorkers(2))
+    assert (one.label, two.label) == ("Buy 1 worker", "Buy 2 workers")
+    assert one.key == two.key + ".one"
+    assert dict(one.args)["count"] == "1"  # the count still travels for a translator
+    assert _rebuilt(one, describer) == one.label
+    assert _rebuilt(two, describer) == two.label
+    nassau = _describer(pirates_of_nassau.RULES)
+    assert nassau.describe(pirates_of_nassau.actions.Bury(1)).label == "Bury 1 peso in your chest"
+
+
+def test_zero_based_positions_read_one_based_and_args_stay_as_on_the_wire() -> None:
+    describer = _describer(sail_away.RULES)
+    text = describer.describe(sail_away.actions.LoadCrate("SH01", 0))
+    assert text.label.endswith("space 1")
+    assert dict(text.args)["space"] == "0"
+    assert dict(text.args)["space_number"] == "1"
+    assert _rebuilt(text, describer) == text.label

@@ -7,6 +7,7 @@ The generated messages are in `flotilla_client.api.<package>.v1` (e.g.
 from flotilla_client.bots import play_random, play_random_sync
 from flotilla_client.client import FlotillaClient, PlayStream
 from flotilla_client.commitment import VerificationFailed, check_commitment, seed_sha256
+from flotilla_client.deal_check import check_deal
 from flotilla_client.errors import FlotillaError
 from flotilla_client.seat import Seat
 from flotilla_client.sync import FlotillaSyncClient, SyncPlayStream
@@ -22,6 +23,7 @@ __all__ = [
     "Tls",
     "VerificationFailed",
     "check_commitment",
+    "check_deal",
     "play_random",
     "play_random_sync",
     "seed_sha256",

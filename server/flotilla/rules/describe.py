@@ -3,8 +3,11 @@
 Each game declares templates per dataclass (its `describe.py`); a `Describer` turns a value into
 a `Text`. Arguments are the value's fields as strings (ids and numbers as on the wire, enums in
 lower case, tuples comma-joined, booleans "true"/"false", absent values left out) plus
-`<field>_name` for fields the game can name from its data tables. A template's placeholders
-name arguments only, so a client that translates `key` can rebuild the English from `args`.
+`<field>_name` for fields the game can name from its data tables, and `<field>_number` (one more
+than the field) for 0-based positions, which read 1-based in English while `<field>` stays as on
+the wire. A count followed by a noun of `PLURALS` ("{count} workers") gets a singular variant
+(key `.one`, "1 worker") by itself. A template's placeholders name arguments only, so a client
+that translates `key` can rebuild the English from `args`.
 
 Describing is pure: the text of an event is a function of the (already redacted) event, the
 text of an action a function of the action, so a label shows exactly what its value shows.
@@ -24,6 +27,26 @@ from typing import Any
 _CAMEL = re.compile(r"(?<!^)(?=[A-Z])")
 _FORMATTER = string.Formatter()
 _NAMES_CACHE = 4096  # names of ids: static, from the game's tables
+
+PLURALS = {
+    p: p[:-1]
+    for p in (
+        "cards",
+        "coins",
+        "crates",
+        "cubes",
+        "knights",
+        "pesos",
+        "points",
+        "ships",
+        "spaces",
+        "steps",
+        "units",
+        "workers",
+    )
+}
+"""Nouns whose count reads singular for 1: `{field} <plural>` gets a `.one` variant saying `1 <singular>`."""
+_COUNTED = re.compile(r"\{(\w+)\} (" + "|".join(PLURALS) + r")\b")
 
 
 def snake(name: str) -> str:
@@ -49,6 +72,7 @@ class V:
     text: str
     when: tuple[str, ...] = ()
     unless: tuple[str, ...] = ()
+    one: tuple[str, ...] = ()  # and these fields are 1 (the singular variants `PLURALS` makes)
 
 
 Template = str | V
@@ -98,6 +122,7 @@ class _Variant:
     text: str
     when: tuple[str, ...]
     unless: tuple[str, ...]
+    one: tuple[str, ...]
     needs: tuple[str, ...]
     sends: tuple[str, ...]
 
@@ -128,17 +153,16 @@ class Describer:
         for kind, table in (("action", actions), ("event", events)):
             for cls, entry in table.items():
                 base = f"{game}.{kind}.{snake(cls.__name__)}"
-                self._types[cls] = tuple(
-                    self._compile(base, cls, v) for v in (entry if isinstance(entry, tuple) else (entry,))
-                )
+                variants = entry if isinstance(entry, tuple) else (entry,)
+                self._types[cls] = tuple(self._compile(base, cls, v) for v in _with_singulars(cls, variants))
 
     def _compile(self, base: str, cls: type, template: Template) -> _Variant:
         variant = template if isinstance(template, V) else V("", template)
         fields = {f.name for f in dataclasses.fields(cls)}
         needs = _placeholders(variant.text)
-        behind = [n.rsplit("_", 1)[0] for n in needs if n.endswith(("_name", "_names")) and n not in fields]
-        sends = tuple(dict.fromkeys([*needs, *(f for f in behind if f in fields)]))
-        for name in (*variant.when, *variant.unless):
+        behind = [n.rsplit("_", 1)[0] for n in needs if n.endswith(("_name", "_names", "_number")) and n not in fields]
+        sends = tuple(dict.fromkeys([*needs, *(f for f in behind if f in fields), *variant.one]))
+        for name in (*variant.when, *variant.unless, *variant.one):
             if name not in fields:
                 msg = f"{cls.__name__} has no field {name!r} (variant {variant.name!r})"
                 raise TypeError(msg)
@@ -149,10 +173,12 @@ class Describer:
                 resolvers[name] = ("field", name, None)
             elif suffix in ("name", "names") and field in fields and field in self._names:
                 resolvers[name] = ("name", field, self._names[field])
+            elif suffix == "number" and field in fields:
+                resolvers[name] = ("name", field, _number)
             else:
                 resolvers[name] = ("extra", name, None)
         key = f"{base}.{variant.name}" if variant.name else base
-        return _Variant(key, variant.text, variant.when, variant.unless, needs, sends)
+        return _Variant(key, variant.text, variant.when, variant.unless, variant.one, needs, sends)
 
     @property
     def templates(self) -> dict[str, str]:
@@ -201,6 +227,8 @@ class Describer:
                 continue
             if any(_present(getattr(value, f)) for f in variant.unless):
                 continue
+            if any(getattr(value, f) != 1 for f in variant.one):
+                continue
             for name in variant.sends:
                 if name not in known:
                     known[name] = self._arg(value, name, extra)
@@ -211,6 +239,27 @@ class Describer:
         args = {n: known.get(n) or "?" for n in variant.needs}
         args |= {n: v for n in variant.sends if (v := known.get(n)) is not None}
         return Text(variant.text.format(**args), variant.key, tuple(sorted(args.items())))
+
+
+def _number(position: Any) -> str:
+    """A 0-based position as English counts it (0 -> `1`)."""
+    return str(position + 1) if type(position) is int else str(position)
+
+
+def _with_singulars(cls: type, variants: tuple[Template, ...]) -> list[Template]:
+    """`variants`, each preceded by its singular (`{n} workers` -> `1 worker` when n is 1) if it counts a
+    noun of `PLURALS` by a field of `cls`: one count per variant (the first)."""
+    fields = {f.name for f in dataclasses.fields(cls)}
+    out: list[Template] = []
+    for template in variants:
+        variant = template if isinstance(template, V) else V("", template)
+        found = next((m for m in _COUNTED.finditer(variant.text) if m.group(1) in fields), None)
+        if found is not None:
+            one = variant.text[: found.start()] + "1 " + PLURALS[found.group(2)] + variant.text[found.end() :]
+            name = f"{variant.name}.one" if variant.name else "one"
+            out.append(V(name, one, variant.when, variant.unless, (*variant.one, found.group(1))))
+        out.append(template)
+    return out
 
 
 def generic(game: str, kind: str, value: Any) -> Text:

@@ -4,8 +4,8 @@ Portuguese trading houses move on a seven-space rondel, hold buildings in Lisbon
 sea route to Asia, found colonies, sell goods and buy knights, which multiply the final score.
 Perfect information; the only random draws are the starting player (and optional colours).
 
-`RULES` is rules version 2 (new games): Buildings, Sailing and Colony choices are asked step by
-step (stepwise.py). `LEGACY_RULES` keeps version 1 (every combination as one action) for games
+`RULES` is rules version 2 (new games): Buildings, Sailing, Colony and sales choices are asked step
+by step (stepwise.py). `LEGACY_RULES` keeps version 1 (every combination as one action) for games
 created under it, unchanged.
 """
 

@@ -127,7 +127,7 @@ class Relocate:
     place: str
 
 
-# --- rules version 2: the combinatorial choices of D5, D6 and D7 asked step by step ---
+# --- rules version 2: the combinatorial choices of D5, D6, D7 and D9 asked step by step ---
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,6 +158,15 @@ class PickColony:
     colony: str
 
 
+@dataclass(frozen=True, slots=True)
+class PickSale:
+    """D9, a step (rules version 2): sell `units` of `good`. Goods are asked in order (sugar, gold, spice,
+    each only if the seat may sell some); the last one is asked by `SellGoods` itself."""
+
+    good: Good
+    units: int
+
+
 Action = (
     ChooseBuilding
     | PlaceMarker
@@ -181,6 +190,7 @@ Action = (
     | PickFleetOrigin
     | PickFleetDestination
     | PickColony
+    | PickSale
 )
 
 ACTION_TYPES: tuple[type, ...] = (
@@ -205,5 +215,5 @@ ACTION_TYPES: tuple[type, ...] = (
 )
 """The actions of rules version 1."""
 
-STEP_ACTION_TYPES: tuple[type, ...] = (PickBuilding, PickFleetOrigin, PickFleetDestination, PickColony)
+STEP_ACTION_TYPES: tuple[type, ...] = (PickBuilding, PickFleetOrigin, PickFleetDestination, PickColony, PickSale)
 """The actions rules version 2 adds."""

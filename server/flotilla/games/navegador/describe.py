@@ -55,6 +55,7 @@ ACTIONS: Templates = {
     a.PickFleetOrigin: "Sail a fleet from {region_name}",
     a.PickFleetDestination: "Sail the fleet to {region_name}",
     a.PickColony: "Place workers on {colony_name}",
+    a.PickSale: "Sell {units} {good}",
 }
 
 EVENTS: Templates = {
@@ -84,6 +85,7 @@ EVENTS: Templates = {
     e.FleetOriginPicked: "Seat {seat} readies a fleet in {region_name}",
     e.FleetDestinationPicked: "Seat {seat} sets the fleet's course to {region_name}",
     e.ColonyPicked: "Seat {seat} picks {colony_name} to place workers on",
+    e.SalePicked: "Seat {seat} will sell {units} {good}",
 }
 
 DESCRIBER = Describer("navegador", ACTIONS, EVENTS, _NAMES)

@@ -231,6 +231,15 @@ class ColonyPicked:
     colony: str
 
 
+@dataclass(frozen=True, slots=True)
+class SalePicked:
+    """Rules version 2, a D9 step: `seat` will sell `units` of `good` (or still sell nothing)."""
+
+    seat: Seat
+    good: Good
+    units: int
+
+
 Event = (
     BuildingChosen
     | TurnStarted
@@ -258,6 +267,7 @@ Event = (
     | FleetOriginPicked
     | FleetDestinationPicked
     | ColonyPicked
+    | SalePicked
 )
 
 EVENT_TYPES: tuple[type, ...] = (
@@ -286,5 +296,11 @@ EVENT_TYPES: tuple[type, ...] = (
 )
 """The events of rules version 1."""
 
-STEP_EVENT_TYPES: tuple[type, ...] = (BuildingPicked, FleetOriginPicked, FleetDestinationPicked, ColonyPicked)
+STEP_EVENT_TYPES: tuple[type, ...] = (
+    BuildingPicked,
+    FleetOriginPicked,
+    FleetDestinationPicked,
+    ColonyPicked,
+    SalePicked,
+)
 """The events rules version 2 adds."""

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from operator import itemgetter
 
-from .state import Buildings, Colonies, Displaced, Finished, Sailing, State
+from .state import Buildings, Colonies, Displaced, Finished, Sailing, Sell, State
 from .tables import (
     BUILDING_IDS,
     COLONY_IDS,
+    GOODS,
     KNIGHT_PRICES,
     KNIGHTS_FOR_SALE,
     REGION_IDS,
@@ -80,3 +81,6 @@ def check_invariants(state: State) -> None:
     if isinstance(phase, Sailing):
         assert phase.origin is not None or phase.destination is None, "a destination without an origin"
         assert {phase.origin, phase.destination} <= {None, *REGION_IDS}, "unknown sea region picked"
+    if isinstance(phase, Sell):
+        assert len(phase.picked) < len(GOODS), "every good picked for sale (the last one is SellGoods)"
+        assert min(phase.picked, default=0) >= 0, "negative units picked for sale"

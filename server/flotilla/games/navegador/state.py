@@ -128,7 +128,10 @@ class Consume:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Sell:
+    """D9; rules version 2 asks one good at a time: `picked` = units chosen so far, in good order."""
+
     active: Seat
+    picked: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -1,15 +1,19 @@
-"""Rules version 2: D5 (Buildings), D6 (Sailing) and D7 (Colony) asked step by step (issue 13).
+"""Rules version 2: D5 (Buildings), D6 (Sailing), D7 (Colony) and D9 (Sales) asked step by step (issue 13).
 
 Version 1 asks each of these as one choice among every combination (up to 188 `PlaceOnBuilding`,
-56 `SailFleet`, 30 `PlaceOnColony`). Version 2 asks the same choices in steps a UI can present:
+56 `SailFleet`, 30 `PlaceOnColony`, (sugar+1) x (gold+1) x (spice+1) `SellGoods`). Version 2 asks
+the same choices in steps a UI can present:
 
 * D5: `PickBuilding`, then `PlaceOnBuilding` on that building (how many workers);
 * D6, each fleet: `PickFleetOrigin`, then `PickFleetDestination`, then `SailFleet` between them
   (how many ships);
-* D7, each placement: `PickColony`, then `PlaceOnColony` on that colony (how many workers).
+* D7, each placement: `PickColony`, then `PlaceOnColony` on that colony (how many workers);
+* D9, per good the seat may sell (sugar, gold, spice, in that order; goods it may not sell are
+  skipped): `PickSale` (how many units), the last such good by `SellGoods` itself, which repeats
+  the picked units (spec 4.7: "for each good, the player chooses how many units").
 
 A pick is public (an event) and cannot be taken back, but the action's way out (`DeclineBuilding`,
-`StopSailing`, `StopColonizing`, also the timer default) stays legal at every step, so the choices
+`StopSailing`, `StopColonizing`, `SellGoods(0, 0, 0)`, also the timer default) stays legal at every step, so the choices
 that end the action are exactly version 1's. Every step offers exactly what version 1 would allow
 (the lists are filtered from version 1's `legal_actions`), and the final step applies version 1's
 action, so every version 1 choice is reached stepwise and nothing else is. The one-shot actions
@@ -19,27 +23,29 @@ replay under version 1 only).
 
 from __future__ import annotations
 
-from flotilla.rules import IllegalAction, Seat, Transition
+from flotilla.rules import IllegalAction, InvalidAction, Seat, Transition
 from flotilla.rules.evolve import evolve
 
-from . import ids, placement, rules, sailing
+from . import ids, market, placement, rules, sailing
 from .actions import (
     Action,
     PickBuilding,
     PickColony,
     PickFleetDestination,
     PickFleetOrigin,
+    PickSale,
     PlaceOnBuilding,
     PlaceOnColony,
     SailFleet,
+    SellGoods,
 )
-from .events import BuildingPicked, ColonyPicked, Event, FleetDestinationPicked, FleetOriginPicked
-from .state import Buildings, Colonies, Sailing, State
-from .tables import REGION_IDS
+from .events import BuildingPicked, ColonyPicked, Event, FleetDestinationPicked, FleetOriginPicked, SalePicked
+from .state import Buildings, Colonies, Sailing, Sell, State
+from .tables import GOODS, REGION_IDS, Good
 
 
 def legal_actions(state: State, seat: Seat) -> tuple[Action, ...]:
-    """Version 1's legal actions, with D5, D6 and D7 narrowed to the step at hand."""
+    """Version 1's legal actions, with D5, D6, D7 and D9 narrowed to the step at hand."""
     legal = rules.legal_actions(state, seat)
     match state.phase:
         case Buildings(picked=picked):
@@ -55,7 +61,36 @@ def legal_actions(state: State, seat: Seat) -> tuple[Action, ...]:
             return tuple(
                 a for a in legal if not isinstance(a, SailFleet) or (a.origin, a.destination) == (origin, destination)
             )
+        case Sell(picked=picked) if legal:
+            limits = market.sale_limits(state, seat)
+            good, last = _sale_step(limits, picked)
+            if not last:
+                return (NOTHING, *(PickSale(GOODS[good], u) for u in range(limits[good] + 1)))
+            return tuple(a for a in legal if a == NOTHING or _sale_matches(a, picked, good))
     return legal
+
+
+NOTHING = SellGoods(0, 0, 0)
+"""D9's way out (and timer default), legal at every step of version 2's sales."""
+
+
+def _sale_step(limits: tuple[int, int, int], picked: tuple[int, ...]) -> tuple[int, bool]:
+    """The good (index) asked now after `picked`, and whether it is the last one the seat may sell
+    (then `SellGoods` asks it). Goods the seat may not sell are never asked."""
+    sellable = [g for g in range(len(limits)) if limits[g] > 0]
+    if not sellable:
+        return len(picked), True
+    asked = next((g for g in sellable if g >= len(picked)), sellable[-1])
+    return asked, asked == sellable[-1]
+
+
+def _sale_matches(action: Action, picked: tuple[int, ...], good: int) -> bool:
+    """Whether `action` is a `SellGoods` with the picked units, any units of `good`, none of the rest."""
+    if not isinstance(action, SellGoods):
+        return False
+    units = (action.sugar, action.gold, action.spice)
+    fixed = (*picked, *(0,) * (good - len(picked)))
+    return units[:good] == fixed and not any(units[good + 1 :])
 
 
 def _narrow(legal: tuple[Action, ...], full: type, field: str, picked: str | None, pick: type) -> tuple[Action, ...]:
@@ -84,7 +119,9 @@ def _apply(state: State, seat: Seat, action: Action) -> Transition[State, Event]
                 return _colony(state, seat, phase, action)
             case Sailing(), PickFleetOrigin() | PickFleetDestination() | SailFleet():
                 return _sailing(state, seat, phase, action)
-            case _, PickBuilding() | PickColony() | PickFleetOrigin() | PickFleetDestination():
+            case Sell(), PickSale() | SellGoods():
+                return _sell(state, seat, phase, action)
+            case _, PickBuilding() | PickColony() | PickFleetOrigin() | PickFleetDestination() | PickSale():
                 msg = f"{type(action).__name__} is not possible now: {type(phase).__name__} is pending"
                 raise IllegalAction(msg, phase=type(phase).__name__, action=type(action).__name__)
     return rules.apply_once(state, seat, action)  # version 1's dispatch
@@ -162,3 +199,31 @@ def _fleet_error(state: State, seat: Seat, phase: Sailing, origin: int, dest: in
     """Why no fleet from `origin` may sail to `dest` now (the largest fleet arrives best)."""
     free = max(state.players[seat].ships[origin] - phase.moved[origin], 1)
     return sailing.fleet_error(state, seat, phase, origin=origin, ships=free, dest=dest)
+
+
+def _sell(state: State, seat: Seat, phase: Sell, action: PickSale | SellGoods) -> Transition[State, Event]:
+    limits = market.sale_limits(state, seat)
+    good, last = _sale_step(limits, phase.picked)
+    name = GOODS[good].name.lower() if good < len(GOODS) else "nothing"
+    if isinstance(action, SellGoods):
+        if action == NOTHING or (last and _sale_matches(action, phase.picked, good)):
+            return rules.apply_once(state, seat, action)  # version 1 checks the units
+        if not last:
+            msg = f"say how many {name} you sell first (PickSale), or sell nothing"
+            raise IllegalAction(msg, good=GOODS[good].name)
+        sold = ", ".join(f"{u} {g.name.lower()}" for g, u in zip(GOODS, phase.picked, strict=False))
+        msg = f"you picked {sold}: sell that and some {name}, or nothing"
+        raise IllegalAction(msg, good=GOODS[good].name)
+    if not isinstance(action.good, Good):
+        msg = f"unknown good {action.good!r}"
+        raise InvalidAction(msg)
+    units = ids.count(action.units, "units")
+    if last or action.good != GOODS[good]:
+        how = "SellGoods" if last else "PickSale"
+        msg = f"{action.good.name.lower()} is not asked now: say how many {name} you sell ({how})"
+        raise IllegalAction(msg, good=action.good.name)
+    if units > limits[good]:
+        msg = f"you may sell at most {limits[good]} {name}; you asked for {units}"
+        raise IllegalAction(msg, good=action.good.name)
+    picked = (*phase.picked, *(0,) * (good - len(phase.picked)), units)
+    return Transition(evolve(state, phase=evolve(phase, picked=picked)), (SalePicked(seat, action.good, units),))

@@ -128,6 +128,7 @@ class View:
     picked_place: str  # rules version 2: the building (D5) or colony (D7) picked, "" if none
     fleet_origin: str  # rules version 2: the next fleet's region (D6), "" if not picked yet
     fleet_destination: str  # and its destination
+    picked_sales: tuple[int, ...]  # rules version 2: units of sugar (then gold) picked for sale (D9)
 
 
 @cache
@@ -214,6 +215,7 @@ def view(state: State, viewer: Seat | None) -> View:
         picked_place=(phase.picked or "") if isinstance(phase, Buildings | Colonies) else "",
         fleet_origin=(phase.origin or "") if isinstance(phase, Sailing) else "",
         fleet_destination=(phase.destination or "") if isinstance(phase, Sailing) else "",
+        picked_sales=phase.picked if isinstance(phase, Sell) else (),
     )
 
 

@@ -50,31 +50,31 @@ _NAMES: dict[str, Namer] = {
 ACTIONS: Templates = {
     a.KeepShips: "Keep ships {ships_names}",
     a.PickShip: "Keep ship {ship_name}",
-    a.TakeCrateFromShip: "Take your crate back from ship {ship_name}, space {space}",
+    a.TakeCrateFromShip: "Take your crate back from ship {ship_name}, space {space_number}",
     a.PlaceCrate: (
-        V("pirate", "Place a pirate crate on island {island_name}, space {space}", when=("pirate",)),
-        "Place a crate on island {island_name}, space {space}",
+        V("pirate", "Place a pirate crate on island {island_name}, space {space_number}", when=("pirate",)),
+        "Place a crate on island {island_name}, space {space_number}",
     ),
-    a.CoverCrate: "Cover the crate on island {island_name}, space {space} with a pirate crate",
+    a.CoverCrate: "Cover the crate on island {island_name}, space {space_number} with a pirate crate",
     a.PlaceOnPirateCard: "Place a pirate crate on {card_name}",
     a.EndPlacement: "End placement",
     a.RetrieveCrate: "Pay to take your pirate crate back from {card_name}",
     a.UseExtraCrate: "Use Extra Crate: place one more crate this turn",
     a.DirectLoad: (
-        V("pirate", "Direct Load a pirate crate onto ship {ship_name}, space {space}", when=("pirate",)),
-        "Direct Load a crate onto ship {ship_name}, space {space}",
+        V("pirate", "Direct Load a pirate crate onto ship {ship_name}, space {space_number}", when=("pirate",)),
+        "Direct Load a crate onto ship {ship_name}, space {space_number}",
     ),
     a.ClaimIsland: "Claim island {island_name}",
     a.ReleaseCrate: "Release seat {owner}'s pirate crate from {card_name}",
     a.TakeReserve: "Take your reserve crates",
-    a.ForceSale: "Force the sale of the crate on ship {from_ship_name}, space {from_space} onto your ship "
-    "{to_ship_name}, space {to_space}",
-    a.SmuggleCrate: "Smuggle your crate from island {island_name}, space {space} onto ship {ship_name}, "
-    "space {ship_space}",
+    a.ForceSale: "Force the sale of the crate on ship {from_ship_name}, space {from_space_number} onto your ship "
+    "{to_ship_name}, space {to_space_number}",
+    a.SmuggleCrate: "Smuggle your crate from island {island_name}, space {space_number} onto ship {ship_name}, "
+    "space {ship_space_number}",
     a.ClearIsland: "Clear island {island_name}",
     a.PayRansom: "Pay the ransom",
     a.RefuseRansom: "Refuse the ransom",
-    a.LoadCrate: "Load your crate onto ship {ship_name}, space {space}",
+    a.LoadCrate: "Load your crate onto ship {ship_name}, space {space_number}",
     a.SellCrate: "Sell your crate for 1 coin",
     a.LaunchShip: "Launch ship {ship_name}",
     a.KeepShip: "Keep ship {ship_name} in port",
@@ -84,19 +84,27 @@ ACTIONS: Templates = {
 
 EVENTS: Templates = {
     e.ShipsKept: (V("", "Seat {seat} kept ships {ships_names}"), V("hidden", "Seat {seat} chose the ships to keep")),
-    e.ShipPicked: "Seat {seat} keeps ship {ship_name} at position {position}",
+    e.ShipPicked: "Seat {seat} keeps ship {ship_name} at position {position_number}",
     e.ShipsRevealed: "Seat {seat} reveals ships {ships_names}",
-    e.MarketRefilled: "Ship {ship_name} enters the market at position {position}",
+    e.MarketRefilled: "Ship {ship_name} enters the market at position {position_number}",
     e.TurnStarted: "Turn {turn}: seat {seat} to play",
     e.CrateTakenFromShip: (
-        V("pirate", "Seat {seat} takes a pirate crate back from ship {ship_name}, space {space}", when=("pirate",)),
-        "Seat {seat} takes a crate back from ship {ship_name}, space {space}",
+        V(
+            "pirate",
+            "Seat {seat} takes a pirate crate back from ship {ship_name}, space {space_number}",
+            when=("pirate",),
+        ),
+        "Seat {seat} takes a crate back from ship {ship_name}, space {space_number}",
     ),
     e.CratePlaced: (
-        V("pirate", "Seat {seat} places a pirate crate on island {island_name}, space {space}", when=("pirate",)),
-        "Seat {seat} places a crate on island {island_name}, space {space}",
+        V(
+            "pirate",
+            "Seat {seat} places a pirate crate on island {island_name}, space {space_number}",
+            when=("pirate",),
+        ),
+        "Seat {seat} places a crate on island {island_name}, space {space_number}",
     ),
-    e.CrateCovered: "Seat {seat} covers the crate on island {island_name}, space {space} with a pirate crate",
+    e.CrateCovered: "Seat {seat} covers the crate on island {island_name}, space {space_number} with a pirate crate",
     e.CratePlacedOnCard: "Seat {seat} places a pirate crate on {card_name}",
     e.IslandClaimed: (
         V("post", "Seat {seat} claims island {island_name} with a claim post", when=("post",)),
@@ -108,8 +116,8 @@ EVENTS: Templates = {
         "Seat {seat} uses {ability_name}",
     ),
     e.CrateDirectLoaded: (
-        V("pirate", "Seat {seat} loads a pirate crate onto ship {ship_name}, space {space}", when=("pirate",)),
-        "Seat {seat} loads a crate onto ship {ship_name}, space {space}",
+        V("pirate", "Seat {seat} loads a pirate crate onto ship {ship_name}, space {space_number}", when=("pirate",)),
+        "Seat {seat} loads a crate onto ship {ship_name}, space {space_number}",
     ),
     e.CrateReleased: "Seat {seat} releases seat {owner}'s pirate crate from {card_name}",
     e.ReserveTaken: "Seat {seat} takes the reserve: {standard} crates and {pirate} pirate crates",
@@ -120,12 +128,18 @@ EVENTS: Templates = {
     e.TreasureFound: "Seat {seat} finds {coins} coins of treasure",
     e.EffectSkipped: "{card_name} has no effect for seat {seat}",
     e.PlacementEnded: "Seat {seat} ends placement",
-    e.RansomPaid: "Seat {payer} pays seat {pirate_owner} a ransom of {amount} for island {island_name}, space {space}",
+    e.RansomPaid: "Seat {payer} pays seat {pirate_owner} a ransom of {amount} for island {island_name},"
+    " space {space_number}",
     e.RansomRefused: (
-        V("forced", "Seat {payer} cannot pay the ransom for island {island_name}, space {space}", when=("forced",)),
-        "Seat {payer} refuses the ransom for island {island_name}, space {space}",
+        V(
+            "forced",
+            "Seat {payer} cannot pay the ransom for island {island_name}, space {space_number}",
+            when=("forced",),
+        ),
+        "Seat {payer} refuses the ransom for island {island_name}, space {space_number}",
     ),
-    e.CrateLoaded: "Seat {seat} loads a crate from island {island_name} onto ship {ship_name}, space {ship_space}",
+    e.CrateLoaded: "Seat {seat} loads a crate from island {island_name} onto ship {ship_name},"
+    " space {ship_space_number}",
     e.CrateSold: (
         V("forced", "Seat {seat} must sell a crate from island {island_name} for {coins} coin", when=("forced",)),
         "Seat {seat} sells a crate from island {island_name} for {coins} coin",
@@ -141,7 +155,7 @@ EVENTS: Templates = {
     e.HarborDuesPaid: "Seat {payer} pays {coins} coin of harbor dues to seat {payee}",
     e.IslandDiscarded: "Island {island_name} is discarded",
     e.IslandDeckRefilled: "The island discard pile becomes the island deck ({size} islands)",
-    e.IslandRevealed: "Island {island_name} appears at position {position}",
+    e.IslandRevealed: "Island {island_name} appears at position {position_number}",
     e.EndTriggered: "Seat {seat} has launched 5 ships: every other seat plays one more turn",
     e.GameEnded: (
         V("round_cap", "The game ends at the round cap; winners: seats {winners}", when=("round_cap",)),

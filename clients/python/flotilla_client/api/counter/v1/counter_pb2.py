@@ -25,23 +25,25 @@ _sym_db = _symbol_database.Default()
 from flotilla_client._google.api import field_behavior_pb2 as google_dot_api_dot_field__behavior__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n%flotilla/api/counter/v1/counter.proto\x12\x17\x66lotilla.api.counter.v1\x1a\x1fgoogle/api/field_behavior.proto\"=\n\x06\x41\x63tion\x12+\n\x03\x61\x64\x64\x18\x01 \x01(\x0b\x32\x1c.flotilla.api.counter.v1.AddH\x00\x42\x06\n\x04kind\"\x16\n\x03\x41\x64\x64\x12\x0f\n\x01n\x18\x01 \x01(\x03\x42\x04\xe2\x41\x01\x02\"@\n\x05\x45vent\x12/\n\x05\x61\x64\x64\x65\x64\x18\x01 \x01(\x0b\x32\x1e.flotilla.api.counter.v1.AddedH\x00\x42\x06\n\x04kind\"/\n\x05\x41\x64\x64\x65\x64\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\t\n\x01n\x18\x02 \x01(\x03\x12\r\n\x05total\x18\x03 \x01(\x03\"c\n\x04View\x12\x13\n\x06viewer\x18\x01 \x01(\x05H\x00\x88\x01\x01\x12\r\n\x05total\x18\x02 \x01(\x03\x12\r\n\x05\x63ount\x18\x03 \x01(\x05\x12\r\n\x05moves\x18\x04 \x01(\x05\x12\x0e\n\x06to_act\x18\x05 \x03(\x05\x42\t\n\x07_viewerb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n%flotilla/api/counter/v1/counter.proto\x12\x17\x66lotilla.api.counter.v1\x1a\x1fgoogle/api/field_behavior.proto\"C\n\x06\x41\x63tion\x12\x31\n\x03\x61\x64\x64\x18\x01 \x01(\x0b\x32\x1c.flotilla.api.counter.v1.AddB\x04\xe2\x41\x01\x01H\x00\x42\x06\n\x04kind\"\x16\n\x03\x41\x64\x64\x12\x0f\n\x01n\x18\x01 \x01(\x03\x42\x04\xe2\x41\x01\x02\"@\n\x05\x45vent\x12/\n\x05\x61\x64\x64\x65\x64\x18\x01 \x01(\x0b\x32\x1e.flotilla.api.counter.v1.AddedH\x00\x42\x06\n\x04kind\"/\n\x05\x41\x64\x64\x65\x64\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\t\n\x01n\x18\x02 \x01(\x03\x12\r\n\x05total\x18\x03 \x01(\x03\"c\n\x04View\x12\x13\n\x06viewer\x18\x01 \x01(\x05H\x00\x88\x01\x01\x12\r\n\x05total\x18\x02 \x01(\x03\x12\r\n\x05\x63ount\x18\x03 \x01(\x05\x12\r\n\x05moves\x18\x04 \x01(\x05\x12\x0e\n\x06to_act\x18\x05 \x03(\x05\x42\t\n\x07_viewerb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'flotilla.api.counter.v1.counter_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
+  _globals['_ACTION'].fields_by_name['add']._loaded_options = None
+  _globals['_ACTION'].fields_by_name['add']._serialized_options = b'\342A\001\001'
   _globals['_ADD'].fields_by_name['n']._loaded_options = None
   _globals['_ADD'].fields_by_name['n']._serialized_options = b'\342A\001\002'
   _globals['_ACTION']._serialized_start=99
-  _globals['_ACTION']._serialized_end=160
-  _globals['_ADD']._serialized_start=162
-  _globals['_ADD']._serialized_end=184
-  _globals['_EVENT']._serialized_start=186
-  _globals['_EVENT']._serialized_end=250
-  _globals['_ADDED']._serialized_start=252
-  _globals['_ADDED']._serialized_end=299
-  _globals['_VIEW']._serialized_start=301
-  _globals['_VIEW']._serialized_end=400
+  _globals['_ACTION']._serialized_end=166
+  _globals['_ADD']._serialized_start=168
+  _globals['_ADD']._serialized_end=190
+  _globals['_EVENT']._serialized_start=192
+  _globals['_EVENT']._serialized_end=256
+  _globals['_ADDED']._serialized_start=258
+  _globals['_ADDED']._serialized_end=305
+  _globals['_VIEW']._serialized_start=307
+  _globals['_VIEW']._serialized_end=406
 # @@protoc_insertion_point(module_scope)

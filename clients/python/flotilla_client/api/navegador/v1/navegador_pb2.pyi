@@ -85,7 +85,7 @@ STEP_DISPLACED: Step
 STEP_FINISHED: Step
 
 class Action(_message.Message):
-    __slots__ = ("choose_building", "place_marker", "move_marker", "sacrifice_ship", "buy_workers", "buy_ships", "place_on_building", "decline_building", "sail_fleet", "stop_sailing", "place_on_colony", "stop_colonizing", "consume_good", "sell_goods", "buy_knight", "decline_knight", "return_to_lisbon", "relocate", "pick_building", "pick_fleet_origin", "pick_fleet_destination", "pick_colony")
+    __slots__ = ("choose_building", "place_marker", "move_marker", "sacrifice_ship", "buy_workers", "buy_ships", "place_on_building", "decline_building", "sail_fleet", "stop_sailing", "place_on_colony", "stop_colonizing", "consume_good", "sell_goods", "buy_knight", "decline_knight", "return_to_lisbon", "relocate", "pick_building", "pick_fleet_origin", "pick_fleet_destination", "pick_colony", "pick_sale")
     CHOOSE_BUILDING_FIELD_NUMBER: _ClassVar[int]
     PLACE_MARKER_FIELD_NUMBER: _ClassVar[int]
     MOVE_MARKER_FIELD_NUMBER: _ClassVar[int]
@@ -108,6 +108,7 @@ class Action(_message.Message):
     PICK_FLEET_ORIGIN_FIELD_NUMBER: _ClassVar[int]
     PICK_FLEET_DESTINATION_FIELD_NUMBER: _ClassVar[int]
     PICK_COLONY_FIELD_NUMBER: _ClassVar[int]
+    PICK_SALE_FIELD_NUMBER: _ClassVar[int]
     choose_building: ChooseBuilding
     place_marker: PlaceMarker
     move_marker: MoveMarker
@@ -130,7 +131,8 @@ class Action(_message.Message):
     pick_fleet_origin: PickFleetOrigin
     pick_fleet_destination: PickFleetDestination
     pick_colony: PickColony
-    def __init__(self, choose_building: _Optional[_Union[ChooseBuilding, _Mapping]] = ..., place_marker: _Optional[_Union[PlaceMarker, _Mapping]] = ..., move_marker: _Optional[_Union[MoveMarker, _Mapping]] = ..., sacrifice_ship: _Optional[_Union[SacrificeShip, _Mapping]] = ..., buy_workers: _Optional[_Union[BuyWorkers, _Mapping]] = ..., buy_ships: _Optional[_Union[BuyShips, _Mapping]] = ..., place_on_building: _Optional[_Union[PlaceOnBuilding, _Mapping]] = ..., decline_building: _Optional[_Union[DeclineBuilding, _Mapping]] = ..., sail_fleet: _Optional[_Union[SailFleet, _Mapping]] = ..., stop_sailing: _Optional[_Union[StopSailing, _Mapping]] = ..., place_on_colony: _Optional[_Union[PlaceOnColony, _Mapping]] = ..., stop_colonizing: _Optional[_Union[StopColonizing, _Mapping]] = ..., consume_good: _Optional[_Union[ConsumeGood, _Mapping]] = ..., sell_goods: _Optional[_Union[SellGoods, _Mapping]] = ..., buy_knight: _Optional[_Union[BuyKnight, _Mapping]] = ..., decline_knight: _Optional[_Union[DeclineKnight, _Mapping]] = ..., return_to_lisbon: _Optional[_Union[ReturnToLisbon, _Mapping]] = ..., relocate: _Optional[_Union[Relocate, _Mapping]] = ..., pick_building: _Optional[_Union[PickBuilding, _Mapping]] = ..., pick_fleet_origin: _Optional[_Union[PickFleetOrigin, _Mapping]] = ..., pick_fleet_destination: _Optional[_Union[PickFleetDestination, _Mapping]] = ..., pick_colony: _Optional[_Union[PickColony, _Mapping]] = ...) -> None: ...
+    pick_sale: PickSale
+    def __init__(self, choose_building: _Optional[_Union[ChooseBuilding, _Mapping]] = ..., place_marker: _Optional[_Union[PlaceMarker, _Mapping]] = ..., move_marker: _Optional[_Union[MoveMarker, _Mapping]] = ..., sacrifice_ship: _Optional[_Union[SacrificeShip, _Mapping]] = ..., buy_workers: _Optional[_Union[BuyWorkers, _Mapping]] = ..., buy_ships: _Optional[_Union[BuyShips, _Mapping]] = ..., place_on_building: _Optional[_Union[PlaceOnBuilding, _Mapping]] = ..., decline_building: _Optional[_Union[DeclineBuilding, _Mapping]] = ..., sail_fleet: _Optional[_Union[SailFleet, _Mapping]] = ..., stop_sailing: _Optional[_Union[StopSailing, _Mapping]] = ..., place_on_colony: _Optional[_Union[PlaceOnColony, _Mapping]] = ..., stop_colonizing: _Optional[_Union[StopColonizing, _Mapping]] = ..., consume_good: _Optional[_Union[ConsumeGood, _Mapping]] = ..., sell_goods: _Optional[_Union[SellGoods, _Mapping]] = ..., buy_knight: _Optional[_Union[BuyKnight, _Mapping]] = ..., decline_knight: _Optional[_Union[DeclineKnight, _Mapping]] = ..., return_to_lisbon: _Optional[_Union[ReturnToLisbon, _Mapping]] = ..., relocate: _Optional[_Union[Relocate, _Mapping]] = ..., pick_building: _Optional[_Union[PickBuilding, _Mapping]] = ..., pick_fleet_origin: _Optional[_Union[PickFleetOrigin, _Mapping]] = ..., pick_fleet_destination: _Optional[_Union[PickFleetDestination, _Mapping]] = ..., pick_colony: _Optional[_Union[PickColony, _Mapping]] = ..., pick_sale: _Optional[_Union[PickSale, _Mapping]] = ...) -> None: ...
 
 class ChooseBuilding(_message.Message):
     __slots__ = ("building",)
@@ -264,8 +266,16 @@ class PickColony(_message.Message):
     colony: str
     def __init__(self, colony: _Optional[str] = ...) -> None: ...
 
+class PickSale(_message.Message):
+    __slots__ = ("good", "units")
+    GOOD_FIELD_NUMBER: _ClassVar[int]
+    UNITS_FIELD_NUMBER: _ClassVar[int]
+    good: Good
+    units: int
+    def __init__(self, good: _Optional[_Union[Good, str]] = ..., units: _Optional[int] = ...) -> None: ...
+
 class Event(_message.Message):
-    __slots__ = ("building_chosen", "turn_started", "marker_placed", "marker_moved", "ship_sacrificed", "workers_bought", "ships_bought", "workers_placed", "workers_displaced", "workers_relocated", "workers_returned", "building_declined", "fleet_sailed", "region_explored", "sailing_stopped", "colonizing_stopped", "good_consumed", "goods_sold", "knight_bought", "knight_declined", "income_received", "game_ended", "building_picked", "fleet_origin_picked", "fleet_destination_picked", "colony_picked")
+    __slots__ = ("building_chosen", "turn_started", "marker_placed", "marker_moved", "ship_sacrificed", "workers_bought", "ships_bought", "workers_placed", "workers_displaced", "workers_relocated", "workers_returned", "building_declined", "fleet_sailed", "region_explored", "sailing_stopped", "colonizing_stopped", "good_consumed", "goods_sold", "knight_bought", "knight_declined", "income_received", "game_ended", "building_picked", "fleet_origin_picked", "fleet_destination_picked", "colony_picked", "sale_picked")
     BUILDING_CHOSEN_FIELD_NUMBER: _ClassVar[int]
     TURN_STARTED_FIELD_NUMBER: _ClassVar[int]
     MARKER_PLACED_FIELD_NUMBER: _ClassVar[int]
@@ -292,6 +302,7 @@ class Event(_message.Message):
     FLEET_ORIGIN_PICKED_FIELD_NUMBER: _ClassVar[int]
     FLEET_DESTINATION_PICKED_FIELD_NUMBER: _ClassVar[int]
     COLONY_PICKED_FIELD_NUMBER: _ClassVar[int]
+    SALE_PICKED_FIELD_NUMBER: _ClassVar[int]
     building_chosen: BuildingChosen
     turn_started: TurnStarted
     marker_placed: MarkerPlaced
@@ -318,7 +329,8 @@ class Event(_message.Message):
     fleet_origin_picked: FleetOriginPicked
     fleet_destination_picked: FleetDestinationPicked
     colony_picked: ColonyPicked
-    def __init__(self, building_chosen: _Optional[_Union[BuildingChosen, _Mapping]] = ..., turn_started: _Optional[_Union[TurnStarted, _Mapping]] = ..., marker_placed: _Optional[_Union[MarkerPlaced, _Mapping]] = ..., marker_moved: _Optional[_Union[MarkerMoved, _Mapping]] = ..., ship_sacrificed: _Optional[_Union[ShipSacrificed, _Mapping]] = ..., workers_bought: _Optional[_Union[WorkersBought, _Mapping]] = ..., ships_bought: _Optional[_Union[ShipsBought, _Mapping]] = ..., workers_placed: _Optional[_Union[WorkersPlaced, _Mapping]] = ..., workers_displaced: _Optional[_Union[WorkersDisplaced, _Mapping]] = ..., workers_relocated: _Optional[_Union[WorkersRelocated, _Mapping]] = ..., workers_returned: _Optional[_Union[WorkersReturned, _Mapping]] = ..., building_declined: _Optional[_Union[BuildingDeclined, _Mapping]] = ..., fleet_sailed: _Optional[_Union[FleetSailed, _Mapping]] = ..., region_explored: _Optional[_Union[RegionExplored, _Mapping]] = ..., sailing_stopped: _Optional[_Union[SailingStopped, _Mapping]] = ..., colonizing_stopped: _Optional[_Union[ColonizingStopped, _Mapping]] = ..., good_consumed: _Optional[_Union[GoodConsumed, _Mapping]] = ..., goods_sold: _Optional[_Union[GoodsSold, _Mapping]] = ..., knight_bought: _Optional[_Union[KnightBought, _Mapping]] = ..., knight_declined: _Optional[_Union[KnightDeclined, _Mapping]] = ..., income_received: _Optional[_Union[IncomeReceived, _Mapping]] = ..., game_ended: _Optional[_Union[GameEnded, _Mapping]] = ..., building_picked: _Optional[_Union[BuildingPicked, _Mapping]] = ..., fleet_origin_picked: _Optional[_Union[FleetOriginPicked, _Mapping]] = ..., fleet_destination_picked: _Optional[_Union[FleetDestinationPicked, _Mapping]] = ..., colony_picked: _Optional[_Union[ColonyPicked, _Mapping]] = ...) -> None: ...
+    sale_picked: SalePicked
+    def __init__(self, building_chosen: _Optional[_Union[BuildingChosen, _Mapping]] = ..., turn_started: _Optional[_Union[TurnStarted, _Mapping]] = ..., marker_placed: _Optional[_Union[MarkerPlaced, _Mapping]] = ..., marker_moved: _Optional[_Union[MarkerMoved, _Mapping]] = ..., ship_sacrificed: _Optional[_Union[ShipSacrificed, _Mapping]] = ..., workers_bought: _Optional[_Union[WorkersBought, _Mapping]] = ..., ships_bought: _Optional[_Union[ShipsBought, _Mapping]] = ..., workers_placed: _Optional[_Union[WorkersPlaced, _Mapping]] = ..., workers_displaced: _Optional[_Union[WorkersDisplaced, _Mapping]] = ..., workers_relocated: _Optional[_Union[WorkersRelocated, _Mapping]] = ..., workers_returned: _Optional[_Union[WorkersReturned, _Mapping]] = ..., building_declined: _Optional[_Union[BuildingDeclined, _Mapping]] = ..., fleet_sailed: _Optional[_Union[FleetSailed, _Mapping]] = ..., region_explored: _Optional[_Union[RegionExplored, _Mapping]] = ..., sailing_stopped: _Optional[_Union[SailingStopped, _Mapping]] = ..., colonizing_stopped: _Optional[_Union[ColonizingStopped, _Mapping]] = ..., good_consumed: _Optional[_Union[GoodConsumed, _Mapping]] = ..., goods_sold: _Optional[_Union[GoodsSold, _Mapping]] = ..., knight_bought: _Optional[_Union[KnightBought, _Mapping]] = ..., knight_declined: _Optional[_Union[KnightDeclined, _Mapping]] = ..., income_received: _Optional[_Union[IncomeReceived, _Mapping]] = ..., game_ended: _Optional[_Union[GameEnded, _Mapping]] = ..., building_picked: _Optional[_Union[BuildingPicked, _Mapping]] = ..., fleet_origin_picked: _Optional[_Union[FleetOriginPicked, _Mapping]] = ..., fleet_destination_picked: _Optional[_Union[FleetDestinationPicked, _Mapping]] = ..., colony_picked: _Optional[_Union[ColonyPicked, _Mapping]] = ..., sale_picked: _Optional[_Union[SalePicked, _Mapping]] = ...) -> None: ...
 
 class BuildingChosen(_message.Message):
     __slots__ = ("seat", "building")
@@ -584,8 +596,18 @@ class ColonyPicked(_message.Message):
     colony: str
     def __init__(self, seat: _Optional[int] = ..., colony: _Optional[str] = ...) -> None: ...
 
+class SalePicked(_message.Message):
+    __slots__ = ("seat", "good", "units")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    GOOD_FIELD_NUMBER: _ClassVar[int]
+    UNITS_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    good: Good
+    units: int
+    def __init__(self, seat: _Optional[int] = ..., good: _Optional[_Union[Good, str]] = ..., units: _Optional[int] = ...) -> None: ...
+
 class View(_message.Message):
-    __slots__ = ("viewer", "step", "active", "to_act", "turn", "start_player", "players", "buildings", "colonies", "regions", "cubes", "knight_phase", "knight_price", "knights_sold", "draft_picks_left", "ships_owed", "destination", "sailing_moved", "explored_this_action", "consumers_left", "displaced_seat", "displaced_workers", "displaced_from", "scores", "winners", "picked_place", "fleet_origin", "fleet_destination")
+    __slots__ = ("viewer", "step", "active", "to_act", "turn", "start_player", "players", "buildings", "colonies", "regions", "cubes", "knight_phase", "knight_price", "knights_sold", "draft_picks_left", "ships_owed", "destination", "sailing_moved", "explored_this_action", "consumers_left", "displaced_seat", "displaced_workers", "displaced_from", "scores", "winners", "picked_place", "fleet_origin", "fleet_destination", "picked_sales")
     VIEWER_FIELD_NUMBER: _ClassVar[int]
     STEP_FIELD_NUMBER: _ClassVar[int]
     ACTIVE_FIELD_NUMBER: _ClassVar[int]
@@ -614,6 +636,7 @@ class View(_message.Message):
     PICKED_PLACE_FIELD_NUMBER: _ClassVar[int]
     FLEET_ORIGIN_FIELD_NUMBER: _ClassVar[int]
     FLEET_DESTINATION_FIELD_NUMBER: _ClassVar[int]
+    PICKED_SALES_FIELD_NUMBER: _ClassVar[int]
     viewer: int
     step: Step
     active: int
@@ -642,7 +665,8 @@ class View(_message.Message):
     picked_place: str
     fleet_origin: str
     fleet_destination: str
-    def __init__(self, viewer: _Optional[int] = ..., step: _Optional[_Union[Step, str]] = ..., active: _Optional[int] = ..., to_act: _Optional[_Iterable[int]] = ..., turn: _Optional[int] = ..., start_player: _Optional[int] = ..., players: _Optional[_Iterable[_Union[PlayerView, _Mapping]]] = ..., buildings: _Optional[_Iterable[_Union[HoldingView, _Mapping]]] = ..., colonies: _Optional[_Iterable[_Union[HoldingView, _Mapping]]] = ..., regions: _Optional[_Iterable[_Union[RegionView, _Mapping]]] = ..., cubes: _Optional[_Iterable[int]] = ..., knight_phase: _Optional[int] = ..., knight_price: _Optional[int] = ..., knights_sold: _Optional[int] = ..., draft_picks_left: _Optional[int] = ..., ships_owed: _Optional[int] = ..., destination: _Optional[_Union[Space, str]] = ..., sailing_moved: _Optional[_Iterable[int]] = ..., explored_this_action: _Optional[bool] = ..., consumers_left: _Optional[int] = ..., displaced_seat: _Optional[int] = ..., displaced_workers: _Optional[int] = ..., displaced_from: _Optional[str] = ..., scores: _Optional[_Iterable[int]] = ..., winners: _Optional[_Iterable[int]] = ..., picked_place: _Optional[str] = ..., fleet_origin: _Optional[str] = ..., fleet_destination: _Optional[str] = ...) -> None: ...
+    picked_sales: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, viewer: _Optional[int] = ..., step: _Optional[_Union[Step, str]] = ..., active: _Optional[int] = ..., to_act: _Optional[_Iterable[int]] = ..., turn: _Optional[int] = ..., start_player: _Optional[int] = ..., players: _Optional[_Iterable[_Union[PlayerView, _Mapping]]] = ..., buildings: _Optional[_Iterable[_Union[HoldingView, _Mapping]]] = ..., colonies: _Optional[_Iterable[_Union[HoldingView, _Mapping]]] = ..., regions: _Optional[_Iterable[_Union[RegionView, _Mapping]]] = ..., cubes: _Optional[_Iterable[int]] = ..., knight_phase: _Optional[int] = ..., knight_price: _Optional[int] = ..., knights_sold: _Optional[int] = ..., draft_picks_left: _Optional[int] = ..., ships_owed: _Optional[int] = ..., destination: _Optional[_Union[Space, str]] = ..., sailing_moved: _Optional[_Iterable[int]] = ..., explored_this_action: _Optional[bool] = ..., consumers_left: _Optional[int] = ..., displaced_seat: _Optional[int] = ..., displaced_workers: _Optional[int] = ..., displaced_from: _Optional[str] = ..., scores: _Optional[_Iterable[int]] = ..., winners: _Optional[_Iterable[int]] = ..., picked_place: _Optional[str] = ..., fleet_origin: _Optional[str] = ..., fleet_destination: _Optional[str] = ..., picked_sales: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class PlayerView(_message.Message):
     __slots__ = ("seat", "colour", "money", "lisbon", "ships", "knights", "rondel", "buildings", "colonies", "tiles", "bonus_sum", "base_points")

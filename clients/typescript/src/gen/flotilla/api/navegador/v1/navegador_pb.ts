@@ -11,7 +11,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file flotilla/api/navegador/v1/navegador.proto.
  */
 export const file_flotilla_api_navegador_v1_navegador: GenFile = /*@__PURE__*/
-  fileDesc("CilmbG90aWxsYS9hcGkvbmF2ZWdhZG9yL3YxL25hdmVnYWRvci5wcm90bxIZZmxvdGlsbGEuYXBpLm5hdmVnYWRvci52MSLACwoGQWN0aW9uEkQKD2Nob29zZV9idWlsZGluZxgBIAEoCzIpLmZsb3RpbGxhLmFwaS5uYXZlZ2Fkb3IudjEuQ2hvb3NlQnVpbGRpbmdIABI+CgxwbGFjZV9tYXJrZXIYAiABKAsyJi5mbG90aWxsYS5hcGkubmF2ZWdhZG9yLnYxLlBsYWNlTWFya2VySAASPAoLbW92ZV9tYXJrZXIYAyABKAsyJS5mbG90aWxsYS5hcGkubmF2ZWdhZG9yLnYxLk1vdmVNYXJrZXJIABJCCg5zYWNyaWZpY2Vfc2hpcBgEIAEoCzIoLmZsb3RpbGxhLmFwaS5uYXZlZ2Fkb3IudjEuU2FjcmlmaWNlU2hpcEgAEjwKC2J1eV93b3JrZXJzGAUgASgLMiUuZmxvdGlsbGEuYXBpLm5hdmVnYWRvci52MS5CdXlXb3JrZXJzSAASOAoJYnV5X3NoaXBzGAYgASgLMiMuZmxvdGlsbGEuYXBpLm5hdmVnYWRvci52MS5CdXlTaGlwc0gAEkcKEXBsYWNlX29uX2J1aWxkaW5nGAcgASgLMiouZmxvdGlsbGEuYXBpLm5hdmVnYWRvci52MS5QbGFjZU9uQnVpbGRpbmdIABJGChBkZWNsaW5lX2J1aWxkaW5nGAggASgLMiouZmxvdGlsbGEuYXBpLm5hdmVnYWRvci52MS5EZWNsaW5lQnVpbGRpbmdIABI6CgpzYWlsX2ZsZWV0GAkgASgLMiQuZmxvdGlsbGEuYXBpLm5hdmVnYWRvci52MS5TYWlsRmxlZXRIABI+CgxzdG9wX3NhaWxpbmcYCiABKAsyJi5mbG90aWxsYS5hcGkubmF2ZWdhZG9yLnYxLlN0b3BTYWlsaW5nSAASQwoPcGxhY2Vfb25fY29sb255GAsgASgLMiguZmxvdGlsbGEuYXBpLm5hdmVnYWRvci52MS5QbGFjZU9uQ29sb255SAASRAoPc3RvcF9jb2xvbml6aW5nGAwgASgLMikuZmxvdGlsbGEuYXBpLm5hdmVnYWRvci52MS5TdG9wQ29sb25pemluZ0gAEj4KDGNvbnN1bWVfZ29vZBgNIAEoCzImLmZsb3RpbGxhLmFwaS5uYXZlZ2Fkb3IudjEuQ29uc3VtZUdvb2RIABI6CgpzZWxsX2dvb2RzGA4gASgLMiQuZmxvdGlsbGEuYXBpLm5hdmVnYWRvci52MS5TZWxsR29vZHNIABI6CgpidXlfa25pZ2h0GA8gASgLMiQuZmxvdGlsbGEuYXBpLm5hdmVnYWRvci52MS5CdXlLbmlnaHRIABJCCg5kZWNsaW5lX2tuaWdodBgQIAEoCzIoLmZsb3RpbGxhLmFwaS5uYXZlZ2Fkb3IudjEuRGVjbGluZUtuaWdodEgAEkUKEHJldHVybl90b19saXNib24YESABKAsyKS5mbG90aWxsYS5hcGkubmF2ZWdhZG9yLnYxLlJldHVyblRvTGlzYm9uSAASNwoIcmVsb2NhdGUYEiABKAsyIy5mbG90aWxsYS5hcGkubmF2ZWdhZG9yLnYxLlJlbG9jYXRlSAASQAoNcGlja19idWlsZGluZxgTIAEoCzInLmZsb3RpbGxhLmFwaS5uYXZlZ2Fkb3IudjEuUGlja0J1aWxkaW5nSAASRwoRcGlja19mbGVldF9vcmlnaW4YFCABKAsyKi5mbG90aWxsYS5hcGkubmF2ZWdhZG9yLnYxLlBpY2tGbGVldE9yaWdpbkgAElEKFnBpY2tfZmxlZXRfZGVzdGluYXRpb24YFSABKAsyLy5mbG90aWxsYS5hcGkubmF2ZWdhZG9yLnYxLlBpY2tGbGVldERlc3RpbmF0aW9uSAASPAoLcGlja19jb2xvbnkYFiABKAsyJS5mbG90aWxsYS5hcGkubmF2ZWdhZG9yLnYxLlBpY2tDb2xvbnlIAEIGCgRraW5kIigKDkNob29zZUJ1aWxkaW5nEhYKCGJ1aWxkaW5nGAEgASgJQgTiQQECIkQKC1BsYWNlTWFya2VyEjUKBXNwYWNlGAEgASgOMiAuZmxvdGlsbGEuYXBpLm5hdmVnYWRvci52MS5TcGFjZUIE4kEBAiIhCgpNb3ZlTWFya2VyEhMKBXN0ZXBzGAEgASgFQgTiQQECIiUKDVNhY3JpZmljZVNoaXASFAoGcmVnaW9uGAEgASgJQgTiQQECIiEKCkJ1eVdvcmtlcnMSEwoFY291bnQYASABKAVCBOJBAQIiHwoIQnV5U2hpcHMSEwoFY291bnQYASABKAVCBOJBAQIiQAoPUGxhY2VPbkJ1aWxkaW5nEhYKCGJ1aWxkaW5nGAEgASgJQgTiQQECEhUKB3dvcmtlcnMYAiABKAVCBOJBAQIiEQoPRGVjbGluZUJ1aWxkaW5nIlEKCVNhaWxGbGVldBIUCgZvcmlnaW4YASABKAlCBOJBAQISEwoFc2hpcHMYAiABKAVCBOJBAQISGQoLZGVzdGluYXRpb24YAyABKAlCBOJBAQIiDQoLU3RvcFNhaWxpbmciPAoNUGxhY2VPbkNvbG9ueRIUCgZjb2xvbnkYASABKAlCBOJBAQISFQoHd29ya2VycxgCIAEoBUIE4kEBAiIQCg5TdG9wQ29sb25pemluZyJCCgtDb25zdW1lR29vZBIzCgRnb29kGAEgASgOMh8uZmxvdGlsbGEuYXBpLm5hdmVnYWRvci52MS5Hb29kQgTiQQECIkkKCVNlbGxHb29kcxITCgVzdWdhchgBIAEoBUIE4kEBARISCgRnb2xkGAIgASgFQgTiQQEBEhMKBXNwaWNlGAMgASgFQgTiQQEBIgsKCUJ1eUtuaWdodCIPCg1EZWNsaW5lS25pZ2h0IhAKDlJldHVyblRvTGlzYm9uIh8KCFJlbG9jYXRlEhMKBXBsYWNlGAEgASgJQgTiQQECIiYKDFBpY2tCdWlsZGluZxIWCghidWlsZGluZxgBIAEoCUIE4kEBAiInCg9QaWNrRmxlZXRPcmlnaW4SFAoGcmVnaW9uGAEgASgJQgTiQQECIiwKFFBpY2tGbGVldERlc3RpbmF0aW9uEhQKBnJlZ2lvbhgBIAEoCUIE4kEBAiIiCgpQaWNrQ29sb255EhQKBmNvbG9ueRgBIAEoCUIE4kEBAiKXDgoFRXZlbnQSRAoPYnVpbGRpbmdfY2hvc2VuGAEgASgLMikuZmxvdGlsbGEuYXBpLm5hdmVnYWRvci52MS5CdWlsZGluZ0Nob3NlbkgAEj4KDHR1cm5fc3RhcnRlZBgCIAEoCzImLmZsb3RpbGxhLmFwaS5uYXZlZ2Fkb3IudjEuVHVyblN0YXJ0ZWRIABJACg1tYXJrZXJfcGxhY2VkGAMgASgLMicuZmxvdGlsbGEuYXBpLm5hdmVnYWRvci52MS5NYXJrZXJQbGFjZWRIABI+CgxtYXJrZXJfbW92ZWQYBCABKAsyJi5mbG90aWxsYS5hcGkubmF2ZWdhZG9yLnYxLk1hcmtlck1vdmVkSAASRAoPc2hpcF9zYWNyaWZpY2VkGAUgASgLMikuZmxvdGlsbGEuYXBpLm5hdmVnYWRvci52MS5TaGlwU2FjcmlmaWNlZEgAEkIKDndvcmtlcnNfYm91Z2h0GAYgASgLMiguZmxvdGlsbGEuYXBpLm5hdmVnYWRvci52MS5Xb3JrZXJzQm91Z2h0SAASPgoMc2hpcHNfYm91Z2h0GAcgASgLMiYuZmxvdGlsbGEuYXBpLm5hdmVnYWRvci52MS5TaGlwc0JvdWdodEgAEkIKDndvcmtlcnNfcGxhY2VkGAggASgLMiguZmxvdGlsbGEuYXBpLm5hdmVnYWRvci52MS5Xb3JrZXJzUGxhY2VkSAASSAoRd29ya2Vyc19kaXNwbGFjZWQYCSABKAsyKy5mbG90aWxsYS5hcGkubmF2ZWdhZG9yLnYxLldvcmtlcnNEaXNwbGFjZWRIABJIChF3b3JrZXJzX3JlbG9jYXRlZBgKIAEoCzIrLmZsb3RpbGxhLmFwaS5uYXZlZ2Fkb3IudjEuV29ya2Vyc1JlbG9jYXRlZEgAEkYKEHdvcmtlcnNfcmV0dXJuZWQYCyABKAsyKi5mbG90aWxsYS5hcGkubmF2ZWdhZG9yLnYxLldvcmtlcnNSZXR1cm5lZEgAEkgKEWJ1aWxkaW5nX2RlY2xpbmVkGAwgASgLMisuZmxvdGlsbGEuYXBpLm5hdmVnYWRvci52MS5CdWlsZGluZ0RlY2xpbmVkSAASPgoMZmxlZXRfc2FpbGVkGA0gASgLMiYuZmxvdGlsbGEuYXBpLm5hdmVnYWRvci52MS5GbGVldFNhaWxlZEgAEkQKD3JlZ2lvbl9leHBsb3JlZBgOIAEoCzIpLmZsb3RpbGxhLmFwaS5uYXZlZ2Fkb3IudjEuUmVnaW9uRXhwbG9yZWRIABJECg9zYWlsaW5nX3N0b3BwZWQYDyABKAsyKS5mbG90aWxsYS5hcGkubmF2ZWdhZG9yLnYxLlNhaWxpbmdTdG9wcGVkSAASSgoSY29sb25pemluZ19zdG9wcGVkGBAgASgLMiwuZmxvdGlsbGEuYXBpLm5hdmVnYWRvci52MS5Db2xvbml6aW5nU3RvcHBlZEgAEkAKDWdvb2RfY29uc3VtZWQYESABKAsyJy5mbG90aWxsYS5hcGkubmF2ZWdhZG9yLnYxLkdvb2RDb25zdW1lZEgAEjoKCmdvb2RzX3NvbGQYEiABKAsyJC5mbG90aWxsYS5hcGkubmF2ZWdhZG9yLnYxLkdvb2RzU29sZEgAEkAKDWtuaWdodF9ib3VnaHQYEyABKAsyJy5mbG90aWxsYS5hcGkubmF2ZWdhZG9yLnYxLktuaWdodEJvdWdodEgAEkQKD2tuaWdodF9kZWNsaW5lZBgUIAEoCzIpLmZsb3RpbGxhLmFwaS5uYXZlZ2Fkb3IudjEuS25pZ2h0RGVjbGluZWRIABJECg9pbmNvbWVfcmVjZWl2ZWQYFSABKAsyKS5mbG90aWxsYS5hcGkubmF2ZWdhZG9yLnYxLkluY29tZVJlY2VpdmVkSAASOgoKZ2FtZV9lbmRlZBgWIAEoCzIkLmZsb3RpbGxhLmFwaS5uYXZlZ2Fkb3IudjEuR2FtZUVuZGVkSAASRAoPYnVpbGRpbmdfcGlja2VkGBcgASgLMikuZmxvdGlsbGEuYXBpLm5hdmVnYWRvci52MS5CdWlsZGluZ1BpY2tlZEgAEksKE2ZsZWV0X29yaWdpbl9waWNrZWQYGCABKAsyLC5mbG90aWxsYS5hcGkubmF2ZWdhZG9yLnYxLkZsZWV0T3JpZ2luUGlja2VkSAASVQoYZmxlZXRfZGVzdGluYXRpb25fcGlja2VkGBkgASgLMjEuZmxvdGlsbGEuYXBpLm5hdmVnYWRvci52MS5GbGVldERlc3RpbmF0aW9uUGlja2VkSAASQAoNY29sb255X3BpY2tlZBgaIAEoCzInLmZsb3RpbGxhLmFwaS5uYXZlZ2Fkb3IudjEuQ29sb255UGlja2VkSABCBgoEa2luZCIwCg5CdWlsZGluZ0Nob3NlbhIMCgRzZWF0GAEgASgFEhAKCGJ1aWxkaW5nGAIgASgJIikKC1R1cm5TdGFydGVkEgwKBHNlYXQYASABKAUSDAoEdHVybhgCIAEoBSJNCgxNYXJrZXJQbGFjZWQSDAoEc2VhdBgBIAEoBRIvCgVzcGFjZRgCIAEoDjIgLmZsb3RpbGxhLmFwaS5uYXZlZ2Fkb3IudjEuU3BhY2UifQoLTWFya2VyTW92ZWQSDAoEc2VhdBgBIAEoBRINCgVzdGVwcxgCIAEoBRIvCgVzcGFjZRgDIAEoDjIgLmZsb3RpbGxhLmFwaS5uYXZlZ2Fkb3IudjEuU3BhY2USEQoJc2hpcF9jb3N0GAQgASgFEg0KBWJvbnVzGAUgASgFIi4KDlNoaXBTYWNyaWZpY2VkEgwKBHNlYXQYASABKAUSDgoGcmVnaW9uGAIgASgJIlgKDVdvcmtlcnNCb3VnaHQSDAoEc2VhdBgBIAEoBRINCgVjb3VudBgCIAEoBRIMCgRwYWlkGAMgASgFEgwKBGZyZWUYBCABKAUSDgoGbGlzYm9uGAUgASgFIkYKC1NoaXBzQm91Z2h0EgwKBHNlYXQYASABKAUSDQoFY291bnQYAiABKAUSDAoEcGFpZBgDIAEoBRIMCgRmcmVlGAQgASgFIkwKDVdvcmtlcnNQbGFjZWQSDAoEc2VhdBgBIAEoBRINCgVwbGFjZRgCIAEoCRIPCgd3b3JrZXJzGAMgASgFEg0KBXRvdGFsGAQgASgFIkAKEFdvcmtlcnNEaXNwbGFjZWQSDAoEc2VhdBgBIAEoBRINCgVwbGFjZRgCIAEoCRIPCgd3b3JrZXJzGAMgASgFIk8KEFdvcmtlcnNSZWxvY2F0ZWQSDAoEc2VhdBgBIAEoBRINCgVwbGFjZRgCIAEoCRIPCgd3b3JrZXJzGAMgASgFEg0KBXRvdGFsGAQgASgFIj4KD1dvcmtlcnNSZXR1cm5lZBIMCgRzZWF0GAEgASgFEg8KB3dvcmtlcnMYAiABKAUSDAoEcGFpZBgDIAEoBSIgChBCdWlsZGluZ0RlY2xpbmVkEgwKBHNlYXQYASABKAUigAEKC0ZsZWV0U2FpbGVkEgwKBHNlYXQYASABKAUSDgoGb3JpZ2luGAIgASgJEhMKC2Rlc3RpbmF0aW9uGAMgASgJEhAKCGRpc3RhbmNlGAQgASgFEg0KBXNoaXBzGAUgASgFEgwKBGxvc3QYBiABKAUSDwoHYXJyaXZlZBgHIAEoBSJRCg5SZWdpb25FeHBsb3JlZBIMCgRzZWF0GAEgASgFEg4KBnJlZ2lvbhgCIAEoCRISCgpzYWNyaWZpY2VkGAMgASgFEg0KBWJvbnVzGAQgASgFIh4KDlNhaWxpbmdTdG9wcGVkEgwKBHNlYXQYASABKAUiIQoRQ29sb25pemluZ1N0b3BwZWQSDAoEc2VhdBgBIAEoBSJrCgxHb29kQ29uc3VtZWQSDAoEc2VhdBgBIAEoBRItCgRnb29kGAIgASgOMh8uZmxvdGlsbGEuYXBpLm5hdmVnYWRvci52MS5Hb29kEg8KB3JlbW92ZWQYAyABKAUSDQoFY3ViZXMYBCABKAUiUwoJR29vZHNTb2xkEgwKBHNlYXQYASABKAUSDQoFc3VnYXIYAiABKAUSDAoEZ29sZBgDIAEoBRINCgVzcGljZRgEIAEoBRIMCgRwYWlkGAUgASgFIoYBCgxLbmlnaHRCb3VnaHQSDAoEc2VhdBgBIAEoBRINCgVwcmljZRgCIAEoBRIPCgd3b3JrZXJzGAMgASgFEg8KB2tuaWdodHMYBCABKAUSFAoMa25pZ2h0c19zb2xkGAUgASgFEhIKCm5leHRfcHJpY2UYBiABKAUSDQoFcGhhc2UYByABKAUiHgoOS25pZ2h0RGVjbGluZWQSDAoEc2VhdBgBIAEoBSJACg5JbmNvbWVSZWNlaXZlZBIMCgRzZWF0GAEgASgFEhAKCGJ1aWxkaW5nGAIgASgJEg4KBmFtb3VudBgDIAEoBSIsCglHYW1lRW5kZWQSDgoGc2NvcmVzGAEgAygFEg8KB3dpbm5lcnMYAiADKAUiMAoOQnVpbGRpbmdQaWNrZWQSDAoEc2VhdBgBIAEoBRIQCghidWlsZGluZxgCIAEoCSIxChFGbGVldE9yaWdpblBpY2tlZBIMCgRzZWF0GAEgASgFEg4KBnJlZ2lvbhgCIAEoCSI2ChZGbGVldERlc3RpbmF0aW9uUGlja2VkEgwKBHNlYXQYASABKAUSDgoGcmVnaW9uGAIgASgJIiwKDENvbG9ueVBpY2tlZBIMCgRzZWF0GAEgASgFEg4KBmNvbG9ueRgCIAEoCSLxBgoEVmlldxITCgZ2aWV3ZXIYASABKAVIAIgBARItCgRzdGVwGAIgASgOMh8uZmxvdGlsbGEuYXBpLm5hdmVnYWRvci52MS5TdGVwEhMKBmFjdGl2ZRgDIAEoBUgBiAEBEg4KBnRvX2FjdBgEIAMoBRIMCgR0dXJuGAUgASgFEhQKDHN0YXJ0X3BsYXllchgGIAEoBRI2CgdwbGF5ZXJzGAcgAygLMiUuZmxvdGlsbGEuYXBpLm5hdmVnYWRvci52MS5QbGF5ZXJWaWV3EjkKCWJ1aWxkaW5ncxgIIAMoCzImLmZsb3RpbGxhLmFwaS5uYXZlZ2Fkb3IudjEuSG9sZGluZ1ZpZXcSOAoIY29sb25pZXMYCSADKAsyJi5mbG90aWxsYS5hcGkubmF2ZWdhZG9yLnYxLkhvbGRpbmdWaWV3EjYKB3JlZ2lvbnMYCiADKAsyJS5mbG90aWxsYS5hcGkubmF2ZWdhZG9yLnYxLlJlZ2lvblZpZXcSDQoFY3ViZXMYCyADKAUSFAoMa25pZ2h0X3BoYXNlGAwgASgFEhQKDGtuaWdodF9wcmljZRgNIAEoBRIUCgxrbmlnaHRzX3NvbGQYDiABKAUSGAoQZHJhZnRfcGlja3NfbGVmdBgPIAEoBRISCgpzaGlwc19vd2VkGBAgASgFEjoKC2Rlc3RpbmF0aW9uGBEgASgOMiAuZmxvdGlsbGEuYXBpLm5hdmVnYWRvci52MS5TcGFjZUgCiAEBEhUKDXNhaWxpbmdfbW92ZWQYEiADKAUSHAoUZXhwbG9yZWRfdGhpc19hY3Rpb24YEyABKAgSFgoOY29uc3VtZXJzX2xlZnQYFCABKAUSGwoOZGlzcGxhY2VkX3NlYXQYFSABKAVIA4gBARIZChFkaXNwbGFjZWRfd29ya2VycxgWIAEoBRIWCg5kaXNwbGFjZWRfZnJvbRgXIAEoCRIOCgZzY29yZXMYGCADKAUSDwoHd2lubmVycxgZIAMoBRIUCgxwaWNrZWRfcGxhY2UYGiABKAkSFAoMZmxlZXRfb3JpZ2luGBsgASgJEhkKEWZsZWV0X2Rlc3RpbmF0aW9uGBwgASgJQgkKB192aWV3ZXJCCQoHX2FjdGl2ZUIOCgxfZGVzdGluYXRpb25CEQoPX2Rpc3BsYWNlZF9zZWF0IqoCCgpQbGF5ZXJWaWV3EgwKBHNlYXQYASABKAUSMQoGY29sb3VyGAIgASgOMiEuZmxvdGlsbGEuYXBpLm5hdmVnYWRvci52MS5Db2xvdXISDQoFbW9uZXkYAyABKAUSDgoGbGlzYm9uGAQgASgFEg0KBXNoaXBzGAUgAygFEg8KB2tuaWdodHMYBiABKAUSNQoGcm9uZGVsGAcgASgOMiAuZmxvdGlsbGEuYXBpLm5hdmVnYWRvci52MS5TcGFjZUgAiAEBEhEKCWJ1aWxkaW5ncxgIIAMoCRIQCghjb2xvbmllcxgJIAMoCRINCgV0aWxlcxgKIAMoCRIRCglib251c19zdW0YCyABKAUSEwoLYmFzZV9wb2ludHMYDCABKAVCCQoHX3JvbmRlbCJLCgtIb2xkaW5nVmlldxINCgVwbGFjZRgBIAEoCRISCgVvd25lchgCIAEoBUgAiAEBEg8KB3dvcmtlcnMYAyABKAVCCAoGX293bmVyImUKClJlZ2lvblZpZXcSDgoGcmVnaW9uGAEgASgJEhAKCGV4cGxvcmVkGAIgASgIEg0KBWJvbnVzGAMgASgFEhcKCnRpbGVfb3duZXIYBCABKAVIAIgBAUINCgtfdGlsZV9vd25lciqgAQoFU3BhY2USFQoRU1BBQ0VfVU5TUEVDSUZJRUQQABIRCg1TUEFDRV9TQUlMSU5HEAESEQoNU1BBQ0VfV09SS0VSUxACEhAKDFNQQUNFX01BUktFVBADEhAKDFNQQUNFX0NPTE9OWRAEEhAKDFNQQUNFX0tOSUdIVBAFEg8KC1NQQUNFX1NISVBTEAYSEwoPU1BBQ0VfQlVJTERJTkdTEAcqSwoER29vZBIUChBHT09EX1VOU1BFQ0lGSUVEEAASDgoKR09PRF9TVUdBUhABEg0KCUdPT0RfR09MRBACEg4KCkdPT0RfU1BJQ0UQAyp4CgZDb2xvdXISFgoSQ09MT1VSX1VOU1BFQ0lGSUVEEAASDgoKQ09MT1VSX1JFRBABEg8KC0NPTE9VUl9CTFVFEAISEQoNQ09MT1VSX1lFTExPVxADEhAKDENPTE9VUl9HUkVFThAEEhAKDENPTE9VUl9CTEFDSxAFKoMCCgRTdGVwEhQKEFNURVBfVU5TUEVDSUZJRUQQABIOCgpTVEVQX0RSQUZUEAESDwoLU1RFUF9ST05ERUwQAhISCg5TVEVQX1BBWV9TSElQUxADEhAKDFNURVBfV09SS0VSUxAEEg4KClNURVBfU0hJUFMQBRISCg5TVEVQX0JVSUxESU5HUxAGEhAKDFNURVBfU0FJTElORxAHEg8KC1NURVBfQ09MT05ZEAgSEAoMU1RFUF9DT05TVU1FEAkSDQoJU1RFUF9TRUxMEAoSDwoLU1RFUF9LTklHSFQQCxISCg5TVEVQX0RJU1BMQUNFRBAMEhEKDVNURVBfRklOSVNIRUQQDWIGcHJvdG8z", [file_google_api_field_behavior]);
+  fileDesc("CilmbG90aWxsYS9hcGkvbmF2ZWdhZG9yL3YxL25hdmVnYWRvci5wcm90bxIZZmxvdGlsbGEuYXBpLm5hdmVnYWRvci52MSKEDQoGQWN0aW9uEkoKD2Nob29zZV9idWlsZGluZxgBIAEoCzIpLmZsb3RpbGxhLmFwaS5uYXZlZ2Fkb3IudjEuQ2hvb3NlQnVpbGRpbmdCBOJBAQFIABJECgxwbGFjZV9tYXJrZXIYAiABKAsyJi5mbG90aWxsYS5hcGkubmF2ZWdhZG9yLnYxLlBsYWNlTWFya2VyQgTiQQEBSAASQgoLbW92ZV9tYXJrZXIYAyABKAsyJS5mbG90aWxsYS5hcGkubmF2ZWdhZG9yLnYxLk1vdmVNYXJrZXJCBOJBAQFIABJICg5zYWNyaWZpY2Vfc2hpcBgEIAEoCzIoLmZsb3RpbGxhLmFwaS5uYXZlZ2Fkb3IudjEuU2FjcmlmaWNlU2hpcEIE4kEBAUgAEkIKC2J1eV93b3JrZXJzGAUgASgLMiUuZmxvdGlsbGEuYXBpLm5hdmVnYWRvci52MS5CdXlXb3JrZXJzQgTiQQEBSAASPgoJYnV5X3NoaXBzGAYgASgLMiMuZmxvdGlsbGEuYXBpLm5hdmVnYWRvci52MS5CdXlTaGlwc0IE4kEBAUgAEk0KEXBsYWNlX29uX2J1aWxkaW5nGAcgASgLMiouZmxvdGlsbGEuYXBpLm5hdmVnYWRvci52MS5QbGFjZU9uQnVpbGRpbmdCBOJBAQFIABJMChBkZWNsaW5lX2J1aWxkaW5nGAggASgLMiouZmxvdGlsbGEuYXBpLm5hdmVnYWRvci52MS5EZWNsaW5lQnVpbGRpbmdCBOJBAQFIABJACgpzYWlsX2ZsZWV0GAkgASgLMiQuZmxvdGlsbGEuYXBpLm5hdmVnYWRvci52MS5TYWlsRmxlZXRCBOJBAQFIABJECgxzdG9wX3NhaWxpbmcYCiABKAsyJi5mbG90aWxsYS5hcGkubmF2ZWdhZG9yLnYxLlN0b3BTYWlsaW5nQgTiQQEBSAASSQoPcGxhY2Vfb25fY29sb255GAsgASgLMiguZmxvdGlsbGEuYXBpLm5hdmVnYWRvci52MS5QbGFjZU9uQ29sb255QgTiQQEBSAASSgoPc3RvcF9jb2xvbml6aW5nGAwgASgLMikuZmxvdGlsbGEuYXBpLm5hdmVnYWRvci52MS5TdG9wQ29sb25pemluZ0IE4kEBAUgAEkQKDGNvbnN1bWVfZ29vZBgNIAEoCzImLmZsb3RpbGxhLmFwaS5uYXZlZ2Fkb3IudjEuQ29uc3VtZUdvb2RCBOJBAQFIABJACgpzZWxsX2dvb2RzGA4gASgLMiQuZmxvdGlsbGEuYXBpLm5hdmVnYWRvci52MS5TZWxsR29vZHNCBOJBAQFIABJACgpidXlfa25pZ2h0GA8gASgLMiQuZmxvdGlsbGEuYXBpLm5hdmVnYWRvci52MS5CdXlLbmlnaHRCBOJBAQFIABJICg5kZWNsaW5lX2tuaWdodBgQIAEoCzIoLmZsb3RpbGxhLmFwaS5uYXZlZ2Fkb3IudjEuRGVjbGluZUtuaWdodEIE4kEBAUgAEksKEHJldHVybl90b19saXNib24YESABKAsyKS5mbG90aWxsYS5hcGkubmF2ZWdhZG9yLnYxLlJldHVyblRvTGlzYm9uQgTiQQEBSAASPQoIcmVsb2NhdGUYEiABKAsyIy5mbG90aWxsYS5hcGkubmF2ZWdhZG9yLnYxLlJlbG9jYXRlQgTiQQEBSAASRgoNcGlja19idWlsZGluZxgTIAEoCzInLmZsb3RpbGxhLmFwaS5uYXZlZ2Fkb3IudjEuUGlja0J1aWxkaW5nQgTiQQEBSAASTQoRcGlja19mbGVldF9vcmlnaW4YFCABKAsyKi5mbG90aWxsYS5hcGkubmF2ZWdhZG9yLnYxLlBpY2tGbGVldE9yaWdpbkIE4kEBAUgAElcKFnBpY2tfZmxlZXRfZGVzdGluYXRpb24YFSABKAsyLy5mbG90aWxsYS5hcGkubmF2ZWdhZG9yLnYxLlBpY2tGbGVldERlc3RpbmF0aW9uQgTiQQEBSAASQgoLcGlja19jb2xvbnkYFiABKAsyJS5mbG90aWxsYS5hcGkubmF2ZWdhZG9yLnYxLlBpY2tDb2xvbnlCBOJBAQFIABI+CglwaWNrX3NhbGUYFyABKAsyIy5mbG90aWxsYS5hcGkubmF2ZWdhZG9yLnYxLlBpY2tTYWxlQgTiQQEBSABCBgoEa2luZCIoCg5DaG9vc2VCdWlsZGluZxIWCghidWlsZGluZxgBIAEoCUIE4kEBAiJECgtQbGFjZU1hcmtlchI1CgVzcGFjZRgBIAEoDjIgLmZsb3RpbGxhLmFwaS5uYXZlZ2Fkb3IudjEuU3BhY2VCBOJBAQIiIQoKTW92ZU1hcmtlchITCgVzdGVwcxgBIAEoBUIE4kEBAiIlCg1TYWNyaWZpY2VTaGlwEhQKBnJlZ2lvbhgBIAEoCUIE4kEBAiIhCgpCdXlXb3JrZXJzEhMKBWNvdW50GAEgASgFQgTiQQECIh8KCEJ1eVNoaXBzEhMKBWNvdW50GAEgASgFQgTiQQECIkAKD1BsYWNlT25CdWlsZGluZxIWCghidWlsZGluZxgBIAEoCUIE4kEBAhIVCgd3b3JrZXJzGAIgASgFQgTiQQECIhEKD0RlY2xpbmVCdWlsZGluZyJRCglTYWlsRmxlZXQSFAoGb3JpZ2luGAEgASgJQgTiQQECEhMKBXNoaXBzGAIgASgFQgTiQQECEhkKC2Rlc3RpbmF0aW9uGAMgASgJQgTiQQECIg0KC1N0b3BTYWlsaW5nIjwKDVBsYWNlT25Db2xvbnkSFAoGY29sb255GAEgASgJQgTiQQECEhUKB3dvcmtlcnMYAiABKAVCBOJBAQIiEAoOU3RvcENvbG9uaXppbmciQgoLQ29uc3VtZUdvb2QSMwoEZ29vZBgBIAEoDjIfLmZsb3RpbGxhLmFwaS5uYXZlZ2Fkb3IudjEuR29vZEIE4kEBAiJJCglTZWxsR29vZHMSEwoFc3VnYXIYASABKAVCBOJBAQESEgoEZ29sZBgCIAEoBUIE4kEBARITCgVzcGljZRgDIAEoBUIE4kEBASILCglCdXlLbmlnaHQiDwoNRGVjbGluZUtuaWdodCIQCg5SZXR1cm5Ub0xpc2JvbiIfCghSZWxvY2F0ZRITCgVwbGFjZRgBIAEoCUIE4kEBAiImCgxQaWNrQnVpbGRpbmcSFgoIYnVpbGRpbmcYASABKAlCBOJBAQIiJwoPUGlja0ZsZWV0T3JpZ2luEhQKBnJlZ2lvbhgBIAEoCUIE4kEBAiIsChRQaWNrRmxlZXREZXN0aW5hdGlvbhIUCgZyZWdpb24YASABKAlCBOJBAQIiIgoKUGlja0NvbG9ueRIUCgZjb2xvbnkYASABKAlCBOJBAQIiVAoIUGlja1NhbGUSMwoEZ29vZBgBIAEoDjIfLmZsb3RpbGxhLmFwaS5uYXZlZ2Fkb3IudjEuR29vZEIE4kEBAhITCgV1bml0cxgCIAEoBUIE4kEBASLVDgoFRXZlbnQSRAoPYnVpbGRpbmdfY2hvc2VuGAEgASgLMikuZmxvdGlsbGEuYXBpLm5hdmVnYWRvci52MS5CdWlsZGluZ0Nob3NlbkgAEj4KDHR1cm5fc3RhcnRlZBgCIAEoCzImLmZsb3RpbGxhLmFwaS5uYXZlZ2Fkb3IudjEuVHVyblN0YXJ0ZWRIABJACg1tYXJrZXJfcGxhY2VkGAMgASgLMicuZmxvdGlsbGEuYXBpLm5hdmVnYWRvci52MS5NYXJrZXJQbGFjZWRIABI+CgxtYXJrZXJfbW92ZWQYBCABKAsyJi5mbG90aWxsYS5hcGkubmF2ZWdhZG9yLnYxLk1hcmtlck1vdmVkSAASRAoPc2hpcF9zYWNyaWZpY2VkGAUgASgLMikuZmxvdGlsbGEuYXBpLm5hdmVnYWRvci52MS5TaGlwU2FjcmlmaWNlZEgAEkIKDndvcmtlcnNfYm91Z2h0GAYgASgLMiguZmxvdGlsbGEuYXBpLm5hdmVnYWRvci52MS5Xb3JrZXJzQm91Z2h0SAASPgoMc2hpcHNfYm91Z2h0GAcgASgLMiYuZmxvdGlsbGEuYXBpLm5hdmVnYWRvci52MS5TaGlwc0JvdWdodEgAEkIKDndvcmtlcnNfcGxhY2VkGAggASgLMiguZmxvdGlsbGEuYXBpLm5hdmVnYWRvci52MS5Xb3JrZXJzUGxhY2VkSAASSAoRd29ya2Vyc19kaXNwbGFjZWQYCSABKAsyKy5mbG90aWxsYS5hcGkubmF2ZWdhZG9yLnYxLldvcmtlcnNEaXNwbGFjZWRIABJIChF3b3JrZXJzX3JlbG9jYXRlZBgKIAEoCzIrLmZsb3RpbGxhLmFwaS5uYXZlZ2Fkb3IudjEuV29ya2Vyc1JlbG9jYXRlZEgAEkYKEHdvcmtlcnNfcmV0dXJuZWQYCyABKAsyKi5mbG90aWxsYS5hcGkubmF2ZWdhZG9yLnYxLldvcmtlcnNSZXR1cm5lZEgAEkgKEWJ1aWxkaW5nX2RlY2xpbmVkGAwgASgLMisuZmxvdGlsbGEuYXBpLm5hdmVnYWRvci52MS5CdWlsZGluZ0RlY2xpbmVkSAASPgoMZmxlZXRfc2FpbGVkGA0gASgLMiYuZmxvdGlsbGEuYXBpLm5hdmVnYWRvci52MS5GbGVldFNhaWxlZEgAEkQKD3JlZ2lvbl9leHBsb3JlZBgOIAEoCzIpLmZsb3RpbGxhLmFwaS5uYXZlZ2Fkb3IudjEuUmVnaW9uRXhwbG9yZWRIABJECg9zYWlsaW5nX3N0b3BwZWQYDyABKAsyKS5mbG90aWxsYS5hcGkubmF2ZWdhZG9yLnYxLlNhaWxpbmdTdG9wcGVkSAASSgoSY29sb25pemluZ19zdG9wcGVkGBAgASgLMiwuZmxvdGlsbGEuYXBpLm5hdmVnYWRvci52MS5Db2xvbml6aW5nU3RvcHBlZEgAEkAKDWdvb2RfY29uc3VtZWQYESABKAsyJy5mbG90aWxsYS5hcGkubmF2ZWdhZG9yLnYxLkdvb2RDb25zdW1lZEgAEjoKCmdvb2RzX3NvbGQYEiABKAsyJC5mbG90aWxsYS5hcGkubmF2ZWdhZG9yLnYxLkdvb2RzU29sZEgAEkAKDWtuaWdodF9ib3VnaHQYEyABKAsyJy5mbG90aWxsYS5hcGkubmF2ZWdhZG9yLnYxLktuaWdodEJvdWdodEgAEkQKD2tuaWdodF9kZWNsaW5lZBgUIAEoCzIpLmZsb3RpbGxhLmFwaS5uYXZlZ2Fkb3IudjEuS25pZ2h0RGVjbGluZWRIABJECg9pbmNvbWVfcmVjZWl2ZWQYFSABKAsyKS5mbG90aWxsYS5hcGkubmF2ZWdhZG9yLnYxLkluY29tZVJlY2VpdmVkSAASOgoKZ2FtZV9lbmRlZBgWIAEoCzIkLmZsb3RpbGxhLmFwaS5uYXZlZ2Fkb3IudjEuR2FtZUVuZGVkSAASRAoPYnVpbGRpbmdfcGlja2VkGBcgASgLMikuZmxvdGlsbGEuYXBpLm5hdmVnYWRvci52MS5CdWlsZGluZ1BpY2tlZEgAEksKE2ZsZWV0X29yaWdpbl9waWNrZWQYGCABKAsyLC5mbG90aWxsYS5hcGkubmF2ZWdhZG9yLnYxLkZsZWV0T3JpZ2luUGlja2VkSAASVQoYZmxlZXRfZGVzdGluYXRpb25fcGlja2VkGBkgASgLMjEuZmxvdGlsbGEuYXBpLm5hdmVnYWRvci52MS5GbGVldERlc3RpbmF0aW9uUGlja2VkSAASQAoNY29sb255X3BpY2tlZBgaIAEoCzInLmZsb3RpbGxhLmFwaS5uYXZlZ2Fkb3IudjEuQ29sb255UGlja2VkSAASPAoLc2FsZV9waWNrZWQYGyABKAsyJS5mbG90aWxsYS5hcGkubmF2ZWdhZG9yLnYxLlNhbGVQaWNrZWRIAEIGCgRraW5kIjAKDkJ1aWxkaW5nQ2hvc2VuEgwKBHNlYXQYASABKAUSEAoIYnVpbGRpbmcYAiABKAkiKQoLVHVyblN0YXJ0ZWQSDAoEc2VhdBgBIAEoBRIMCgR0dXJuGAIgASgFIk0KDE1hcmtlclBsYWNlZBIMCgRzZWF0GAEgASgFEi8KBXNwYWNlGAIgASgOMiAuZmxvdGlsbGEuYXBpLm5hdmVnYWRvci52MS5TcGFjZSJ9CgtNYXJrZXJNb3ZlZBIMCgRzZWF0GAEgASgFEg0KBXN0ZXBzGAIgASgFEi8KBXNwYWNlGAMgASgOMiAuZmxvdGlsbGEuYXBpLm5hdmVnYWRvci52MS5TcGFjZRIRCglzaGlwX2Nvc3QYBCABKAUSDQoFYm9udXMYBSABKAUiLgoOU2hpcFNhY3JpZmljZWQSDAoEc2VhdBgBIAEoBRIOCgZyZWdpb24YAiABKAkiWAoNV29ya2Vyc0JvdWdodBIMCgRzZWF0GAEgASgFEg0KBWNvdW50GAIgASgFEgwKBHBhaWQYAyABKAUSDAoEZnJlZRgEIAEoBRIOCgZsaXNib24YBSABKAUiRgoLU2hpcHNCb3VnaHQSDAoEc2VhdBgBIAEoBRINCgVjb3VudBgCIAEoBRIMCgRwYWlkGAMgASgFEgwKBGZyZWUYBCABKAUiTAoNV29ya2Vyc1BsYWNlZBIMCgRzZWF0GAEgASgFEg0KBXBsYWNlGAIgASgJEg8KB3dvcmtlcnMYAyABKAUSDQoFdG90YWwYBCABKAUiQAoQV29ya2Vyc0Rpc3BsYWNlZBIMCgRzZWF0GAEgASgFEg0KBXBsYWNlGAIgASgJEg8KB3dvcmtlcnMYAyABKAUiTwoQV29ya2Vyc1JlbG9jYXRlZBIMCgRzZWF0GAEgASgFEg0KBXBsYWNlGAIgASgJEg8KB3dvcmtlcnMYAyABKAUSDQoFdG90YWwYBCABKAUiPgoPV29ya2Vyc1JldHVybmVkEgwKBHNlYXQYASABKAUSDwoHd29ya2VycxgCIAEoBRIMCgRwYWlkGAMgASgFIiAKEEJ1aWxkaW5nRGVjbGluZWQSDAoEc2VhdBgBIAEoBSKAAQoLRmxlZXRTYWlsZWQSDAoEc2VhdBgBIAEoBRIOCgZvcmlnaW4YAiABKAkSEwoLZGVzdGluYXRpb24YAyABKAkSEAoIZGlzdGFuY2UYBCABKAUSDQoFc2hpcHMYBSABKAUSDAoEbG9zdBgGIAEoBRIPCgdhcnJpdmVkGAcgASgFIlEKDlJlZ2lvbkV4cGxvcmVkEgwKBHNlYXQYASABKAUSDgoGcmVnaW9uGAIgASgJEhIKCnNhY3JpZmljZWQYAyABKAUSDQoFYm9udXMYBCABKAUiHgoOU2FpbGluZ1N0b3BwZWQSDAoEc2VhdBgBIAEoBSIhChFDb2xvbml6aW5nU3RvcHBlZBIMCgRzZWF0GAEgASgFImsKDEdvb2RDb25zdW1lZBIMCgRzZWF0GAEgASgFEi0KBGdvb2QYAiABKA4yHy5mbG90aWxsYS5hcGkubmF2ZWdhZG9yLnYxLkdvb2QSDwoHcmVtb3ZlZBgDIAEoBRINCgVjdWJlcxgEIAEoBSJTCglHb29kc1NvbGQSDAoEc2VhdBgBIAEoBRINCgVzdWdhchgCIAEoBRIMCgRnb2xkGAMgASgFEg0KBXNwaWNlGAQgASgFEgwKBHBhaWQYBSABKAUihgEKDEtuaWdodEJvdWdodBIMCgRzZWF0GAEgASgFEg0KBXByaWNlGAIgASgFEg8KB3dvcmtlcnMYAyABKAUSDwoHa25pZ2h0cxgEIAEoBRIUCgxrbmlnaHRzX3NvbGQYBSABKAUSEgoKbmV4dF9wcmljZRgGIAEoBRINCgVwaGFzZRgHIAEoBSIeCg5LbmlnaHREZWNsaW5lZBIMCgRzZWF0GAEgASgFIkAKDkluY29tZVJlY2VpdmVkEgwKBHNlYXQYASABKAUSEAoIYnVpbGRpbmcYAiABKAkSDgoGYW1vdW50GAMgASgFIiwKCUdhbWVFbmRlZBIOCgZzY29yZXMYASADKAUSDwoHd2lubmVycxgCIAMoBSIwCg5CdWlsZGluZ1BpY2tlZBIMCgRzZWF0GAEgASgFEhAKCGJ1aWxkaW5nGAIgASgJIjEKEUZsZWV0T3JpZ2luUGlja2VkEgwKBHNlYXQYASABKAUSDgoGcmVnaW9uGAIgASgJIjYKFkZsZWV0RGVzdGluYXRpb25QaWNrZWQSDAoEc2VhdBgBIAEoBRIOCgZyZWdpb24YAiABKAkiLAoMQ29sb255UGlja2VkEgwKBHNlYXQYASABKAUSDgoGY29sb255GAIgASgJIlgKClNhbGVQaWNrZWQSDAoEc2VhdBgBIAEoBRItCgRnb29kGAIgASgOMh8uZmxvdGlsbGEuYXBpLm5hdmVnYWRvci52MS5Hb29kEg0KBXVuaXRzGAMgASgFIocHCgRWaWV3EhMKBnZpZXdlchgBIAEoBUgAiAEBEi0KBHN0ZXAYAiABKA4yHy5mbG90aWxsYS5hcGkubmF2ZWdhZG9yLnYxLlN0ZXASEwoGYWN0aXZlGAMgASgFSAGIAQESDgoGdG9fYWN0GAQgAygFEgwKBHR1cm4YBSABKAUSFAoMc3RhcnRfcGxheWVyGAYgASgFEjYKB3BsYXllcnMYByADKAsyJS5mbG90aWxsYS5hcGkubmF2ZWdhZG9yLnYxLlBsYXllclZpZXcSOQoJYnVpbGRpbmdzGAggAygLMiYuZmxvdGlsbGEuYXBpLm5hdmVnYWRvci52MS5Ib2xkaW5nVmlldxI4Cghjb2xvbmllcxgJIAMoCzImLmZsb3RpbGxhLmFwaS5uYXZlZ2Fkb3IudjEuSG9sZGluZ1ZpZXcSNgoHcmVnaW9ucxgKIAMoCzIlLmZsb3RpbGxhLmFwaS5uYXZlZ2Fkb3IudjEuUmVnaW9uVmlldxINCgVjdWJlcxgLIAMoBRIUCgxrbmlnaHRfcGhhc2UYDCABKAUSFAoMa25pZ2h0X3ByaWNlGA0gASgFEhQKDGtuaWdodHNfc29sZBgOIAEoBRIYChBkcmFmdF9waWNrc19sZWZ0GA8gASgFEhIKCnNoaXBzX293ZWQYECABKAUSOgoLZGVzdGluYXRpb24YESABKA4yIC5mbG90aWxsYS5hcGkubmF2ZWdhZG9yLnYxLlNwYWNlSAKIAQESFQoNc2FpbGluZ19tb3ZlZBgSIAMoBRIcChRleHBsb3JlZF90aGlzX2FjdGlvbhgTIAEoCBIWCg5jb25zdW1lcnNfbGVmdBgUIAEoBRIbCg5kaXNwbGFjZWRfc2VhdBgVIAEoBUgDiAEBEhkKEWRpc3BsYWNlZF93b3JrZXJzGBYgASgFEhYKDmRpc3BsYWNlZF9mcm9tGBcgASgJEg4KBnNjb3JlcxgYIAMoBRIPCgd3aW5uZXJzGBkgAygFEhQKDHBpY2tlZF9wbGFjZRgaIAEoCRIUCgxmbGVldF9vcmlnaW4YGyABKAkSGQoRZmxlZXRfZGVzdGluYXRpb24YHCABKAkSFAoMcGlja2VkX3NhbGVzGB0gAygFQgkKB192aWV3ZXJCCQoHX2FjdGl2ZUIOCgxfZGVzdGluYXRpb25CEQoPX2Rpc3BsYWNlZF9zZWF0IqoCCgpQbGF5ZXJWaWV3EgwKBHNlYXQYASABKAUSMQoGY29sb3VyGAIgASgOMiEuZmxvdGlsbGEuYXBpLm5hdmVnYWRvci52MS5Db2xvdXISDQoFbW9uZXkYAyABKAUSDgoGbGlzYm9uGAQgASgFEg0KBXNoaXBzGAUgAygFEg8KB2tuaWdodHMYBiABKAUSNQoGcm9uZGVsGAcgASgOMiAuZmxvdGlsbGEuYXBpLm5hdmVnYWRvci52MS5TcGFjZUgAiAEBEhEKCWJ1aWxkaW5ncxgIIAMoCRIQCghjb2xvbmllcxgJIAMoCRINCgV0aWxlcxgKIAMoCRIRCglib251c19zdW0YCyABKAUSEwoLYmFzZV9wb2ludHMYDCABKAVCCQoHX3JvbmRlbCJLCgtIb2xkaW5nVmlldxINCgVwbGFjZRgBIAEoCRISCgVvd25lchgCIAEoBUgAiAEBEg8KB3dvcmtlcnMYAyABKAVCCAoGX293bmVyImUKClJlZ2lvblZpZXcSDgoGcmVnaW9uGAEgASgJEhAKCGV4cGxvcmVkGAIgASgIEg0KBWJvbnVzGAMgASgFEhcKCnRpbGVfb3duZXIYBCABKAVIAIgBAUINCgtfdGlsZV9vd25lciqgAQoFU3BhY2USFQoRU1BBQ0VfVU5TUEVDSUZJRUQQABIRCg1TUEFDRV9TQUlMSU5HEAESEQoNU1BBQ0VfV09SS0VSUxACEhAKDFNQQUNFX01BUktFVBADEhAKDFNQQUNFX0NPTE9OWRAEEhAKDFNQQUNFX0tOSUdIVBAFEg8KC1NQQUNFX1NISVBTEAYSEwoPU1BBQ0VfQlVJTERJTkdTEAcqSwoER29vZBIUChBHT09EX1VOU1BFQ0lGSUVEEAASDgoKR09PRF9TVUdBUhABEg0KCUdPT0RfR09MRBACEg4KCkdPT0RfU1BJQ0UQAyp4CgZDb2xvdXISFgoSQ09MT1VSX1VOU1BFQ0lGSUVEEAASDgoKQ09MT1VSX1JFRBABEg8KC0NPTE9VUl9CTFVFEAISEQoNQ09MT1VSX1lFTExPVxADEhAKDENPTE9VUl9HUkVFThAEEhAKDENPTE9VUl9CTEFDSxAFKoMCCgRTdGVwEhQKEFNURVBfVU5TUEVDSUZJRUQQABIOCgpTVEVQX0RSQUZUEAESDwoLU1RFUF9ST05ERUwQAhISCg5TVEVQX1BBWV9TSElQUxADEhAKDFNURVBfV09SS0VSUxAEEg4KClNURVBfU0hJUFMQBRISCg5TVEVQX0JVSUxESU5HUxAGEhAKDFNURVBfU0FJTElORxAHEg8KC1NURVBfQ09MT05ZEAgSEAoMU1RFUF9DT05TVU1FEAkSDQoJU1RFUF9TRUxMEAoSDwoLU1RFUF9LTklHSFQQCxISCg5TVEVQX0RJU1BMQUNFRBAMEhEKDVNURVBfRklOSVNIRUQQDWIGcHJvdG8z", [file_google_api_field_behavior]);
 
 /**
  * One decision of a Navegador player; mirrors the action dataclasses of flotilla.games.navegador.
@@ -200,6 +200,14 @@ export type Action = Message<"flotilla.api.navegador.v1.Action"> & {
      */
     value: PickColony;
     case: "pickColony";
+  } | {
+    /**
+     * Rules version 2, Market sales: how many units of one good (all goods but the last one sold).
+     *
+     * @generated from field: flotilla.api.navegador.v1.PickSale pick_sale = 23;
+     */
+    value: PickSale;
+    case: "pickSale";
   } | { case: undefined; value?: undefined };
 };
 
@@ -494,7 +502,10 @@ export const ConsumeGoodSchema: GenMessage<ConsumeGood> = /*@__PURE__*/
   messageDesc(file_flotilla_api_navegador_v1_navegador, 13);
 
 /**
- * Market: the active player's sales.
+ * Market: the active player's sales. Rules version 2 asks the goods one at a time (pick_sale for
+ * each good that may be sold but the last, in the order sugar, gold, spice); then sell_goods
+ * repeats the picked units and says how many of the last good. Selling nothing (all zero) stays
+ * possible at every step.
  *
  * @generated from message flotilla.api.navegador.v1.SellGoods
  */
@@ -681,6 +692,35 @@ export type PickColony = Message<"flotilla.api.navegador.v1.PickColony"> & {
  */
 export const PickColonySchema: GenMessage<PickColony> = /*@__PURE__*/
   messageDesc(file_flotilla_api_navegador_v1_navegador, 22);
+
+/**
+ * Rules version 2, Market sales step: sell this many units of this good. Goods come in the order
+ * sugar, gold, spice, each only if the seat may sell some; the last of them is asked by sell_goods.
+ *
+ * @generated from message flotilla.api.navegador.v1.PickSale
+ */
+export type PickSale = Message<"flotilla.api.navegador.v1.PickSale"> & {
+  /**
+   * The good, the one the prompt asks for.
+   *
+   * @generated from field: flotilla.api.navegador.v1.Good good = 1;
+   */
+  good: Good;
+
+  /**
+   * Units sold, 0 up to the seat's limit for that good.
+   *
+   * @generated from field: int32 units = 2;
+   */
+  units: number;
+};
+
+/**
+ * Describes the message flotilla.api.navegador.v1.PickSale.
+ * Use `create(PickSaleSchema)` to create a new message.
+ */
+export const PickSaleSchema: GenMessage<PickSale> = /*@__PURE__*/
+  messageDesc(file_flotilla_api_navegador_v1_navegador, 23);
 
 /**
  * Something that happened; every event is public.
@@ -901,6 +941,14 @@ export type Event = Message<"flotilla.api.navegador.v1.Event"> & {
      */
     value: ColonyPicked;
     case: "colonyPicked";
+  } | {
+    /**
+     * Rules version 2: a seat picked how many units of a good it sells.
+     *
+     * @generated from field: flotilla.api.navegador.v1.SalePicked sale_picked = 27;
+     */
+    value: SalePicked;
+    case: "salePicked";
   } | { case: undefined; value?: undefined };
 };
 
@@ -909,7 +957,7 @@ export type Event = Message<"flotilla.api.navegador.v1.Event"> & {
  * Use `create(EventSchema)` to create a new message.
  */
 export const EventSchema: GenMessage<Event> = /*@__PURE__*/
-  messageDesc(file_flotilla_api_navegador_v1_navegador, 23);
+  messageDesc(file_flotilla_api_navegador_v1_navegador, 24);
 
 /**
  * Setup: a seat put a worker on a building.
@@ -937,7 +985,7 @@ export type BuildingChosen = Message<"flotilla.api.navegador.v1.BuildingChosen">
  * Use `create(BuildingChosenSchema)` to create a new message.
  */
 export const BuildingChosenSchema: GenMessage<BuildingChosen> = /*@__PURE__*/
-  messageDesc(file_flotilla_api_navegador_v1_navegador, 24);
+  messageDesc(file_flotilla_api_navegador_v1_navegador, 25);
 
 /**
  * A seat's turn began.
@@ -965,7 +1013,7 @@ export type TurnStarted = Message<"flotilla.api.navegador.v1.TurnStarted"> & {
  * Use `create(TurnStartedSchema)` to create a new message.
  */
 export const TurnStartedSchema: GenMessage<TurnStarted> = /*@__PURE__*/
-  messageDesc(file_flotilla_api_navegador_v1_navegador, 25);
+  messageDesc(file_flotilla_api_navegador_v1_navegador, 26);
 
 /**
  * First turn: the marker was placed.
@@ -993,7 +1041,7 @@ export type MarkerPlaced = Message<"flotilla.api.navegador.v1.MarkerPlaced"> & {
  * Use `create(MarkerPlacedSchema)` to create a new message.
  */
 export const MarkerPlacedSchema: GenMessage<MarkerPlaced> = /*@__PURE__*/
-  messageDesc(file_flotilla_api_navegador_v1_navegador, 26);
+  messageDesc(file_flotilla_api_navegador_v1_navegador, 27);
 
 /**
  * The marker moved.
@@ -1042,7 +1090,7 @@ export type MarkerMoved = Message<"flotilla.api.navegador.v1.MarkerMoved"> & {
  * Use `create(MarkerMovedSchema)` to create a new message.
  */
 export const MarkerMovedSchema: GenMessage<MarkerMoved> = /*@__PURE__*/
-  messageDesc(file_flotilla_api_navegador_v1_navegador, 27);
+  messageDesc(file_flotilla_api_navegador_v1_navegador, 28);
 
 /**
  * A ship paid a rondel step.
@@ -1070,7 +1118,7 @@ export type ShipSacrificed = Message<"flotilla.api.navegador.v1.ShipSacrificed">
  * Use `create(ShipSacrificedSchema)` to create a new message.
  */
 export const ShipSacrificedSchema: GenMessage<ShipSacrificed> = /*@__PURE__*/
-  messageDesc(file_flotilla_api_navegador_v1_navegador, 28);
+  messageDesc(file_flotilla_api_navegador_v1_navegador, 29);
 
 /**
  * Workers were bought.
@@ -1119,7 +1167,7 @@ export type WorkersBought = Message<"flotilla.api.navegador.v1.WorkersBought"> &
  * Use `create(WorkersBoughtSchema)` to create a new message.
  */
 export const WorkersBoughtSchema: GenMessage<WorkersBought> = /*@__PURE__*/
-  messageDesc(file_flotilla_api_navegador_v1_navegador, 29);
+  messageDesc(file_flotilla_api_navegador_v1_navegador, 30);
 
 /**
  * Ships were bought into Portugal.
@@ -1161,7 +1209,7 @@ export type ShipsBought = Message<"flotilla.api.navegador.v1.ShipsBought"> & {
  * Use `create(ShipsBoughtSchema)` to create a new message.
  */
 export const ShipsBoughtSchema: GenMessage<ShipsBought> = /*@__PURE__*/
-  messageDesc(file_flotilla_api_navegador_v1_navegador, 30);
+  messageDesc(file_flotilla_api_navegador_v1_navegador, 31);
 
 /**
  * Workers moved from Lisbon onto a building or colony.
@@ -1203,7 +1251,7 @@ export type WorkersPlaced = Message<"flotilla.api.navegador.v1.WorkersPlaced"> &
  * Use `create(WorkersPlacedSchema)` to create a new message.
  */
 export const WorkersPlacedSchema: GenMessage<WorkersPlaced> = /*@__PURE__*/
-  messageDesc(file_flotilla_api_navegador_v1_navegador, 31);
+  messageDesc(file_flotilla_api_navegador_v1_navegador, 32);
 
 /**
  * A group was pushed off a building or colony.
@@ -1238,7 +1286,7 @@ export type WorkersDisplaced = Message<"flotilla.api.navegador.v1.WorkersDisplac
  * Use `create(WorkersDisplacedSchema)` to create a new message.
  */
 export const WorkersDisplacedSchema: GenMessage<WorkersDisplaced> = /*@__PURE__*/
-  messageDesc(file_flotilla_api_navegador_v1_navegador, 32);
+  messageDesc(file_flotilla_api_navegador_v1_navegador, 33);
 
 /**
  * A displaced group moved onto another place.
@@ -1280,7 +1328,7 @@ export type WorkersRelocated = Message<"flotilla.api.navegador.v1.WorkersRelocat
  * Use `create(WorkersRelocatedSchema)` to create a new message.
  */
 export const WorkersRelocatedSchema: GenMessage<WorkersRelocated> = /*@__PURE__*/
-  messageDesc(file_flotilla_api_navegador_v1_navegador, 33);
+  messageDesc(file_flotilla_api_navegador_v1_navegador, 34);
 
 /**
  * A displaced group went back to Lisbon.
@@ -1315,7 +1363,7 @@ export type WorkersReturned = Message<"flotilla.api.navegador.v1.WorkersReturned
  * Use `create(WorkersReturnedSchema)` to create a new message.
  */
 export const WorkersReturnedSchema: GenMessage<WorkersReturned> = /*@__PURE__*/
-  messageDesc(file_flotilla_api_navegador_v1_navegador, 34);
+  messageDesc(file_flotilla_api_navegador_v1_navegador, 35);
 
 /**
  * No workers were placed on a building.
@@ -1336,7 +1384,7 @@ export type BuildingDeclined = Message<"flotilla.api.navegador.v1.BuildingDeclin
  * Use `create(BuildingDeclinedSchema)` to create a new message.
  */
 export const BuildingDeclinedSchema: GenMessage<BuildingDeclined> = /*@__PURE__*/
-  messageDesc(file_flotilla_api_navegador_v1_navegador, 35);
+  messageDesc(file_flotilla_api_navegador_v1_navegador, 36);
 
 /**
  * A fleet sailed.
@@ -1399,7 +1447,7 @@ export type FleetSailed = Message<"flotilla.api.navegador.v1.FleetSailed"> & {
  * Use `create(FleetSailedSchema)` to create a new message.
  */
 export const FleetSailedSchema: GenMessage<FleetSailed> = /*@__PURE__*/
-  messageDesc(file_flotilla_api_navegador_v1_navegador, 36);
+  messageDesc(file_flotilla_api_navegador_v1_navegador, 37);
 
 /**
  * A region was explored.
@@ -1441,7 +1489,7 @@ export type RegionExplored = Message<"flotilla.api.navegador.v1.RegionExplored">
  * Use `create(RegionExploredSchema)` to create a new message.
  */
 export const RegionExploredSchema: GenMessage<RegionExplored> = /*@__PURE__*/
-  messageDesc(file_flotilla_api_navegador_v1_navegador, 37);
+  messageDesc(file_flotilla_api_navegador_v1_navegador, 38);
 
 /**
  * The Sailing action ended.
@@ -1462,7 +1510,7 @@ export type SailingStopped = Message<"flotilla.api.navegador.v1.SailingStopped">
  * Use `create(SailingStoppedSchema)` to create a new message.
  */
 export const SailingStoppedSchema: GenMessage<SailingStopped> = /*@__PURE__*/
-  messageDesc(file_flotilla_api_navegador_v1_navegador, 38);
+  messageDesc(file_flotilla_api_navegador_v1_navegador, 39);
 
 /**
  * The Colony action ended.
@@ -1483,7 +1531,7 @@ export type ColonizingStopped = Message<"flotilla.api.navegador.v1.ColonizingSto
  * Use `create(ColonizingStoppedSchema)` to create a new message.
  */
 export const ColonizingStoppedSchema: GenMessage<ColonizingStopped> = /*@__PURE__*/
-  messageDesc(file_flotilla_api_navegador_v1_navegador, 39);
+  messageDesc(file_flotilla_api_navegador_v1_navegador, 40);
 
 /**
  * A seat consumed a good at the market.
@@ -1525,7 +1573,7 @@ export type GoodConsumed = Message<"flotilla.api.navegador.v1.GoodConsumed"> & {
  * Use `create(GoodConsumedSchema)` to create a new message.
  */
 export const GoodConsumedSchema: GenMessage<GoodConsumed> = /*@__PURE__*/
-  messageDesc(file_flotilla_api_navegador_v1_navegador, 40);
+  messageDesc(file_flotilla_api_navegador_v1_navegador, 41);
 
 /**
  * The active player sold goods.
@@ -1574,7 +1622,7 @@ export type GoodsSold = Message<"flotilla.api.navegador.v1.GoodsSold"> & {
  * Use `create(GoodsSoldSchema)` to create a new message.
  */
 export const GoodsSoldSchema: GenMessage<GoodsSold> = /*@__PURE__*/
-  messageDesc(file_flotilla_api_navegador_v1_navegador, 41);
+  messageDesc(file_flotilla_api_navegador_v1_navegador, 42);
 
 /**
  * A knight was bought.
@@ -1637,7 +1685,7 @@ export type KnightBought = Message<"flotilla.api.navegador.v1.KnightBought"> & {
  * Use `create(KnightBoughtSchema)` to create a new message.
  */
 export const KnightBoughtSchema: GenMessage<KnightBought> = /*@__PURE__*/
-  messageDesc(file_flotilla_api_navegador_v1_navegador, 42);
+  messageDesc(file_flotilla_api_navegador_v1_navegador, 43);
 
 /**
  * No knight was bought.
@@ -1658,7 +1706,7 @@ export type KnightDeclined = Message<"flotilla.api.navegador.v1.KnightDeclined">
  * Use `create(KnightDeclinedSchema)` to create a new message.
  */
 export const KnightDeclinedSchema: GenMessage<KnightDeclined> = /*@__PURE__*/
-  messageDesc(file_flotilla_api_navegador_v1_navegador, 43);
+  messageDesc(file_flotilla_api_navegador_v1_navegador, 44);
 
 /**
  * End-of-turn income from a building.
@@ -1693,7 +1741,7 @@ export type IncomeReceived = Message<"flotilla.api.navegador.v1.IncomeReceived">
  * Use `create(IncomeReceivedSchema)` to create a new message.
  */
 export const IncomeReceivedSchema: GenMessage<IncomeReceived> = /*@__PURE__*/
-  messageDesc(file_flotilla_api_navegador_v1_navegador, 44);
+  messageDesc(file_flotilla_api_navegador_v1_navegador, 45);
 
 /**
  * The game is over.
@@ -1721,7 +1769,7 @@ export type GameEnded = Message<"flotilla.api.navegador.v1.GameEnded"> & {
  * Use `create(GameEndedSchema)` to create a new message.
  */
 export const GameEndedSchema: GenMessage<GameEnded> = /*@__PURE__*/
-  messageDesc(file_flotilla_api_navegador_v1_navegador, 45);
+  messageDesc(file_flotilla_api_navegador_v1_navegador, 46);
 
 /**
  * Rules version 2: a seat picked the building to place on (how many workers comes next).
@@ -1749,7 +1797,7 @@ export type BuildingPicked = Message<"flotilla.api.navegador.v1.BuildingPicked">
  * Use `create(BuildingPickedSchema)` to create a new message.
  */
 export const BuildingPickedSchema: GenMessage<BuildingPicked> = /*@__PURE__*/
-  messageDesc(file_flotilla_api_navegador_v1_navegador, 46);
+  messageDesc(file_flotilla_api_navegador_v1_navegador, 47);
 
 /**
  * Rules version 2: a seat picked the region its next fleet sails from.
@@ -1777,7 +1825,7 @@ export type FleetOriginPicked = Message<"flotilla.api.navegador.v1.FleetOriginPi
  * Use `create(FleetOriginPickedSchema)` to create a new message.
  */
 export const FleetOriginPickedSchema: GenMessage<FleetOriginPicked> = /*@__PURE__*/
-  messageDesc(file_flotilla_api_navegador_v1_navegador, 47);
+  messageDesc(file_flotilla_api_navegador_v1_navegador, 48);
 
 /**
  * Rules version 2: a seat picked its next fleet's destination (how many ships comes next).
@@ -1805,7 +1853,7 @@ export type FleetDestinationPicked = Message<"flotilla.api.navegador.v1.FleetDes
  * Use `create(FleetDestinationPickedSchema)` to create a new message.
  */
 export const FleetDestinationPickedSchema: GenMessage<FleetDestinationPicked> = /*@__PURE__*/
-  messageDesc(file_flotilla_api_navegador_v1_navegador, 48);
+  messageDesc(file_flotilla_api_navegador_v1_navegador, 49);
 
 /**
  * Rules version 2: a seat picked the colony of its next placement (how many workers comes next).
@@ -1833,7 +1881,42 @@ export type ColonyPicked = Message<"flotilla.api.navegador.v1.ColonyPicked"> & {
  * Use `create(ColonyPickedSchema)` to create a new message.
  */
 export const ColonyPickedSchema: GenMessage<ColonyPicked> = /*@__PURE__*/
-  messageDesc(file_flotilla_api_navegador_v1_navegador, 49);
+  messageDesc(file_flotilla_api_navegador_v1_navegador, 50);
+
+/**
+ * Rules version 2: a seat picked how many units of a good it sells (the next good comes next).
+ *
+ * @generated from message flotilla.api.navegador.v1.SalePicked
+ */
+export type SalePicked = Message<"flotilla.api.navegador.v1.SalePicked"> & {
+  /**
+   * The seat that picked.
+   *
+   * @generated from field: int32 seat = 1;
+   */
+  seat: number;
+
+  /**
+   * The good.
+   *
+   * @generated from field: flotilla.api.navegador.v1.Good good = 2;
+   */
+  good: Good;
+
+  /**
+   * Units it will sell.
+   *
+   * @generated from field: int32 units = 3;
+   */
+  units: number;
+};
+
+/**
+ * Describes the message flotilla.api.navegador.v1.SalePicked.
+ * Use `create(SalePickedSchema)` to create a new message.
+ */
+export const SalePickedSchema: GenMessage<SalePicked> = /*@__PURE__*/
+  messageDesc(file_flotilla_api_navegador_v1_navegador, 51);
 
 /**
  * Everything a seat may know (the game has perfect information).
@@ -2037,6 +2120,14 @@ export type View = Message<"flotilla.api.navegador.v1.View"> & {
    * @generated from field: string fleet_destination = 28;
    */
   fleetDestination: string;
+
+  /**
+   * Rules version 2, Market sales: the units picked so far, sugar first (then gold); empty before
+   * the first pick.
+   *
+   * @generated from field: repeated int32 picked_sales = 29;
+   */
+  pickedSales: number[];
 };
 
 /**
@@ -2044,7 +2135,7 @@ export type View = Message<"flotilla.api.navegador.v1.View"> & {
  * Use `create(ViewSchema)` to create a new message.
  */
 export const ViewSchema: GenMessage<View> = /*@__PURE__*/
-  messageDesc(file_flotilla_api_navegador_v1_navegador, 50);
+  messageDesc(file_flotilla_api_navegador_v1_navegador, 52);
 
 /**
  * One player's public position.
@@ -2142,7 +2233,7 @@ export type PlayerView = Message<"flotilla.api.navegador.v1.PlayerView"> & {
  * Use `create(PlayerViewSchema)` to create a new message.
  */
 export const PlayerViewSchema: GenMessage<PlayerView> = /*@__PURE__*/
-  messageDesc(file_flotilla_api_navegador_v1_navegador, 51);
+  messageDesc(file_flotilla_api_navegador_v1_navegador, 53);
 
 /**
  * Who holds a building or colony space.
@@ -2177,7 +2268,7 @@ export type HoldingView = Message<"flotilla.api.navegador.v1.HoldingView"> & {
  * Use `create(HoldingViewSchema)` to create a new message.
  */
 export const HoldingViewSchema: GenMessage<HoldingView> = /*@__PURE__*/
-  messageDesc(file_flotilla_api_navegador_v1_navegador, 52);
+  messageDesc(file_flotilla_api_navegador_v1_navegador, 54);
 
 /**
  * One sea region.
@@ -2219,7 +2310,7 @@ export type RegionView = Message<"flotilla.api.navegador.v1.RegionView"> & {
  * Use `create(RegionViewSchema)` to create a new message.
  */
 export const RegionViewSchema: GenMessage<RegionView> = /*@__PURE__*/
-  messageDesc(file_flotilla_api_navegador_v1_navegador, 53);
+  messageDesc(file_flotilla_api_navegador_v1_navegador, 55);
 
 /**
  * Rondel spaces, clockwise from Sailing.
