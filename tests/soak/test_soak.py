@@ -74,7 +74,7 @@ FAMILIES = [
     ("held games/rooms", r"flotilla:held:"),
     ("stream leases", r"flotilla:streams:"),
 ]
-PER_GAME = {"game", "game seats/events/actions", "outcome record"}
+PER_GAME = ("game", "game seats/events/actions", "outcome record")
 # Families that may hold keys without a TTL: one key each, or one per live process / rated user.
 UNEXPIRING = {
     "work stream",
@@ -160,7 +160,7 @@ async def settled(store: RedisStore, soak: Soak, timeout_s: float) -> tuple[Coun
     while True:
         counts, _found, loose = await census(store)
         finished_left = await store.redis.xlen(keys.FINISHED)
-        clean = not any(counts[f] for f in PER_GAME) and not await store.redis.zcard(keys.GAMES)
+        clean = not any(counts[f] for f in PER_GAME + ("game listing",))  # every listing index swept
         if (clean and counts["gateway inbox"] == len(soak.binds) and not finished_left) or time.monotonic() > deadline:
             return counts, loose
         await asyncio.sleep(0.25)
