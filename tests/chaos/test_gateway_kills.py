@@ -19,7 +19,7 @@ from support import Stack, start_stack
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(240)]
 
-GAMES = [("counter", 2, {"moves": "400"})] * 4 + [("sail_away", 2, {"max_rounds": "8"})] * 2 + [PORT_ROYAL] * 2
+GAMES = [("counter", 2, {"moves": "300"})] * 4 + [("sail_away", 2, {"max_rounds": "8"})] * 2 + [PORT_ROYAL] * 2
 GAMES += [PIRATES] * 2
 SPECTATORS = 3  # 10 games x (2 bots + 3 spectators) = 50 watch streams
 KILLS = 8  # at most: every 2.5 s (plus the restart), gateway 0, 1, 0, 1, ... while the games last

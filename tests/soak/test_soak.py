@@ -1,4 +1,4 @@
-"""Soak: a few thousand short games through a real stack while workers and gateways are killed;
+"""Soak: over a thousand short games through a real stack while workers and gateways are killed;
 afterwards Redis holds only what it should (key families counted, memory compared, figures printed).
 
 Its own Redis, two gateways, two workers and a ratings consumer, with short lifetimes
@@ -39,7 +39,7 @@ from support import Stack, stack_limits, start_stack
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow, pytest.mark.timeout(300)]
 
-GAMES = 2000
+GAMES = 1200
 LANES = 24  # games in flight at once
 KILLS = ("worker", "gateway", "worker", "gateway")  # spread over the run
 ADD = game_pb2.Action(counter=counter_pb2.Action(add=counter_pb2.Add(n=1)))
@@ -160,7 +160,7 @@ async def settled(store: RedisStore, soak: Soak, timeout_s: float) -> tuple[Coun
     while True:
         counts, _found, loose = await census(store)
         finished_left = await store.redis.xlen(keys.FINISHED)
-        clean = not any(counts[f] for f in PER_GAME + ("game listing",))  # every listing index swept
+        clean = not any(counts[f] for f in (*PER_GAME, "game listing"))  # every listing index swept
         if (clean and counts["gateway inbox"] == len(soak.binds) and not finished_left) or time.monotonic() > deadline:
             return counts, loose
         await asyncio.sleep(0.25)

@@ -1,6 +1,6 @@
-"""The rules contract on 100 seeded random games per player count (2-5; more with
+"""The rules contract on 60 seeded random games per player count (2-5; more with
 FLOTILLA_CONFORMANCE_SEEDS, see tests/conformance_seeds.py) for rules version 2 (stepwise, new
-games), and the first 30 of them for rules version 1 (one-shot placements and fleets): version
+games), and the first 20 of them for rules version 1 (one-shot placements and fleets): version
 1 is frozen, served only for games in flight, and version 2 runs its code for each last step.
 
 Random games are long (about 1500 decisions with 2 players, 3000 with 5), so each player
@@ -20,9 +20,9 @@ from flotilla.rules import GameRules
 from flotilla.rules.testing import check_rules
 
 VERSIONS: dict[str, GameRules[Any, Any, Any, Any, Any]] = {"1": RULES_V1, "2": RULES}
-SEEDS = {"1": conformance_seeds(30), "2": conformance_seeds(100)}  # per rules version
+SEEDS = {"1": conformance_seeds(20), "2": conformance_seeds(60)}  # per rules version
 # seeds per test case, by player count, so that each case stays well under 40 s on the CI machine
-CHUNK = {2: 75, 3: 50, 4: 30, 5: 30}
+CHUNK = {2: 60, 3: 30, 4: 30, 5: 20}
 CASES = [(v, seats, start) for v in VERSIONS for seats in (2, 3, 4, 5) for start in range(0, SEEDS[v], CHUNK[seats])]
 
 

@@ -1,4 +1,4 @@
-"""The engine contract (flotilla.rules.testing.check_rules) on 120 seeded games per seat count
+"""The engine contract (flotilla.rules.testing.check_rules) on 90 seeded games per seat count
 (more with FLOTILLA_CONFORMANCE_SEEDS; see tests/conformance_seeds.py)."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from conformance_seeds import conformance_seeds
 from flotilla.games.sail_away import RULES, Config
 from flotilla.rules.testing import check_rules
 
-GAMES = conformance_seeds(120)
-BLOCK = {2: 50, 3: 30, 4: 30}  # seeds per parametrized case (~10-25 s CPU each), so xdist can spread them
+GAMES = conformance_seeds(90)
+BLOCK = {2: 45, 3: 30, 4: 30}  # seeds per parametrized case (~10-25 s CPU each), so xdist can spread them
 CASES = [(seats, first) for seats, block in BLOCK.items() for first in range(0, GAMES, block)]
 
 
