@@ -90,6 +90,7 @@ async def test_a_move_held_by_a_killed_worker_is_committed_well_under_a_second_l
         assert answer.through_event_id == 1 + moves  # applied, once
         assert answered_s < 3.0, "the client waited for a dead worker (the submit deadline is 10 s)"
         assert (await players[0].get_game(game.name)).last_event_id == 1 + moves
+
         # The dead consumer goes from every stream: at once where it held work, once it has been
         # quiet for a read's block plus a liveness TTL (1.5 s) where it held none.
         async def victim_removed() -> bool:
