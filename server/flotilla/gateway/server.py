@@ -1,5 +1,6 @@
 """The gateway process: one grpc.aio server with the game, auth, lobby, matchmaking, rating, catalog,
-health and reflection services (registered by gateway/services.py: malformed requests are refused)."""
+health and reflection services (registered by gateway/services.py: malformed requests are refused),
+and, with FLOTILLA_BROWSER_BIND, the browser listener forwarding to it (gateway/browser.py)."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ from flotilla.app.pacing import Budget
 from flotilla.app.stream_leases import StreamLeases
 from flotilla.gateway.admission import Admission, Limits, core_options, core_server_ids
 from flotilla.gateway.auth import Tokens
+from flotilla.gateway.browser import Browser, bridge_key, start_browser
 from flotilla.gateway.catalog_servicer import CatalogServicer
 from flotilla.gateway.game_servicer import AuthServicer, GameServicer
 from flotilla.gateway.interceptors import CallContext
@@ -59,14 +61,15 @@ def _service(module: ModuleType, name: str) -> ServiceDescriptor:
     return service
 
 
-SERVICES = (
-    _service(game_service_pb2, "GameService").full_name,
-    _service(game_service_pb2, "AuthService").full_name,
-    _service(lobby_service_pb2, "LobbyService").full_name,
-    _service(matchmaking_service_pb2, "MatchmakingService").full_name,
-    _service(matchmaking_service_pb2, "RatingService").full_name,
-    _service(catalog_service_pb2, "CatalogService").full_name,
+BROWSER_SERVICES = (  # served to browsers too (gateway/browser.py), with grpc.health.v1
+    (game_service_pb2, "GameService"),
+    (game_service_pb2, "AuthService"),
+    (lobby_service_pb2, "LobbyService"),
+    (matchmaking_service_pb2, "MatchmakingService"),
+    (matchmaking_service_pb2, "RatingService"),
+    (catalog_service_pb2, "CatalogService"),
 )
+SERVICES = tuple(_service(module, name).full_name for module, name in BROWSER_SERVICES)
 
 # Keepalive: ping idle connections so dead clients and proxies are noticed; allow client pings
 # every 10 s so long-lived WatchGame/Play streams survive NATs.
@@ -100,12 +103,17 @@ class Gateway:
     tls: CertificateFiles | None = None
     health_server: grpc.aio.Server | None = None  # the plaintext health listener (TLS gateways)
     health_port: int | None = None
+    browser: Browser | None = None  # the browser listener (FLOTILLA_BROWSER_BIND)
 
     async def stop(self, grace: float = 5.0) -> None:
         """Stop taking calls, let running ones finish for `grace` seconds, release Redis."""
         for service in ("", *SERVICES):
             await self.health.set(service, health_pb2.HealthCheckResponse.NOT_SERVING)
+        if self.browser is not None:
+            self.browser.stop_serving.set()  # no new browser connections; its calls end with the server's
         await self.server.stop(grace)
+        if self.browser is not None:
+            await self.browser.stop(grace=1.0)
         if self.health_server is not None:
             await self.health_server.stop(0)
         await self.admission.close()
@@ -174,8 +182,12 @@ async def start_gateway(settings: Settings, store: RedisStore | None = None) -> 
     )
     tls = CertificateFiles.from_settings(settings)
     health_server, health_port = None, None
+    bridge_port = None
     try:
         port = _bind(settings.bind, "FLOTILLA_BIND", lambda: _add_port(server, settings.bind, tls))
+        if settings.browser_bind != "off":  # the browser bridge's private plaintext port, loopback only
+            bridge_port = _bind("127.0.0.1:0", "the browser bridge", lambda: server.add_insecure_port("127.0.0.1:0"))
+            limits.bridge_key = bridge_key()
         if tls is not None and settings.health_bind != "off":
             health_server, health_port = _health_listener(health_servicer, settings.health_bind, bind_option(settings))
     except BindError:  # release what started, so the process exits with the error instead of hanging
@@ -190,11 +202,28 @@ async def start_gateway(settings: Settings, store: RedisStore | None = None) -> 
     if health_server is not None:
         await health_server.start()
     await server.start()
+    browser = None
+    if bridge_port is not None and limits.bridge_key is not None:
+        browser = await start_browser(
+            settings.browser_bind,
+            bridge_port,
+            limits.bridge_key,
+            (*(_service(m, n) for m, n in BROWSER_SERVICES), _service(health_pb2, "Health")),
+            settings.browser_cors_origins,
+        )
     admission.watch_queue(max(core_server_ids() - known_servers, default=None))
     for service in ("", *SERVICES):
         await health_servicer.set(service, health_pb2.HealthCheckResponse.SERVING)
     mtls = bool(tls and tls.mutual)
-    log.info("gateway.started", bind=settings.bind, port=port, tls=tls is not None, mtls=mtls, health_port=health_port)
+    log.info(
+        "gateway.started",
+        bind=settings.bind,
+        port=port,
+        tls=tls is not None,
+        mtls=mtls,
+        health_port=health_port,
+        browser_port=browser.port if browser else None,
+    )
     return Gateway(
         server,
         port,
@@ -209,6 +238,7 @@ async def start_gateway(settings: Settings, store: RedisStore | None = None) -> 
         tls,
         health_server,
         health_port,
+        browser,
     )
 
 

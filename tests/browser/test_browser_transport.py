@@ -1,0 +1,202 @@
+"""Browsers' transports against a real in-process gateway and Redis: the Connect protocol (JSON and
+binary) and gRPC-Web, spoken by hand with httpx over HTTP/1.1 and cleartext HTTP/2 on 127.0.0.1.
+
+Every call is answered by the gRPC servicers through the gateway's own server (gateway/browser.py),
+so errors carry the same code and ErrorInfo reason as over gRPC."""
+
+from __future__ import annotations
+
+import base64
+import json
+import struct
+import uuid
+from collections.abc import AsyncIterator
+
+import httpx
+import pytest
+from google.protobuf.message import Message
+from google.rpc import error_details_pb2, status_pb2
+
+from flotilla.gateway.server import Gateway, start_gateway
+from flotilla.settings import Settings
+from flotilla_client.api.game.v1 import game_service_pb2
+
+pytestmark = [pytest.mark.redis, pytest.mark.timeout(60)]
+
+ORIGIN = "https://play.example"
+GAME = "/flotilla.api.game.v1.GameService"
+AUTH = "/flotilla.api.game.v1.AuthService"
+
+
+@pytest.fixture
+async def gateway(redis_url: str) -> AsyncIterator[Gateway]:
+    settings = Settings(
+        redis_url=redis_url,
+        secret="browser-" + "b" * 32,
+        bind="127.0.0.1:0",
+        browser_bind="127.0.0.1:0",
+        browser_cors_origins=ORIGIN,
+    )
+    started = await start_gateway(settings)
+    yield started
+    await started.stop(0)
+
+
+@pytest.fixture
+async def http(gateway: Gateway) -> AsyncIterator[httpx.AsyncClient]:
+    assert gateway.browser is not None
+    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{gateway.browser.port}", timeout=10) as client:
+        yield client
+
+
+def envelope(message: Message, flags: int = 0) -> bytes:
+    data = message.SerializeToString()
+    return struct.pack(">BI", flags, len(data)) + data
+
+
+def frames(body: bytes) -> list[tuple[int, bytes]]:
+    """The (flags, payload) frames of an enveloped (Connect streaming or gRPC-Web) body."""
+    found = []
+    while body:
+        flags, size = struct.unpack(">BI", body[:5])
+        found.append((flags, body[5 : 5 + size]))
+        body = body[5 + size :]
+    return found
+
+
+def trailers(frame: bytes) -> dict[str, str]:
+    """A gRPC-Web trailer frame's fields (`name: value` lines)."""
+    lines = (line.partition(":") for line in frame.decode().split("\r\n") if line)
+    return {name.strip().lower(): value.strip() for name, _, value in lines}
+
+
+def reason_of(details: list[dict[str, str]]) -> str:
+    """The ErrorInfo reason among a Connect error's details."""
+    for detail in details:
+        if detail["type"] == "google.rpc.ErrorInfo":
+            return error_details_pb2.ErrorInfo.FromString(base64.b64decode(detail["value"] + "==")).reason
+    raise AssertionError(f"no ErrorInfo in {details}")
+
+
+async def sign_in(http: httpx.AsyncClient) -> str:
+    reply = await http.post(f"{AUTH}/SignInAsGuest", json={"displayName": "Browser Ann"})
+    assert reply.status_code == 200, reply.text
+    token: str = reply.json()["sessionToken"]
+    assert token
+    return token
+
+
+async def test_connect_json_signs_in_creates_and_watches_a_game_from_event_0(http: httpx.AsyncClient) -> None:
+    token = await sign_in(http)
+    auth = {"authorization": f"Bearer {token}"}
+    created = await http.post(
+        f"{GAME}/CreateGame", json={"kind": "counter", "seatCount": 2, "requestId": uuid.uuid4().hex}, headers=auth
+    )
+    assert created.status_code == 200, created.text
+    game = created.json()["game"]["name"]
+    got = await http.post(f"{GAME}/GetGame", json={"game": game}, headers=auth)
+    assert got.json()["game"]["name"] == game
+
+    request = game_service_pb2.WatchGameRequest(game=game, after_event_id=0)
+    headers = {**auth, "content-type": "application/connect+proto", "connect-protocol-version": "1"}
+    async with http.stream("POST", f"{GAME}/WatchGame", content=envelope(request), headers=headers) as watch:
+        assert watch.status_code == 200
+        buffered = b""
+        async for chunk in watch.aiter_bytes():
+            buffered += chunk
+            if len(buffered) >= 5 and len(buffered) >= 5 + struct.unpack(">I", buffered[1:5])[0]:
+                break  # the first message is in; the stream stays open (heartbeats) until we leave
+    flags, payload = frames(buffered[: 5 + struct.unpack(">I", buffered[1:5])[0]])[0]
+    assert flags == 0
+    first = game_service_pb2.WatchGameResponse.FromString(payload)
+    assert first.view.game == game
+    assert first.through_event_id == first.view.through_event_id
+
+
+async def test_connect_errors_carry_the_grpc_code_and_error_reason(http: httpx.AsyncClient) -> None:
+    auth = {"authorization": f"Bearer {await sign_in(http)}"}
+    missing = await http.post(f"{GAME}/GetGame", json={"game": f"games/{uuid.uuid4().hex}"}, headers=auth)
+    assert missing.status_code == 404
+    assert missing.json()["code"] == "not_found"
+    assert reason_of(missing.json()["details"]) == "ERROR_REASON_GAME_NOT_FOUND"
+
+    bad = await http.post(f"{GAME}/GetGame", json={"game": "not-a-name"}, headers=auth)
+    assert (bad.status_code, bad.json()["code"]) == (400, "invalid_argument")
+    assert reason_of(bad.json()["details"]) == "ERROR_REASON_INVALID_REQUEST"
+
+    anonymous = await http.post(f"{GAME}/CreateGame", json={"kind": "counter", "seatCount": 2})
+    assert anonymous.json()["code"] == "unauthenticated"
+    assert reason_of(anonymous.json()["details"]) == "ERROR_REASON_UNAUTHENTICATED"
+
+    not_json = await http.post(
+        f"{GAME}/GetGame", content=b'{"game": 7', headers={**auth, "content-type": "application/json"}
+    )
+    assert not_json.json()["code"] == "invalid_argument"
+    assert reason_of(not_json.json()["details"]) == "ERROR_REASON_MALFORMED_MESSAGE"
+    assert "GetGameRequest" in not_json.json()["message"]
+
+    # Binary bodies pass through untouched: the gRPC server's own decoder refuses this one.
+    binary = await http.post(
+        f"{GAME}/GetGame", content=b"\x0a\xff", headers={**auth, "content-type": "application/proto"}
+    )
+    assert reason_of(binary.json()["details"]) == "ERROR_REASON_MALFORMED_MESSAGE"
+
+    # ...and the server still serves.
+    assert (await http.post(f"{AUTH}/SignInAsGuest", json={"displayName": "Still Up"})).status_code == 200
+
+
+async def test_grpc_web_unary_and_its_error_trailers(http: httpx.AsyncClient) -> None:
+    headers = {"content-type": "application/grpc-web+proto", "x-grpc-web": "1"}
+    reply = await http.post(
+        f"{AUTH}/SignInAsGuest",
+        content=envelope(game_service_pb2.SignInAsGuestRequest(display_name="Web Bea")),
+        headers=headers,
+    )
+    assert reply.status_code == 200
+    (data_flags, data), (trailer_flags, trailer) = frames(reply.content)
+    assert (data_flags, trailer_flags) == (0, 0x80)
+    token = game_service_pb2.SignInAsGuestResponse.FromString(data).session_token
+    assert trailers(trailer)["grpc-status"] == "0"
+
+    missing = await http.post(
+        f"{GAME}/GetGame",
+        content=envelope(game_service_pb2.GetGameRequest(game=f"games/{uuid.uuid4().hex}")),
+        headers={**headers, "authorization": f"Bearer {token}"},
+    )
+    (flags, trailer), *_ = frames(missing.content)
+    assert flags == 0x80
+    fields = trailers(trailer)
+    assert fields["grpc-status"] == "5"  # NOT_FOUND
+    status = status_pb2.Status.FromString(base64.b64decode(fields["grpc-status-details-bin"] + "=="))
+    info = error_details_pb2.ErrorInfo()
+    assert status.details[0].Unpack(info)
+    assert info.reason == "ERROR_REASON_GAME_NOT_FOUND"
+
+
+async def test_http2_cleartext_serves_connect_too(gateway: Gateway) -> None:
+    assert gateway.browser is not None
+    url = f"http://127.0.0.1:{gateway.browser.port}"
+    async with httpx.AsyncClient(base_url=url, http1=False, http2=True, timeout=10) as h2:
+        reply = await h2.post(f"{AUTH}/SignInAsGuest", json={"displayName": "Two Cy"})
+    assert reply.http_version == "HTTP/2"
+    assert reply.status_code == 200
+    assert reply.json()["sessionToken"]
+
+
+async def test_cors_answers_allowed_origins_only(http: httpx.AsyncClient) -> None:
+    preflight = {"access-control-request-method": "POST", "access-control-request-headers": "content-type"}
+    allowed = await http.options(f"{AUTH}/SignInAsGuest", headers={"origin": ORIGIN, **preflight})
+    assert allowed.status_code == 204
+    assert allowed.headers["access-control-allow-origin"] == ORIGIN
+    assert allowed.headers["access-control-allow-headers"] == "content-type"
+    reply = await http.post(f"{AUTH}/SignInAsGuest", json={"displayName": "Cors Di"}, headers={"origin": ORIGIN})
+    assert reply.headers["access-control-allow-origin"] == ORIGIN
+    assert "grpc-status-details-bin" in reply.headers["access-control-expose-headers"]
+
+    other = await http.options(f"{AUTH}/SignInAsGuest", headers={"origin": "https://evil.example", **preflight})
+    assert "access-control-allow-origin" not in other.headers
+    refused = await http.post(
+        f"{AUTH}/SignInAsGuest", json={"displayName": "Cors Ed"}, headers={"origin": "https://evil.example"}
+    )
+    assert "access-control-allow-origin" not in refused.headers
+    assert json.loads(refused.text)["sessionToken"]  # served; the browser withholds it from the page
