@@ -74,7 +74,8 @@ def reason_of(details: list[dict[str, str]]) -> str:
     """The ErrorInfo reason among a Connect error's details."""
     for detail in details:
         if detail["type"] == "google.rpc.ErrorInfo":
-            return error_details_pb2.ErrorInfo.FromString(base64.b64decode(detail["value"] + "==")).reason
+            reason: str = error_details_pb2.ErrorInfo.FromString(base64.b64decode(detail["value"] + "==")).reason
+            return reason
     raise AssertionError(f"no ErrorInfo in {details}")
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import secrets
+import socket
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, cast
@@ -32,7 +33,7 @@ from google.protobuf.descriptor import Descriptor, ServiceDescriptor
 from google.protobuf.message import Message
 from google.rpc import status_pb2
 from hypercorn.asyncio.run import worker_serve
-from hypercorn.config import Config
+from hypercorn.config import Config, Sockets
 from hypercorn.utils import wrap_app
 from protobuf.wkt import Any as AnyDetail
 
@@ -45,6 +46,7 @@ log = structlog.get_logger("flotilla.gateway")
 
 FORWARDED_HEADERS = ("authorization", "x-forwarded-for", "forwarded")
 STATUS_DETAILS = "grpc-status-details-bin"
+BACKLOG = 1024
 MAX_MESSAGE_BYTES = 4 * 1024 * 1024  # the gRPC server's own grpc.max_receive_message_length
 Endpoints = Mapping[str, Any]  # path -> connectrpc endpoint
 _CODE_OF = {  # gRPC status code -> Connect code (no OK: a status here is an error)
@@ -229,10 +231,19 @@ def bridge_key() -> str:
     return secrets.token_urlsafe(24)
 
 
+def listen(bind: str, reuseport: bool) -> socket.socket:
+    """A listening TCP socket on `bind` (`host:port`, `[v6]:port`; port 0 picks one), SO_REUSEPORT
+    when the gateway's own port has it (the processes of one `flotilla gateway`); OSError when taken."""
+    host, _, port = bind.rpartition(":")
+    host = host.strip("[]")
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    return socket.create_server((host, int(port)), family=family, backlog=BACKLOG, reuse_port=reuseport)
+
+
 async def start_browser(
-    bind: str, grpc_port: int, key: str, services: Iterable[ServiceDescriptor], cors_origins: str
+    sock: socket.socket, grpc_port: int, key: str, services: Iterable[ServiceDescriptor], cors_origins: str
 ) -> Browser:
-    """Serve `services` to browsers on `bind` (port 0 picks one), forwarding to 127.0.0.1:`grpc_port`."""
+    """Serve `services` to browsers on `sock`, forwarding to 127.0.0.1:`grpc_port`."""
     channel = grpc.aio.insecure_channel(
         f"127.0.0.1:{grpc_port}",
         options=[
@@ -242,26 +253,20 @@ async def start_browser(
     )
     app = Cors(BridgeApp(Forwarder(channel, key).endpoints(services)), cors_origins)
     config = Config()
-    config.bind = [bind]
     config.accesslog = None
     config.errorlog = None
     config.graceful_timeout = 1.0
-    try:
-        sockets = config.create_sockets()
-    except OSError:
-        await channel.close()
-        raise
-    for sock in sockets.insecure_sockets:
-        sock.listen(config.backlog)  # connections wait in the backlog until hypercorn's task accepts them
-    port: int = sockets.insecure_sockets[0].getsockname()[1]
+    config.backlog = BACKLOG
+    sock.setblocking(False)
     stop_serving = asyncio.Event()
     task = asyncio.create_task(
         worker_serve(
             wrap_app(cast(Any, app), config.wsgi_max_body_size, "asgi"),
             config,
-            sockets=sockets,
+            sockets=Sockets(secure_sockets=[], insecure_sockets=[sock], quic_sockets=[]),
             shutdown_trigger=stop_serving.wait,
         )
     )
-    log.info("gateway.browser_started", bind=bind, port=port)
+    port: int = sock.getsockname()[1]
+    log.info("gateway.browser_started", port=port)
     return Browser(port, channel, stop_serving, task)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import signal
+import socket
 from collections.abc import Callable
 from dataclasses import dataclass
 from types import ModuleType
@@ -25,7 +26,7 @@ from flotilla.app.pacing import Budget
 from flotilla.app.stream_leases import StreamLeases
 from flotilla.gateway.admission import Admission, Limits, core_options, core_server_ids
 from flotilla.gateway.auth import Tokens
-from flotilla.gateway.browser import Browser, bridge_key, start_browser
+from flotilla.gateway.browser import Browser, bridge_key, listen, start_browser
 from flotilla.gateway.catalog_servicer import CatalogServicer
 from flotilla.gateway.game_servicer import AuthServicer, GameServicer
 from flotilla.gateway.interceptors import CallContext
@@ -182,12 +183,13 @@ async def start_gateway(settings: Settings, store: RedisStore | None = None) -> 
     )
     tls = CertificateFiles.from_settings(settings)
     health_server, health_port = None, None
-    bridge_port = None
+    bridge_port, browser_socket = None, None
     try:
         port = _bind(settings.bind, "FLOTILLA_BIND", lambda: _add_port(server, settings.bind, tls))
         if settings.browser_bind != "off":  # the browser bridge's private plaintext port, loopback only
             bridge_port = _bind("127.0.0.1:0", "the browser bridge", lambda: server.add_insecure_port("127.0.0.1:0"))
             limits.bridge_key = bridge_key()
+            browser_socket = _listen_browser(settings)
         if tls is not None and settings.health_bind != "off":
             health_server, health_port = _health_listener(health_servicer, settings.health_bind, bind_option(settings))
     except BindError:  # release what started, so the process exits with the error instead of hanging
@@ -203,9 +205,9 @@ async def start_gateway(settings: Settings, store: RedisStore | None = None) -> 
         await health_server.start()
     await server.start()
     browser = None
-    if bridge_port is not None and limits.bridge_key is not None:
+    if bridge_port is not None and browser_socket is not None and limits.bridge_key is not None:
         browser = await start_browser(
-            settings.browser_bind,
+            browser_socket,
             bridge_port,
             limits.bridge_key,
             (*(_service(m, n) for m, n in BROWSER_SERVICES), _service(health_pb2, "Health")),
@@ -256,6 +258,14 @@ def _health_listener(
     server = grpc.aio.server(options=[reuse])
     health_pb2_grpc.add_HealthServicer_to_server(servicer, server)
     return server, _bind(bind, "FLOTILLA_HEALTH_BIND (the health listener)", lambda: server.add_insecure_port(bind))
+
+
+def _listen_browser(settings: Settings) -> socket.socket:
+    try:
+        return listen(settings.browser_bind, settings.gateway_reuseport)
+    except (OSError, ValueError) as exc:
+        msg = f"cannot bind FLOTILLA_BROWSER_BIND={settings.browser_bind}: {exc}"
+        raise BindError(msg) from exc
 
 
 def _add_port(server: grpc.aio.Server, bind: str, tls: CertificateFiles | None) -> int:
