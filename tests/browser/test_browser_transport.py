@@ -16,16 +16,19 @@ import httpx
 import pytest
 from google.protobuf.message import Message
 from google.rpc import error_details_pb2, status_pb2
+from prometheus_client import REGISTRY
 
 from flotilla.gateway.server import Gateway, start_gateway
 from flotilla.settings import Settings
 from flotilla_client.api.game.v1 import game_service_pb2
+from flotilla_client.api.lobby.v1 import lobby_service_pb2
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(60)]
 
 ORIGIN = "https://play.example"
 GAME = "/flotilla.api.game.v1.GameService"
 AUTH = "/flotilla.api.game.v1.AuthService"
+LOBBY = "/flotilla.api.lobby.v1.LobbyService"
 
 
 @pytest.fixture
@@ -100,16 +103,9 @@ async def test_connect_json_signs_in_creates_and_watches_a_game_from_event_0(htt
 
     request = game_service_pb2.WatchGameRequest(game=game, after_event_id=0)
     headers = {**auth, "content-type": "application/connect+proto", "connect-protocol-version": "1"}
-    async with http.stream("POST", f"{GAME}/WatchGame", content=envelope(request), headers=headers) as watch:
-        assert watch.status_code == 200
-        buffered = b""
-        async for chunk in watch.aiter_bytes():
-            buffered += chunk
-            if len(buffered) >= 5 and len(buffered) >= 5 + struct.unpack(">I", buffered[1:5])[0]:
-                break  # the first message is in; the stream stays open (heartbeats) until we leave
-    flags, payload = frames(buffered[: 5 + struct.unpack(">I", buffered[1:5])[0]])[0]
-    assert flags == 0
-    first = game_service_pb2.WatchGameResponse.FromString(payload)
+    first = game_service_pb2.WatchGameResponse.FromString(
+        await first_frame(http, f"{GAME}/WatchGame", request, headers)
+    )
     assert first.view.game == game
     assert first.through_event_id == first.view.through_event_id
 
@@ -201,3 +197,51 @@ async def test_cors_answers_allowed_origins_only(http: httpx.AsyncClient) -> Non
     )
     assert "access-control-allow-origin" not in refused.headers
     assert json.loads(refused.text)["sessionToken"]  # served; the browser withholds it from the page
+
+
+async def first_frame(http: httpx.AsyncClient, path: str, request: Message, headers: dict[str, str]) -> bytes:
+    """The first message frame of a server stream (enveloped), read while the stream is open."""
+    async with http.stream("POST", path, content=envelope(request), headers=headers) as stream:
+        assert stream.status_code == 200
+        buffered = b""
+        async for chunk in stream.aiter_bytes():
+            buffered += chunk
+            if len(buffered) >= 5 and len(buffered) >= 5 + struct.unpack(">I", buffered[1:5])[0]:
+                break
+    flags, payload = frames(buffered[: 5 + struct.unpack(">I", buffered[1:5])[0]])[0]
+    assert flags == 0, payload
+    return payload
+
+
+async def test_grpc_web_watches_a_game_and_connect_watches_a_room(http: httpx.AsyncClient) -> None:
+    token = await sign_in(http)
+    auth = {"authorization": f"Bearer {token}"}
+    created = await http.post(f"{GAME}/CreateGame", json={"kind": "counter", "seatCount": 2}, headers=auth)
+    game = created.json()["game"]["name"]
+    web = {**auth, "content-type": "application/grpc-web+proto", "x-grpc-web": "1"}
+    watched = game_service_pb2.WatchGameResponse.FromString(
+        await first_frame(http, f"{GAME}/WatchGame", game_service_pb2.WatchGameRequest(game=game), web)
+    )
+    assert watched.view.game == game
+
+    room = await http.post(
+        f"{LOBBY}/CreateRoom", json={"kind": "counter", "seatCount": 2, "displayName": "Ann's table"}, headers=auth
+    )
+    assert room.status_code == 200, room.text
+    name = room.json()["room"]["name"]
+    connect = {**auth, "content-type": "application/connect+proto", "connect-protocol-version": "1"}
+    update = lobby_service_pb2.WatchRoomResponse.FromString(
+        await first_frame(http, f"{LOBBY}/WatchRoom", lobby_service_pb2.WatchRoomRequest(room=name), connect)
+    )
+    assert update.room.name == name
+
+
+async def test_health_is_served_and_bridged_calls_are_counted(http: httpx.AsyncClient) -> None:
+    before = REGISTRY.get_sample_value(
+        "flotilla_rpc_calls_total", {"method": "AuthService/SignInAsGuest", "code": "OK"}
+    )
+    await sign_in(http)
+    after = REGISTRY.get_sample_value("flotilla_rpc_calls_total", {"method": "AuthService/SignInAsGuest", "code": "OK"})
+    assert (after or 0) == (before or 0) + 1  # the gateway's own interceptor counted the browser's call
+    health = await http.post("/grpc.health.v1.Health/Check", json={"service": "flotilla.api.game.v1.GameService"})
+    assert health.json() == {"status": "SERVING"}
