@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import json
+import random
 import struct
 import uuid
 from collections.abc import AsyncIterator
@@ -22,6 +23,7 @@ from flotilla.gateway.server import Gateway, start_gateway
 from flotilla.settings import Settings
 from flotilla_client.api.game.v1 import game_service_pb2
 from flotilla_client.api.lobby.v1 import lobby_service_pb2
+from support import stack_limits
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(60)]
 
@@ -39,6 +41,7 @@ async def gateway(redis_url: str) -> AsyncIterator[Gateway]:
         bind="127.0.0.1:0",
         browser_bind="127.0.0.1:0",
         browser_cors_origins=ORIGIN,
+        limits=stack_limits(),
     )
     started = await start_gateway(settings)
     yield started
@@ -245,3 +248,38 @@ async def test_health_is_served_and_bridged_calls_are_counted(http: httpx.AsyncC
     assert (after or 0) == (before or 0) + 1  # the gateway's own interceptor counted the browser's call
     health = await http.post("/grpc.health.v1.Health/Check", json={"service": "flotilla.api.game.v1.GameService"})
     assert health.json() == {"status": "SERVING"}
+
+
+def fresh_loopback() -> str:
+    """An address of 127.0.0.0/8 no other test uses: its per-address buckets start full."""
+    return f"127.{random.randrange(1, 255)}.{random.randrange(1, 255)}.{random.randrange(2, 255)}"
+
+
+async def test_limits_count_the_browsers_address_which_no_header_can_pick(redis_url: str) -> None:
+    settings = Settings(
+        redis_url=redis_url,
+        secret="browser-" + "b" * 32,
+        bind="127.0.0.1:0",
+        browser_bind="127.0.0.1:0",
+        limits=stack_limits("sign_in_per_address=1/h:1"),
+    )
+    gateway = await start_gateway(settings)
+    assert gateway.browser is not None
+    first, second = fresh_loopback(), fresh_loopback()
+    url = f"http://127.0.0.1:{gateway.browser.port}"
+    try:
+        async with (
+            httpx.AsyncClient(base_url=url, transport=httpx.AsyncHTTPTransport(local_address=first)) as one,
+            httpx.AsyncClient(base_url=url, transport=httpx.AsyncHTTPTransport(local_address=second)) as two,
+        ):
+            assert (await one.post(f"{AUTH}/SignInAsGuest", json={"displayName": "Once"})).status_code == 200
+            again = await one.post(f"{AUTH}/SignInAsGuest", json={"displayName": "Twice"})
+            assert again.json()["code"] == "resource_exhausted"
+            assert reason_of(again.json()["details"]) == "ERROR_REASON_RATE_LIMITED"
+            assert "google.rpc.RetryInfo" in {detail["type"] for detail in again.json()["details"]}
+            # Another address is not limited, even when it names the first in the bridge's header.
+            forged = {"flotilla-bridge-peer": f"guess {first}:1", "x-forwarded-for": first}
+            other = await two.post(f"{AUTH}/SignInAsGuest", json={"displayName": "Other"}, headers=forged)
+            assert other.status_code == 200, other.text
+    finally:
+        await gateway.stop(0)
