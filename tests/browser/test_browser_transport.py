@@ -7,12 +7,14 @@ so errors carry the same code and ErrorInfo reason as over gRPC."""
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import random
 import struct
 import uuid
 from collections.abc import AsyncIterator
 
+import grpc
 import httpx
 import pytest
 from google.protobuf.message import Message
@@ -21,7 +23,7 @@ from prometheus_client import REGISTRY
 
 from flotilla.gateway.server import Gateway, start_gateway
 from flotilla.settings import Settings
-from flotilla_client.api.game.v1 import game_service_pb2
+from flotilla_client.api.game.v1 import game_service_pb2, game_service_pb2_grpc
 from flotilla_client.api.lobby.v1 import lobby_service_pb2
 from support import stack_limits
 
@@ -281,5 +283,19 @@ async def test_limits_count_the_browsers_address_which_no_header_can_pick(redis_
             forged = {"flotilla-bridge-peer": f"guess {first}:1", "x-forwarded-for": first}
             other = await two.post(f"{AUTH}/SignInAsGuest", json={"displayName": "Other"}, headers=forged)
             assert other.status_code == 200, other.text
+            # A gRPC client without the gateway's bridge key names a third address in vain: whatever
+            # it is answered (127.0.0.1's bucket is shared), the third address's bucket stays full.
+            third = fresh_loopback()
+            async with grpc.aio.insecure_channel(f"127.0.0.1:{gateway.port}") as channel:
+                stub = game_service_pb2_grpc.AuthServiceStub(channel)
+                with contextlib.suppress(grpc.aio.AioRpcError):
+                    await stub.SignInAsGuest(
+                        game_service_pb2.SignInAsGuestRequest(display_name="Forger"),
+                        metadata=[("flotilla-bridge-peer", f"guess {third}:1")],
+                    )
+            async with httpx.AsyncClient(
+                base_url=url, transport=httpx.AsyncHTTPTransport(local_address=third)
+            ) as three:
+                assert (await three.post(f"{AUTH}/SignInAsGuest", json={"displayName": "Third"})).status_code == 200
     finally:
         await gateway.stop(0)

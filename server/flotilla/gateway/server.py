@@ -193,6 +193,8 @@ async def start_gateway(settings: Settings, store: RedisStore | None = None) -> 
         if tls is not None and settings.health_bind != "off":
             health_server, health_port = _health_listener(health_servicer, settings.health_bind, bind_option(settings))
     except BindError:  # release what started, so the process exits with the error instead of hanging
+        if browser_socket is not None:
+            browser_socket.close()
         await admission.close()
         await limits.streams.close()
         await lobby_store.close()
