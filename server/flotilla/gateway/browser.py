@@ -257,6 +257,7 @@ async def start_browser(
     config.errorlog = None
     config.graceful_timeout = 1.0
     config.backlog = BACKLOG
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # accepted sockets inherit it
     sock.setblocking(False)
     stop_serving = asyncio.Event()
     task = asyncio.create_task(
