@@ -41,6 +41,7 @@ from flotilla.app.errors import MalformedMessage
 from flotilla.gateway.cors import Cors
 from flotilla.gateway.errors import to_status
 from flotilla.gateway.peers import BRIDGE_HEADER
+from flotilla.gateway.tls import CertificateFiles
 
 log = structlog.get_logger("flotilla.gateway")
 
@@ -241,9 +242,16 @@ def listen(bind: str, reuseport: bool) -> socket.socket:
 
 
 async def start_browser(
-    sock: socket.socket, grpc_port: int, key: str, services: Iterable[ServiceDescriptor], cors_origins: str
+    sock: socket.socket,
+    grpc_port: int,
+    key: str,
+    services: Iterable[ServiceDescriptor],
+    cors_origins: str,
+    tls: CertificateFiles | None = None,
 ) -> Browser:
-    """Serve `services` to browsers on `sock`, forwarding to 127.0.0.1:`grpc_port`."""
+    """Serve `services` to browsers on `sock`, forwarding to 127.0.0.1:`grpc_port`; over TLS (ALPN
+    h2 and http/1.1) with the gateway's certificate when it has one (no client certificates:
+    browsers authenticate with their session token)."""
     channel = grpc.aio.insecure_channel(
         f"127.0.0.1:{grpc_port}",
         options=[
@@ -257,6 +265,8 @@ async def start_browser(
     config.errorlog = None
     config.graceful_timeout = 1.0
     config.backlog = BACKLOG
+    if tls is not None:
+        config.certfile, config.keyfile = tls.cert_file, tls.key_file
     sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # accepted sockets inherit it
     sock.setblocking(False)
     stop_serving = asyncio.Event()
@@ -264,7 +274,9 @@ async def start_browser(
         worker_serve(
             wrap_app(cast(Any, app), config.wsgi_max_body_size, "asgi"),
             config,
-            sockets=Sockets(secure_sockets=[], insecure_sockets=[sock], quic_sockets=[]),
+            sockets=Sockets(secure_sockets=[sock], insecure_sockets=[], quic_sockets=[])
+            if tls is not None
+            else Sockets(secure_sockets=[], insecure_sockets=[sock], quic_sockets=[]),
             shutdown_trigger=stop_serving.wait,
         )
     )

@@ -214,6 +214,7 @@ async def start_gateway(settings: Settings, store: RedisStore | None = None) -> 
             limits.bridge_key,
             (*(_service(m, n) for m, n in BROWSER_SERVICES), _service(health_pb2, "Health")),
             settings.browser_cors_origins,
+            tls,
         )
     admission.watch_queue(max(core_server_ids() - known_servers, default=None))
     for service in ("", *SERVICES):
