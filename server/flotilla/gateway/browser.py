@@ -3,7 +3,8 @@ cleartext HTTP/2, at FLOTILLA_BROWSER_BIND (docs/browser-transport.md).
 
 The protocols are connectrpc's (its ASGI application, served by hypercorn inside the gateway's
 loop); what answers is this gateway's own grpc.aio server. Every endpoint forwards the call, as
-protobuf bytes, over one loopback channel to a private port of that server, with the browser's
+protobuf bytes, over one channel to a private unix socket of that server (in a directory only
+this user may enter, so it bypasses neither TLS nor mTLS for anyone else), with the browser's
 `authorization` (and forwarding) headers and the bridge header naming the browser's connection
 (gateway/peers.py). So the same interceptors, admission, auth, limits, servicers and error mapping
 answer both transports, and a gRPC status comes back with its google.rpc.Status details, which
@@ -16,9 +17,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import secrets
+import shutil
 import socket
+import tempfile
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, cast
 
 import grpc
@@ -215,6 +218,7 @@ class Browser:
     channel: grpc.aio.Channel
     stop_serving: asyncio.Event
     task: asyncio.Task[None]
+    bridge: Bridge
 
     async def stop(self, grace: float = 5.0) -> None:
         """Stop taking connections, give running calls `grace` seconds, close the channel."""
@@ -225,11 +229,27 @@ class Browser:
         with contextlib.suppress(asyncio.CancelledError):
             await self.task
         await self.channel.close()
+        self.bridge.remove()
 
 
-def bridge_key() -> str:
-    """A fresh random key that only this gateway's bridge sends (gateway/peers.py trusts it)."""
-    return secrets.token_urlsafe(24)
+@dataclass(frozen=True, slots=True)
+class Bridge:
+    """The gRPC server's private address for the bridge: a unix socket in a fresh 0700 directory,
+    and the random key the bridge sends with each call (gateway/peers.py trusts it)."""
+
+    directory: str
+    key: str = field(default_factory=lambda: secrets.token_urlsafe(24))
+
+    @classmethod
+    def make(cls) -> Bridge:
+        return cls(tempfile.mkdtemp(prefix="flotilla-bridge-"))
+
+    @property
+    def target(self) -> str:
+        return f"unix:{self.directory}/grpc.sock"
+
+    def remove(self) -> None:
+        shutil.rmtree(self.directory, ignore_errors=True)
 
 
 def listen(bind: str, reuseport: bool) -> socket.socket:
@@ -243,23 +263,22 @@ def listen(bind: str, reuseport: bool) -> socket.socket:
 
 async def start_browser(
     sock: socket.socket,
-    grpc_port: int,
-    key: str,
+    bridge: Bridge,
     services: Iterable[ServiceDescriptor],
     cors_origins: str,
     tls: CertificateFiles | None = None,
 ) -> Browser:
-    """Serve `services` to browsers on `sock`, forwarding to 127.0.0.1:`grpc_port`; over TLS (ALPN
+    """Serve `services` to browsers on `sock`, forwarding to the gRPC server at `bridge`; over TLS (ALPN
     h2 and http/1.1) with the gateway's certificate when it has one (no client certificates:
     browsers authenticate with their session token)."""
     channel = grpc.aio.insecure_channel(
-        f"127.0.0.1:{grpc_port}",
+        bridge.target,
         options=[
             ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
             ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
         ],
     )
-    app = Cors(BridgeApp(Forwarder(channel, key).endpoints(services)), cors_origins)
+    app = Cors(BridgeApp(Forwarder(channel, bridge.key).endpoints(services)), cors_origins)
     config = Config()
     config.accesslog = None
     config.errorlog = None
@@ -282,4 +301,4 @@ async def start_browser(
     )
     port: int = sock.getsockname()[1]
     log.info("gateway.browser_started", port=port)
-    return Browser(port, channel, stop_serving, task)
+    return Browser(port, channel, stop_serving, task, bridge)

@@ -26,7 +26,7 @@ from flotilla.app.pacing import Budget
 from flotilla.app.stream_leases import StreamLeases
 from flotilla.gateway.admission import Admission, Limits, core_options, core_server_ids
 from flotilla.gateway.auth import Tokens
-from flotilla.gateway.browser import Browser, bridge_key, listen, start_browser
+from flotilla.gateway.browser import Bridge, Browser, listen, start_browser
 from flotilla.gateway.catalog_servicer import CatalogServicer
 from flotilla.gateway.game_servicer import AuthServicer, GameServicer
 from flotilla.gateway.interceptors import CallContext
@@ -183,18 +183,21 @@ async def start_gateway(settings: Settings, store: RedisStore | None = None) -> 
     )
     tls = CertificateFiles.from_settings(settings)
     health_server, health_port = None, None
-    bridge_port, browser_socket = None, None
+    bridge, browser_socket = None, None
     try:
         port = _bind(settings.bind, "FLOTILLA_BIND", lambda: _add_port(server, settings.bind, tls))
-        if settings.browser_bind != "off":  # the browser bridge's private plaintext port, loopback only
-            bridge_port = _bind("127.0.0.1:0", "the browser bridge", lambda: server.add_insecure_port("127.0.0.1:0"))
-            limits.bridge_key = bridge_key()
+        if settings.browser_bind != "off":  # the browser bridge: a private unix socket, and its key
+            bridge = Bridge.make()
+            _bind(bridge.target, "the browser bridge", lambda: server.add_insecure_port(bridge.target))
+            limits.bridge_key = bridge.key
             browser_socket = _listen_browser(settings)
         if tls is not None and settings.health_bind != "off":
             health_server, health_port = _health_listener(health_servicer, settings.health_bind, bind_option(settings))
     except BindError:  # release what started, so the process exits with the error instead of hanging
         if browser_socket is not None:
             browser_socket.close()
+        if bridge is not None:
+            bridge.remove()
         await admission.close()
         await limits.streams.close()
         await lobby_store.close()
@@ -207,11 +210,10 @@ async def start_gateway(settings: Settings, store: RedisStore | None = None) -> 
         await health_server.start()
     await server.start()
     browser = None
-    if bridge_port is not None and browser_socket is not None and limits.bridge_key is not None:
+    if bridge is not None and browser_socket is not None:
         browser = await start_browser(
             browser_socket,
-            bridge_port,
-            limits.bridge_key,
+            bridge,
             (*(_service(m, n) for m, n in BROWSER_SERVICES), _service(health_pb2, "Health")),
             settings.browser_cors_origins,
             tls,
