@@ -246,12 +246,16 @@ async def test_grpc_web_watches_a_game_and_connect_watches_a_room(http: httpx.As
 
 
 async def test_health_is_served_and_bridged_calls_are_counted(http: httpx.AsyncClient) -> None:
-    before = REGISTRY.get_sample_value(
-        "flotilla_rpc_calls_total", {"method": "AuthService/SignInAsGuest", "code": "OK"}
-    )
+    def counted() -> tuple[float, float]:
+        rpc = REGISTRY.get_sample_value(
+            "flotilla_rpc_calls_total", {"method": "AuthService/SignInAsGuest", "code": "OK"}
+        )
+        browser = REGISTRY.get_sample_value("flotilla_browser_calls_total", {"protocol": "connect", "codec": "json"})
+        return rpc or 0.0, browser or 0.0
+
+    before = counted()
     await sign_in(http)
-    after = REGISTRY.get_sample_value("flotilla_rpc_calls_total", {"method": "AuthService/SignInAsGuest", "code": "OK"})
-    assert (after or 0) == (before or 0) + 1  # the gateway's own interceptor counted the browser's call
+    assert counted() == (before[0] + 1, before[1] + 1)  # the gateway's own interceptor counted it too
     health = await http.post("/grpc.health.v1.Health/Check", json={"service": "flotilla.api.game.v1.GameService"})
     assert health.json() == {"status": "SERVING"}
 

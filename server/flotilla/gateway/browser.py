@@ -40,6 +40,7 @@ from hypercorn.config import Config, Sockets
 from hypercorn.utils import wrap_app
 from protobuf.wkt import Any as AnyDetail
 
+from flotilla import metrics
 from flotilla.app.errors import MalformedMessage
 from flotilla.gateway.cors import Cors
 from flotilla.gateway.errors import to_status
@@ -115,6 +116,14 @@ def _status(exc: grpc.aio.AioRpcError) -> status_pb2.Status:
     return status_pb2.Status(code=exc.code().value[0], message=exc.details() or "")
 
 
+def protocol(content_type: str) -> tuple[str, str]:
+    """(protocol, codec) of a request's content type, for flotilla_browser_calls_total."""
+    kind = "grpc_web" if content_type.startswith("application/grpc-web") else "connect"
+    if content_type.startswith("application/grpc") and kind == "connect":
+        kind = "grpc"
+    return kind, "json" if "json" in content_type else "proto"
+
+
 class Forwarder:
     """Builds the endpoints: each forwards its calls to the gateway's gRPC server over `channel`."""
 
@@ -123,7 +132,9 @@ class Forwarder:
         self.key = key
 
     def metadata(self, ctx: RequestContext[Any, Any]) -> list[tuple[str, str]]:
+        """The gRPC call's metadata (and the call counted by protocol, see `protocol`)."""
         headers = ctx.request_headers
+        metrics.BROWSER_CALLS.labels(*protocol(headers.get("content-type", ""))).inc()
         metadata = [(name, value) for name in FORWARDED_HEADERS for value in headers.getall(name)]
         host, _, port = (ctx.client_address or "").rpartition(":")
         peer = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
