@@ -6,6 +6,7 @@ so errors carry the same code and ErrorInfo reason as over gRPC."""
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import contextlib
 import json
@@ -343,3 +344,32 @@ async def test_a_tls_gateway_serves_browsers_over_tls_with_http2(redis_url: str,
                 await plain.post(f"{AUTH}/SignInAsGuest", json={"displayName": "Plain Gus"})
     finally:
         await gateway.stop(0)
+
+
+async def test_a_stopping_gateway_ends_its_browser_streams(redis_url: str) -> None:
+    settings = Settings(
+        redis_url=redis_url,
+        secret="browser-" + "b" * 32,
+        bind="127.0.0.1:0",
+        browser_bind="127.0.0.1:0",
+        limits=stack_limits(),
+    )
+    gateway = await start_gateway(settings)
+    assert gateway.browser is not None
+    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{gateway.browser.port}", timeout=10) as http:
+        auth = {"authorization": f"Bearer {await sign_in(http)}"}
+        created = await http.post(f"{GAME}/CreateGame", json={"kind": "counter", "seatCount": 2}, headers=auth)
+        request = game_service_pb2.WatchGameRequest(game=created.json()["game"]["name"])
+        headers = {**auth, "content-type": "application/connect+proto", "connect-protocol-version": "1"}
+        async with http.stream("POST", f"{GAME}/WatchGame", content=envelope(request), headers=headers) as watch:
+            body = b""
+            stopping: asyncio.Task[None] | None = None
+            async for chunk in watch.aiter_bytes():
+                body += chunk
+                if stopping is None:  # the first message is in: stop the gateway under the stream
+                    stopping = asyncio.create_task(gateway.stop(0))
+        assert stopping is not None
+        await asyncio.wait_for(stopping, 10)
+    flags, end = frames(body)[-1]
+    assert flags == 0x02  # Connect's end-of-stream message, with the error the stream ended on
+    assert json.loads(end)["error"]["code"] in {"unavailable", "canceled"}
