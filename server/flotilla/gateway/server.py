@@ -222,6 +222,8 @@ async def start_gateway(settings: Settings, store: RedisStore | None = None) -> 
     for service in ("", *SERVICES):
         await health_servicer.set(service, health_pb2.HealthCheckResponse.SERVING)
     mtls = bool(tls and tls.mutual)
+    if mtls and browser is not None:  # browsers present no client certificate: only their tokens count
+        log.warning("gateway.browser_without_mtls", browser_port=browser.port)
     log.info(
         "gateway.started",
         bind=settings.bind,
