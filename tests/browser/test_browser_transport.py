@@ -214,10 +214,11 @@ async def first_frame(http: httpx.AsyncClient, path: str, request: Message, head
     async with http.stream("POST", path, content=envelope(request), headers=headers) as stream:
         assert stream.status_code == 200
         buffered = b""
-        async for chunk in stream.aiter_bytes():
-            buffered += chunk
-            if len(buffered) >= 5 and len(buffered) >= 5 + struct.unpack(">I", buffered[1:5])[0]:
-                break
+        async with contextlib.aclosing(stream.aiter_bytes()) as chunks:  # closed here, not at loop shutdown
+            async for chunk in chunks:
+                buffered += chunk
+                if len(buffered) >= 5 and len(buffered) >= 5 + struct.unpack(">I", buffered[1:5])[0]:
+                    break
     flags, payload = frames(buffered[: 5 + struct.unpack(">I", buffered[1:5])[0]])[0]
     assert flags == 0, payload
     return payload
