@@ -102,6 +102,8 @@ def cmd_up(args: argparse.Namespace) -> int:
             print(f"  metrics: http://{settings.metrics_addr}:{ports[0]}-{ports[-1]}/metrics", flush=True)
         flag = "-plaintext " if tls is None else f"-cacert {tls.ca_file} " if tls.ca_file else ""
         print(f"  try: grpcurl {flag}{target} list", flush=True)
+        if settings.browser_bind != "off":  # FLOTILLA_BROWSER_BIND (docs/browser-transport.md)
+            print(f"  browsers (Connect, gRPC-Web): http://{settings.browser_bind}", flush=True)
         if args.demo:
             return asyncio.run(_demo(target, args.game, args.seats, tls))
         stop = False

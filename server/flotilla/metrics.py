@@ -90,6 +90,11 @@ RPC_SECONDS = Histogram(
     ["method"],
     buckets=(0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10),
 )
+BROWSER_CALLS = Counter(
+    "flotilla_browser_calls_total",
+    "Gateway: calls through the browser listener (also in flotilla_rpc_calls_total), by protocol and codec",
+    ["protocol", "codec"],  # connect | grpc_web | grpc, proto | json
+)
 
 
 class GcPauses:

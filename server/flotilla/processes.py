@@ -121,6 +121,8 @@ def run_gateways(settings: Settings, count: int) -> int:
         check_port_free(settings.bind)
         if settings.tls_cert and settings.health_bind != "off":
             check_port_free(settings.health_bind, "FLOTILLA_HEALTH_BIND")
+        if settings.browser_bind != "off":
+            check_port_free(settings.browser_bind, "FLOTILLA_BROWSER_BIND")
     except (OSError, ValueError) as error:
         print(f"flotilla gateway: {error}", file=sys.stderr)
         return 2

@@ -77,6 +77,9 @@ class Settings:
     gateway_processes: int = 1  # [FLOTILLA_GATEWAY_PROCESSES] `flotilla gateway` runs N on one port; 0: per cores
     gateway_reuseport: bool = False  # [FLOTILLA_GATEWAY_REUSEPORT] bind with SO_REUSEPORT (set for those N)
     worker_processes: int = 1  # [FLOTILLA_WORKER_PROCESSES] `flotilla worker` runs N workers; 0: per cores
+    # --- browsers (gateway/browser.py, docs/browser-transport.md) ---
+    browser_bind: str = "off"  # [FLOTILLA_BROWSER_BIND] gateway: Connect + gRPC-Web listener (HTTP/1.1, h2c); off
+    browser_cors_origins: str = ""  # [FLOTILLA_BROWSER_CORS_ORIGINS] origins allowed cross-origin calls (`*`: any)
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -140,4 +143,6 @@ class Settings:
             gateway_processes=_int("FLOTILLA_GATEWAY_PROCESSES", d.gateway_processes),
             gateway_reuseport=os.environ.get("FLOTILLA_GATEWAY_REUSEPORT", "").lower() in ("1", "true", "on", "yes"),
             worker_processes=_int("FLOTILLA_WORKER_PROCESSES", d.worker_processes),
+            browser_bind=os.environ.get("FLOTILLA_BROWSER_BIND") or d.browser_bind,
+            browser_cors_origins=os.environ.get("FLOTILLA_BROWSER_CORS_ORIGINS", d.browser_cors_origins),
         )

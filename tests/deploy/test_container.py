@@ -89,9 +89,12 @@ def test_compose_env_is_what_the_processes_read(compose: dict[str, Any]) -> None
         assert env["FLOTILLA_METRICS_ADDR"] == "0.0.0.0"  # for a Prometheus on the compose network (not published)
     for name in ("gateway-1", "gateway-2"):
         port = int(envs[name]["FLOTILLA_BIND"].rsplit(":", 1)[1])
-        (published,) = services[name]["ports"]
+        browser = int(envs[name]["FLOTILLA_BROWSER_BIND"].rsplit(":", 1)[1])  # gateway/browser.py
+        published, published_browser = services[name]["ports"]
         assert published.endswith(f":{port}")
+        assert published_browser.endswith(f":{browser}")
         assert published.startswith("127.0.0.1:")  # local trial: loopback only
+        assert published_browser.startswith("127.0.0.1:")
         assert f"127.0.0.1:{port}" in "".join(services[name]["healthcheck"]["test"])
         health = envs[name]["FLOTILLA_HEALTH_BIND"]  # the plaintext health listener of a TLS gateway
         assert health.startswith("127.0.0.1:")

@@ -105,7 +105,10 @@ SCENARIOS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {
                 "clientCA": {"secretName": "client-ca", "key": "ca.pem"},
                 "matchmaker": {"clientSecretName": "matchmaker-client", "serverName": "play.example.org"},
             },
-            "gateway": {"healthPort": 9000},
+            "gateway": {
+                "healthPort": 9000,
+                "browser": {"enabled": True, "port": 8443, "corsOrigins": "https://play.example.org"},
+            },
             "metrics": {"addr": "127.0.0.1"},
         },
         (),
@@ -244,7 +247,10 @@ def test_gateway_has_native_grpc_probes_on_the_health_service(
     env = env_of(deployment(manifests, "gateway"))
     assert env["FLOTILLA_BIND"]["value"] == f"[::]:{ports['grpc']}"
     tls = values.get("tls", {}).get("enabled", False)
-    assert {p for p in ports if not p.startswith("metrics")} == ({"grpc", "health"} if tls else {"grpc"})
+    browser = values.get("gateway", {}).get("browser", {}).get("enabled", False)  # the browser listener
+    assert {p for p in ports if not p.startswith("metrics")} == (
+        {"grpc"} | ({"health"} if tls else set()) | ({"browser"} if browser else set())
+    )
     if tls:  # probes cannot speak TLS: they ask the plaintext health-only listener
         assert env["FLOTILLA_HEALTH_BIND"]["value"] == f"[::]:{ports['health']}"
     for probe in ("startupProbe", "livenessProbe", "readinessProbe"):
@@ -273,6 +279,21 @@ def test_metrics_listen_where_prometheus_scrapes(scenario: tuple[dict[str, Any],
     addr = values.get("metrics", {}).get("addr", "0.0.0.0")
     for component, workload in flotilla_deployments(manifests).items():
         assert env_of(workload)["FLOTILLA_METRICS_ADDR"]["value"] == addr, component
+
+
+def test_browser_listener_gets_its_env_container_port_and_service_port(render: Render) -> None:
+    """gateway.browser (docs/browser-transport.md): off by default; on, FLOTILLA_BROWSER_BIND and its
+    CORS origins, a `browser` container port and the same port on the gateway Service."""
+    default = render({})
+    assert "FLOTILLA_BROWSER_BIND" not in env_of(deployment(default, "gateway"))
+    manifests = render(SCENARIOS["tls-mtls"][0])
+    env = env_of(deployment(manifests, "gateway"))
+    assert env["FLOTILLA_BROWSER_BIND"]["value"] == "[::]:8443"
+    assert env["FLOTILLA_BROWSER_CORS_ORIGINS"]["value"] == "https://play.example.org"
+    ports = {p["name"]: p["containerPort"] for p in container(deployment(manifests, "gateway"))["ports"]}
+    assert ports["browser"] == 8443
+    service = one(manifests, "Service", f"{FULL}-gateway")
+    assert {"name": "browser", "port": 8443, "targetPort": "browser", "protocol": "TCP"} in service["spec"]["ports"]
 
 
 def test_tls_mounts_the_certificates_where_the_settings_point(render: Render) -> None:

@@ -8,6 +8,7 @@ over two gateways, resuming on the other one.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
 import subprocess
@@ -16,7 +17,9 @@ from pathlib import Path
 
 import pytest
 
+from flotilla.gateway.server import start_gateway
 from flotilla.redis_server import RedisServer
+from flotilla.settings import Settings
 from support import Stack, stack_limits, start_stack
 
 # One xdist worker runs them all: one build, one stack.
@@ -137,3 +140,35 @@ def test_node_conformance_plays_every_game(compiled: None, gateways: str) -> Non
     played = {line.split()[1] for line in done.stdout.splitlines() if line.startswith("ok ")}
     assert played == set(EVERY_GAME), done.stdout
     assert f"{len(EVERY_GAME)} passed, 0 failed" in done.stdout
+
+
+async def test_node_client_over_the_browser_transports(compiled: None, redis_url: str) -> None:
+    """browser/transports.test.ts: the client with connect-node's Connect (binary, JSON) and gRPC-Web
+    transports on HTTP/1.1, as a page's fetch, against an in-process gateway's browser listener."""
+    settings = Settings(
+        redis_url=redis_url,
+        secret="ts-browser-" + "t" * 32,
+        bind="127.0.0.1:0",
+        browser_bind="127.0.0.1:0",
+        limits=LIMITS,
+    )
+    gateway = await start_gateway(settings)
+    assert gateway.browser is not None
+    try:
+        proc = await asyncio.create_subprocess_exec(
+            node_binary(),
+            "--test",
+            "--test-reporter=spec",
+            "dist/browser/",
+            cwd=PACKAGE,
+            env=dict(os.environ, FLOTILLA_BROWSER=f"127.0.0.1:{gateway.browser.port}"),
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.STDOUT,
+        )
+        output, _ = await asyncio.wait_for(proc.communicate(), 90)
+    finally:
+        await gateway.stop(0)
+    text = output.decode()
+    assert proc.returncode == 0, text
+    assert "pass 3" in text, text
+    assert "skipped 0" in text, text

@@ -10,7 +10,7 @@ import grpc
 
 from flotilla.app.limits import Gate, Limiter
 from flotilla.app.stream_leases import StreamLeases
-from flotilla.gateway.peers import Network, client_address
+from flotilla.gateway.peers import Network, bridged_peer, client_address
 
 Context = grpc.aio.ServicerContext[Any, Any]
 
@@ -22,9 +22,15 @@ class CallLimits:
         self.limiter = limiter
         self.streams = streams
         self.trusted = trusted
+        self.bridge_key: str | None = None  # set when the browser bridge runs (gateway/browser.py)
 
     def address(self, context: Context) -> str:
-        return client_address(context, self.trusted)
+        return client_address(context, self.trusted, self.bridge_key)
+
+    def connection(self, context: Context) -> str:
+        """The client's connection: the grpc peer, or the browser's of a bridged call."""
+        browser = bridged_peer(context, self.bridge_key)
+        return (context.peer() or "") if browser is None else f"browser:{browser}"
 
     async def check(self, call: str, context: Context, user: str | None) -> None:
         """Refuse (RateLimited) or count one `call` of this user from this address."""
@@ -40,5 +46,5 @@ class CallLimits:
         while the block runs."""
         address = self.address(context)
         await self.limiter.check("stream_open", user, address)
-        async with self.streams.open(user, address, context.peer() or ""):
+        async with self.streams.open(user, address, self.connection(context)):
             yield

@@ -5,10 +5,15 @@ trusts (FLOTILLA_TRUSTED_PROXIES, CIDRs): then it is the right-most address of t
 `x-forwarded-for` (or RFC 7239 `forwarded: for=`) header that is not itself a trusted proxy. A
 header from any other peer is ignored, so a client cannot pick its own address. IPv6 addresses
 count per /64 (what one subscriber gets), IPv4 addresses one by one.
+
+A call the browser bridge (gateway/browser.py) forwards comes from this gateway's own loopback
+channel: its connection is the browser's, which the bridge names in the `flotilla-bridge-peer`
+metadata together with this gateway's random bridge key (a header without the key is ignored).
 """
 
 from __future__ import annotations
 
+import hmac
 import ipaddress
 import re
 from collections.abc import Iterable, Sequence
@@ -19,6 +24,7 @@ import grpc
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 IPV6_PREFIX = 64
+BRIDGE_HEADER = "flotilla-bridge-peer"  # "<bridge key> <browser host:port>", set by gateway/browser.py
 _FORWARDED_FOR = re.compile(r'for="?\[?([^\]";,]+)', re.IGNORECASE)
 
 
@@ -74,10 +80,26 @@ def subject(address: Address) -> str:
     return str(address)
 
 
-def client_address(context: grpc.aio.ServicerContext[Any, Any], trusted: Sequence[Network]) -> str:
+def bridged_peer(context: grpc.aio.ServicerContext[Any, Any], key: str | None) -> str | None:
+    """The browser connection (`host:port`, v6 hosts in brackets) of a call the browser bridge
+    forwarded with this gateway's bridge `key`; None for any other call."""
+    if key is None:
+        return None
+    metadata: Any = context.invocation_metadata() or ()
+    for name, value in metadata:
+        if name == BRIDGE_HEADER:
+            given, _, peer = str(value).partition(" ")
+            return peer if hmac.compare_digest(given.encode(), key.encode()) else None
+    return None
+
+
+def client_address(
+    context: grpc.aio.ServicerContext[Any, Any], trusted: Sequence[Network], bridge_key: str | None = None
+) -> str:
     """The subject of the calling client's address (see the module docstring)."""
-    peer = context.peer() or ""
-    ip = peer_ip(peer)
+    browser = bridged_peer(context, bridge_key)
+    peer = (context.peer() or "") if browser is None else f"browser:{browser}"
+    ip = peer_ip(peer) if browser is None else _parse(browser)
     if ip is None:
         return peer
     if trusted and any(ip in net for net in trusted):

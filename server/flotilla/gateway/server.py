@@ -1,11 +1,13 @@
 """The gateway process: one grpc.aio server with the game, auth, lobby, matchmaking, rating, catalog,
-health and reflection services (registered by gateway/services.py: malformed requests are refused)."""
+health and reflection services (registered by gateway/services.py: malformed requests are refused),
+and, with FLOTILLA_BROWSER_BIND, the browser listener forwarding to it (gateway/browser.py)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import signal
+import socket
 from collections.abc import Callable
 from dataclasses import dataclass
 from types import ModuleType
@@ -24,6 +26,7 @@ from flotilla.app.pacing import Budget
 from flotilla.app.stream_leases import StreamLeases
 from flotilla.gateway.admission import Admission, Limits, core_options, core_server_ids
 from flotilla.gateway.auth import Tokens
+from flotilla.gateway.browser import Bridge, Browser, listen, start_browser
 from flotilla.gateway.catalog_servicer import CatalogServicer
 from flotilla.gateway.game_servicer import AuthServicer, GameServicer
 from flotilla.gateway.interceptors import CallContext
@@ -59,14 +62,15 @@ def _service(module: ModuleType, name: str) -> ServiceDescriptor:
     return service
 
 
-SERVICES = (
-    _service(game_service_pb2, "GameService").full_name,
-    _service(game_service_pb2, "AuthService").full_name,
-    _service(lobby_service_pb2, "LobbyService").full_name,
-    _service(matchmaking_service_pb2, "MatchmakingService").full_name,
-    _service(matchmaking_service_pb2, "RatingService").full_name,
-    _service(catalog_service_pb2, "CatalogService").full_name,
+BROWSER_SERVICES = (  # served to browsers too (gateway/browser.py), with grpc.health.v1
+    (game_service_pb2, "GameService"),
+    (game_service_pb2, "AuthService"),
+    (lobby_service_pb2, "LobbyService"),
+    (matchmaking_service_pb2, "MatchmakingService"),
+    (matchmaking_service_pb2, "RatingService"),
+    (catalog_service_pb2, "CatalogService"),
 )
+SERVICES = tuple(_service(module, name).full_name for module, name in BROWSER_SERVICES)
 
 # Keepalive: ping idle connections so dead clients and proxies are noticed; allow client pings
 # every 10 s so long-lived WatchGame/Play streams survive NATs.
@@ -100,12 +104,17 @@ class Gateway:
     tls: CertificateFiles | None = None
     health_server: grpc.aio.Server | None = None  # the plaintext health listener (TLS gateways)
     health_port: int | None = None
+    browser: Browser | None = None  # the browser listener (FLOTILLA_BROWSER_BIND)
 
     async def stop(self, grace: float = 5.0) -> None:
         """Stop taking calls, let running ones finish for `grace` seconds, release Redis."""
         for service in ("", *SERVICES):
             await self.health.set(service, health_pb2.HealthCheckResponse.NOT_SERVING)
+        if self.browser is not None:
+            self.browser.stop_serving.set()  # no new browser connections; its calls end with the server's
         await self.server.stop(grace)
+        if self.browser is not None:
+            await self.browser.stop(grace=1.0)
         if self.health_server is not None:
             await self.health_server.stop(0)
         await self.admission.close()
@@ -174,11 +183,21 @@ async def start_gateway(settings: Settings, store: RedisStore | None = None) -> 
     )
     tls = CertificateFiles.from_settings(settings)
     health_server, health_port = None, None
+    bridge, browser_socket = None, None
     try:
         port = _bind(settings.bind, "FLOTILLA_BIND", lambda: _add_port(server, settings.bind, tls))
+        if settings.browser_bind != "off":  # the browser bridge: a private unix socket, and its key
+            bridge = Bridge.make()
+            _bind(bridge.target, "the browser bridge", lambda: server.add_insecure_port(bridge.target))
+            limits.bridge_key = bridge.key
+            browser_socket = _listen_browser(settings)
         if tls is not None and settings.health_bind != "off":
             health_server, health_port = _health_listener(health_servicer, settings.health_bind, bind_option(settings))
     except BindError:  # release what started, so the process exits with the error instead of hanging
+        if browser_socket is not None:
+            browser_socket.close()
+        if bridge is not None:
+            bridge.remove()
         await admission.close()
         await limits.streams.close()
         await lobby_store.close()
@@ -190,11 +209,30 @@ async def start_gateway(settings: Settings, store: RedisStore | None = None) -> 
     if health_server is not None:
         await health_server.start()
     await server.start()
+    browser = None
+    if bridge is not None and browser_socket is not None:
+        browser = await start_browser(
+            browser_socket,
+            bridge,
+            (*(_service(m, n) for m, n in BROWSER_SERVICES), _service(health_pb2, "Health")),
+            settings.browser_cors_origins,
+            tls,
+        )
     admission.watch_queue(max(core_server_ids() - known_servers, default=None))
     for service in ("", *SERVICES):
         await health_servicer.set(service, health_pb2.HealthCheckResponse.SERVING)
     mtls = bool(tls and tls.mutual)
-    log.info("gateway.started", bind=settings.bind, port=port, tls=tls is not None, mtls=mtls, health_port=health_port)
+    if mtls and browser is not None:  # browsers present no client certificate: only their tokens count
+        log.warning("gateway.browser_without_mtls", browser_port=browser.port)
+    log.info(
+        "gateway.started",
+        bind=settings.bind,
+        port=port,
+        tls=tls is not None,
+        mtls=mtls,
+        health_port=health_port,
+        browser_port=browser.port if browser else None,
+    )
     return Gateway(
         server,
         port,
@@ -209,6 +247,7 @@ async def start_gateway(settings: Settings, store: RedisStore | None = None) -> 
         tls,
         health_server,
         health_port,
+        browser,
     )
 
 
@@ -226,6 +265,14 @@ def _health_listener(
     server = grpc.aio.server(options=[reuse])
     health_pb2_grpc.add_HealthServicer_to_server(servicer, server)
     return server, _bind(bind, "FLOTILLA_HEALTH_BIND (the health listener)", lambda: server.add_insecure_port(bind))
+
+
+def _listen_browser(settings: Settings) -> socket.socket:
+    try:
+        return listen(settings.browser_bind, settings.gateway_reuseport)
+    except (OSError, ValueError) as exc:
+        msg = f"cannot bind FLOTILLA_BROWSER_BIND={settings.browser_bind}: {exc}"
+        raise BindError(msg) from exc
 
 
 def _add_port(server: grpc.aio.Server, bind: str, tls: CertificateFiles | None) -> int:
