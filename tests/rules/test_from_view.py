@@ -46,8 +46,6 @@ class Case:
 
 CASES = [
     Case(REGISTRY["counter"], REGISTRY["counter"].config_type(moves=30), games=2, every=3, per_game=10),
-]
-LATER = [
     *(
         Case(REGISTRY["port_royal"], PortRoyalConfig(seats=n, mode=m))
         for m, n in [
@@ -63,6 +61,13 @@ LATER = [
     *(Case(REGISTRY["navegador"], NavegadorConfig(seats=n), every=23, games=2) for n in (2, 4)),
     Case(NAVEGADOR_V1, NavegadorConfig(seats=3), every=23, games=2),
 ]
+
+
+WITH_FROM_VIEW = {"counter", "port_royal"}
+
+
+def test_these_games_rebuild_states_from_views() -> None:
+    assert {name for name, rules in REGISTRY.items() if rules.from_view is not None} == WITH_FROM_VIEW
 
 
 def _states(case: Case, seed: int) -> list[Any]:
@@ -93,7 +98,8 @@ def _hidden(state: Any) -> Any:
 def test_from_view_rebuilds_worlds_the_seat_cannot_tell_apart(case: Case) -> None:
     rules = case.rules
     from_view = rules.from_view
-    assert from_view is not None, f"{rules.name} v{rules.version} has no from_view"
+    if from_view is None:
+        pytest.skip(f"{rules.name} v{rules.version} has no from_view yet")
     conv = GameConverter(rules)
     seats = [Seat(i) for i in range(rules.seats_of(case.config))]
     checked = hidden_draws = differ = 0
