@@ -63,7 +63,7 @@ CASES = [
 ]
 
 
-WITH_FROM_VIEW = {"counter", "port_royal"}
+WITH_FROM_VIEW = {"counter", "navegador", "port_royal"}
 
 
 def test_these_games_rebuild_states_from_views() -> None:
