@@ -10,7 +10,9 @@ view back and the same worlds.
 from __future__ import annotations
 
 import dataclasses
+import enum
 import random
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
@@ -57,36 +59,52 @@ CASES = [
         ]
     ),
     *(Case(REGISTRY["sail_away"], SailAwayConfig(seats=n)) for n in (2, 4)),
-    *(Case(REGISTRY["pirates_of_nassau"], NassauConfig(seats=n), every=11) for n in (2, 4)),
+    *(Case(REGISTRY["pirates_of_nassau"], NassauConfig(seats=n), every=11, games=5, per_game=20) for n in (2, 4)),
     *(Case(REGISTRY["navegador"], NavegadorConfig(seats=n), every=23, games=2) for n in (2, 4)),
     Case(NAVEGADOR_V1, NavegadorConfig(seats=3), every=23, games=2),
 ]
 
 
-WITH_FROM_VIEW = {"counter", "navegador", "port_royal"}
+WITH_FROM_VIEW = {"counter", "navegador", "pirates_of_nassau", "port_royal"}
 
 
 def test_these_games_rebuild_states_from_views() -> None:
     assert {name for name, rules in REGISTRY.items() if rules.from_view is not None} == WITH_FROM_VIEW
 
 
+def _kind(state: Any) -> str:
+    """The kind of decision a state waits for (its phase, and a task's type where there are tasks)."""
+    phase = getattr(state, "phase", None)
+    tasks = getattr(state, "tasks", ())
+    return (
+        f"{phase if isinstance(phase, enum.Enum) else type(phase).__name__}/{type(tasks[0]).__name__ if tasks else ''}"
+    )
+
+
 def _states(case: Case, seed: int) -> list[Any]:
-    """Every `case.every`-th state of one seeded random game (the first and the last among them)."""
+    """Every `case.every`-th state of one seeded random game (at most `case.per_game`, the first and
+    the last among them), and the first two of every kind of decision met (rare phases)."""
     rules = case.rules
     state = rules.new_game(case.config, game_seed(seed))
     driver = random.Random(seed)
-    picked = [state]
+    regular, rare = [state], []
+    kinds = Counter([_kind(state)])
     step = 0
     while acting := rules.to_act(state):
         seat = driver.choice(sorted(acting))
         state = rules.apply(state, seat, driver.choice(rules.legal_actions(state, seat))).state
         step += 1
-        if step % case.every == 0:
-            picked.append(state)
-    picked.append(state)
-    if len(picked) > case.per_game:
-        picked = [picked[round(i * (len(picked) - 1) / (case.per_game - 1))] for i in range(case.per_game)]
-    return picked
+        kind = _kind(state)
+        if kinds[kind] < 2:
+            kinds[kind] += 1
+            rare.append(state)
+        elif step % case.every == 0:
+            regular.append(state)
+    regular.append(state)
+    if len(regular) > case.per_game:
+        last = len(regular) - 1
+        regular = [regular[round(i * last / (case.per_game - 1))] for i in range(case.per_game)]
+    return regular + rare
 
 
 def _hidden(state: Any) -> Any:
