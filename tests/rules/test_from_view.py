@@ -58,14 +58,14 @@ CASES = [
             (Mode.CONTRACT_COOP, 3),
         ]
     ),
-    *(Case(REGISTRY["sail_away"], SailAwayConfig(seats=n)) for n in (2, 4)),
-    *(Case(REGISTRY["pirates_of_nassau"], NassauConfig(seats=n), every=11, games=5, per_game=20) for n in (2, 4)),
+    *(Case(REGISTRY["sail_away"], SailAwayConfig(seats=n), per_game=25) for n in (2, 4)),
+    *(Case(REGISTRY["pirates_of_nassau"], NassauConfig(seats=n), every=11, games=4, per_game=20) for n in (2, 4)),
     *(Case(REGISTRY["navegador"], NavegadorConfig(seats=n), every=23, games=2) for n in (2, 4)),
     Case(NAVEGADOR_V1, NavegadorConfig(seats=3), every=23, games=2),
 ]
 
 
-WITH_FROM_VIEW = {"counter", "navegador", "pirates_of_nassau", "port_royal"}
+WITH_FROM_VIEW = {"counter", "navegador", "pirates_of_nassau", "port_royal", "sail_away"}
 
 
 def test_these_games_rebuild_states_from_views() -> None:
@@ -140,11 +140,13 @@ def test_from_view_rebuilds_worlds_the_seat_cannot_tell_apart(case: Case) -> Non
                 if _hidden(rules.determinize(s, a, r1)) != _hidden(rules.determinize(s, a, r2)):
                     hidden_draws += 1
                     differ += _hidden(from_view(seen, a, r2)) != _hidden(t)
-                wire = conv.view_from_pb(conv.view_to_pb(seen))
-                assert wire == seen, f"{where}: the view changed through its proto"
-                assert rules.view(from_view(wire, a, r1), a) == seen, where
+                if k % 3 == 0:  # the wire (a third of the states: decoding is the slow part)
+                    wire = conv.view_from_pb(conv.view_to_pb(seen))
+                    assert wire == seen, f"{where}: the view changed through its proto"
+                    assert rules.view(from_view(wire, a, r1), a) == seen, where
                 checked += 1
-            spectator = rules.view(s, None)
-            assert conv.view_from_pb(conv.view_to_pb(spectator)) == spectator
+            if k % 3 == 0:
+                spectator = rules.view(s, None)
+                assert conv.view_from_pb(conv.view_to_pb(spectator)) == spectator
     assert checked > 0
     assert differ >= 0.9 * hidden_draws, f"from_view redrew hidden parts in {differ} of {hidden_draws} states"
