@@ -3138,22 +3138,30 @@ export const ViewSchema: GenMessage<View> = /*@__PURE__*/
  */
 export type Task = Message<"flotilla.api.sail_away.v1.Task"> & {
   /**
+   * Which kind of decision.
+   *
    * @generated from oneof flotilla.api.sail_away.v1.Task.kind
    */
   kind: {
     /**
+     * An island being resolved.
+     *
      * @generated from field: flotilla.api.sail_away.v1.ResolutionTask resolution = 1;
      */
     value: ResolutionTask;
     case: "resolution";
   } | {
     /**
+     * A ship leaving port.
+     *
      * @generated from field: flotilla.api.sail_away.v1.LaunchingTask launching = 2;
      */
     value: LaunchingTask;
     case: "launching";
   } | {
     /**
+     * A one-time pirate action card's effect.
+     *
      * @generated from field: flotilla.api.sail_away.v1.CardEffectTask card_effect = 3;
      */
     value: CardEffectTask;
