@@ -49,7 +49,7 @@ class Case:
 CASES = [
     Case(REGISTRY["counter"], REGISTRY["counter"].config_type(moves=30), games=2, every=3, per_game=10),
     *(
-        Case(REGISTRY["port_royal"], PortRoyalConfig(seats=n, mode=m))
+        Case(REGISTRY["port_royal"], PortRoyalConfig(seats=n, mode=m), per_game=25)
         for m, n in [
             (Mode.BASE, 2),
             (Mode.BASE_PLUS, 3),
