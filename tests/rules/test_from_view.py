@@ -28,6 +28,7 @@ from flotilla.games.sail_away import Config as SailAwayConfig
 from flotilla.gateway.convert import GameConverter
 from flotilla.rules import GameRules, InvalidAction, Rng, Seat
 from flotilla.rules.testing import game_seed
+from flotilla_client.api.port_royal.v1 import port_royal_pb2
 
 Rules = GameRules[Any, Any, Any, Any, Any]
 
@@ -156,6 +157,7 @@ def test_a_malformed_view_message_is_refused_with_the_field_named() -> None:
     rules = REGISTRY["port_royal"]
     conv = GameConverter(rules)
     msg = conv.view_to_pb(rules.view(rules.new_game(PortRoyalConfig(seats=2), game_seed(1)), Seat(0)))
-    msg.phase.kind = 99  # no such PhaseKind
+    assert isinstance(msg, port_royal_pb2.View)
+    msg.phase.kind = 99  # type: ignore[assignment]  # no such PhaseKind
     with pytest.raises(InvalidAction, match=r"view\.phase\.kind"):
         conv.view_from_pb(msg)
