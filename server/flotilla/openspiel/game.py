@@ -37,7 +37,7 @@ from flotilla.games import REGISTRY, rules_at
 from flotilla.rules import GameRules, InvalidConfig, Result, Rng, Seat
 from flotilla.rules.options import config_from_options, option_names
 
-from .encoding import canonical, features
+from .encoding import canonical, encode
 
 Rules = GameRules[Any, Any, Any, Any, Any]
 
@@ -61,7 +61,7 @@ def _default(field: dataclasses.Field[Any]) -> Any:
 def _parameters(rules: Rules) -> dict[str, Any]:
     """OpenSpiel parameters: `players`, `seed` and each config option with its default."""
     hints = typing.get_type_hints(rules.config_type)
-    params: dict[str, Any] = {"players": rules.seats_of(rules.config_type()), "seed": 0}
+    params: dict[str, Any] = {"players": rules.seats_of(rules.config_type()), "seed": 0, "max_moves": 0}
     names = set(option_names(rules.config_type))
     for f in dataclasses.fields(rules.config_type):
         if f.name not in names:
@@ -109,6 +109,10 @@ class FlotillaGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type s
     def __init__(self, rules: Rules, game_type: Any, params: dict[str, Any] | None = None) -> None:
         params = {**_parameters(rules), **(params or {})}
         seats = int(params["players"])
+        max_moves = int(params["max_moves"])
+        if max_moves < 0:
+            msg = f"max_moves must be 0 (no limit) or more, got {max_moves}"
+            raise ValueError(msg)
         info = pyspiel.GameInfo(
             num_distinct_actions=_max_legal(rules),
             max_chance_outcomes=0,
@@ -116,7 +120,7 @@ class FlotillaGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type s
             min_utility=-1.0,
             max_utility=1.0,
             utility_sum=None,
-            max_game_length=rules.max_steps,
+            max_game_length=max_moves or rules.max_steps,
         )
         super().__init__(game_type, info, params)
         self.rules = rules
@@ -126,7 +130,7 @@ class FlotillaGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type s
         options = {k: str(v).lower() if isinstance(v, bool) else str(v) for k, v in params.items()}
         options = {k: v for k, v in options.items() if k in option_names(rules.config_type)}
         self.config = config_from_options(rules.config_type, seats, options)
-        self.context = _Context(rules, seats)
+        self.context = _Context(rules, seats, max_moves)
         self._initial: Any = None
 
     def new_initial_state(self) -> FlotillaState:
@@ -191,33 +195,51 @@ class _Shared:
 
 
 class _Context(_Shared):
-    __slots__ = ("max_legal", "rules", "seats")
+    __slots__ = ("max_legal", "max_moves", "rules", "seats")
 
-    def __init__(self, rules: Rules, seats: int) -> None:
+    def __init__(self, rules: Rules, seats: int, max_moves: int) -> None:
         self.rules = rules
         self.seats = seats
+        self.max_moves = max_moves
         self.max_legal = _max_legal(rules)
 
     def __reduce__(self) -> tuple[Any, ...]:  # OpenSpiel serializes a Python state by pickling
-        return _Context, (_pickled_rules(self.rules), self.seats)
+        return _Context, (_pickled_rules(self.rules), self.seats, self.max_moves)
 
 
 class _Node(_Shared):
     """One engine state with what OpenSpiel asks of it, computed once when first asked."""
 
-    __slots__ = ("_legal", "_result", "_seat", "engine_state", "rules")
+    __slots__ = ("_legal", "_result", "_seat", "_seen", "cut", "engine_state", "moves", "rules")
 
-    def __init__(self, rules: Rules, engine_state: Any) -> None:
+    def __init__(self, rules: Rules, engine_state: Any, moves: int = 0, cut: bool = False) -> None:
         self.rules = rules
         self.engine_state = engine_state
+        self.moves = moves
+        self.cut = cut
+        """Truncated by `max_moves`: terminal with no result."""
         self._seat: int | None = -1
+        self._seen: dict[int | None, tuple[Any, str, Any]] = {}
+
+    def seen(self, player: int | None) -> tuple[Any, str, Any]:
+        """`player`'s view (None: a spectator's), its canonical text and its tensor (observers ask
+        for each, often)."""
+        if player not in self._seen:
+            view = self.rules.view(self.engine_state, None if player is None else Seat(player))
+            tensor = np.zeros(TENSOR_SIZE, np.float32)
+            text, pairs = encode(view, TENSOR_SIZE)
+            if pairs:
+                buckets, amounts = zip(*pairs, strict=True)
+                np.add.at(tensor, np.array(buckets), np.array(amounts, np.float32))
+            self._seen[player] = (view, text, tensor)
+        return self._seen[player]
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return _Node, (_pickled_rules(self.rules), self.engine_state)
+        return _Node, (_pickled_rules(self.rules), self.engine_state, self.moves, self.cut)
 
     def seat(self) -> int | None:
         if self._seat == -1:
-            acting = self.rules.to_act(self.engine_state)
+            acting = frozenset() if self.cut else self.rules.to_act(self.engine_state)
             self._seat = min(acting) if acting else None
         return self._seat
 
@@ -229,7 +251,7 @@ class _Node(_Shared):
 
     def result(self) -> Result | None:
         if not hasattr(self, "_result"):
-            self._result = self.rules.result(self.engine_state)
+            self._result = None if self.cut else self.rules.result(self.engine_state)
         return self._result
 
 
@@ -282,7 +304,8 @@ class FlotillaState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type
         seat = self._node.seat()
         assert seat is not None
         after = self._ctx.rules.apply(self._node.engine_state, Seat(seat), self._node.legal()[action]).state
-        self._node = _Node(self._ctx.rules, after)
+        moves = self._node.moves + 1
+        self._node = _Node(self._ctx.rules, after, moves, cut=0 < self._ctx.max_moves <= moves)
 
     def _action_to_string(self, player: int, action: int) -> str:
         legal = self._node.legal()
@@ -295,7 +318,8 @@ class FlotillaState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type
         return self._node.seat() is None
 
     def returns(self) -> list[float]:
-        """Rank-based returns at the end (see the module docstring), zeros before."""
+        """Rank-based returns at the end (see the module docstring); zeros before and when cut
+        short by `max_moves`."""
         result = self._node.result() if self.is_terminal() else None
         if result is None:
             return [0.0] * self._ctx.seats
@@ -309,10 +333,18 @@ class FlotillaState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type
 
     def view(self, player: int) -> Any:
         """The engine view of `player`."""
-        return self._ctx.rules.view(self._node.engine_state, Seat(player))
+        return self._node.seen(player)[0]
+
+    def view_tensor(self, player: int) -> Any:
+        """`player`'s view as hashed features (`encoding.encode`), a float32 array; do not modify."""
+        return self._node.seen(player)[2]
+
+    def view_text(self, player: int) -> str:
+        """The engine view of `player` as canonical text (its information-state string)."""
+        return self._node.seen(player)[1]
 
     def __str__(self) -> str:
-        return canonical(self._ctx.rules.view(self._node.engine_state, None))
+        return self._node.seen(None)[1]
 
 
 class ViewObserver:
@@ -325,13 +357,11 @@ class ViewObserver:
 
     def set_from(self, state: FlotillaState, player: int) -> None:
         """Fill `tensor` from `player`'s view of `state`."""
-        self.tensor.fill(0)
-        for bucket, amount in features(state.view(player), TENSOR_SIZE):
-            self.tensor[bucket] += amount
+        self.tensor[:] = state.view_tensor(player)
 
     def string_from(self, state: FlotillaState, player: int) -> str:
         """`player`'s view of `state` as canonical text."""
-        return canonical(state.view(player))
+        return state.view_text(player)
 
 
 def _game_type(rules: Rules) -> Any:
