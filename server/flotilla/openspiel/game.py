@@ -28,6 +28,7 @@ import dataclasses
 import enum
 import random
 import typing
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -139,9 +140,10 @@ class FlotillaGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type s
             self._initial = self.rules.new_game(self.config, _engine_seed(self.seed))
         return FlotillaState(self, self._initial)
 
-    def state_of(self, engine_state: Any) -> FlotillaState:
-        """An OpenSpiel state wrapping an engine state of this game (e.g. one `from_view` built)."""
-        return FlotillaState(self, engine_state)
+    def state_of(self, engine_state: Any, seat: int | None = None) -> FlotillaState:
+        """An OpenSpiel state wrapping an engine state of this game (e.g. one `from_view` built);
+        when `seat` is among several seats that must act, it acts first (it is the one deciding)."""
+        return FlotillaState(self, engine_state, seat)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> ViewObserver:
         """The view observer (the same for observations and information states)."""
@@ -210,14 +212,18 @@ class _Context(_Shared):
 class _Node(_Shared):
     """One engine state with what OpenSpiel asks of it, computed once when first asked."""
 
-    __slots__ = ("_legal", "_result", "_seat", "_seen", "cut", "engine_state", "moves", "rules")
+    __slots__ = ("_legal", "_result", "_seat", "_seen", "cut", "engine_state", "first", "moves", "rules")
 
-    def __init__(self, rules: Rules, engine_state: Any, moves: int = 0, cut: bool = False) -> None:
+    def __init__(
+        self, rules: Rules, engine_state: Any, moves: int = 0, cut: bool = False, first: int | None = None
+    ) -> None:
         self.rules = rules
         self.engine_state = engine_state
         self.moves = moves
         self.cut = cut
         """Truncated by `max_moves`: terminal with no result."""
+        self.first = first
+        """The seat that acts first here when it is among several that must (a state built for it)."""
         self._seat: int | None = -1
         self._seen: dict[int | None, tuple[Any, str, Any]] = {}
 
@@ -235,12 +241,12 @@ class _Node(_Shared):
         return self._seen[player]
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return _Node, (_pickled_rules(self.rules), self.engine_state, self.moves, self.cut)
+        return _Node, (_pickled_rules(self.rules), self.engine_state, self.moves, self.cut, self.first)
 
     def seat(self) -> int | None:
         if self._seat == -1:
             acting = frozenset() if self.cut else self.rules.to_act(self.engine_state)
-            self._seat = min(acting) if acting else None
+            self._seat = (self.first if self.first in acting else min(acting)) if acting else None
         return self._seat
 
     def legal(self) -> tuple[Any, ...]:
@@ -258,10 +264,10 @@ class _Node(_Shared):
 class FlotillaState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type stubs
     """An engine state seen through OpenSpiel's API; the engine state is immutable and shared."""
 
-    def __init__(self, game: FlotillaGame, engine_state: Any) -> None:
+    def __init__(self, game: FlotillaGame, engine_state: Any, first: int | None = None) -> None:
         super().__init__(game)
         self._ctx = game.context
-        self._node = _Node(game.rules, engine_state)
+        self._node = _Node(game.rules, engine_state, first=first)
 
     @property
     def engine_state(self) -> Any:
@@ -276,7 +282,7 @@ class FlotillaState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type
 
     def clone_with(self, engine_state: Any) -> FlotillaState:
         """A state of the same game holding `engine_state` (its OpenSpiel history starts empty)."""
-        return FlotillaState(self.get_game(), engine_state)
+        return FlotillaState(self.get_game(), engine_state, self._node.first)
 
     def current_player(self) -> int:
         """The seat to act (the lowest one when several must), or TERMINAL."""
@@ -407,6 +413,22 @@ def register_all() -> tuple[str, ...]:
     for kind in REGISTRY:
         register(kind)
     return tuple(short_name(kind) for kind in REGISTRY)
+
+
+def params_from_options(kind: str, options: Mapping[str, str]) -> dict[str, Any]:
+    """OpenSpiel parameters from a Flotilla game's wire options (`Game.options`), typed as the
+    game's parameters are; unknown names are kept as text (the game refuses them)."""
+    defaults = _parameters(REGISTRY[kind])
+    out: dict[str, Any] = {}
+    for name, raw in options.items():
+        default = defaults.get(name)
+        if isinstance(default, bool):
+            out[name] = raw.lower() in {"true", "1", "yes", "on"}
+        elif isinstance(default, int):
+            out[name] = int(raw)
+        else:
+            out[name] = raw
+    return out
 
 
 def load(kind: str, **params: Any) -> FlotillaGame:
