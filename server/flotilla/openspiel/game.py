@@ -40,6 +40,8 @@ from flotilla.rules.options import config_from_options, option_names
 
 from .encoding import canonical, encode
 
+__all__ = ["canonical", "encode"]  # re-exported for tests and callers
+
 Rules = GameRules[Any, Any, Any, Any, Any]
 
 PREFIX = "flotilla_"
