@@ -45,7 +45,8 @@ def _bucket(key: str, size: int) -> int:
 
 
 def _walk(value: Any, path: str, size: int, out: list[tuple[int, float]] | None) -> str:
-    kind, names = _kind(type(value))
+    cls: type = type(value)
+    kind, names = _kind(cls)
     if kind == _DATACLASS:
         parts = [f"{name}={_walk(getattr(value, name), f'{path}.{name}', size, out)}" for name in names]
         return f"{type(value).__name__}({','.join(parts)})"

@@ -24,7 +24,6 @@ The mapping, the same for every game (docs/openspiel.md says why):
 
 from __future__ import annotations
 
-import dataclasses
 import enum
 import random
 import typing
@@ -57,24 +56,17 @@ def short_name(kind: str) -> str:
     return PREFIX + kind
 
 
-def _default(field: dataclasses.Field[Any]) -> Any:
-    return field.default if field.default is not dataclasses.MISSING else field.default_factory()  # type: ignore[misc]
-
-
 def _parameters(rules: Rules) -> dict[str, Any]:
     """OpenSpiel parameters: `players`, `seed` and each config option with its default."""
     hints = typing.get_type_hints(rules.config_type)
-    params: dict[str, Any] = {"players": rules.seats_of(rules.config_type()), "seed": 0, "max_moves": 0}
-    names = set(option_names(rules.config_type))
-    for f in dataclasses.fields(rules.config_type):
-        if f.name not in names:
-            continue
-        default = _default(f)
-        hint = hints[f.name]
+    config = rules.config_type()
+    params: dict[str, Any] = {"players": rules.seats_of(config), "seed": 0, "max_moves": 0}
+    for name in option_names(rules.config_type):
+        default, hint = getattr(config, name), hints[name]
         if isinstance(hint, type) and issubclass(hint, enum.Enum):
-            params[f.name] = default.name.lower()
+            params[name] = default.name.lower()
         elif hint in (bool, int, str):
-            params[f.name] = default
+            params[name] = default
     return params
 
 

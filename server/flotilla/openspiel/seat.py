@@ -16,13 +16,13 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 import numpy as np
-from flotilla_client import FlotillaClient, FlotillaError
-from flotilla_client.bots import keep_playing
-from flotilla_client.seat import Seat as ClientSeat
 
 from flotilla.games import REGISTRY, rules_at
 from flotilla.gateway.convert import GameConverter
 from flotilla.rules import Rng, Seat
+from flotilla_client import FlotillaClient, FlotillaError
+from flotilla_client.bots import keep_playing
+from flotilla_client.seat import Seat as ClientSeat
 
 from .game import FlotillaGame, FlotillaState, load, params_from_options
 
