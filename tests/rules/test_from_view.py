@@ -10,7 +10,9 @@ view back and the same worlds.
 from __future__ import annotations
 
 import dataclasses
+import enum
 import random
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,8 +48,6 @@ class Case:
 
 CASES = [
     Case(REGISTRY["counter"], REGISTRY["counter"].config_type(moves=30), games=2, every=3, per_game=10),
-]
-LATER = [
     *(
         Case(REGISTRY["port_royal"], PortRoyalConfig(seats=n, mode=m))
         for m, n in [
@@ -58,30 +58,53 @@ LATER = [
             (Mode.CONTRACT_COOP, 3),
         ]
     ),
-    *(Case(REGISTRY["sail_away"], SailAwayConfig(seats=n)) for n in (2, 4)),
-    *(Case(REGISTRY["pirates_of_nassau"], NassauConfig(seats=n), every=11) for n in (2, 4)),
+    *(Case(REGISTRY["sail_away"], SailAwayConfig(seats=n), per_game=25) for n in (2, 4)),
+    *(Case(REGISTRY["pirates_of_nassau"], NassauConfig(seats=n), every=11, games=4, per_game=20) for n in (2, 4)),
     *(Case(REGISTRY["navegador"], NavegadorConfig(seats=n), every=23, games=2) for n in (2, 4)),
     Case(NAVEGADOR_V1, NavegadorConfig(seats=3), every=23, games=2),
 ]
 
 
+WITH_FROM_VIEW = {"counter", "navegador", "pirates_of_nassau", "port_royal", "sail_away"}
+
+
+def test_these_games_rebuild_states_from_views() -> None:
+    assert {name for name, rules in REGISTRY.items() if rules.from_view is not None} == WITH_FROM_VIEW
+
+
+def _kind(state: Any) -> str:
+    """The kind of decision a state waits for (its phase, and a task's type where there are tasks)."""
+    phase = getattr(state, "phase", None)
+    tasks = getattr(state, "tasks", ())
+    return (
+        f"{phase if isinstance(phase, enum.Enum) else type(phase).__name__}/{type(tasks[0]).__name__ if tasks else ''}"
+    )
+
+
 def _states(case: Case, seed: int) -> list[Any]:
-    """Every `case.every`-th state of one seeded random game (the first and the last among them)."""
+    """Every `case.every`-th state of one seeded random game (at most `case.per_game`, the first and
+    the last among them), and the first two of every kind of decision met (rare phases)."""
     rules = case.rules
     state = rules.new_game(case.config, game_seed(seed))
     driver = random.Random(seed)
-    picked = [state]
+    regular, rare = [state], []
+    kinds = Counter([_kind(state)])
     step = 0
     while acting := rules.to_act(state):
         seat = driver.choice(sorted(acting))
         state = rules.apply(state, seat, driver.choice(rules.legal_actions(state, seat))).state
         step += 1
-        if step % case.every == 0:
-            picked.append(state)
-    picked.append(state)
-    if len(picked) > case.per_game:
-        picked = [picked[round(i * (len(picked) - 1) / (case.per_game - 1))] for i in range(case.per_game)]
-    return picked
+        kind = _kind(state)
+        if kinds[kind] < 2:
+            kinds[kind] += 1
+            rare.append(state)
+        elif step % case.every == 0:
+            regular.append(state)
+    regular.append(state)
+    if len(regular) > case.per_game:
+        last = len(regular) - 1
+        regular = [regular[round(i * last / (case.per_game - 1))] for i in range(case.per_game)]
+    return regular + rare
 
 
 def _hidden(state: Any) -> Any:
@@ -93,7 +116,8 @@ def _hidden(state: Any) -> Any:
 def test_from_view_rebuilds_worlds_the_seat_cannot_tell_apart(case: Case) -> None:
     rules = case.rules
     from_view = rules.from_view
-    assert from_view is not None, f"{rules.name} v{rules.version} has no from_view"
+    if from_view is None:
+        pytest.skip(f"{rules.name} v{rules.version} has no from_view yet")
     conv = GameConverter(rules)
     seats = [Seat(i) for i in range(rules.seats_of(case.config))]
     checked = hidden_draws = differ = 0
@@ -116,11 +140,13 @@ def test_from_view_rebuilds_worlds_the_seat_cannot_tell_apart(case: Case) -> Non
                 if _hidden(rules.determinize(s, a, r1)) != _hidden(rules.determinize(s, a, r2)):
                     hidden_draws += 1
                     differ += _hidden(from_view(seen, a, r2)) != _hidden(t)
-                wire = conv.view_from_pb(conv.view_to_pb(seen))
-                assert wire == seen, f"{where}: the view changed through its proto"
-                assert rules.view(from_view(wire, a, r1), a) == seen, where
+                if k % 3 == 0:  # the wire (a third of the states: decoding is the slow part)
+                    wire = conv.view_from_pb(conv.view_to_pb(seen))
+                    assert wire == seen, f"{where}: the view changed through its proto"
+                    assert rules.view(from_view(wire, a, r1), a) == seen, where
                 checked += 1
-            spectator = rules.view(s, None)
-            assert conv.view_from_pb(conv.view_to_pb(spectator)) == spectator
+            if k % 3 == 0:
+                spectator = rules.view(s, None)
+                assert conv.view_from_pb(conv.view_to_pb(spectator)) == spectator
     assert checked > 0
     assert differ >= 0.9 * hidden_draws, f"from_view redrew hidden parts in {differ} of {hidden_draws} states"
