@@ -153,3 +153,39 @@ def test_a_state_built_from_a_view_has_the_views_information_state() -> None:
     rebuilt = game.state_of(rules.from_view(state.view(1), Seat(1), Rng(99)), 1)
     assert rebuilt.information_state_string(1) == state.information_state_string(1)
     assert rebuilt.legal_actions() == state.legal_actions()
+
+
+@pytest.mark.parametrize("case", CASES, ids=ident)
+def test_a_seat_over_rpc_decides_from_its_view_alone(case: tuple[str, dict[str, Any]]) -> None:
+    """What `seat.play_seat` does at each prompt, in process: a world rebuilt from the seat's view
+    (`from_view`) has the real state's information-state string and legal actions for that seat,
+    and the bot's pick from it is legal in the real state."""
+    from flotilla.openspiel.seat import decide, ismcts
+
+    kind, params = case
+    game = os_game.load(kind, **params)
+    rules = game.rules
+    if rules.from_view is None:
+        pytest.skip(f"{kind} has no from_view")
+    bot = ismcts(simulations=2, seed=1)(game)
+    state = game.new_initial_state()
+    driver = random.Random(11)
+    decided = 0
+    while not state.is_terminal():
+        player = state.current_player()
+        if driver.random() < 0.1:
+            from flotilla.rules import Rng
+
+            rebuilt = game.state_of(
+                rules.from_view(state.view(player), Seat(player), Rng(driver.getrandbits(64))), player
+            )
+            assert rebuilt.information_state_string(player) == state.information_state_string(player)
+            assert [rebuilt.action_to_string(player, a) for a in rebuilt.legal_actions()] == [
+                state.action_to_string(player, a) for a in state.legal_actions()
+            ]
+            chosen = decide(game, state.view(player), player, bot, driver)
+            state.apply_action(state.action_id(chosen))
+            decided += 1
+        else:
+            state.apply_action(driver.choice(state.legal_actions()))
+    assert decided > 0
