@@ -3,9 +3,10 @@
 The mapping, the same for every game (docs/openspiel.md says why):
 
 * Dynamics: SEQUENTIAL. When several seats must act (Sail Away's ship choice, SD1) the lowest
-  of them acts first; the others do not learn the choice, because the engine's views never show
-  an unanswered simultaneous choice (the server relies on that too). OpenSpiel's ISMCTS and MCTS
-  need sequential games.
+  of them acts first (a state made with `state_of(..., seat)` lets that seat go first); the
+  others learn only what the server would show them (that the seat has chosen, not what), as the
+  engine's views never show an answer to a simultaneous choice before all are in. OpenSpiel's
+  ISMCTS and MCTS need sequential games.
 * Chance: DETERMINISTIC from OpenSpiel's side. The engines draw everything from a generator kept
   in the state; `new_initial_state` seeds it from the `seed` parameter, so a game is a pure
   function of (seed, actions). What a seat does not know (deck order, future rolls, others'
@@ -19,7 +20,7 @@ The mapping, the same for every game (docs/openspiel.md says why):
   features; the information-state string is the same text (views carry what the seat may know
   now, so they are not perfect recall where a game lets a seat forget).
 * Returns: +1 for a winner, -1 for the last place, linear in rank between; no winner (a lost
-  co-operative game) is -1 for every seat.
+  co-operative game) is -1 for every seat; `max_moves` (0: no limit) cuts a game short with 0.
 """
 
 from __future__ import annotations
