@@ -68,6 +68,9 @@ def test_a_resampled_world_looks_the_same_to_the_seat_to_act(case: tuple[str, di
             assert [other.action_to_string(player, a) for a in other.legal_actions()] == [
                 state.action_to_string(player, a) for a in state.legal_actions()
             ]
+            waiting = driver.randrange(game.num_players())  # any seat, not only the one to act
+            other = state.resample_from_infostate(waiting, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+            assert other.information_state_string(waiting) == state.information_state_string(waiting)
             checked += 1
         state.apply_action(driver.choice(state.legal_actions()))
     assert checked > 0
@@ -83,6 +86,20 @@ def test_the_text_and_tensor_of_a_view_do_not_depend_on_set_order() -> None:
     assert text_a == text_b
     assert sorted(features_a) == sorted(features_b)  # the tensor sums them per bucket
     assert os_game.canonical(a) != os_game.canonical(frozenset(list(a)[1:]))
+
+
+@pytest.mark.parametrize(
+    ("params", "error"),
+    [
+        ({"players": 9}, "for 2-5 players, not 9"),
+        ({"mode": "nope"}, "option 'mode' takes one of"),
+        ({"max_moves": -1}, "max_moves must be 0"),
+        ({"colour": 3}, "Unknown parameter 'colour'"),
+    ],
+)
+def test_bad_parameters_are_refused_with_a_reason(params: dict[str, Any], error: str) -> None:
+    with pytest.raises(Exception, match=error):
+        os_game.load("port_royal", **params)
 
 
 def test_max_moves_cuts_the_game_short_with_zero_returns() -> None:
