@@ -26,8 +26,9 @@ from flotilla.games.port_royal import Config as PortRoyalConfig
 from flotilla.games.port_royal import Mode
 from flotilla.games.sail_away import Config as SailAwayConfig
 from flotilla.gateway.convert import GameConverter
-from flotilla.rules import GameRules, Rng, Seat
+from flotilla.rules import GameRules, InvalidAction, Rng, Seat
 from flotilla.rules.testing import game_seed
+from flotilla_client.api.port_royal.v1 import port_royal_pb2
 
 Rules = GameRules[Any, Any, Any, Any, Any]
 
@@ -49,7 +50,7 @@ class Case:
 CASES = [
     Case(REGISTRY["counter"], REGISTRY["counter"].config_type(moves=30), games=2, every=3, per_game=10),
     *(
-        Case(REGISTRY["port_royal"], PortRoyalConfig(seats=n, mode=m))
+        Case(REGISTRY["port_royal"], PortRoyalConfig(seats=n, mode=m), per_game=25)
         for m, n in [
             (Mode.BASE, 2),
             (Mode.BASE_PLUS, 3),
@@ -150,3 +151,13 @@ def test_from_view_rebuilds_worlds_the_seat_cannot_tell_apart(case: Case) -> Non
                 assert conv.view_from_pb(conv.view_to_pb(spectator)) == spectator
     assert checked > 0
     assert differ >= 0.9 * hidden_draws, f"from_view redrew hidden parts in {differ} of {hidden_draws} states"
+
+
+def test_a_malformed_view_message_is_refused_with_the_field_named() -> None:
+    rules = REGISTRY["port_royal"]
+    conv = GameConverter(rules)
+    msg = conv.view_to_pb(rules.view(rules.new_game(PortRoyalConfig(seats=2), game_seed(1)), Seat(0)))
+    assert isinstance(msg, port_royal_pb2.View)
+    msg.phase.kind = 99  # type: ignore[assignment]  # no such PhaseKind
+    with pytest.raises(InvalidAction, match=r"view\.phase\.kind"):
+        conv.view_from_pb(msg)
