@@ -25,12 +25,18 @@ export function Game({ id, watch }: { id: string; watch: boolean }) {
   const [named, setNamed] = useState<Map<string, Piece>>(new Map());
   const [error, setError] = useState<unknown>();
   const refreshes = useRef(0);
+  const logEnd = useRef<HTMLOListElement>(null);
+  useEffect(() => {
+    const list = logEnd.current;
+    if (list) list.scrollTop = list.scrollHeight; // newest last, in view
+  }, [log]);
 
   useEffect(() => {
     const stop = new AbortController();
     const saved = loadLog(logKey);
     let entries: LogEntry[] = saved?.entries ?? [];
     setLog(entries);
+    setThrough(saved ? BigInt(saved.through) : 0n); // the restored log is applied; the watch resumes after it
     const refresh = async () => {
       const turn = ++refreshes.current;
       const [game, now] = await Promise.all([client.getGame(name), client.getView(name, seat ? { seat } : {})]);
@@ -62,8 +68,7 @@ export function Game({ id, watch }: { id: string; watch: boolean }) {
           if (!update.isCheckpoint || mine) setPending(false);
           setThrough(update.throughEventId);
           saveLog(logKey, { etag: update.etag, through: String(update.throughEventId), entries });
-          if (update.events.length && !update.view) void refresh().catch(setError);
-          else if (update.view) void refresh().catch(setError);
+          if (update.events.length || update.view) void refresh().catch(setError);
           if (endsGame(update)) setOver(true);
         }
         await refresh();
@@ -133,7 +138,7 @@ export function Game({ id, watch }: { id: string; watch: boolean }) {
         <aside>
           <Scores game={info} json={json} names={names} toAct={toAct} />
           <h2 id="log-heading">Event log</h2>
-          <ol aria-label="Event log" class="log">
+          <ol aria-label="Event log" class="log" ref={logEnd}>
             {log.map((entry) => (
               <li key={entry.id}>{entry.text}</li>
             ))}
