@@ -1,0 +1,105 @@
+"""Port Royal: VP, coins (less above the tax threshold), what each person's ability is worth, the
+harbor the seat may still take from, and in co-op the team's completed contracts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flotilla.bots.heuristic.driver import TABLES, GameTable
+from flotilla.games.port_royal.cards import CARDS, Kind, Role
+from flotilla.games.port_royal.state import Discover, Player, State, Window
+from flotilla.games.port_royal.stats import display_vp, harbor_colours, hire_price
+from flotilla.games.port_royal.tables import ALLOWANCE_BY_COLOURS, TAX_THRESHOLD
+from flotilla.rules import Seat
+
+WEIGHTS = {
+    "vp": 3.0,  # one VP, in coins
+    "coin": 1.0,
+    "coin_over_tax": 0.4,  # a coin at or beyond the tax threshold (halved at the next tax increase)
+    "token": 3.0,  # a contract VP token
+    "completed": 2.0,  # a contract completed by the seat (competitive)
+    "harbor": 0.6,  # share of the best takeable harbor cards' worth counted before taking them
+    "team_contract": 25.0,  # co-op: a face-up contract completed
+    "team_prep": 6.0,  # co-op: a cube in a preparation box
+    "team_player": 0.5,  # co-op: each seat's own worth
+}
+
+ROLE_VALUE: dict[Role, float] = {
+    # Ability worth of one person, in coins, on top of its printed VP.
+    Role.TRADER: 1.5,
+    Role.SETTLER: 1.0,
+    Role.CAPTAIN: 1.0,
+    Role.PRIEST: 1.0,
+    Role.JACK: 1.5,
+    Role.SAILOR: 1.2,
+    Role.PIRATE: 2.0,
+    Role.MADEMOISELLE: 2.0,
+    Role.JESTER: 1.5,
+    Role.ADMIRAL: 1.5,
+    Role.GOVERNOR: 4.0,
+    Role.CLERK: 1.0,
+    Role.GUNNER: 1.0,
+    Role.VICE_ADMIRAL: 1.2,
+}
+
+
+_ROLE_OF: dict[str, float] = {c: ROLE_VALUE[i.role] for c, i in CARDS.items() if i.role is not None}
+
+
+def _coins(n: int) -> float:
+    low = min(n, TAX_THRESHOLD - 1)
+    return WEIGHTS["coin"] * low + WEIGHTS["coin_over_tax"] * (n - low)
+
+
+def _card_worth(card: str) -> float:
+    info = CARDS[card]
+    if info.kind is Kind.PERSON:
+        return WEIGHTS["vp"] * info.vp + _ROLE_OF.get(card, 0.0)
+    if info.kind is Kind.EXPEDITION:
+        return WEIGHTS["vp"] * info.vp + WEIGHTS["coin"] * info.coins
+    return 0.0
+
+
+def player_worth(p: Player) -> float:
+    """A seat's own worth: VP, coins, abilities of its persons, contract progress."""
+    worth = WEIGHTS["vp"] * display_vp(p.display) + _coins(len(p.coins)) + WEIGHTS["token"] * p.tokens
+    worth += sum(_ROLE_OF.get(c, 0.0) for c in p.display)
+    return float(worth) + WEIGHTS["completed"] * len(p.completed)
+
+
+def harbor_worth(s: State, seat: Seat) -> float:
+    """What the seat may still take from the harbor this turn (its best cards up to its allowance)."""
+    if isinstance(s.phase, Window) and s.phase.seat == seat:
+        allowance = s.phase.allowance
+    elif isinstance(s.phase, Discover) and s.active == seat:
+        allowance = ALLOWANCE_BY_COLOURS[min(harbor_colours(s.harbor), len(ALLOWANCE_BY_COLOURS) - 1)]
+    else:
+        return 0.0
+    coins = len(s.players[seat].coins)
+    display = s.players[seat].display
+    gains = []
+    for card in s.harbor:
+        info = CARDS[card]
+        if info.kind is Kind.SHIP:
+            gains.append(WEIGHTS["coin"] * info.coins)
+        elif info.kind is Kind.PERSON and hire_price(display, card) <= coins:
+            gains.append(_card_worth(card) - WEIGHTS["coin"] * hire_price(display, card))
+    gains.sort(reverse=True)
+    return WEIGHTS["harbor"] * sum(g for g in gains[:allowance] if g > 0)
+
+
+def evaluate(s: State, seat: Seat) -> float:
+    """The seat's worth (co-op: the team's, the same for every seat)."""
+    if s.config.coop:
+        done = sum(1 for c in s.contracts if c.slots)
+        prep = sum(len(c.boxes) for c in s.contracts)
+        team = sum(player_worth(p) for p in s.players) * WEIGHTS["team_player"]
+        return WEIGHTS["team_contract"] * done + WEIGHTS["team_prep"] * prep + team + harbor_worth(s, seat)
+    return player_worth(s.players[seat]) + harbor_worth(s, seat)
+
+
+def _shared(s: Any) -> bool:
+    return bool(s.config.coop)
+
+
+TABLES["port_royal"] = GameTable(evaluate=evaluate, scale=6.0, lookahead=1, shared=_shared)
