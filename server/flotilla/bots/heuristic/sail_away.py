@@ -12,10 +12,11 @@ from flotilla.rules import Seat
 
 WEIGHTS = {
     "score": 1.0,  # one final point (launched ship points, coins, objective spaces)
-    "loaded": 0.8,  # share of a ship in port's worth, times the share of its spaces filled
+    "loaded": 1.0,  # a ship in port's worth (points + gold coin) times (share of spaces filled) ** 1.5
+    "load": 0.6,  # each crate loaded on a ship in port
     "objective": 0.5,  # each own-objective space of a ship in port, times its share filled
     "crate": 0.3,  # a crate still in the supply
-    "post": 0.5,  # a claim post still in hand
+    "post": 0.2,  # a claim post still in hand
     "on_island": 0.8,  # a crate of the seat's (or a pirate crate covering one) on an open island
     "wanted": 0.6,  # extra when the island space's resource fits an empty space of the seat's ships
 }
@@ -28,9 +29,11 @@ def evaluate(s: State, seat: Seat) -> float:
     wanted = OBJECTIVES[p.objective]
     for ship in p.ships:
         card = SHIPS[ship.card]
-        filled = sum(1 for c in ship.crates if c is not None) / max(1, len(card.spaces))
+        loaded = sum(1 for c in ship.crates if c is not None)
+        filled = loaded / max(1, len(card.spaces))
         full = card.points + (GOLD_COIN if card.coin_space is not None else 0)
-        worth += filled * (WEIGHTS["loaded"] * full + WEIGHTS["objective"] * card.spaces.count(wanted))
+        worth += WEIGHTS["loaded"] * full * filled**1.5 + WEIGHTS["load"] * loaded
+        worth += filled * WEIGHTS["objective"] * card.spaces.count(wanted)
     worth += WEIGHTS["crate"] * (p.standard + p.pirate) + WEIGHTS["post"] * p.posts
     empty = [SHIPS[ship.card].spaces[i] for ship in p.ships for i, c in enumerate(ship.crates) if c is None]
     for island in s.islands:
