@@ -6,3 +6,4 @@ from flotilla.bots.policy import POLICIES, Decision, Policy, PolicyFactory, deci
 __all__ = ["POLICIES", "Decision", "Policy", "PolicyFactory", "decision_from_state", "make", "register"]
 
 from flotilla.bots import heuristic as heuristic  # registers "heuristic"
+from flotilla.bots import ismcts as ismcts  # registers "ismcts"
