@@ -39,7 +39,8 @@ def test_choices_are_legal_and_blind_to_hidden_state(kind: str, seats: int, opti
 
 @pytest.mark.parametrize(("kind", "seats", "options"), GAMES, ids=IDS)
 def test_heuristic_plays_whole_games_legally(kind: str, seats: int, options: dict[str, str]) -> None:
-    for rules, state in positions(kind, seats, options, 1, seed=300):
+    for rules, start in positions(kind, seats, options, 1, seed=300):
+        state = start
         policy = make("heuristic", rules, 0)
         rng = random.Random(3)
         for _ in range(60):
