@@ -6,10 +6,32 @@ from __future__ import annotations
 from typing import Any
 
 from flotilla.bots.heuristic.driver import TABLES, GameTable
-from flotilla.games.port_royal.cards import CARDS, Kind, Role
+from flotilla.games.port_royal.cards import (
+    CARDS,
+    CHEAP_STAFF,
+    EXPLORER,
+    FIGHTER,
+    PACK_OF_PIRATES,
+    RANSOM,
+    ROYAL_HOUSEHOLD,
+    TRADER_PRINCE,
+    ContractId,
+    Kind,
+    Role,
+)
+from flotilla.games.port_royal.contracts import _PAIRS, COLLECTION_ORDER
 from flotilla.games.port_royal.state import Discover, Player, State, Window
-from flotilla.games.port_royal.stats import display_vp, harbor_colours, hire_price
-from flotilla.games.port_royal.tables import ALLOWANCE_BY_COLOURS, TAX_THRESHOLD
+from flotilla.games.port_royal.stats import count_role, display_vp, harbor_colours, hire_price, swords
+from flotilla.games.port_royal.tables import (
+    ALLOWANCE_BY_COLOURS,
+    CHEAP_STAFF_COST,
+    CHEAP_STAFF_COUNT,
+    FIGHTER_SWORDS,
+    RANSOM_COINS,
+    ROYAL_HOUSEHOLD_VP,
+    TAX_THRESHOLD,
+    TRADER_PRINCE_TRADERS,
+)
 from flotilla.rules import Seat
 
 WEIGHTS = {
@@ -19,7 +41,9 @@ WEIGHTS = {
     "token": 3.0,  # a contract VP token
     "completed": 2.0,  # a contract completed by the seat (competitive)
     "harbor": 0.6,  # share of the best takeable harbor cards' worth counted before taking them
+    "progress": 2.0,  # competitive: a face-up contract's requirement fully met (pro rata)
     "team_contract": 25.0,  # co-op: a face-up contract completed
+    "team_progress": 12.0,  # co-op: a face-up contract's requirement met by some seat (pro rata)
     "team_prep": 6.0,  # co-op: a cube in a preparation box
     "team_player": 0.5,  # co-op: each seat's own worth
 }
@@ -88,14 +112,47 @@ def harbor_worth(s: State, seat: Seat) -> float:
     return WEIGHTS["harbor"] * sum(g for g in gains[:allowance] if g > 0)
 
 
+def progress(p: Player, contract: ContractId) -> float:
+    """How much of a state contract's requirement (spec §2.9) the seat meets, 0..1 (0 for the
+    contracts that an event completes)."""
+    display = p.display
+    pair = _PAIRS.get(contract)
+    if pair is not None:
+        return (min(1, count_role(display, pair[0])) + min(1, count_role(display, pair[1]))) / 2
+    if contract == EXPLORER:
+        return 1.0 if any(CARDS[c].kind is Kind.EXPEDITION for c in display) else 0.0
+    if contract == TRADER_PRINCE:
+        return min(count_role(display, Role.TRADER), TRADER_PRINCE_TRADERS) / TRADER_PRINCE_TRADERS
+    if contract == FIGHTER:
+        return min(swords(display), FIGHTER_SWORDS) / FIGHTER_SWORDS
+    if contract == CHEAP_STAFF:
+        cheap = sum(1 for c in display if CARDS[c].kind is Kind.PERSON and CARDS[c].cost <= CHEAP_STAFF_COST)
+        return min(cheap, CHEAP_STAFF_COUNT) / CHEAP_STAFF_COUNT
+    if contract == ROYAL_HOUSEHOLD:
+        return min(display_vp(display) + p.tokens, ROYAL_HOUSEHOLD_VP) / ROYAL_HOUSEHOLD_VP
+    if contract == RANSOM:
+        return min(len(p.coins), RANSOM_COINS) / RANSOM_COINS
+    if contract == PACK_OF_PIRATES:
+        return len({CARDS[c].colour for c in p.collection}) / len(COLLECTION_ORDER)
+    return 0.0
+
+
 def evaluate(s: State, seat: Seat) -> float:
     """The seat's worth (co-op: the team's, the same for every seat)."""
     if s.config.coop:
         done = sum(1 for c in s.contracts if c.slots)
         prep = sum(len(c.boxes) for c in s.contracts)
+        near = sum(max(progress(p, c.contract) for p in s.players) for c in s.contracts if not c.slots)
         team = sum(player_worth(p) for p in s.players) * WEIGHTS["team_player"]
-        return WEIGHTS["team_contract"] * done + WEIGHTS["team_prep"] * prep + team + harbor_worth(s, seat)
-    return player_worth(s.players[seat]) + harbor_worth(s, seat)
+        worth = WEIGHTS["team_contract"] * done + WEIGHTS["team_prep"] * prep + WEIGHTS["team_progress"] * near
+        return worth + team + harbor_worth(s, seat)
+    worth = player_worth(s.players[seat]) + harbor_worth(s, seat)
+    if s.config.contracts:
+        p = s.players[seat]
+        worth += WEIGHTS["progress"] * sum(
+            progress(p, c.contract) for c in s.contracts if c.contract not in p.completed
+        )
+    return worth
 
 
 def _shared(s: Any) -> bool:
