@@ -76,6 +76,7 @@ class Report:
     standings: list[Standing]
     decisions: list[int] = field(default_factory=list)
     unfinished: int = 0
+    cut: bool = False
 
     def lines(self) -> list[str]:
         """The report as text (one row per entrant)."""
@@ -85,7 +86,7 @@ class Report:
         out = [
             f"{self.kind} {self.seats} seats {opts}: {n} games, {mean:.0f} decisions per game "
             f"(min {min(self.decisions, default=0)}, max {max(self.decisions, default=0)}), "
-            f"{self.unfinished} unfinished",
+            f"{self.unfinished} unfinished{', time limit reached' if self.cut else ''}",
             f"{'policy':<22} {'win rate':>8} {'95% CI':>15} {'mean score':>10} {'ms/decision':>11} "
             f"{'openskill mu':>12} {'sigma':>6}",
         ]
@@ -125,13 +126,18 @@ class Played:
     seconds: tuple[float, ...]
 
 
-def play(rules: Rules, config: Any, seats: Sequence[Policy], seed: int, max_decisions: int) -> Played:
-    """One game; the lowest seat of those to act decides first (simultaneous seats in turn)."""
+def play(
+    rules: Rules, config: Any, seats: Sequence[Policy], seed: int, max_decisions: int, deadline: float | None = None
+) -> Played | None:
+    """One game; the lowest seat of those to act decides first (simultaneous seats in turn).
+    None when the monotonic `deadline` passes before it ends."""
     state = rules.new_game(config, seed)
     rng = random.Random(seed)
     decisions = [0] * len(seats)
     seconds = [0.0] * len(seats)
     while rules.result(state) is None and sum(decisions) < max_decisions:
+        if deadline is not None and time.monotonic() > deadline:
+            return None
         seat = min(rules.to_act(state))
         started = time.perf_counter()
         action = seats[seat].choose(decision_from_state(rules, state, seat), random.Random(rng.getrandbits(64)))
@@ -152,7 +158,8 @@ def run(
     max_decisions: int = 20_000,
     time_limit_s: float | None = None,
 ) -> Report:
-    """Play `games` seat-rotated games (fewer if `time_limit_s` runs out) and total them up."""
+    """Play `games` seat-rotated games and total them up; when `time_limit_s` runs out, the game
+    in progress is dropped (`Report.cut`) and no other starts."""
     options = dict(options or {})
     config = config_from_options(rules.config_type, seat_count, options)
     policies = [build(e, rules) for e in entrants]
@@ -162,10 +169,11 @@ def run(
     ratings = [model.rating() for _ in entrants]
     deadline = None if time_limit_s is None else time.monotonic() + time_limit_s
     for g in range(games):
-        if deadline is not None and time.monotonic() > deadline:
-            break
         who = [(i + g) % len(entrants) for i in range(seat_count)]
-        played = play(rules, config, [policies[w] for w in who], seed + g, max_decisions)
+        played = play(rules, config, [policies[w] for w in who], seed + g, max_decisions, deadline)
+        if played is None:
+            report.cut = True
+            break
         report.decisions.append(sum(played.decisions))
         for seat, w in enumerate(who):
             standings[w].decisions += played.decisions[seat]

@@ -23,15 +23,17 @@ class GameTable:
     """What the driver needs from one game.
 
     `evaluate(state, seat)` is the seat's worth in the game's points (higher is better, comparable
-    between seats); `shared(state)` says the seats win or lose together (co-op); `scale` is a
-    clear lead in those points (softmax temperature and the win chance of a lead are relative to
-    it); `lookahead` is how many of its own decisions in a row a seat follows greedily.
+    between seats); `shared(state)` says the seats win or lose together (co-op), and then
+    `team_chance(state)` estimates the team's chance to win (0..1); `scale` is a clear lead in
+    those points (softmax temperature and the win chance of a lead are relative to it);
+    `lookahead` is how many of its own decisions in a row a seat follows greedily.
     """
 
     evaluate: Callable[[Any, Seat], float]
     scale: float
     lookahead: int = 2
     shared: Callable[[Any], bool] = lambda _state: False
+    team_chance: Callable[[Any], float] = lambda _state: 0.5
 
 
 TABLES: dict[str, GameTable] = {}
@@ -77,9 +79,9 @@ def win_chance(rules: Rules, game: GameTable, state: Any, seat: Seat) -> float:
         if game.shared(state):
             return 1.0 if outcome.winners else 0.0
         return 1.0 / len(outcome.winners) if seat in outcome.winners else 0.0
-    x = position(rules, game, state, seat) / game.scale
     if game.shared(state):
-        x -= 1.0  # a co-op evaluation is absolute: centre it on a modest position
+        return game.team_chance(state)
+    x = position(rules, game, state, seat) / game.scale
     return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, x))))
 
 

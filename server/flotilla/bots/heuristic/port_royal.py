@@ -33,6 +33,7 @@ from flotilla.games.port_royal.tables import (
     TRADER_PRINCE_TRADERS,
 )
 from flotilla.rules import Seat
+from flotilla.rules.evolve import evolve
 
 WEIGHTS = {
     "vp": 3.0,  # one VP, in coins
@@ -91,8 +92,21 @@ def player_worth(p: Player) -> float:
     return float(worth) + WEIGHTS["completed"] * len(p.completed)
 
 
+def _team_gain(s: State, card: str) -> float:
+    """Co-op: how much hiring `card` would raise some seat's progress on the open contracts."""
+    best = 0.0
+    open_contracts = [c.contract for c in s.contracts if not c.slots]
+    for p in s.players:
+        if hire_price(p.display, card) > len(p.coins):
+            continue
+        hired = evolve(p, display=(*p.display, card))
+        best = max(best, sum(progress(hired, c) - progress(p, c) for c in open_contracts))
+    return best * WEIGHTS["team_progress"]
+
+
 def harbor_worth(s: State, seat: Seat) -> float:
-    """What the seat may still take from the harbor this turn (its best cards up to its allowance)."""
+    """What the seat may still take from the harbor this turn (its best cards up to its allowance;
+    in co-op also what a person there would add to the team's contract progress)."""
     if isinstance(s.phase, Window) and s.phase.seat == seat:
         allowance = s.phase.allowance
     elif isinstance(s.phase, Discover) and s.active == seat:
@@ -108,6 +122,8 @@ def harbor_worth(s: State, seat: Seat) -> float:
             gains.append(WEIGHTS["coin"] * info.coins)
         elif info.kind is Kind.PERSON and hire_price(display, card) <= coins:
             gains.append(_card_worth(card) - WEIGHTS["coin"] * hire_price(display, card))
+        if s.config.coop and info.kind is Kind.PERSON:
+            gains.append(_team_gain(s, card))
     gains.sort(reverse=True)
     return WEIGHTS["harbor"] * sum(g for g in gains[:allowance] if g > 0)
 
@@ -155,8 +171,15 @@ def evaluate(s: State, seat: Seat) -> float:
     return worth
 
 
+def team_chance(s: State) -> float:
+    """Co-op, unfinished: a rough chance of completing every face-up contract in time."""
+    done = sum(1 for c in s.contracts if c.slots)
+    near = sum(max(progress(p, c.contract) for p in s.players) for c in s.contracts if not c.slots)
+    return 0.9 * (done + 0.4 * near) / max(1, len(s.contracts))
+
+
 def _shared(s: Any) -> bool:
     return bool(s.config.coop)
 
 
-TABLES["port_royal"] = GameTable(evaluate=evaluate, scale=6.0, lookahead=1, shared=_shared)
+TABLES["port_royal"] = GameTable(evaluate=evaluate, scale=6.0, lookahead=1, shared=_shared, team_chance=team_chance)
