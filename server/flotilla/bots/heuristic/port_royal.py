@@ -14,6 +14,7 @@ from flotilla.games.port_royal.cards import (
     PACK_OF_PIRATES,
     RANSOM,
     ROYAL_HOUSEHOLD,
+    TAX_OFFICER,
     TRADER_PRINCE,
     ContractId,
     Kind,
@@ -136,7 +137,12 @@ def progress(p: Player, contract: ContractId) -> float:
     if pair is not None:
         return (min(1, count_role(display, pair[0])) + min(1, count_role(display, pair[1]))) / 2
     if contract == EXPLORER:
-        return 1.0 if any(CARDS[c].kind is Kind.EXPEDITION for c in display) else 0.0
+        if any(CARDS[c].kind is Kind.EXPEDITION for c in display):
+            return 1.0
+        symbols = sum(1 for c in display if CARDS[c].symbol is not None or CARDS[c].role is Role.JACK)
+        return 0.4 * min(symbols, 2) / 2  # an expedition takes two or three of them
+    if contract == TAX_OFFICER:
+        return 0.5 * min(len(p.coins), TAX_THRESHOLD) / TAX_THRESHOLD  # taxed at the next increase
     if contract == TRADER_PRINCE:
         return min(count_role(display, Role.TRADER), TRADER_PRINCE_TRADERS) / TRADER_PRINCE_TRADERS
     if contract == FIGHTER:
