@@ -8,7 +8,9 @@ import random
 import pytest
 
 from flotilla.bots import decision_from_state, make
+from flotilla.bots.ismcts import IsmctsPolicy
 from flotilla.bots.policy import Policy, Rules
+from flotilla.games import REGISTRY
 from flotilla.rules import Rng
 from policy_positions import GAMES, IDS, acting, positions
 
@@ -52,3 +54,17 @@ def test_heuristic_plays_whole_games_legally(kind: str, seats: int, options: dic
             assert action in decision.legal
             state = rules.apply(state, seat, action).state
             rules.check_invariants(state)
+
+
+def test_search_handles_seats_that_act_at_once() -> None:
+    rules = REGISTRY["sail_away"]
+    state = rules.new_game(rules.config_type(seats=3), 5)
+    seats = sorted(rules.to_act(state))
+    assert len(seats) == 3  # the ship choice of setup is simultaneous
+    search = IsmctsPolicy(rules, 0)
+    search.playouts = 30
+    for seat in seats:
+        decision = decision_from_state(rules, state, seat)
+        chosen = search.choose(decision, random.Random(seat))
+        assert chosen in decision.legal
+        assert search.choose(decision, random.Random(seat)) == chosen
