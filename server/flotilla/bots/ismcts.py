@@ -23,9 +23,11 @@ from flotilla.bots.heuristic.driver import table, win_chance
 from flotilla.bots.policy import Decision, Rules, register
 from flotilla.rules import Rng, Seat
 
-PLAYOUTS = (60, 250, 800)
-"""Playouts per decision by difficulty 0, 1, 2 (1 is about 1 s of a quiet core on the slowest
-engines; see bench/results/bots.md)."""
+PLAYOUTS = (60, 300, 1500)
+"""Playouts per decision by difficulty 0, 1, 2. A playout costs about 15 engine decisions
+(a determinization, the tree walk, the rollout), roughly 0.5 ms on a quiet core, so difficulty 2
+is about 1 s per decision there (estimated from bench/RESULTS.md's engine figures; measured
+under load in bench/results/bots.md)."""
 ROLLOUT_DEPTH = 8
 """Random decisions played after the expansion before the position is scored."""
 EXPLORATION = 0.7
