@@ -4,7 +4,8 @@ every game.
 Each playout draws a world from `decision.sample` (hidden cards and the engine's RNG re-drawn, so
 chance is re-sampled too), walks the one tree of the deciding seat's information set with UCB1 over
 the actions legal in that world (counting how often each was available, as ISMCTS does), expands
-one action, plays on at random for a few decisions and scores the position with the heuristic's
+one action (its heuristic follow-through is the node's prior, a progressive bias in UCB1), plays
+on at random for the game table's `rollout` decisions and scores the position with the heuristic's
 `win_chance` for every seat; each node backs up the reward of the seat that acted into it. Seats
 that must act at once (simultaneous decisions) act in turn, lowest seat first, as the engines
 accept them. The answer is the most visited root action. Given `rng` and a playout budget it is
@@ -19,7 +20,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from flotilla.bots.heuristic.driver import table, win_chance
+from flotilla.bots.heuristic.driver import follow, squash, table, win_chance
 from flotilla.bots.policy import Decision, Rules, register
 from flotilla.rules import Rng, Seat
 
@@ -28,10 +29,12 @@ PLAYOUTS = (60, 300, 1500)
 (a determinization, the tree walk, the rollout), roughly 0.5 ms on a quiet core, so difficulty 2
 is about 1 s per decision there (estimated from bench/RESULTS.md's engine figures; measured
 under load in bench/results/bots.md)."""
-ROLLOUT_DEPTH = 8
-"""Random decisions played after the expansion before the position is scored."""
 EXPLORATION = 0.7
 """UCB1's exploration constant (rewards are 0..1)."""
+BIAS = 4.0
+"""Progressive bias: a node's heuristic prior (0..1) counts as `BIAS / visits` in its selection."""
+PRIOR_NODES = 6
+"""Applications the heuristic's greedy follow-through may spend on one new node's prior."""
 
 
 @dataclass(slots=True)
@@ -41,6 +44,7 @@ class Node:
     visits: int = 0
     reward: float = 0.0
     available: int = 0
+    prior: float = 0.5
     children: dict[tuple[Seat, Any], Node] = field(default_factory=dict)
 
 
@@ -53,7 +57,7 @@ class IsmctsPolicy:
         self.rules = rules
         self.playouts = PLAYOUTS[max(0, min(difficulty, len(PLAYOUTS) - 1))]
         self.seconds = seconds
-        self.rollout_depth = ROLLOUT_DEPTH
+        self.rollout_depth = table(rules).rollout
 
     def choose(self, decision: Decision, rng: random.Random) -> Any:
         if len(decision.legal) == 1:
@@ -85,10 +89,11 @@ class IsmctsPolicy:
             untried = [a for a in legal if (seat, a) not in node.children]
             if untried:
                 action = untried[rng.randrange(len(untried))]
-                node.children[(seat, action)] = child = Node(available=1)
+                state = rules.apply(state, seat, action).state
+                node.children[(seat, action)] = child = Node(available=1, prior=self._prior(state, seat))
             else:
                 action, child = self._select(node, seat, legal)
-            state = rules.apply(state, seat, action).state
+                state = rules.apply(state, seat, action).state
             path.append((child, seat))
             node = child
             if untried or rules.result(state) is not None:
@@ -109,6 +114,14 @@ class IsmctsPolicy:
             child.visits += 1
             child.reward += rewards[mover]
 
+    def _prior(self, state: Any, seat: Seat) -> float:
+        """The heuristic's view of a new node: its greedy follow-through, as a chance to win."""
+        game = table(self.rules)
+        if self.rules.result(state) is not None or game.shared(state):
+            return win_chance(self.rules, game, state, seat)
+        lead = follow(self.rules, game, state, seat, game.lookahead - 1, [PRIOR_NODES])
+        return squash(game, lead, abs(game.evaluate(state, seat)))
+
     @staticmethod
     def _select(node: Node, seat: Seat, legal: tuple[Any, ...]) -> tuple[Any, Node]:
         best: tuple[Any, Node] | None = None
@@ -116,6 +129,7 @@ class IsmctsPolicy:
         for action in legal:
             child = node.children[(seat, action)]
             value = child.reward / child.visits + EXPLORATION * math.sqrt(math.log(child.available) / child.visits)
+            value += BIAS * child.prior / child.visits
             if value > best_value:
                 best, best_value = (action, child), value
         assert best is not None

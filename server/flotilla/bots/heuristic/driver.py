@@ -26,7 +26,8 @@ class GameTable:
     between seats); `shared(state)` says the seats win or lose together (co-op), and then
     `team_chance(state)` estimates the team's chance to win (0..1); `scale` is a clear lead in
     those points (softmax temperature and the win chance of a lead are relative to it);
-    `lookahead` is how many of its own decisions in a row a seat follows greedily.
+    `lookahead` is how many of its own decisions in a row a seat follows greedily; `rollout` how
+    many random decisions a tree search plays on before it scores a new node.
     """
 
     evaluate: Callable[[Any, Seat], float]
@@ -34,12 +35,16 @@ class GameTable:
     lookahead: int = 2
     shared: Callable[[Any], bool] = lambda _state: False
     team_chance: Callable[[Any], float] = lambda _state: 0.5
+    rollout: int = 8
 
 
 TABLES: dict[str, GameTable] = {}
 
 WIN_BONUS = 1000.0
 """Added (in units of `scale`) to a won final position, subtracted from a lost one."""
+
+RELATIVE = 0.1
+"""`win_chance`: a lead of this share of the larger score counts as much as one `scale`."""
 
 # By difficulty 0, 1, 2: worlds sampled per decision, softmax temperature (in `scale`),
 # decisions of the seat's own followed per root action at most.
@@ -81,7 +86,16 @@ def win_chance(rules: Rules, game: GameTable, state: Any, seat: Seat) -> float:
         return 1.0 / len(outcome.winners) if seat in outcome.winners else 0.0
     if game.shared(state):
         return game.team_chance(state)
-    x = position(rules, game, state, seat) / game.scale
+    own = game.evaluate(state, seat)
+    return squash(
+        game, position(rules, game, state, seat), max(abs(own), abs(own - position(rules, game, state, seat)))
+    )
+
+
+def squash(game: GameTable, lead: float, size: float) -> float:
+    """A lead (a `position`) as a chance to win, 0..1; it counts relative to the scores' `size`
+    too (Navegador's scores multiply as the game goes on)."""
+    x = lead / (game.scale + RELATIVE * size)
     return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, x))))
 
 
