@@ -31,8 +31,6 @@ is about 1 s per decision there (estimated from bench/RESULTS.md's engine figure
 under load in bench/results/bots.md)."""
 EXPLORATION = 0.7
 """UCB1's exploration constant (rewards are 0..1)."""
-BIAS = 4.0
-"""Progressive bias: a node's heuristic prior (0..1) counts as `BIAS / visits` in its selection."""
 PRIOR_NODES = 6
 """Applications the heuristic's greedy follow-through may spend on one new node's prior."""
 
@@ -122,14 +120,15 @@ class IsmctsPolicy:
         lead = follow(self.rules, game, state, seat, game.lookahead - 1, [PRIOR_NODES])
         return squash(game, lead, abs(game.evaluate(state, seat)))
 
-    @staticmethod
-    def _select(node: Node, seat: Seat, legal: tuple[Any, ...]) -> tuple[Any, Node]:
+    def _select(self, node: Node, seat: Seat, legal: tuple[Any, ...]) -> tuple[Any, Node]:
+        """UCB1 over the available actions, plus the prior's progressive bias (`GameTable.bias`)."""
+        bias = table(self.rules).bias
         best: tuple[Any, Node] | None = None
         best_value = -math.inf
         for action in legal:
             child = node.children[(seat, action)]
             value = child.reward / child.visits + EXPLORATION * math.sqrt(math.log(child.available) / child.visits)
-            value += BIAS * child.prior / child.visits
+            value += bias * child.prior / child.visits
             if value > best_value:
                 best, best_value = (action, child), value
         assert best is not None

@@ -27,7 +27,8 @@ class GameTable:
     `team_chance(state)` estimates the team's chance to win (0..1); `scale` is a clear lead in
     those points (softmax temperature and the win chance of a lead are relative to it);
     `lookahead` is how many of its own decisions in a row a seat follows greedily; `rollout` how
-    many random decisions a tree search plays on before it scores a new node.
+    many random decisions a tree search plays on before it scores a new node, `bias` how much it
+    trusts the heuristic's prior of a node (progressive bias).
     """
 
     evaluate: Callable[[Any, Seat], float]
@@ -36,6 +37,7 @@ class GameTable:
     shared: Callable[[Any], bool] = lambda _state: False
     team_chance: Callable[[Any], float] = lambda _state: 0.5
     rollout: int = 8
+    bias: float = 1.0
 
 
 TABLES: dict[str, GameTable] = {}
