@@ -382,7 +382,9 @@ def add_arena_parser(sub: Any) -> None:
     arena.add_argument("--budget", default="", help="playouts per decision of search policies (one, or per policy)")
     arena.add_argument("--option", action="append", default=[], help="game option key=value (repeatable)")
     arena.add_argument("--seed", type=int, default=0)
-    arena.add_argument("--time-limit", type=float, default=None, help="stop starting games after this many seconds")
+    arena.add_argument(
+        "--time-limit", type=float, default=None, help="stop after this many seconds (the game in progress is dropped)"
+    )
     arena.set_defaults(func=cmd_arena)
 
 
@@ -390,6 +392,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
     """Print the arena's report (win rates with Wilson 95% intervals, scores, openskill)."""
     from flotilla.bots.arena import Entrant, run  # noqa: PLC0415
     from flotilla.games import REGISTRY  # noqa: PLC0415
+    from flotilla.rules import InvalidConfig  # noqa: PLC0415
 
     names = [n.strip() for n in args.policies.split(",") if n.strip()]
 
@@ -397,21 +400,25 @@ def cmd_arena(args: argparse.Namespace) -> int:
         values: list[int | None] = [int(v) if v.strip() else None for v in raw.split(",")] if raw else [None]
         return values * len(names) if len(values) == 1 else values
 
-    difficulties, budgets = per_policy(args.difficulty), per_policy(args.budget)
-    if args.kind not in REGISTRY or not names or len(difficulties) != len(names) or len(budgets) != len(names):
-        print("arena: unknown --kind, or --difficulty/--budget not one value or one per policy", file=sys.stderr)
+    try:
+        difficulties, budgets = per_policy(args.difficulty), per_policy(args.budget)
+        if args.kind not in REGISTRY or not names or len(difficulties) != len(names) or len(budgets) != len(names):
+            msg = "unknown --kind, or --difficulty/--budget not one value or one per policy"
+            raise ValueError(msg)
+        entrants = [Entrant(n, 1 if d is None else d, b) for n, d, b in zip(names, difficulties, budgets, strict=True)]
+        options = dict(o.split("=", 1) for o in args.option if "=" in o)
+        report = run(
+            REGISTRY[args.kind],
+            args.seats,
+            entrants,
+            args.games,
+            options=options,
+            seed=args.seed,
+            time_limit_s=args.time_limit,
+        )
+    except (ValueError, InvalidConfig) as exc:  # a bad number, policy name or game option
+        print(f"arena: {exc}", file=sys.stderr)
         return 2
-    entrants = [Entrant(n, d if d is not None else 1, b) for n, d, b in zip(names, difficulties, budgets, strict=True)]
-    options = dict(o.split("=", 1) for o in args.option)
-    report = run(
-        REGISTRY[args.kind],
-        args.seats,
-        entrants,
-        args.games,
-        options=options,
-        seed=args.seed,
-        time_limit_s=args.time_limit,
-    )
     print("\n".join(report.lines()))
     return 0
 

@@ -42,7 +42,16 @@ def test_cli_prints_a_report(capsys: pytest.CaptureFixture[str]) -> None:
     assert out.count("random@1") == 2
 
 
-def test_cli_refuses_mismatched_difficulties(capsys: pytest.CaptureFixture[str]) -> None:
-    code = main(["arena", "--kind", "port_royal", "--policies", "random,random", "--difficulty", "0,1,2"])
+@pytest.mark.parametrize(
+    ("extra", "says"),
+    [
+        (["--difficulty", "0,1,2"], "--difficulty"),
+        (["--difficulty", "hard"], "invalid literal"),
+        (["--option", "mode=chaos"], "mode"),
+        (["--policies", "random,nobody"], "no bot policy"),
+    ],
+)
+def test_cli_refuses_bad_arguments(extra: list[str], says: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["arena", "--kind", "port_royal", "--policies", "random,random", "--games", "1", *extra])
     assert code == 2
-    assert "--difficulty" in capsys.readouterr().err
+    assert says in capsys.readouterr().err
