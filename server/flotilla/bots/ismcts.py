@@ -24,11 +24,10 @@ from flotilla.bots.heuristic.driver import follow, squash, table, win_chance
 from flotilla.bots.policy import Decision, Rules, register
 from flotilla.rules import Rng, Seat
 
-PLAYOUTS = (60, 300, 1500)
-"""Playouts per decision by difficulty 0, 1, 2. A playout costs about 15 engine decisions
-(a determinization, the tree walk, the rollout), roughly 0.5 ms on a quiet core, so difficulty 2
-is about 1 s per decision there (estimated from bench/RESULTS.md's engine figures; measured
-under load in bench/results/bots.md)."""
+PLAYOUTS = (60, 300, 800)
+"""Playouts per decision by difficulty 0, 1, 2. A playout (a determinization, the tree walk with
+the new node's heuristic prior, the rollout) costs roughly 1-1.5 ms on a quiet core (estimated
+from loaded runs, bench/results/bots.md), so difficulty 2 is about 1 s per decision there."""
 EXPLORATION = 0.7
 """UCB1's exploration constant (rewards are 0..1)."""
 PRIOR_NODES = 6
