@@ -1,4 +1,4 @@
-"""The `flotilla` command: up | gateway | worker | matchmaker | bot | keys | apikey."""
+"""The `flotilla` command: up | gateway | worker | matchmaker | bot | keys | apikey | arena."""
 
 from __future__ import annotations
 
@@ -368,7 +368,60 @@ def build_parser() -> argparse.ArgumentParser:
     apikey.add_argument("id", nargs="?", default="", help="the key id to revoke")
     apikey.add_argument("--name", default="", help="the bot's display name (create)")
     apikey.set_defaults(func=cmd_apikey)
+    add_arena_parser(sub)
     return parser
+
+
+def add_arena_parser(sub: Any) -> None:
+    """`flotilla arena`: seat-rotated games between bot policies, in process (bots/arena.py)."""
+    arena = sub.add_parser("arena", help="play bot policies against each other in process and rate them")
+    arena.add_argument("--kind", required=True, help="game kind, e.g. port_royal")
+    arena.add_argument("--seats", type=int, default=2)
+    arena.add_argument("--policies", required=True, help="comma-separated policy names, rotated over the seats")
+    arena.add_argument("--games", type=int, default=10)
+    arena.add_argument("--difficulty", default="1", help="one difficulty, or one per policy (comma-separated)")
+    arena.add_argument("--budget", default="", help="playouts per decision of search policies (one, or per policy)")
+    arena.add_argument("--option", action="append", default=[], help="game option key=value (repeatable)")
+    arena.add_argument("--seed", type=int, default=0)
+    arena.add_argument(
+        "--time-limit", type=float, default=None, help="stop after this many seconds (the game in progress is dropped)"
+    )
+    arena.set_defaults(func=cmd_arena)
+
+
+def cmd_arena(args: argparse.Namespace) -> int:
+    """Print the arena's report (win rates with Wilson 95% intervals, scores, openskill)."""
+    from flotilla.bots.arena import Entrant, run  # noqa: PLC0415
+    from flotilla.games import REGISTRY  # noqa: PLC0415
+    from flotilla.rules import InvalidConfig  # noqa: PLC0415
+
+    names = [n.strip() for n in args.policies.split(",") if n.strip()]
+
+    def per_policy(raw: str) -> list[int | None]:
+        values: list[int | None] = [int(v) if v.strip() else None for v in raw.split(",")] if raw else [None]
+        return values * len(names) if len(values) == 1 else values
+
+    try:
+        difficulties, budgets = per_policy(args.difficulty), per_policy(args.budget)
+        if args.kind not in REGISTRY or not names or len(difficulties) != len(names) or len(budgets) != len(names):
+            msg = "unknown --kind, or --difficulty/--budget not one value or one per policy"
+            raise ValueError(msg)
+        entrants = [Entrant(n, 1 if d is None else d, b) for n, d, b in zip(names, difficulties, budgets, strict=True)]
+        options = dict(o.split("=", 1) for o in args.option if "=" in o)
+        report = run(
+            REGISTRY[args.kind],
+            args.seats,
+            entrants,
+            args.games,
+            options=options,
+            seed=args.seed,
+            time_limit_s=args.time_limit,
+        )
+    except (ValueError, InvalidConfig) as exc:  # a bad number, policy name or game option
+        print(f"arena: {exc}", file=sys.stderr)
+        return 2
+    print("\n".join(report.lines()))
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -37,10 +37,13 @@ from .views import PhaseKind, PhaseView, View
 
 def determinize(s: State, seat: Seat, rng: Rng) -> State:
     """A state `seat` cannot tell apart from `s`: every face-down card (draw pile, all coin
-    stacks, time and victory piles — nobody sees any of them) is re-dealt at random."""
+    stacks, time and victory piles — nobody sees any of them) is re-dealt at random. The pool is
+    sorted first, so the result depends on the view and `rng` only, never on where the hidden
+    cards were (a policy sampling worlds cannot tell `s` from any determinization of it)."""
     del seat
     players = s.players
     pool = [*s.draw_pile, *(c for p in players for c in p.coins), *s.time_pile, *s.victory_pile]
+    pool.sort(key=ORDER.__getitem__)
     mixed, _ = shuffled(pool, rng.fork(1))
     at = 0
 

@@ -1,0 +1,46 @@
+"""Navegador: the final score as it stands (base points times knights), money counted to the
+coin rather than per hundred, and a little for workers and ships the seat can still use."""
+
+from __future__ import annotations
+
+from flotilla.bots.heuristic.driver import TABLES, GameTable
+from flotilla.games.navegador.economy import held_buildings, held_colonies
+from flotilla.games.navegador.scoring import tiles_of
+from flotilla.games.navegador.state import State
+from flotilla.games.navegador.tables import (
+    MONEY_PER_POINT,
+    POINTS_BUILDING,
+    POINTS_COLONY,
+    POINTS_LISBON_WORKER,
+    POINTS_SHIP,
+    POINTS_TILE,
+)
+from flotilla.rules import Seat
+
+WEIGHTS = {
+    "money": 1.5 / MONEY_PER_POINT,  # money buys points later: worth more than its final rate
+    "building": float(POINTS_BUILDING),
+    "colony": float(POINTS_COLONY),
+    "tile": float(POINTS_TILE),
+    "worker": float(POINTS_LISBON_WORKER),
+    "ship": float(POINTS_SHIP),
+    "knight": 1.0,  # the multiplier counts as knights + this share of one per knight held
+}
+
+
+def evaluate(s: State, seat: Seat) -> float:
+    """The seat's worth in final points."""
+    p = s.players[seat]
+    base = (
+        WEIGHTS["building"] * held_buildings(s, seat)
+        + WEIGHTS["colony"] * held_colonies(s, seat)
+        + WEIGHTS["tile"] * len(tiles_of(s, seat))
+        + WEIGHTS["worker"] * p.lisbon
+        + WEIGHTS["ship"] * sum(p.ships)
+        + WEIGHTS["money"] * p.money
+    )
+    return base * p.knights * WEIGHTS["knight"]
+
+
+TABLES["navegador"] = GameTable(evaluate=evaluate, scale=8.0, lookahead=3, bias=4.0)
+"""bias 4: random rollouts through stepwise prompts mislead the search; lean on the evaluation."""

@@ -1,0 +1,139 @@
+"""`ismcts`: single-observer information-set Monte Carlo tree search, one implementation for
+every game.
+
+Each playout draws a world from `decision.sample` (hidden cards and the engine's RNG re-drawn, so
+chance is re-sampled too), walks the one tree of the deciding seat's information set with UCB1 over
+the actions legal in that world (counting how often each was available, as ISMCTS does), expands
+one action (its heuristic follow-through is the node's prior, a progressive bias in UCB1), plays
+on at random for the game table's `rollout` decisions and scores the position with the heuristic's
+`win_chance` for every seat; each node backs up the reward of the seat that acted into it. Seats
+that must act at once (simultaneous decisions) act in turn, lowest seat first, as the engines
+accept them. The answer is the most visited root action. Given `rng` and a playout budget it is
+deterministic; `seconds` turns it into a time budget instead.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from flotilla.bots.heuristic.driver import follow, squash, table, win_chance
+from flotilla.bots.policy import Decision, Rules, register
+from flotilla.rules import Rng, Seat
+
+PLAYOUTS = (60, 300, 800)
+"""Playouts per decision by difficulty 0, 1, 2. A playout (a determinization, the tree walk with
+the new node's heuristic prior, the rollout) costs roughly 1-1.5 ms on a quiet core (estimated
+from loaded runs, bench/results/bots.md), so difficulty 2 is about 1 s per decision there."""
+EXPLORATION = 0.7
+"""UCB1's exploration constant (rewards are 0..1)."""
+PRIOR_NODES = 6
+"""Applications the heuristic's greedy follow-through may spend on one new node's prior."""
+
+
+@dataclass(slots=True)
+class Node:
+    """Statistics of one edge (the action that led here) and the edges below it."""
+
+    visits: int = 0
+    reward: float = 0.0
+    available: int = 0
+    prior: float = 0.5
+    children: dict[tuple[Seat, Any], Node] = field(default_factory=dict)
+
+
+class IsmctsPolicy:
+    """Information-set MCTS over `decision.sample`; `playouts` per decision (or `seconds`)."""
+
+    name = "ismcts"
+
+    def __init__(self, rules: Rules, difficulty: int = 1, *, seconds: float | None = None) -> None:
+        self.rules = rules
+        self.playouts = PLAYOUTS[max(0, min(difficulty, len(PLAYOUTS) - 1))]
+        self.seconds = seconds
+        self.rollout_depth = table(rules).rollout
+
+    def choose(self, decision: Decision, rng: random.Random) -> Any:
+        if len(decision.legal) == 1:
+            return decision.legal[0]
+        root = Node()
+        deadline = None if self.seconds is None else time.monotonic() + self.seconds
+        done = 0
+        while done < self.playouts if deadline is None else time.monotonic() < deadline:
+            self._playout(root, decision, rng)
+            done += 1
+        seat = decision.seat
+
+        def visits(i: int) -> int:
+            child = root.children.get((seat, decision.legal[i]))
+            return child.visits if child else -1
+
+        return decision.legal[max(range(len(decision.legal)), key=visits)]
+
+    def _playout(self, root: Node, decision: Decision, rng: random.Random) -> None:
+        rules = self.rules
+        state = decision.sample(Rng(rng.getrandbits(64)))
+        node, path = root, []
+        seat, legal = decision.seat, decision.legal
+        while True:
+            for action in legal:
+                child = node.children.get((seat, action))
+                if child is not None:
+                    child.available += 1
+            untried = [a for a in legal if (seat, a) not in node.children]
+            if untried:
+                action = untried[rng.randrange(len(untried))]
+                state = rules.apply(state, seat, action).state
+                node.children[(seat, action)] = child = Node(available=1, prior=self._prior(state, seat))
+            else:
+                action, child = self._select(node, seat, legal)
+                state = rules.apply(state, seat, action).state
+            path.append((child, seat))
+            node = child
+            if untried or rules.result(state) is not None:
+                break
+            seat = min(rules.to_act(state))
+            legal = rules.legal_actions(state, seat)
+        for _ in range(self.rollout_depth):
+            if rules.result(state) is not None:
+                break
+            mover = min(rules.to_act(state))
+            options = rules.legal_actions(state, mover)
+            state = rules.apply(state, mover, options[rng.randrange(len(options))]).state
+        game = table(rules)
+        rewards: dict[Seat, float] = {}
+        for child, mover in path:
+            if mover not in rewards:
+                rewards[mover] = win_chance(rules, game, state, mover)
+            child.visits += 1
+            child.reward += rewards[mover]
+
+    def _prior(self, state: Any, seat: Seat) -> float:
+        """The heuristic's view of a new node: its greedy follow-through, as a chance to win."""
+        game = table(self.rules)
+        if self.rules.result(state) is not None or game.shared(state):
+            return win_chance(self.rules, game, state, seat)
+        lead = follow(self.rules, game, state, seat, game.lookahead - 1, [PRIOR_NODES])
+        return squash(game, lead, abs(game.evaluate(state, seat)))
+
+    def _select(self, node: Node, seat: Seat, legal: tuple[Any, ...]) -> tuple[Any, Node]:
+        """UCB1 over the available actions, plus the prior's progressive bias (`GameTable.bias`)."""
+        bias = table(self.rules).bias
+        best: tuple[Any, Node] | None = None
+        best_value = -math.inf
+        for action in legal:
+            child = node.children[(seat, action)]
+            value = child.reward / child.visits + EXPLORATION * math.sqrt(math.log(child.available) / child.visits)
+            value += bias * child.prior / child.visits
+            if value > best_value:
+                best, best_value = (action, child), value
+        assert best is not None
+        return best
+
+
+@register("ismcts")
+def _ismcts(rules: Rules, difficulty: int) -> IsmctsPolicy:
+    return IsmctsPolicy(rules, difficulty)
