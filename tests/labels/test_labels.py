@@ -4,21 +4,29 @@ key's template rebuilds the label; the legal actions of one prompt read differen
 
 from __future__ import annotations
 
+import dataclasses
 import random
+import re
+import string
+import typing
 from collections import Counter
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import pytest
 
-from flotilla.app.host import RULES_EVENT, GameHost
+from flotilla.app import clocks
+from flotilla.app.host import ABSENT, RULES_EVENT, TIMED_OUT, GameHost
 from flotilla.games import counter, navegador, pirates_of_nassau, port_royal, sail_away
 from flotilla.gateway.render import Renderer
 from flotilla.rules import GameRules, Seat
-from flotilla.rules.describe import Describer, Text
+from flotilla.rules.describe import Describer, Text, snake
 from flotilla.rules.testing import codec_for, game_seed
 
 AnyRules = GameRules[Any, Any, Any, Any, Any]
 MAX_STEPS = 1500
+SEAT_STEPS = 300  # moves of each random game whose labels are checked for 1-based seat numbers
+_SEATS_READ = re.compile(r"\b[Ss]eats? (\d+(?:, \d+)*)")  # "Seat 2", "seat 2's", "seats 1, 3"
 
 CASES: list[tuple[AnyRules, Any]] = [
     *((sail_away.RULES, sail_away.Config(seats=n)) for n in (2, 3, 4)),
@@ -61,33 +69,39 @@ def test_every_action_and_event_type_has_a_template(rules: AnyRules) -> None:
     assert all(key.split(".")[1] in ("action", "event") for key in describer.keys)
 
 
-@pytest.mark.parametrize("case", CASES, ids=_id)
-def test_random_games_have_texts_for_every_legal_action_and_event(case: tuple[AnyRules, Any]) -> None:
+def playout(case: tuple[AnyRules, Any], steps: int) -> Iterator[tuple[str, Sequence[Any], list[Text]]]:
+    """The texts of a random game of at most `steps` moves: per seat to act `("action", its legal
+    actions, their texts)`, per event `("event", the event as each viewer sees it, those texts)`."""
     rules, config = case
     describer = _describer(rules)
-    seats = rules.seats_of(config)
+    viewers = (None, *(Seat(i) for i in range(rules.seats_of(config))))
     driver = random.Random(7)
     state = rules.new_game(config, game_seed(7))
-    used: set[str] = set()
-    for _ in range(MAX_STEPS):
+    for _ in range(steps):
         acting = rules.to_act(state)
         if not acting:
-            break
+            return
         for seat in sorted(acting):
             legal = rules.legal_actions(state, seat)
-            texts = [describer.describe(a) for a in legal]
-            for action, text in zip(legal, texts, strict=True):
-                check_text(describer, text, action)
-                used.add(text.key)
-            twice = [label for label, n in Counter(t.label for t in texts).items() if n > 1]
-            assert not twice, f"two legal actions of seat {seat} read {twice[0]!r}"
+            yield "action", legal, [describer.describe(a) for a in legal]
         seat = driver.choice(sorted(acting))
         state, events = rules.apply(state, seat, driver.choice(rules.legal_actions(state, seat)))
         for event in events:
-            for viewer in (None, *(Seat(i) for i in range(seats))):
-                shown = rules.redact(event, viewer)
-                if shown is not None:
-                    check_text(describer, describer.describe(shown), shown)
+            shown = [s for viewer in viewers if (s := rules.redact(event, viewer)) is not None]
+            yield "event", shown, [describer.describe(s) for s in shown]
+
+
+@pytest.mark.parametrize("case", CASES, ids=_id)
+def test_random_games_have_texts_for_every_legal_action_and_event(case: tuple[AnyRules, Any]) -> None:
+    describer = _describer(case[0])
+    used: set[str] = set()
+    for kind, values, texts in playout(case, MAX_STEPS):
+        for value, text in zip(values, texts, strict=True):
+            check_text(describer, text, value)
+        if kind == "action":
+            used.update(t.key for t in texts)
+            twice = [label for label, n in Counter(t.label for t in texts).items() if n > 1]
+            assert not twice, f"two legal actions of one seat read {twice[0]!r}"
     assert used, "no legal action was described"
 
 
@@ -148,3 +162,73 @@ def test_zero_based_positions_read_one_based_and_args_stay_as_on_the_wire() -> N
     assert dict(text.args)["space"] == "0"
     assert dict(text.args)["space_number"] == "1"
     assert _rebuilt(text, describer) == text.label
+
+
+def _is_seat(hint: Any) -> bool:
+    """Whether a field annotation holds seats: `Seat`, `Seat | None`, `tuple[Seat, ...]`."""
+    return hint is Seat or any(_is_seat(arg) for arg in typing.get_args(hint))
+
+
+@pytest.mark.parametrize(
+    "rules", sorted({c[0] for c in CASES}, key=lambda r: (r.name, r.version)), ids=lambda r: f"{r.name}-v{r.version}"
+)
+def test_no_template_shows_a_0_based_seat(rules: AnyRules) -> None:
+    """A seat-valued field reads through `<field>_number(s)` in every template, never raw."""
+    describer = _describer(rules)
+    kinds = {
+        f"{describer.game}.{kind}.{snake(t.__name__)}": t
+        for kind, types in (("action", rules.action_types), ("event", rules.event_types))
+        for t in types
+    }
+    numbered = 0
+    for key, template in describer.templates.items():
+        cls = kinds.get(".".join(key.split(".")[:3]))
+        if cls is None:
+            continue  # a type of another rules version sharing the describer: checked with that version
+        hints = typing.get_type_hints(cls)
+        seats = {f.name for f in dataclasses.fields(cls) if _is_seat(hints[f.name])}
+        used = {name for _, name, _, _ in string.Formatter().parse(template) if name}
+        assert not used & seats, f"{key} shows 0-based seats {sorted(used & seats)}: {template!r}"
+        numbered += len(used & {f"{f}_{suffix}" for f in seats for suffix in ("number", "numbers")})
+    assert numbered, f"no {describer.game} template names a seat"
+
+
+@pytest.mark.parametrize("case", CASES, ids=_id)
+def test_random_games_number_seats_from_1_in_every_label(case: tuple[AnyRules, Any]) -> None:
+    """No label of a random game says "Seat 0"; every seat it names is within 1..seats, and over the
+    game every seat is named (so the numbers are shifted, not clipped)."""
+    seats = case[0].seats_of(case[1])
+    named: set[int] = set()
+    for _, values, texts in playout(case, SEAT_STEPS):
+        for value, text in zip(values, texts, strict=True):
+            assert "Seat 0" not in text.label, f"{value}: {text.label!r}"
+            assert "seat 0" not in text.label, f"{value}: {text.label!r}"
+            for listed in _SEATS_READ.findall(text.label):
+                numbers = {int(n) for n in listed.split(", ")}
+                assert numbers <= set(range(1, seats + 1)), f"{value}: {text.label!r} names a seat out of 1..{seats}"
+                named |= numbers
+    assert named == set(range(1, seats + 1)), f"only seats {sorted(named)} of {seats} are named"
+
+
+def test_the_servers_own_events_number_seats_from_1() -> None:
+    """Timed out and absent read "Seat 2" for seat 1, whose 0-based number still travels as `seat`."""
+    renderer, host = Renderer(), GameHost(counter.RULES)
+    timed_out = renderer.event("g1", host, [5, 0, TIMED_OUT, {"seat": 1, "consecutive": 2}], None, "lin")
+    absent = renderer.event(
+        "g1", host, [6, 0, ABSENT, {"seat": 1, "reason": "timeouts", "policy": clocks.BOT}], None, "lin"
+    )
+    assert timed_out.summary == "Seat 2 timed out (2 in a row)"
+    assert absent.summary.startswith("Seat 2 is absent (timeouts)")
+    for event in (timed_out, absent):
+        assert (event.text.args["seat"], event.text.args["seat_number"]) == ("1", "2")
+
+
+def test_seats_and_lists_of_seats_read_one_based_and_args_stay_as_on_the_wire() -> None:
+    describer = _describer(navegador.RULES)
+    ended = describer.describe(navegador.events.GameEnded(scores=(5, 3, 5), winners=(Seat(0), Seat(2))))
+    assert ended.label == "The game ends; winners: seats 1, 3"
+    assert (dict(ended.args)["winners"], dict(ended.args)["winners_numbers"]) == ("0, 2", "1, 3")
+    added = _describer(counter.RULES).describe(counter.Added(Seat(0), 2, 2))
+    assert added.label == "Seat 1 adds 2: the total is 2"
+    assert (dict(added.args)["seat"], dict(added.args)["seat_number"]) == ("0", "1")
+    assert _rebuilt(ended, describer) == ended.label

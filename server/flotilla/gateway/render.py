@@ -22,7 +22,7 @@ from flotilla.app.lineage import etag
 from flotilla.app.watching import RESUME_POINT_UNKNOWN, REWOUND, Batch
 from flotilla.gateway.convert import GameConverter
 from flotilla.rules import InvalidAction, Seat
-from flotilla.rules.describe import Text, describe_action, describe_event, text
+from flotilla.rules.describe import Text, describe_action, describe_event, number, text
 from flotilla.store.redis_store import GameMeta
 from flotilla_client.api.game.v1 import game_pb2, game_service_pb2
 
@@ -215,13 +215,19 @@ class Renderer:
             described = text("game.event.game_finished", "The game is over")
             msg.game_finished.CopyFrom(game_pb2.GameFinished(result=result_pb(payload["result"]), seed=payload["seed"]))
         elif tag == TIMED_OUT:
-            described = text("game.event.seat_timed_out", "Seat {seat} timed out ({consecutive} in a row)", **payload)
+            described = text(
+                "game.event.seat_timed_out",
+                "Seat {seat_number} timed out ({consecutive} in a row)",
+                seat_number=number(payload["seat"]),
+                **payload,
+            )
             msg.seat_timed_out.CopyFrom(game_pb2.SeatTimedOut(**payload))
         elif tag == ABSENT:
             described = text(
                 "game.event.seat_absent",
-                "Seat {seat} is absent ({reason}): {policy}",
+                "Seat {seat_number} is absent ({reason}): {policy}",
                 seat=payload["seat"],
+                seat_number=number(payload["seat"]),
                 reason=payload["reason"],
                 policy=payload["policy"],
             )

@@ -4,9 +4,10 @@ Each game declares templates per dataclass (its `describe.py`); a `Describer` tu
 a `Text`. Arguments are the value's fields as strings (ids and numbers as on the wire, enums in
 lower case, tuples comma-joined, booleans "true"/"false", absent values left out) plus
 `<field>_name` for fields the game can name from its data tables, and `<field>_number` (one more
-than the field) for 0-based positions, which read 1-based in English while `<field>` stays as on
-the wire. A count followed by a noun of `PLURALS` ("{count} workers") gets a singular variant
-(key `.one`, "1 worker") by itself. A template's placeholders name arguments only, so a client
+than the field; `<field>_numbers` for a tuple, comma-joined) for 0-based positions and seats, which
+read 1-based in English ("Seat 1" is seat 0) while `<field>` stays as on the wire. A count followed
+by a noun of `PLURALS` ("{count} workers") gets a singular variant (key `.one`, "1 worker") by
+itself. A template's placeholders name arguments only, so a client
 that translates `key` can rebuild the English from `args`.
 
 Describing is pure: the text of an event is a function of the (already redacted) event, the
@@ -160,7 +161,8 @@ class Describer:
         variant = template if isinstance(template, V) else V("", template)
         fields = {f.name for f in dataclasses.fields(cls)}
         needs = _placeholders(variant.text)
-        behind = [n.rsplit("_", 1)[0] for n in needs if n.endswith(("_name", "_names", "_number")) and n not in fields]
+        derived = ("_name", "_names", "_number", "_numbers")
+        behind = [n.rsplit("_", 1)[0] for n in needs if n.endswith(derived) and n not in fields]
         sends = tuple(dict.fromkeys([*needs, *(f for f in behind if f in fields), *variant.one]))
         for name in (*variant.when, *variant.unless, *variant.one):
             if name not in fields:
@@ -173,8 +175,8 @@ class Describer:
                 resolvers[name] = ("field", name, None)
             elif suffix in ("name", "names") and field in fields and field in self._names:
                 resolvers[name] = ("name", field, self._names[field])
-            elif suffix == "number" and field in fields:
-                resolvers[name] = ("name", field, _number)
+            elif suffix in ("number", "numbers") and field in fields:
+                resolvers[name] = ("name", field, number)
             else:
                 resolvers[name] = ("extra", name, None)
         key = f"{base}.{variant.name}" if variant.name else base
@@ -241,8 +243,8 @@ class Describer:
         return Text(variant.text.format(**args), variant.key, tuple(sorted(args.items())))
 
 
-def _number(position: Any) -> str:
-    """A 0-based position as English counts it (0 -> `1`)."""
+def number(position: Any) -> str:
+    """A 0-based position or seat as English counts it (0 -> `1`)."""
     return str(position + 1) if type(position) is int else str(position)
 
 

@@ -6,5 +6,5 @@ from flotilla.rules.describe import Describer
 
 from . import Add, Added
 
-DESCRIBER = Describer("counter", {Add: "Add {n}"}, {Added: "Seat {seat} adds {n}: the total is {total}"})
+DESCRIBER = Describer("counter", {Add: "Add {n}"}, {Added: "Seat {seat_number} adds {n}: the total is {total}"})
 """Texts of the counter game's action and event."""

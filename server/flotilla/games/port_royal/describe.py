@@ -45,10 +45,10 @@ ACTIONS: Templates = {
     a.TradeShip: (
         V(
             "gift_refuse",
-            "Trade the {card_name} {card}, give seat {gift_to} the extra coin and take no coins",
+            "Trade the {card_name} {card}, give seat {gift_to_number} the extra coin and take no coins",
             when=("refuse_coins",),
         ),
-        V("gift", "Trade the {card_name} {card} and give seat {gift_to} the extra coin"),
+        V("gift", "Trade the {card_name} {card} and give seat {gift_to_number} the extra coin"),
         V("refuse", "Trade the {card_name} {card} without taking its coins", when=("refuse_coins",)),
         "Trade the {card_name} {card}",
     ),
@@ -62,46 +62,52 @@ ACTIONS: Templates = {
 }
 
 EVENTS: Templates = {
-    e.TurnStarted: "Turn {turn}: seat {seat} to play",
+    e.TurnStarted: "Turn {turn}: seat {seat_number} to play",
     e.CardRevealed: (
-        V("time_pile", "Seat {seat} reveals the {card_name} {card} from the time pile", when=("from_time_pile",)),
-        "Seat {seat} reveals the {card_name} {card}",
+        V(
+            "time_pile",
+            "Seat {seat_number} reveals the {card_name} {card} from the time pile",
+            when=("from_time_pile",),
+        ),
+        "Seat {seat_number} reveals the {card_name} {card}",
     ),
     e.ShipDocked: "The {card_name} {card} docks in the harbor",
     e.ShipRepelled: (
-        V("collected", "Seat {seat} repels the {card_name} {card} and keeps it", when=("collected",)),
-        "Seat {seat} repels the {card_name} {card}",
+        V("collected", "Seat {seat_number} repels the {card_name} {card} and keeps it", when=("collected",)),
+        "Seat {seat_number} repels the {card_name} {card}",
     ),
     e.HarborBusted: "The harbor busts: a second {card_name} ({card})",
-    e.CoinsGained: "Seat {seat} gains {count} coins ({reason})",
+    e.CoinsGained: "Seat {seat_number} gains {count} coins ({reason})",
     e.CoinsPaid: (
-        V("to_seat", "Seat {seat} pays {count} coins to seat {to_seat} ({reason})"),
-        "Seat {seat} pays {count} coins ({reason})",
+        V("to_seat", "Seat {seat_number} pays {count} coins to seat {to_seat_number} ({reason})"),
+        "Seat {seat_number} pays {count} coins ({reason})",
     ),
     e.DrawPileReshuffled: "The discard pile is shuffled into a new draw pile ({cards} cards)",
-    e.DiscoverStopped: "Seat {seat} stops discovering and may take {base_allowance} cards",
-    e.WindowOpened: "Seat {seat} may take {allowance} cards",
-    e.WindowClosed: "Seat {seat} is done",
+    e.DiscoverStopped: "Seat {seat_number} stops discovering and may take {base_allowance} cards",
+    e.WindowOpened: "Seat {seat_number} may take {allowance} cards",
+    e.WindowClosed: "Seat {seat_number} is done",
     e.ShipTraded: (
-        V("gift", "Seat {seat} trades the {card_name} {card}; seat {gift_to} gets the extra coin"),
-        "Seat {seat} trades the {card_name} {card}",
+        V("gift", "Seat {seat_number} trades the {card_name} {card}; seat {gift_to_number} gets the extra coin"),
+        "Seat {seat_number} trades the {card_name} {card}",
     ),
-    e.PersonHired: "Seat {seat} hires the {card_name} {card} for {price} coins",
-    e.ExpeditionFulfilled: "Seat {seat} fulfils the {expedition_name} {expedition} with {persons_names} ({persons})",
-    e.ContractCompleted: "Seat {seat} completes the contract {contract_name}: {coins} coins, {vp_tokens} VP tokens",
-    e.ContractPrepared: "Seat {seat} prepares the contract {contract_name}",
-    e.ContractDeclined: "Seat {seat} declines the contract {contract_name}",
-    e.CollectionDiscarded: "Seat {seat} discards {cards_names}",
+    e.PersonHired: "Seat {seat_number} hires the {card_name} {card} for {price} coins",
+    e.ExpeditionFulfilled: "Seat {seat_number} fulfils the {expedition_name} {expedition} with {persons_names}"
+    " ({persons})",
+    e.ContractCompleted: "Seat {seat_number} completes the contract {contract_name}: {coins} coins,"
+    " {vp_tokens} VP tokens",
+    e.ContractPrepared: "Seat {seat_number} prepares the contract {contract_name}",
+    e.ContractDeclined: "Seat {seat_number} declines the contract {contract_name}",
+    e.CollectionDiscarded: "Seat {seat_number} discards {cards_names}",
     e.HarborCleared: (V("", "The harbor is cleared: {cards_names}"), V("empty", "The harbor is cleared")),
     e.TimeCardMoved: (
-        V("moved", "Seat {seat} moves the top time card to the victory pile", when=("moved",)),
-        "Seat {seat} leaves the time pile as it is",
+        V("moved", "Seat {seat_number} moves the top time card to the victory pile", when=("moved",)),
+        "Seat {seat_number} leaves the time pile as it is",
     ),
-    e.EndTriggered: "Seat {seat} reached {vp} victory points: this is the last round",
+    e.EndTriggered: "Seat {seat_number} reached {vp} victory points: this is the last round",
     e.GameEnded: (
         V("coop_won", "The crew wins: {title}", when=("coop_won",)),
         V("coop_lost", "The crew loses: {title}", when=("title",)),
-        V("", "The game ends; winners: seats {winners}"),
+        V("", "The game ends; winners: seats {winners_numbers}"),
         V("none", "The game ends with no winner"),
     ),
 }

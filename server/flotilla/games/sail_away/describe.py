@@ -65,7 +65,7 @@ ACTIONS: Templates = {
         "Direct Load a crate onto ship {ship_name}, space {space_number}",
     ),
     a.ClaimIsland: "Claim island {island_name}",
-    a.ReleaseCrate: "Release seat {owner}'s pirate crate from {card_name}",
+    a.ReleaseCrate: "Release seat {owner_number}'s pirate crate from {card_name}",
     a.TakeReserve: "Take your reserve crates",
     a.ForceSale: "Force the sale of the crate on ship {from_ship_name}, space {from_space_number} onto your ship "
     "{to_ship_name}, space {to_space_number}",
@@ -83,83 +83,95 @@ ACTIONS: Templates = {
 }
 
 EVENTS: Templates = {
-    e.ShipsKept: (V("", "Seat {seat} kept ships {ships_names}"), V("hidden", "Seat {seat} chose the ships to keep")),
-    e.ShipPicked: "Seat {seat} keeps ship {ship_name} at position {position_number}",
-    e.ShipsRevealed: "Seat {seat} reveals ships {ships_names}",
+    e.ShipsKept: (
+        V("", "Seat {seat_number} kept ships {ships_names}"),
+        V("hidden", "Seat {seat_number} chose the ships to keep"),
+    ),
+    e.ShipPicked: "Seat {seat_number} keeps ship {ship_name} at position {position_number}",
+    e.ShipsRevealed: "Seat {seat_number} reveals ships {ships_names}",
     e.MarketRefilled: "Ship {ship_name} enters the market at position {position_number}",
-    e.TurnStarted: "Turn {turn}: seat {seat} to play",
+    e.TurnStarted: "Turn {turn}: seat {seat_number} to play",
     e.CrateTakenFromShip: (
         V(
             "pirate",
-            "Seat {seat} takes a pirate crate back from ship {ship_name}, space {space_number}",
+            "Seat {seat_number} takes a pirate crate back from ship {ship_name}, space {space_number}",
             when=("pirate",),
         ),
-        "Seat {seat} takes a crate back from ship {ship_name}, space {space_number}",
+        "Seat {seat_number} takes a crate back from ship {ship_name}, space {space_number}",
     ),
     e.CratePlaced: (
         V(
             "pirate",
-            "Seat {seat} places a pirate crate on island {island_name}, space {space_number}",
+            "Seat {seat_number} places a pirate crate on island {island_name}, space {space_number}",
             when=("pirate",),
         ),
-        "Seat {seat} places a crate on island {island_name}, space {space_number}",
+        "Seat {seat_number} places a crate on island {island_name}, space {space_number}",
     ),
-    e.CrateCovered: "Seat {seat} covers the crate on island {island_name}, space {space_number} with a pirate crate",
-    e.CratePlacedOnCard: "Seat {seat} places a pirate crate on {card_name}",
+    e.CrateCovered: "Seat {seat_number} covers the crate on island {island_name}, space {space_number}"
+    " with a pirate crate",
+    e.CratePlacedOnCard: "Seat {seat_number} places a pirate crate on {card_name}",
     e.IslandClaimed: (
-        V("post", "Seat {seat} claims island {island_name} with a claim post", when=("post",)),
-        "Seat {seat} claims island {island_name}",
+        V("post", "Seat {seat_number} claims island {island_name} with a claim post", when=("post",)),
+        "Seat {seat_number} claims island {island_name}",
     ),
-    e.CrateRetrieved: "Seat {seat} pays {cost} to take a pirate crate back from {card_name}",
+    e.CrateRetrieved: "Seat {seat_number} pays {cost} to take a pirate crate back from {card_name}",
     e.AbilityUsed: (
-        V("free", "Seat {seat} uses {ability_name} (Dirty Deeds)", when=("free",)),
-        "Seat {seat} uses {ability_name}",
+        V("free", "Seat {seat_number} uses {ability_name} (Dirty Deeds)", when=("free",)),
+        "Seat {seat_number} uses {ability_name}",
     ),
     e.CrateDirectLoaded: (
-        V("pirate", "Seat {seat} loads a pirate crate onto ship {ship_name}, space {space_number}", when=("pirate",)),
-        "Seat {seat} loads a crate onto ship {ship_name}, space {space_number}",
+        V(
+            "pirate",
+            "Seat {seat_number} loads a pirate crate onto ship {ship_name}, space {space_number}",
+            when=("pirate",),
+        ),
+        "Seat {seat_number} loads a crate onto ship {ship_name}, space {space_number}",
     ),
-    e.CrateReleased: "Seat {seat} releases seat {owner}'s pirate crate from {card_name}",
-    e.ReserveTaken: "Seat {seat} takes the reserve: {standard} crates and {pirate} pirate crates",
-    e.CrateForceSold: "Seat {seat} forces seat {victim} to sell the crate on ship {from_ship_name} "
+    e.CrateReleased: "Seat {seat_number} releases seat {owner_number}'s pirate crate from {card_name}",
+    e.ReserveTaken: "Seat {seat_number} takes the reserve: {standard} crates and {pirate} pirate crates",
+    e.CrateForceSold: "Seat {seat_number} forces seat {victim_number} to sell the crate on ship {from_ship_name} "
     "for {price} coin, onto ship {to_ship_name}",
-    e.CrateSmuggled: "Seat {seat} smuggles a crate from island {island_name} onto ship {ship_name}",
-    e.IslandCleared: "Seat {seat} clears island {island_name}",
-    e.TreasureFound: "Seat {seat} finds {coins} coins of treasure",
-    e.EffectSkipped: "{card_name} has no effect for seat {seat}",
-    e.PlacementEnded: "Seat {seat} ends placement",
-    e.RansomPaid: "Seat {payer} pays seat {pirate_owner} a ransom of {amount} for island {island_name},"
+    e.CrateSmuggled: "Seat {seat_number} smuggles a crate from island {island_name} onto ship {ship_name}",
+    e.IslandCleared: "Seat {seat_number} clears island {island_name}",
+    e.TreasureFound: "Seat {seat_number} finds {coins} coins of treasure",
+    e.EffectSkipped: "{card_name} has no effect for seat {seat_number}",
+    e.PlacementEnded: "Seat {seat_number} ends placement",
+    e.RansomPaid: "Seat {payer_number} pays seat {pirate_owner_number} a ransom of {amount} for island {island_name},"
     " space {space_number}",
     e.RansomRefused: (
         V(
             "forced",
-            "Seat {payer} cannot pay the ransom for island {island_name}, space {space_number}",
+            "Seat {payer_number} cannot pay the ransom for island {island_name}, space {space_number}",
             when=("forced",),
         ),
-        "Seat {payer} refuses the ransom for island {island_name}, space {space_number}",
+        "Seat {payer_number} refuses the ransom for island {island_name}, space {space_number}",
     ),
-    e.CrateLoaded: "Seat {seat} loads a crate from island {island_name} onto ship {ship_name},"
+    e.CrateLoaded: "Seat {seat_number} loads a crate from island {island_name} onto ship {ship_name},"
     " space {ship_space_number}",
     e.CrateSold: (
-        V("forced", "Seat {seat} must sell a crate from island {island_name} for {coins} coin", when=("forced",)),
-        "Seat {seat} sells a crate from island {island_name} for {coins} coin",
+        V(
+            "forced",
+            "Seat {seat_number} must sell a crate from island {island_name} for {coins} coin",
+            when=("forced",),
+        ),
+        "Seat {seat_number} sells a crate from island {island_name} for {coins} coin",
     ),
-    e.ShipLaunched: "Seat {seat} launches ship {ship_name} and gains {gold} coins",
-    e.ShipKept: "Seat {seat} keeps ship {ship_name} in port",
+    e.ShipLaunched: "Seat {seat_number} launches ship {ship_name} and gains {gold} coins",
+    e.ShipKept: "Seat {seat_number} keeps ship {ship_name} in port",
     e.ShipSlotted: (
-        V("beside", "Seat {seat} puts ship {ship_name} beside the board", unless=("slot",)),
-        "Seat {seat} puts ship {ship_name} under slot {slot} ({slot_name})",
+        V("beside", "Seat {seat_number} puts ship {ship_name} beside the board", unless=("slot",)),
+        "Seat {seat_number} puts ship {ship_name} under slot {slot} ({slot_name})",
     ),
-    e.MarketShipTaken: "Seat {seat} takes ship {ship_name} from the market",
-    e.IslandResolved: "Seat {seat} gains {coins} coins from island {island_name}",
-    e.HarborDuesPaid: "Seat {payer} pays {coins} coin of harbor dues to seat {payee}",
+    e.MarketShipTaken: "Seat {seat_number} takes ship {ship_name} from the market",
+    e.IslandResolved: "Seat {seat_number} gains {coins} coins from island {island_name}",
+    e.HarborDuesPaid: "Seat {payer_number} pays {coins} coin of harbor dues to seat {payee_number}",
     e.IslandDiscarded: "Island {island_name} is discarded",
     e.IslandDeckRefilled: "The island discard pile becomes the island deck ({size} islands)",
     e.IslandRevealed: "Island {island_name} appears at position {position_number}",
-    e.EndTriggered: "Seat {seat} has launched 5 ships: every other seat plays one more turn",
+    e.EndTriggered: "Seat {seat_number} has launched 5 ships: every other seat plays one more turn",
     e.GameEnded: (
-        V("round_cap", "The game ends at the round cap; winners: seats {winners}", when=("round_cap",)),
-        "The game ends; winners: seats {winners}",
+        V("round_cap", "The game ends at the round cap; winners: seats {winners_numbers}", when=("round_cap",)),
+        "The game ends; winners: seats {winners_numbers}",
     ),
 }
 
