@@ -37,7 +37,9 @@ class SyncBot:
         return self.rng.choice(list(prompt.legal_actions))
 
 
-async def _seated(target: str, kind: str, seats: int, options: dict[str, str], **create: object) -> list[tuple[FlotillaClient, Seat]]:
+async def _seated(
+    target: str, kind: str, seats: int, options: dict[str, str], **create: object
+) -> list[tuple[FlotillaClient, Seat]]:
     players = []
     for i in range(seats):
         client = FlotillaClient(target)
@@ -69,8 +71,10 @@ async def test_sync_and_async_bots_play_every_kind_to_the_end(
         await _close(players)
     assert game.state == game_pb2.GAME_STATE_FINISHED
     assert all(p.decisions > 0 and p.fallbacks == 0 and not p.absent for p in played)
-    assert played[0].last is not None and any(e.HasField("game_finished") for e in played[0].last.events)
-    assert sync_bot.views and all(view == prompt for view, prompt in sync_bot.views), "a view older than its prompt"
+    assert played[0].last is not None
+    assert any(e.HasField("game_finished") for e in played[0].last.events)
+    assert sync_bot.views
+    assert all(view == prompt for view, prompt in sync_bot.views), "a view older than its prompt"
 
 
 class Stubborn:
@@ -108,8 +112,10 @@ async def test_a_slow_failing_or_cheating_bot_gets_the_fallback_before_its_clock
         await _close(players)
     mine = played[0]
     assert game.state == game_pb2.GAME_STATE_FINISHED
-    assert not game.seats[0].absent and game.seats[0].timeouts == 0, "the server had to play the seat"
-    assert mine.fallbacks == 3 and mine.decisions == stubborn.calls
+    assert not game.seats[0].absent, "the server had to play the seat"
+    assert game.seats[0].timeouts == 0
+    assert mine.fallbacks == 3
+    assert mine.decisions == stubborn.calls
     assert 1000 <= mine.think_ms[0] < 2000, mine.think_ms  # waited for the bot, answered before the deadline
     assert time.monotonic() - started < 30, "the slow decision was not cut short"
 
@@ -126,7 +132,8 @@ async def test_an_untimed_game_caps_thinking_at_think_s(stack: Stack) -> None:
         )
     finally:
         await _close(players)
-    assert played[0].fallbacks == 3 and 300 <= played[0].think_ms[0] < 5000
+    assert played[0].fallbacks == 3
+    assert 300 <= played[0].think_ms[0] < 5000
 
 
 async def test_run_bots_plays_many_games_at_a_bounded_concurrency(stack: Stack) -> None:
@@ -158,6 +165,7 @@ async def test_run_bots_plays_many_games_at_a_bounded_concurrency(stack: Stack) 
     finally:
         await me.close()
         await opponent.close()
-    assert len(played) == games and all(p.error is None and p.decisions == 3 for p in played)
+    assert len(played) == games
+    assert all(p.error is None and p.decisions == 3 for p in played)
     assert len({p.seat.game for p in played}) == games
     assert 1 <= most <= 2, most  # never more games at once than `concurrency`

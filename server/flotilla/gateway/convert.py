@@ -234,3 +234,7 @@ class GameConverter:
         msg = self.View()
         _ENCODER.fill(msg, view)
         return msg
+
+    def view_from_pb(self, msg: Message) -> Any:
+        """The game's `View` message as the rules view (what a bot over RPC decides from)."""
+        return _DECODER.read(msg, self.rules.view_type, "view")
