@@ -71,7 +71,18 @@ async def test_flotilla_bot_plays_games_of_its_own_on_a_real_stack(stack: Stack)
 
 def test_flotilla_bot_names_the_known_policies_for_an_unknown_one() -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "flotilla.cli", "bot", "--policy", "nope", "--kind", "counter", "--target", "127.0.0.1:1"],
+        [
+            sys.executable,
+            "-m",
+            "flotilla.cli",
+            "bot",
+            "--policy",
+            "nope",
+            "--kind",
+            "counter",
+            "--target",
+            "127.0.0.1:1",
+        ],
         capture_output=True,
         text=True,
         timeout=60,

@@ -121,7 +121,7 @@ async def test_a_slow_failing_or_cheating_bot_gets_the_fallback_before_its_clock
 
 
 async def test_an_untimed_game_caps_thinking_at_think_s(stack: Stack) -> None:
-    players = await _seated(stack.gateways[0], "counter", 2, {"moves": "4"})
+    players = await _seated(stack.gateways[0], "counter", 2, {"moves": "8"})
     stubborn = Stubborn()
     try:
         played = await asyncio.wait_for(

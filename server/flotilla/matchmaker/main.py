@@ -104,10 +104,21 @@ async def run_matchmaker(settings: Settings, mm: MatchmakerSettings) -> None:
             loop.add_signal_handler(sig, stop.set)
     tasks = []
     if "match" in mm.roles:
-        tasks.append(Former(lobby, games, mm.policy, lease_s=mm.lease_s).run(stop))
+        fill_in = (settings.bot_policy, settings.bot_difficulty)  # FLOTILLA_BOT_POLICY, _DIFFICULTY
+        former = Former(lobby, games, mm.policy, lease_s=mm.lease_s, bot_policy=fill_in[0], bot_difficulty=fill_in[1])
+        tasks.append(former.run(stop))
     if "bots" in mm.roles:
         idle_ms = int(mm.claim_idle_s * 1000)
-        runner = BotRunner(lobby, tokens, list(mm.targets), max_bots=mm.max_bots, claim_idle_ms=idle_ms, tls=mm.tls)
+        runner = BotRunner(
+            lobby,
+            tokens,
+            list(mm.targets),
+            max_bots=mm.max_bots,
+            claim_idle_ms=idle_ms,
+            tls=mm.tls,
+            policy=settings.bot_policy,
+            difficulty=settings.bot_difficulty,
+        )
         tasks.append(runner.run(stop))
     if "ratings" in mm.roles:
         consumer = RatingsConsumer(lobby, Ratings(lobby, store), claim_idle_ms=int(mm.claim_idle_s * 1000))
