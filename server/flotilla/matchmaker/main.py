@@ -15,7 +15,7 @@ Configured from the environment (besides REDIS_URL, FLOTILLA_SECRET and FLOTILLA
 | `FLOTILLA_ROOM_GRACE` | `60` | seconds a seated player's WatchRoom may be gone before the seat is freed |
 | `FLOTILLA_MM_MAX_BOTS` | `500` | bot seats one process plays at once |
 | `FLOTILLA_MM_CLAIM_IDLE` | `30` | seconds before a dead process's bot seats and finished games are taken over |
-| `FLOTILLA_BOT_POLICY`, `_DIFFICULTY` | `random`, `1` | bots filling matches, and room bots that name none (settings.py) |
+| `FLOTILLA_BOT_POLICY`, `_DIFFICULTY` | `random`, `1` | bots filling matches, room bots naming none |
 
 Bots reach the gateways over TLS per `FLOTILLA_GATEWAY_TLS` / `_CA` / `_CERT` / `_KEY` / `_SERVER_NAME`
 (`server/flotilla/settings.py`, docs/security.md).
