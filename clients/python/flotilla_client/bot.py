@@ -168,12 +168,14 @@ async def run_bot(
     answered = ""  # the etag of the last prompt answered (a resume repeats it: the stream resends)
     stream = client.play(seat)
     async for response in stream:
+        if played.absent:  # cancelled: drain what was on its way until the stream ends
+            continue
         if response.HasField("outcome"):
             if not keep_playing(FlotillaError.from_status(response.outcome.status)):
                 played.absent = True
                 stream.cancel()
-                break
-            played.lost_races += 1
+            else:
+                played.lost_races += 1
             continue
         update, received = response.update, time.time()
         played.last = update
