@@ -116,7 +116,7 @@ async def test_a_slow_failing_or_cheating_bot_gets_the_fallback_before_its_clock
     assert game.seats[0].timeouts == 0
     assert mine.fallbacks == 3
     assert mine.decisions == stubborn.calls
-    assert 1000 <= mine.think_ms[0] < 2000, mine.think_ms  # waited for the bot, answered before the deadline
+    assert 300 <= mine.think_ms[0] < 2000, mine.think_ms  # waited for the bot, answered before the deadline
     assert time.monotonic() - started < 30, "the slow decision was not cut short"
 
 

@@ -135,11 +135,11 @@ async def decide(
         quick = QUICK_S if think_s is None else min(QUICK_S, think_s)
         done, _ = await asyncio.wait({task}, timeout=quick)
         if not done:
-            budget = await _budget_s(client, seat, margin_s, received)
+            limits = [await _budget_s(client, seat, margin_s, received)]  # from now
             if think_s is not None:
-                budget = think_s if budget is None else min(budget, think_s)
-            left = None if budget is None else max(0.0, budget - (time.monotonic() - started))
-            done, _ = await asyncio.wait({task}, timeout=left)
+                limits.append(think_s - (time.monotonic() - started))
+            known = [limit for limit in limits if limit is not None]
+            done, _ = await asyncio.wait({task}, timeout=max(0.0, min(known)) if known else None)
         if not done:
             why = "too slow"
         elif task.exception() is not None:
