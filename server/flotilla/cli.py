@@ -216,27 +216,13 @@ def cmd_matchmaker(_args: argparse.Namespace) -> int:
 
 
 def cmd_bot(args: argparse.Namespace) -> int:
-    """Seat a random bot in an existing game and play it to the end."""
-    from flotilla_client import FlotillaClient, play_random  # noqa: PLC0415
+    """Seat a bot policy in a game, a room or the matchmaking queue (flotilla/bots/command.py)."""
+    from flotilla.bots.command import run  # noqa: PLC0415
 
     tls = None
     if args.tls or args.ca or args.cert or args.key:
         tls = Tls(args.ca, args.cert, args.key, args.server_name)
-
-    async def run() -> int:
-        async with FlotillaClient(args.target, tls=tls) as client:
-            if args.api_key:
-                await client.sign_in_with_api_key(args.api_key)
-            else:
-                await client.sign_in(args.name)
-            game = args.game_id if args.game_id.startswith("games/") else f"games/{args.game_id}"
-            seat = await client.join(game, args.seat)
-            print(f"{args.name} sits at seat {seat.seat} of {game}", flush=True)
-            last = await play_random(client, seat, random.Random(args.seed))
-            print(f"{args.name}: game over at event {last.through_event_id if last else 0}", flush=True)
-        return 0
-
-    return asyncio.run(run())
+    return asyncio.run(run(args, tls))
 
 
 def _admin(work: Callable[[Any, Settings], Coroutine[Any, Any, int]]) -> int:
@@ -342,10 +328,12 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser(
         "matchmaker", help="form games from tickets, play bot seats, rate games (env: FLOTILLA_GATEWAY, ...)"
     ).set_defaults(func=cmd_matchmaker)
-    bot = sub.add_parser("bot", help="seat a random bot in a game")
-    bot.add_argument("--game-id", required=True)
+    bot = sub.add_parser("bot", help="seat a bot policy in a game, a room or the matchmaking queue")
+    from flotilla.bots.command import add_arguments  # noqa: PLC0415
+
+    add_arguments(bot)
     bot.add_argument("--target", default="127.0.0.1:50051")
-    bot.add_argument("--name", default="random-bot")
+    bot.add_argument("--name", default="bot")
     bot.add_argument("--seat", type=int, default=None)
     bot.add_argument("--seed", type=int, default=None)
     gw = Settings.from_env()  # defaults from FLOTILLA_GATEWAY_* (docs/security.md)

@@ -215,25 +215,38 @@ class ActionRecord:
 # --- bot seats: lobby/matchmaker -> matchmaker workers --------------------------------------
 @dataclass(frozen=True, slots=True)
 class BotSeat:
-    """A seat a bot is to take: fields g game, s seat, u user, n name, p policy."""
+    """A seat a bot is to take: fields g game, s seat, u user, n name, p policy, d difficulty
+    (absent: the bot runner's default)."""
 
     game_id: str
     seat: int
     user: str
     name: str
     policy: str
+    difficulty: int | None = None
 
     def fields(self) -> dict[str, str | int]:
-        return {"g": self.game_id, "s": self.seat, "u": self.user, "n": self.name, "p": self.policy}
+        out: dict[str, str | int] = {
+            "g": self.game_id,
+            "s": self.seat,
+            "u": self.user,
+            "n": self.name,
+            "p": self.policy,
+        }
+        if self.difficulty is not None:
+            out["d"] = self.difficulty
+        return out
 
     @classmethod
     def decode(cls, fields: Fields) -> BotSeat:
+        difficulty = fields.get(b"d")
         return cls(
             fields[b"g"].decode(),
             int(fields[b"s"]),
             fields[b"u"].decode(),
             fields[b"n"].decode(),
             fields.get(b"p", b"").decode(),
+            int(difficulty) if difficulty is not None else None,
         )
 
 

@@ -56,6 +56,11 @@ class Settings:
     gateway_server_name: str = ""  # [FLOTILLA_GATEWAY_SERVER_NAME] gateway clients: name its certificate must carry
     party_ttl_s: int = 4 * 3600  # [FLOTILLA_PARTY_TTL] a matchmaking party's lifetime from its creation
     party_invite_ttl_s: int = 300  # [FLOTILLA_PARTY_INVITE_TTL] an invitation to a party lapses unless accepted
+    # --- bots (issue 15): policy names from flotilla.bots.POLICIES ---
+    bot_policy: str = "random"  # [FLOTILLA_BOT_POLICY] matchmaker: policy of the bots filling open seats
+    bot_difficulty: int = 1  # [FLOTILLA_BOT_DIFFICULTY] matchmaker: their difficulty (also AddBot's default)
+    takeover_policy: str = "auto"  # [FLOTILLA_TAKEOVER_POLICY] worker: plays absent seats (auto, default, a policy)
+    takeover_difficulty: int = 0  # [FLOTILLA_TAKEOVER_DIFFICULTY] worker: its difficulty
     # --- tokens and identity (docs/security.md)
     seat_token_ttl_s: int = 24 * 3600  # [FLOTILLA_SEAT_TOKEN_TTL] seat-token lifetime (and of a left seat's revocation)
     api_key_session_ttl_s: int = 900  # [FLOTILLA_API_KEY_SESSION_TTL] session (and seat) tokens of an API key
@@ -126,6 +131,10 @@ class Settings:
             gateway_server_name=os.environ.get("FLOTILLA_GATEWAY_SERVER_NAME", d.gateway_server_name),
             party_ttl_s=_int("FLOTILLA_PARTY_TTL", d.party_ttl_s),
             party_invite_ttl_s=_int("FLOTILLA_PARTY_INVITE_TTL", d.party_invite_ttl_s),
+            bot_policy=os.environ.get("FLOTILLA_BOT_POLICY") or d.bot_policy,
+            bot_difficulty=_int("FLOTILLA_BOT_DIFFICULTY", d.bot_difficulty),
+            takeover_policy=os.environ.get("FLOTILLA_TAKEOVER_POLICY") or d.takeover_policy,
+            takeover_difficulty=_int("FLOTILLA_TAKEOVER_DIFFICULTY", d.takeover_difficulty),
             seat_token_ttl_s=_int("FLOTILLA_SEAT_TOKEN_TTL", d.seat_token_ttl_s),
             api_key_session_ttl_s=_int("FLOTILLA_API_KEY_SESSION_TTL", d.api_key_session_ttl_s),
             keys_refresh_s=float(os.environ.get("FLOTILLA_KEYS_REFRESH", d.keys_refresh_s)),

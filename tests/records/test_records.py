@@ -94,4 +94,7 @@ def test_action_records_of_seats_and_clocks() -> None:
 def test_bot_seats_and_finished_games() -> None:
     bot = BotSeat("g1", 2, "bot:1", "Bot 3 (random)", "random")
     assert BotSeat.decode(_wire(bot.fields())) == bot
+    assert "d" not in bot.fields()  # no difficulty: the previous release's form, the runner's default
+    hard = BotSeat("g1", 2, "bot:1", "Bot 3 (heuristic)", "heuristic", 2)
+    assert BotSeat.decode(_wire(hard.fields())) == hard
     assert finished_game(_wire(finished_fields("g1"))) == "g1"

@@ -18,6 +18,7 @@ EXPECTED = {  # a line each example prints once it did what it shows
     "quickstart.py": "seed verified",
     "sync_client.py": "finished: True",
     "bot.py": "game over at event",
+    "my_bot.py": "my bot: ",
     "watch_resume.py": "saw events",
     "lobby.py": "leaderboard rows",
     "errors.py": "stale move refused:",
@@ -47,7 +48,7 @@ def test_the_readme_shows_only_code_the_examples_run() -> None:
     """Each code block of clients/python/README.md stands verbatim in the example file it names."""
     readme = (EXAMPLES.parent / "README.md").read_text()
     blocks = re.findall(r"\[`examples/([a-z_]+\.py)`\]\(examples/[a-z_]+\.py\):\n\n```python\n(.*?)```", readme, re.S)
-    assert len(blocks) == len(re.findall(r"```python", readme)) == 6
+    assert len(blocks) == len(re.findall(r"```python", readme)) == 7
     for example, block in blocks:
         source = (EXAMPLES / example).read_text()
         missing = [line for line in block.splitlines() if line not in source.splitlines()]

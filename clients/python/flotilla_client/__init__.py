@@ -1,10 +1,11 @@
-"""Flotilla's Python SDK: async and blocking clients for the gRPC API, and a random bot.
+"""Flotilla's Python SDK: async and blocking clients for the gRPC API, a bot framework and a random bot.
 
 The generated messages are in `flotilla_client.api.<package>.v1` (e.g.
 `flotilla_client.api.game.v1.game_pb2`); this package imports nothing of the server's.
 """
 
-from flotilla_client.bots import play_random, play_random_sync
+from flotilla_client.bot import Bot, Played, run_bot, run_bots
+from flotilla_client.bots import RandomBot, play_random, play_random_sync
 from flotilla_client.client import FlotillaClient, PlayStream
 from flotilla_client.commitment import VerificationFailed, check_commitment, seed_sha256
 from flotilla_client.deal_check import check_deal
@@ -14,10 +15,13 @@ from flotilla_client.sync import FlotillaSyncClient, SyncPlayStream
 from flotilla_client.tls import Tls
 
 __all__ = [
+    "Bot",
     "FlotillaClient",
     "FlotillaError",
     "FlotillaSyncClient",
     "PlayStream",
+    "Played",
+    "RandomBot",
     "Seat",
     "SyncPlayStream",
     "Tls",
@@ -26,5 +30,7 @@ __all__ = [
     "check_deal",
     "play_random",
     "play_random_sync",
+    "run_bot",
+    "run_bots",
     "seed_sha256",
 ]

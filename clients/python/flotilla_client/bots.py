@@ -1,4 +1,4 @@
-"""A random bot: a few lines of SDK code that play any game to the end (async and blocking)."""
+"""A random bot: plays any game to the end (async on the bot framework, and blocking)."""
 
 from __future__ import annotations
 
@@ -6,13 +6,13 @@ import random
 
 from flotilla_client.api.game.v1 import game_pb2
 from flotilla_client.api.game.v1 import game_service_pb2 as g
+from flotilla_client.bot import LOST_RACE, SEAT_ABSENT, keep_playing, run_bot
 from flotilla_client.client import FlotillaClient
 from flotilla_client.errors import FlotillaError
 from flotilla_client.seat import Seat
 from flotilla_client.sync import FlotillaSyncClient
 
-SEAT_ABSENT = "ERROR_REASON_SEAT_ABSENT"  # timed out too often: the server plays the seat from now on
-LOST_RACE = ("ERROR_REASON_STALE_GAME_VERSION", "ERROR_REASON_NOT_YOUR_TURN")  # someone moved first
+__all__ = ["LOST_RACE", "SEAT_ABSENT", "RandomBot", "keep_playing", "pick", "play_random", "play_random_sync"]
 
 
 def pick(update: g.WatchGameResponse, rng: random.Random) -> game_pb2.Action | None:
@@ -22,14 +22,16 @@ def pick(update: g.WatchGameResponse, rng: random.Random) -> game_pb2.Action | N
     return None
 
 
-def keep_playing(error: FlotillaError) -> bool:
-    """After a refused move: False when the seat is absent (stop), True when another seat moved
-    first (simultaneous seats: the next prompt decides); anything else is re-raised."""
-    if error.reason == SEAT_ABSENT:
-        return False
-    if error.reason in LOST_RACE:
-        return True
-    raise error
+class RandomBot:
+    """Uniformly random legal actions (needs no view: no GetView per decision)."""
+
+    needs_view = False
+
+    def __init__(self, rng: random.Random | None = None) -> None:
+        self.rng = rng or random.Random()
+
+    async def choose(self, view: game_pb2.GameView, prompt: game_pb2.Prompt) -> game_pb2.Action:
+        return self.rng.choice(list(prompt.legal_actions))
 
 
 async def play_random(
@@ -37,17 +39,7 @@ async def play_random(
 ) -> g.WatchGameResponse | None:
     """Play uniformly random legal actions for `seat` until the game ends (or the seat is absent: the
     server plays it then); returns the last update."""
-    rng = rng or random.Random()
-    last = None
-    async for update in client.watch(seat.game, seat):
-        last = update
-        if (action := pick(update, rng)) is not None:
-            try:
-                await client.submit(seat.game, seat, action, etag=update.prompt.etag)
-            except FlotillaError as error:
-                if not keep_playing(error):
-                    return last
-    return last
+    return (await run_bot(client, seat, RandomBot(rng))).last
 
 
 def play_random_sync(

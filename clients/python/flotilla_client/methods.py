@@ -244,9 +244,11 @@ class Api(Session):
         return call(TRANSFER_HOST, request, self.session_token, lambda reply: reply.room)
 
     @operation
-    def add_bot(self, room: str, *, seat: int | None = None, policy: str = "") -> Call[lb.Room]:
-        """The host seats a server bot (`policy`: the server's default when empty)."""
-        request = lb.AddBotRequest(room=room, seat=seat, policy=policy)
+    def add_bot(
+        self, room: str, *, seat: int | None = None, policy: str = "", difficulty: int | None = None
+    ) -> Call[lb.Room]:
+        """The host seats a server bot (`policy`, `difficulty`: the server's defaults when not given)."""
+        request = lb.AddBotRequest(room=room, seat=seat, policy=policy, difficulty=difficulty)
         return call(ADD_BOT, request, self.session_token, lambda reply: reply.room)
 
     @operation

@@ -76,6 +76,7 @@ def render_room(version: int, room: Room, viewer: str) -> pb.Room:
                     display_name=seat["name"],
                     ready=seat["ready"],
                     bot_policy=seat["bot"],
+                    bot_difficulty=seat.get("difficulty"),
                 )
             )
     return out
@@ -180,7 +181,8 @@ class LobbyServicer(pb_grpc.LobbyServiceServicer):
     async def AddBot(self, request: pb.AddBotRequest, context: Context) -> pb.AddBotResponse:
         who = await principal(self.tokens, context)
         seat = request.seat if request.HasField("seat") else None
-        version, room = await self.rooms.add_bot(room_id_of(request.room), who.user, seat, request.policy)
+        difficulty = request.difficulty if request.HasField("difficulty") else None
+        version, room = await self.rooms.add_bot(room_id_of(request.room), who.user, seat, request.policy, difficulty)
         return pb.AddBotResponse(room=render_room(version, room, who.user))
 
     @maps_errors

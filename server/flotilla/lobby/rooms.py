@@ -39,12 +39,13 @@ from flotilla.app.errors import (
 from flotilla.app.games import MAX_SEATS, Games
 from flotilla.app.host import host_for
 from flotilla.app.inputs import echo
+from flotilla.bots import POLICIES
 from flotilla.lobby.follow import Heartbeat, follow
 from flotilla.records import BotSeat
 from flotilla.store.lobby_store import LISTING_STEP, LobbyStore
 
 OPEN, STARTING, STARTED, CLOSED = "open", "starting", "started", "closed"
-BOT_POLICIES = ("random",)
+MAX_BOT_DIFFICULTY = 9  # AddBot's difficulty range is 0..this (each policy documents what it does with it)
 CAS_RETRIES = 8
 _ROOM_NAME = re.compile(r"^rooms/([0-9a-f]{32})$")
 _CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
@@ -321,10 +322,16 @@ class Rooms:
 
         return await self._change(room_id, change)
 
-    async def add_bot(self, room_id: str, user: str, seat: int | None, policy: str) -> tuple[int, Room]:
+    async def add_bot(
+        self, room_id: str, user: str, seat: int | None, policy: str, difficulty: int | None = None
+    ) -> tuple[int, Room]:
+        """A bot of `policy` (flotilla.bots.POLICIES; "" is "random") at `difficulty` (0 to
+        MAX_BOT_DIFFICULTY; None: the bot runner's default) in `seat` (None: the lowest open one)."""
         policy = policy or "random"
-        if policy not in BOT_POLICIES:
-            raise InvalidRequest(f"bot policy must be one of {list(BOT_POLICIES)}", field="policy")
+        if policy not in POLICIES:
+            raise InvalidRequest(f"bot policy must be one of {sorted(POLICIES)}", field="policy")
+        if difficulty is not None and not 0 <= difficulty <= MAX_BOT_DIFFICULTY:
+            raise InvalidRequest(f"bot difficulty must be 0..{MAX_BOT_DIFFICULTY}", field="difficulty")
 
         def change(room: Room) -> None:
             _require_host(room, user)
@@ -345,6 +352,7 @@ class Rooms:
                 "name": f"Bot {wanted + 1} ({policy})",
                 "ready": True,
                 "bot": policy,
+                "difficulty": difficulty,
             }
 
         return await self._change(room_id, change)
@@ -388,7 +396,7 @@ class Rooms:
         for i, seat in enumerate(room["seats"]):
             await self.games.join(meta.game_id, seat["user"], seat["name"], i)
             if seat["bot"]:
-                bots.append(BotSeat(meta.game_id, i, seat["user"], seat["name"], seat["bot"]))
+                bots.append(BotSeat(meta.game_id, i, seat["user"], seat["name"], seat["bot"], seat.get("difficulty")))
         await self.store.request_bots(bots)
 
         def started(room: Room) -> None:

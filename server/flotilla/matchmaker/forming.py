@@ -57,6 +57,7 @@ class Former:
         lease_s: float = 15.0,
         concurrency: int = 16,
         bot_policy: str = "random",
+        bot_difficulty: int | None = None,
     ) -> None:
         self.store = store
         self.games = games
@@ -65,6 +66,7 @@ class Former:
         self.lease_s = lease_s
         self.concurrency = concurrency
         self.bot_policy = bot_policy
+        self.bot_difficulty = bot_difficulty  # None: the bot runner's default
         self.matched = 0
         self.lost = 0
 
@@ -145,7 +147,7 @@ class Former:
         for seat in order[len(sitting) :]:
             user, name = bot_user(match_id, seat), f"Bot {seat + 1} ({self.bot_policy})"
             sitting.append((user, name, seat))
-            bots.append(BotSeat(meta.game_id, seat, user, name, self.bot_policy))
+            bots.append(BotSeat(meta.game_id, seat, user, name, self.bot_policy, self.bot_difficulty))
         await asyncio.gather(*(self.games.join(meta.game_id, user, name, seat) for user, name, seat in sitting))
         await self.store.request_bots(bots)
         if await self.store.match_done(queue, match_id, meta.game_id, seats_by_ticket):

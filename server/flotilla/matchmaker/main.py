@@ -15,6 +15,7 @@ Configured from the environment (besides REDIS_URL, FLOTILLA_SECRET and FLOTILLA
 | `FLOTILLA_ROOM_GRACE` | `60` | seconds a seated player's WatchRoom may be gone before the seat is freed |
 | `FLOTILLA_MM_MAX_BOTS` | `500` | bot seats one process plays at once |
 | `FLOTILLA_MM_CLAIM_IDLE` | `30` | seconds before a dead process's bot seats and finished games are taken over |
+| `FLOTILLA_BOT_POLICY`, `_DIFFICULTY` | `random`, `1` | bots filling matches, room bots naming none |
 
 Bots reach the gateways over TLS per `FLOTILLA_GATEWAY_TLS` / `_CA` / `_CERT` / `_KEY` / `_SERVER_NAME`
 (`server/flotilla/settings.py`, docs/security.md).
@@ -104,10 +105,21 @@ async def run_matchmaker(settings: Settings, mm: MatchmakerSettings) -> None:
             loop.add_signal_handler(sig, stop.set)
     tasks = []
     if "match" in mm.roles:
-        tasks.append(Former(lobby, games, mm.policy, lease_s=mm.lease_s).run(stop))
+        fill_in = (settings.bot_policy, settings.bot_difficulty)  # FLOTILLA_BOT_POLICY, _DIFFICULTY
+        former = Former(lobby, games, mm.policy, lease_s=mm.lease_s, bot_policy=fill_in[0], bot_difficulty=fill_in[1])
+        tasks.append(former.run(stop))
     if "bots" in mm.roles:
         idle_ms = int(mm.claim_idle_s * 1000)
-        runner = BotRunner(lobby, tokens, list(mm.targets), max_bots=mm.max_bots, claim_idle_ms=idle_ms, tls=mm.tls)
+        runner = BotRunner(
+            lobby,
+            tokens,
+            list(mm.targets),
+            max_bots=mm.max_bots,
+            claim_idle_ms=idle_ms,
+            tls=mm.tls,
+            policy=settings.bot_policy,
+            difficulty=settings.bot_difficulty,
+        )
         tasks.append(runner.run(stop))
     if "ratings" in mm.roles:
         consumer = RatingsConsumer(lobby, Ratings(lobby, store), claim_idle_ms=int(mm.claim_idle_s * 1000))

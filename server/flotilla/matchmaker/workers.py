@@ -19,13 +19,15 @@ import structlog
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from flotilla.bots.remote import policy_bot
 from flotilla.identity.tokens import Tokens
 from flotilla.lobby.ratings import Ratings
 from flotilla.lobby.rooms import Rooms
 from flotilla.records import BotSeat, finished_game
 from flotilla.store import keys
 from flotilla.store.lobby_store import LobbyStore
-from flotilla_client import FlotillaClient, Seat, Tls, play_random
+from flotilla_client import FlotillaClient, RandomBot, Seat, Tls, run_bot
+from flotilla_client.bot import BotLike
 
 log = structlog.get_logger("flotilla.matchmaker")
 
@@ -35,7 +37,8 @@ def consumer_name() -> str:
 
 
 class BotRunner:
-    """Plays the bot seats queued on `flotilla:bots` (random policy) through a gateway."""
+    """Plays the bot seats queued on `flotilla:bots` through a gateway, each with its policy and
+    difficulty (`policy`, `difficulty` where the seat names none) through `flotilla.bots.remote`."""
 
     def __init__(
         self,
@@ -47,8 +50,12 @@ class BotRunner:
         claim_idle_ms: int = 30_000,
         block_ms: int = 1000,
         tls: Tls | None = None,
+        policy: str = "random",
+        difficulty: int = 1,
     ) -> None:
         self.store = store
+        self.policy = policy
+        self.difficulty = difficulty
         self.tokens = tokens
         self.tls = tls
         self.targets = targets
@@ -63,8 +70,9 @@ class BotRunner:
         bot = BotSeat.decode(fields)
         game, seat = bot.game_id, bot.seat
         token = self.tokens.seat(game, seat, bot.user, bot.name)
+        taken = Seat(f"games/{game}", seat, token)
         try:
-            await play_random(client, Seat(f"games/{game}", seat, token), random.Random())
+            await run_bot(client, taken, await self._bot(client, taken, bot))
             self.finished += 1
         except Exception:
             log.exception("bots.failed", game=game, seat=seat)
@@ -72,6 +80,17 @@ class BotRunner:
             with contextlib.suppress(RedisConnectionError, RedisTimeoutError):
                 await self.store.ack(keys.BOTS, keys.BOTS_GROUP, msg_id)
             self.running.pop(msg_id, None)
+
+    async def _bot(self, client: FlotillaClient, seat: Seat, bot: BotSeat) -> BotLike:
+        """The seat's policy (random without decoding anything; an unknown one plays random)."""
+        name = bot.policy or self.policy
+        difficulty = self.difficulty if bot.difficulty is None else bot.difficulty
+        if name != "random":
+            try:
+                return await policy_bot(client, seat, name, difficulty)
+            except ValueError:
+                log.warning("bots.unknown_policy", game=bot.game_id, seat=bot.seat, policy=name[:40])
+        return RandomBot(random.Random())
 
     async def run(self, stop: asyncio.Event) -> None:
         await self.store.ensure_group(keys.BOTS, keys.BOTS_GROUP)

@@ -43,6 +43,7 @@ from flotilla.app import clocks
 from flotilla.app.errors import AppError
 from flotilla.app.host import host_for
 from flotilla.app.outcome import Outcome
+from flotilla.bots.takeover import Takeover
 from flotilla.games import REGISTRY, served
 from flotilla.records import ACT, CLOCK, InboxReply, WorkItem
 from flotilla.rules import Seat
@@ -109,6 +110,7 @@ class Worker:
         timer_interval_s: float = 0.2,
         timer_lease_ms: int = 2_000,
         finished_ttl_s: int = 30 * 24 * 3600,
+        takeover: Takeover | None = None,
     ) -> None:
         self.store = store
         self.kinds = list(kinds or REGISTRY)
@@ -127,6 +129,7 @@ class Worker:
         self.timer_interval_s = timer_interval_s
         self.timer_lease_ms = timer_lease_ms
         self.finished_ttl_s = finished_ttl_s
+        self.takeover = takeover  # plays absent seats (None: the game's default action)
         self.applied = 0
         self.rejected = 0
         self.timeouts = 0
@@ -148,6 +151,7 @@ class Worker:
             consumer=consumer,
             shards=settings.shards,
             finished_ttl_s=settings.finished_ttl_s,
+            takeover=Takeover.of(settings.takeover_policy, settings.takeover_difficulty),
             claim_idle_ms=settings.reclaim_idle_ms,
             liveness_ttl_ms=settings.worker_ttl_ms,
             liveness_refresh_ms=settings.worker_refresh_ms,
@@ -372,6 +376,7 @@ class Worker:
             self.store.commit_args,
             retain_s=self.finished_ttl_s,
             settles_work=self.store.settles_work,
+            takeover=self.takeover,
         )
         recheck = self.recheck(plan, unread)
         started = time.perf_counter()

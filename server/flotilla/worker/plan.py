@@ -20,6 +20,7 @@ from flotilla.app import clocks, lineage
 from flotilla.app.errors import AppError, GameNotFound, InvalidRequest, SeatAbsent, StaleVersion, StoreUnavailable
 from flotilla.app.host import ABSENT, FINISHED, TIMED_OUT, GameHost, Step, result_plain
 from flotilla.app.outcome import Outcome
+from flotilla.bots.takeover import Takeover
 from flotilla.records import ACT, CLOCK, LEAVE, WorkItem, action_record
 from flotilla.rules import Result, RulesError, Seat
 
@@ -145,10 +146,11 @@ class FastPath:
 
 
 def plan_step(
-    work: Work, loaded: Loaded, clock: Clocks, now_ms: int
+    work: Work, loaded: Loaded, clock: Clocks, now_ms: int, takeover: Takeover | None = None
 ) -> tuple[Step, tuple[clocks.SeatClock, ...], bytes] | None:
     """The step this work makes, its seat clocks and action record (raises RulesError /
-    AppError), or None when there is nothing to do."""
+    AppError), or None when there is nothing to do. An absent seat is played by `takeover`
+    (None: the game's default action, as for a single timeout)."""
     host, state, version = loaded.host, loaded.state, loaded.version
     config = clock.config
     running = clock.status == "active"
@@ -181,7 +183,7 @@ def plan_step(
         step = host.note(state, version, now_ms, left)
         seat_clocks = clocks.schedule(config, seat_clocks, step.to_act, None, now_ms, running=running)
         return step, seat_clocks, b""
-    # CLOCK: the seat's time is up (or it is absent): play the game's default action for it.
+    # CLOCK: the seat's time is up (its default action) or it is absent (the takeover policy).
     if seat not in clocks.due(seat_clocks, host.rules.to_act(state), now_ms):
         return None
     before: list[tuple[str, dict[str, Any]]] = []
@@ -193,7 +195,10 @@ def plan_step(
             if config.policy == clocks.ABORT:
                 reason = f"seat {seat} timed out {config.max_timeouts} times in a row"
                 return host.abort(state, version, now_ms, before, reason), seat_clocks, b""
-    action = host.rules.default_action(state, seat)
+    if takeover is not None and seat_clocks[seat].absent:
+        action = takeover.action(host.rules, state, seat, version)
+    else:
+        action = host.rules.default_action(state, seat)
     plain = host.dumps(action)
     step = host.step(state, seat, action, version, now_ms, before=before, adjust=forfeits)
     seat_clocks = clocks.schedule(config, seat_clocks, step.to_act, seat, now_ms, running=running)
@@ -211,6 +216,7 @@ def plan_round(
     retain_s: int,
     settles_work: bool = False,
     new_lineage: Callable[[], str] = lineage.new_lineage,
+    takeover: Takeover | None = None,
 ) -> RoundPlan:
     """One piece of work per game: the commits it makes and the answers known without one.
 
@@ -231,7 +237,7 @@ def plan_round(
                 raise StaleVersion(
                     f"etag {work.etag[:40]} is stale; the game is at {current}", etag=work.etag, current=current
                 )
-            planned = plan_step(work, loaded, clock, now_ms)
+            planned = plan_step(work, loaded, clock, now_ms, takeover)
         except (RulesError, AppError) as exc:
             plan.replies.append(Reply(work, Outcome.rejected(exc), isinstance(exc, RulesError)))
             continue

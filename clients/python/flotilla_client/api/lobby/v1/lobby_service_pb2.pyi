@@ -73,20 +73,22 @@ class Room(_message.Message):
     def __init__(self, name: _Optional[str] = ..., kind: _Optional[str] = ..., seat_count: _Optional[int] = ..., options: _Optional[_Mapping[str, str]] = ..., visibility: _Optional[_Union[RoomVisibility, str]] = ..., join_code: _Optional[str] = ..., host: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[RoomSeat, _Mapping]]] = ..., state: _Optional[_Union[RoomState, str]] = ..., game: _Optional[str] = ..., version: _Optional[int] = ..., open_seats: _Optional[int] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., display_name: _Optional[str] = ...) -> None: ...
 
 class RoomSeat(_message.Message):
-    __slots__ = ("seat", "taken", "user", "display_name", "ready", "bot_policy")
+    __slots__ = ("seat", "taken", "user", "display_name", "ready", "bot_policy", "bot_difficulty")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     TAKEN_FIELD_NUMBER: _ClassVar[int]
     USER_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
     READY_FIELD_NUMBER: _ClassVar[int]
     BOT_POLICY_FIELD_NUMBER: _ClassVar[int]
+    BOT_DIFFICULTY_FIELD_NUMBER: _ClassVar[int]
     seat: int
     taken: bool
     user: str
     display_name: str
     ready: bool
     bot_policy: str
-    def __init__(self, seat: _Optional[int] = ..., taken: _Optional[bool] = ..., user: _Optional[str] = ..., display_name: _Optional[str] = ..., ready: _Optional[bool] = ..., bot_policy: _Optional[str] = ...) -> None: ...
+    bot_difficulty: int
+    def __init__(self, seat: _Optional[int] = ..., taken: _Optional[bool] = ..., user: _Optional[str] = ..., display_name: _Optional[str] = ..., ready: _Optional[bool] = ..., bot_policy: _Optional[str] = ..., bot_difficulty: _Optional[int] = ...) -> None: ...
 
 class CreateRoomRequest(_message.Message):
     __slots__ = ("kind", "seat_count", "options", "visibility", "request_id", "display_name")
@@ -233,14 +235,16 @@ class TransferHostResponse(_message.Message):
     def __init__(self, room: _Optional[_Union[Room, _Mapping]] = ...) -> None: ...
 
 class AddBotRequest(_message.Message):
-    __slots__ = ("room", "seat", "policy")
+    __slots__ = ("room", "seat", "policy", "difficulty")
     ROOM_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     POLICY_FIELD_NUMBER: _ClassVar[int]
+    DIFFICULTY_FIELD_NUMBER: _ClassVar[int]
     room: str
     seat: int
     policy: str
-    def __init__(self, room: _Optional[str] = ..., seat: _Optional[int] = ..., policy: _Optional[str] = ...) -> None: ...
+    difficulty: int
+    def __init__(self, room: _Optional[str] = ..., seat: _Optional[int] = ..., policy: _Optional[str] = ..., difficulty: _Optional[int] = ...) -> None: ...
 
 class AddBotResponse(_message.Message):
     __slots__ = ("room",)

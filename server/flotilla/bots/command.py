@@ -1,0 +1,146 @@
+"""`flotilla bot`: a server-side policy (`flotilla.bots.make`) plays seats over RPC.
+
+Where it sits: `--game-id` (one seat of an existing game), `--room` (joins the room, gets ready and
+plays the room's game once the host starts it), `--queue KIND` (a matchmaking ticket per game) or
+`--kind KIND` (creates each game and plays every seat of it itself). `--games N` games, at most
+`--concurrency` at once (1: in a row).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # imported when run: `flotilla --help` stays quick
+    from flotilla_client import FlotillaClient, Played, Seat, Tls
+
+
+def add_arguments(bot: argparse.ArgumentParser) -> None:
+    """The policy and where it plays (the connection flags are cli.py's)."""
+    bot.add_argument("--policy", default="random", help="bot policy (flotilla.bots.POLICIES)")
+    bot.add_argument("--difficulty", type=int, default=1, help="policy difficulty (0: the weakest)")
+    bot.add_argument("--games", type=int, default=1, help="games to play (--queue, --kind)")
+    bot.add_argument("--concurrency", type=int, default=1, help="games at once (1: one after the other)")
+    where = bot.add_mutually_exclusive_group(required=True)
+    where.add_argument("--game-id", default="", help="take a seat in this game")
+    where.add_argument("--room", default="", help="join this room (rooms/ID) and play its game")
+    where.add_argument("--queue", default="", metavar="KIND", help="queue a matchmaking ticket per game")
+    where.add_argument("--kind", default="", help="create each game and play every seat of it")
+    bot.add_argument("--seats", type=int, default=2, help="seats per game (--kind; --queue: the seat count wanted)")
+    bot.add_argument("--option", action="append", default=[], metavar="K=V", help="game option (--kind, --queue)")
+    bot.add_argument("--join-code", default="", help="a private room's join code")
+    bot.add_argument("--think", type=float, default=None, help="seconds a decision may take at most")
+
+
+async def _ticket_seat(client: FlotillaClient, args: argparse.Namespace, options: dict[str, str]) -> Seat:
+    from flotilla_client import Seat  # noqa: PLC0415
+    from flotilla_client.api.matchmaking.v1 import matchmaking_service_pb2 as mm  # noqa: PLC0415
+
+    ticket = await client.create_ticket(args.queue, [args.seats], options)
+    async for update in client.watch_ticket(ticket.name):
+        if update.ticket.state == mm.TICKET_STATE_MATCHED:
+            return Seat(update.ticket.game, update.ticket.seat, update.ticket.seat_token)
+        if update.ticket.state in (mm.TICKET_STATE_EXPIRED, mm.TICKET_STATE_CANCELLED):
+            break
+    msg = f"ticket {ticket.name} ended unmatched"
+    raise RuntimeError(msg)
+
+
+async def _room_seat(client: FlotillaClient, args: argparse.Namespace) -> Seat:
+    room = args.room if args.room.startswith("rooms/") else f"rooms/{args.room}"
+    await client.join_room(room, join_code=args.join_code)
+    await client.set_ready(room)
+    async for update in client.watch_room(room, join_code=args.join_code):
+        if update.room.game:
+            return await client.join(update.room.game)  # the start seated us: our seat again
+    msg = f"{room} closed before its game started"
+    raise RuntimeError(msg)
+
+
+async def run(args: argparse.Namespace, tls: Tls | None) -> int:
+    """Play the games; print one line per game played; 0 when every game ended."""
+    from flotilla.bots.policy import POLICIES  # noqa: PLC0415
+    from flotilla.bots.remote import policy_bot  # noqa: PLC0415
+    from flotilla_client import FlotillaClient, run_bot  # noqa: PLC0415
+    from flotilla_client.api.game.v1 import game_pb2  # noqa: PLC0415
+
+    if args.policy not in POLICIES:
+        print(f"no bot policy {args.policy[:40]!r}; known: {', '.join(sorted(POLICIES))}")
+        return 2
+    options = dict(o.split("=", 1) for o in args.option)
+    rng = random.Random(args.seed)
+    gate = asyncio.Semaphore(max(1, args.concurrency))
+    clients: list[FlotillaClient] = []
+
+    async def signed_in(suffix: str = "") -> FlotillaClient:
+        client = FlotillaClient(args.target, tls=tls)
+        clients.append(client)
+        if args.api_key:
+            await client.sign_in_with_api_key(args.api_key)
+        else:
+            await client.sign_in(f"{args.name}{suffix}")
+        return client
+
+    async def play(client: FlotillaClient, seat: Seat) -> Played:
+        bot = await policy_bot(client, seat, args.policy, args.difficulty, random.Random(rng.random()))
+        return await run_bot(client, seat, bot, think_s=args.think)
+
+    async def one_game(find: Callable[[], Awaitable[list[tuple[FlotillaClient, Seat]]]]) -> list[Played]:
+        async with gate:
+            seated = await find()
+            return list(await asyncio.gather(*(play(c, s) for c, s in seated)))
+
+    async def own_game() -> list[tuple[FlotillaClient, Seat]]:
+        players = [await signed_in(f"-{i}") for i in range(args.seats)]
+        game = await players[0].create_game(args.kind, args.seats, options)
+        return [(p, await p.join(game.name)) for p in players]
+
+    try:
+        first = await signed_in()
+        finders: list[Callable[[], Awaitable[list[tuple[FlotillaClient, Seat]]]]]
+        if args.game_id:
+            game = args.game_id if args.game_id.startswith("games/") else f"games/{args.game_id}"
+
+            async def existing() -> list[tuple[FlotillaClient, Seat]]:
+                seat = await first.join(game, args.seat)
+
+                print(f"{args.name} sits at seat {seat.seat} of {game}", flush=True)
+                return [(first, seat)]
+
+            finders = [existing]
+        elif args.room:
+
+            async def in_room() -> list[tuple[FlotillaClient, Seat]]:
+                return [(first, await _room_seat(first, args))]
+
+            finders = [in_room]
+        elif args.queue:
+
+            async def queued() -> list[tuple[FlotillaClient, Seat]]:
+                client = await signed_in(f"-{len(clients)}")  # one ticket per user at a time
+                return [(client, await _ticket_seat(client, args, options))]
+
+            finders = [queued] * args.games
+        else:
+            finders = [own_game] * args.games
+        results = await asyncio.gather(*(one_game(find) for find in finders))
+        ended = 0
+        for played in results:
+            game_name = played[0].seat.game
+            final = await first.get_game(game_name)
+            over = final.state in (game_pb2.GAME_STATE_FINISHED, game_pb2.GAME_STATE_ABANDONED)
+            ended += over
+            scores = list(final.result.scores)
+            moves = sum(p.decisions for p in played)
+            fallbacks = sum(p.fallbacks for p in played)
+            state = str(game_pb2.GameState.Name(final.state)).removeprefix("GAME_STATE_").lower()
+            outcome = "game over" if over else "stopped"
+            print(f"{game_name}: {outcome} ({state}), scores {scores}, {moves} decisions, {fallbacks} fallbacks")
+        print(f"{args.policy} (difficulty {args.difficulty}): {ended} of {len(results)} games over", flush=True)
+        return 0 if ended == len(results) else 1
+    finally:
+        for client in clients:
+            await client.close()

@@ -1,0 +1,95 @@
+"""Server-side policies over RPC (flotilla.bots.remote, `flotilla bot`): the seat's proto view and
+prompt decode to the engine's decision for every game, and the command plays games on a real stack."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import subprocess
+import sys
+
+import pytest
+
+from flotilla.app.host import host_for
+from flotilla.bots import make
+from flotilla.bots.remote import PolicyBot
+from flotilla.gateway.convert import GameConverter
+from flotilla.gateway.render import Renderer
+from flotilla.rules import Rng, Seat
+from flotilla_client.api.game.v1 import game_pb2
+from support import Stack
+
+GAMES = [
+    ("counter", 2, {}),
+    ("sail_away", 3, {}),
+    ("port_royal", 2, {"mode": "contract_comp"}),
+    ("pirates_of_nassau", 2, {}),
+    ("navegador", 2, {}),
+]
+
+
+@pytest.mark.parametrize(("kind", "seats", "options"), GAMES, ids=[g[0] for g in GAMES])
+def test_the_wire_decision_is_the_engines_decision(kind: str, seats: int, options: dict[str, str]) -> None:
+    """Along a random playout, what PolicyBot decodes from the wire is the seat's engine view and
+    legal actions, and what it answers is one of the prompt's actions."""
+    host = host_for(kind)
+    rules, renderer = host.rules, Renderer()
+    converter = GameConverter(rules)
+    bot = PolicyBot(rules, make("random", rules), random.Random(1))
+    state, rng = rules.new_game(host.config(seats, options), 7), random.Random(7)
+    for step in range(60):
+        if rules.result(state) is not None:
+            break
+        seat = Seat(min(rules.to_act(state)))
+        legal = rules.legal_actions(state, seat)
+        view = game_pb2.GameView(viewer_seat=seat)
+        getattr(view, kind).CopyFrom(converter.view_to_pb(rules.view(state, seat)))
+        prompt = renderer.prompt(host, seat, legal, step + 1, "lineage")
+        decision = bot.decision(view, prompt)
+        assert decision.view == rules.view(state, seat)
+        assert decision.legal == legal
+        assert bot.choose(view, prompt) in prompt.legal_actions
+        if rules.from_view is None:
+            with pytest.raises(NotImplementedError):
+                decision.sample(Rng(0))
+        elif step % 10 == 0:  # a world drawn from the wire view alone looks the same to the seat
+            assert rules.view(decision.sample(Rng(step)), seat) == decision.view
+        state = rules.apply(state, seat, rng.choice(legal)).state
+
+
+@pytest.mark.redis
+@pytest.mark.timeout(120)
+async def test_flotilla_bot_plays_games_of_its_own_on_a_real_stack(stack: Stack) -> None:
+    command = [sys.executable, "-m", "flotilla.cli", "bot", "--policy", "random", "--games", "2"]
+    flags = ["--kind", "counter", "--option", "moves=10", "--concurrency", "2", "--target", stack.gateways[0]]
+    bot = await asyncio.create_subprocess_exec(*command, *flags, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    out, _ = await asyncio.wait_for(bot.communicate(), 90)
+    text = out.decode()
+    assert bot.returncode == 0, text[-2000:]
+    assert "random (difficulty 1): 2 of 2 games over" in text
+    assert text.count(": game over (finished), scores [") == 2
+    assert ", 10 decisions, 0 fallbacks" in text
+
+
+def test_flotilla_bot_names_the_known_policies_for_an_unknown_one() -> None:
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "flotilla.cli",
+            "bot",
+            "--policy",
+            "nope",
+            "--kind",
+            "counter",
+            "--target",
+            "127.0.0.1:1",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert "no bot policy 'nope'; known: " in done.stdout
+    assert "random" in done.stdout

@@ -1,0 +1,171 @@
+"""The SDK's bot framework (flotilla_client.bot) against real gateways and workers: sync and async
+bots play complete games of every kind; a slow, a failing and a cheating bot get the fallback
+(the first legal action) in time, so the seat never times out; run_bots bounds its concurrency."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+
+import pytest
+
+from flotilla_client import FlotillaClient, Played, RandomBot, Seat, run_bot, run_bots
+from flotilla_client.api.game.v1 import game_pb2
+from support import Stack
+
+pytestmark = [pytest.mark.redis, pytest.mark.timeout(120)]
+
+KINDS = [
+    ("counter", 2, {"moves": "30"}),
+    ("sail_away", 2, {"max_rounds": "2"}),
+    ("port_royal", 1, {"mode": "contract_coop"}),
+    ("pirates_of_nassau", 2, {}),
+    ("navegador", 2, {}),
+]
+
+
+class SyncBot:
+    """A sync bot that reads its view: checks it is the prompt's version, then plays at random."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+        self.views: list[tuple[str, str]] = []
+
+    def choose(self, view: game_pb2.GameView, prompt: game_pb2.Prompt) -> game_pb2.Action:
+        self.views.append((view.etag, prompt.etag))
+        return self.rng.choice(list(prompt.legal_actions))
+
+
+async def _seated(
+    target: str, kind: str, seats: int, options: dict[str, str], **create: object
+) -> list[tuple[FlotillaClient, Seat]]:
+    players = []
+    for i in range(seats):
+        client = FlotillaClient(target)
+        await client.sign_in(f"p{i}")
+        if i == 0:
+            game = await client.create_game(kind, seats, options, **create)  # type: ignore[arg-type]
+        players.append((client, await client.join(game.name)))
+    return players
+
+
+async def _close(players: list[tuple[FlotillaClient, Seat]]) -> None:
+    for client, _ in players:
+        await client.close()
+
+
+@pytest.mark.parametrize(("kind", "seats", "options"), KINDS, ids=[k[0] for k in KINDS])
+async def test_sync_and_async_bots_play_every_kind_to_the_end(
+    stack: Stack, kind: str, seats: int, options: dict[str, str]
+) -> None:
+    players = await _seated(stack.gateways[0], kind, seats, options)
+    sync_bot = SyncBot(1)
+    bots = [sync_bot, RandomBot(random.Random(2))][:seats]
+    try:
+        played = await asyncio.wait_for(
+            asyncio.gather(*(run_bot(c, s, b) for (c, s), b in zip(players, bots, strict=True))), 90
+        )
+        game = await players[0][0].get_game(players[0][1].game)
+    finally:
+        await _close(players)
+    assert game.state == game_pb2.GAME_STATE_FINISHED
+    assert all(p.decisions > 0 and p.fallbacks == 0 and not p.absent for p in played)
+    assert played[0].last is not None
+    assert any(e.HasField("game_finished") for e in played[0].last.events)
+    assert sync_bot.views
+    assert all(view == prompt for view, prompt in sync_bot.views), "a view older than its prompt"
+
+
+class Stubborn:
+    """An async bot that is slow on its first decision, raises on its second and answers an
+    action of another game on its third; then it plays the last legal action."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    async def choose(self, view: game_pb2.GameView, prompt: game_pb2.Prompt) -> game_pb2.Action:
+        self.calls += 1
+        if self.calls == 1:
+            await asyncio.sleep(30)
+        if self.calls == 2:
+            raise RuntimeError("the bot's own bug")
+        if self.calls == 3:
+            return game_pb2.Action(sail_away=game_pb2.Action().sail_away)
+        return prompt.legal_actions[-1]
+
+
+async def test_a_slow_failing_or_cheating_bot_gets_the_fallback_before_its_clock_runs_out(stack: Stack) -> None:
+    clock = game_pb2.Clock(turn_seconds=2, max_timeouts=1)  # one timeout and the seat is absent
+    players = await _seated(stack.gateways[0], "counter", 2, {"moves": "10"}, clock=clock)
+    stubborn = Stubborn()
+    try:
+        started = time.monotonic()
+        played = await asyncio.wait_for(
+            asyncio.gather(
+                run_bot(*players[0], stubborn, margin_s=0.7), run_bot(*players[1], RandomBot(random.Random(3)))
+            ),
+            60,
+        )
+        game = await players[0][0].get_game(players[0][1].game)
+    finally:
+        await _close(players)
+    mine = played[0]
+    assert game.state == game_pb2.GAME_STATE_FINISHED
+    assert not game.seats[0].absent, "the server had to play the seat"
+    assert game.seats[0].timeouts == 0
+    assert mine.fallbacks == 3
+    assert mine.decisions == stubborn.calls
+    assert 300 <= mine.think_ms[0] < 2000, mine.think_ms  # waited for the bot, answered before the deadline
+    assert time.monotonic() - started < 30, "the slow decision was not cut short"
+
+
+async def test_an_untimed_game_caps_thinking_at_think_s(stack: Stack) -> None:
+    players = await _seated(stack.gateways[0], "counter", 2, {"moves": "8"})
+    stubborn = Stubborn()
+    try:
+        played = await asyncio.wait_for(
+            asyncio.gather(
+                run_bot(*players[0], stubborn, think_s=0.3), run_bot(*players[1], RandomBot(random.Random(4)))
+            ),
+            30,
+        )
+    finally:
+        await _close(players)
+    assert played[0].fallbacks == 3
+    assert 300 <= played[0].think_ms[0] < 5000
+
+
+async def test_run_bots_plays_many_games_at_a_bounded_concurrency(stack: Stack) -> None:
+    target, games = stack.gateways[1], 4
+    opponents: list[asyncio.Task[Played]] = []
+    thinking, most = 0, 0
+    opponent, me = FlotillaClient(target), FlotillaClient(target)
+    await opponent.sign_in("opponent")
+    await me.sign_in("me")
+
+    async def seat_to_come() -> Seat:
+        game = await opponent.create_game("counter", 2, {"moves": "6"})
+        opponents.append(asyncio.create_task(run_bot(opponent, await opponent.join(game.name), RandomBot())))
+        return await me.join(game.name)
+
+    async def choose(view: game_pb2.GameView, prompt: game_pb2.Prompt) -> game_pb2.Action:
+        nonlocal thinking, most
+        thinking += 1
+        most = max(most, thinking)
+        await asyncio.sleep(0.02)
+        thinking -= 1
+        return prompt.legal_actions[0]
+
+    try:
+        played = await asyncio.wait_for(
+            run_bots(me, [seat_to_come() for _ in range(games)], lambda seat: choose, concurrency=2), 60
+        )
+        await asyncio.wait_for(asyncio.gather(*opponents), 30)
+    finally:
+        await me.close()
+        await opponent.close()
+    assert len(played) == games
+    assert all(p.error is None and p.decisions == 3 for p in played)
+    assert len({p.seat.game for p in played}) == games
+    assert 1 <= most <= 2, most  # never more games at once than `concurrency`
