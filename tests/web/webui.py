@@ -306,14 +306,79 @@ async def click_move(page: Page, chooser: Chooser, rng: random.Random) -> str:
     return label
 
 
-async def play_seat(page: Page, chooser: Chooser, rng: random.Random, *, stop_after: int | None = None) -> int:
-    """Play the page's seat through the UI until the game is over (or `stop_after` clicks)."""
+# The rest of a long game, inside the page: the same eager choice (PASSIVE), a real click event on the
+# button, then wait (a MutationObserver) for the update, as click_move does with one round trip per
+# wait. Playwright's per-click round trips (~10 of them) would make a 1,000-click game take minutes.
+AUTOPLAY_JS = """
+async ([region, max, seed, passive]) => {
+  const PASSIVE = new RegExp(passive, 'i');
+  let s = seed >>> 0;
+  const rnd = () => { s = (s + 0x6D2B79F5) >>> 0; let t = s; t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61); return ((t ^ (t >>> 14)) >>> 0) / 4294967296; };
+  const main = () => document.querySelector('main');
+  const alerted = () => {
+    const a = document.querySelector('[role=alert]'); return a && a.textContent.trim() ? a.textContent.trim() : null; };
+  const until = (f) => new Promise((resolve) => {
+    const check = () => { const v = f(); if (v) { obs.disconnect(); clearInterval(every); resolve(v); } return v; };
+    const obs = new MutationObserver(check);
+    const every = setInterval(check, 250);
+    if (!check()) obs.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  });
+  const ready = () => {
+    const m = main();
+    if (!m) return null;
+    if (m.getAttribute('data-game-status') === 'finished') return 'finished';
+    if (!region.isConnected) return 'stale';
+    return region.querySelector('button:not([disabled])') ? 'move' : null;
+  };
+  let clicks = 0;
+  while (clicks < max) {
+    const state = await until(ready);
+    if (state !== 'move') return { clicks, state };
+    const buttons = [...region.querySelectorAll('button')];
+    const names = buttons.map((b) => b.getAttribute('aria-label') || b.textContent.trim());
+    const active = names.map((_, i) => i).filter((i) => !PASSIVE.test(names[i]));
+    const pool = active.length ? active : names.map((_, i) => i);
+    const before = main().getAttribute('data-through-event-id');
+    buttons[pool[Math.floor(rnd() * pool.length)]].click();
+    clicks += 1;
+    const after = await until(() => {
+      const m = main();
+      if (!m) return null;
+      if (m.getAttribute('data-game-status') === 'finished') return 'finished';
+      if (m.getAttribute('data-through-event-id') !== before) return 'moved';
+      return alerted() ? 'alert' : null;
+    });
+    if (after === 'alert') return { clicks, state: 'alert: ' + alerted() };
+  }
+  return { clicks, state: 'max' };
+}
+"""
+
+
+async def play_seat(
+    page: Page, chooser: Chooser, rng: random.Random, *, stop_after: int | None = None, by_playwright: int = 5
+) -> int:
+    """Play the page's seat through the UI until the game is over (or `stop_after` clicks): the first
+    `by_playwright` moves by Playwright's real clicks on the buttons found by role and name, the rest
+    by the page's own click events (AUTOPLAY_JS, choosing as `eager` does)."""
     clicks = 0
-    while stop_after is None or clicks < stop_after:
+    while (stop_after is None or clicks < stop_after) and clicks < by_playwright:
         if await wait_state(page) == "finished":
-            break
+            return clicks
         await click_move(page, chooser, rng)
         clicks += 1
+    while stop_after is None or clicks < stop_after:
+        region = await moves_region(page).element_handle()
+        left = (stop_after or 1_000_000) - clicks
+        outcome = await asyncio.wait_for(
+            page.evaluate(AUTOPLAY_JS, [region, left, rng.randrange(2**32), PASSIVE.pattern]), 240
+        )
+        clicks += int(outcome["clicks"])
+        state = str(outcome["state"])
+        assert not state.startswith("alert"), f"a move was refused: {state}"
+        if state in ("finished", "max"):
+            break
     return clicks
 
 
