@@ -75,6 +75,7 @@ def cmd_up(args: argparse.Namespace) -> int:
         redis_server = RedisServer(state_dir / "redis", args.redis_port, aof=True, appendfsync=args.appendfsync).start()
         env["REDIS_URL"] = redis_server.url
     env["FLOTILLA_BIND"] = f"{args.host}:{args.port}"
+    browser_bind = env["FLOTILLA_BROWSER_BIND"] = os.environ.get("FLOTILLA_BROWSER_BIND") or settings.up_browser_bind
     if tls is not None:
         env["FLOTILLA_GATEWAY_TLS"] = "1"  # its matchmaker's bots
     children: list[subprocess.Popen[bytes]] = []
@@ -102,8 +103,8 @@ def cmd_up(args: argparse.Namespace) -> int:
             print(f"  metrics: http://{settings.metrics_addr}:{ports[0]}-{ports[-1]}/metrics", flush=True)
         flag = "-plaintext " if tls is None else f"-cacert {tls.ca_file} " if tls.ca_file else ""
         print(f"  try: grpcurl {flag}{target} list", flush=True)
-        if settings.browser_bind != "off":  # FLOTILLA_BROWSER_BIND (docs/browser-transport.md)
-            print(f"  browsers (Connect, gRPC-Web): http://{settings.browser_bind}", flush=True)
+        if browser_bind != "off":  # FLOTILLA_BROWSER_BIND (docs/browser-transport.md): the web client + RPCs
+            print(f"Play in your browser: {'http' if tls is None else 'https'}://{browser_bind}/", flush=True)
         if args.demo:
             return asyncio.run(_demo(target, args.game, args.seats, tls))
         stop = False

@@ -80,6 +80,7 @@ class Settings:
     # --- browsers (gateway/browser.py, docs/browser-transport.md) ---
     browser_bind: str = "off"  # [FLOTILLA_BROWSER_BIND] gateway: Connect + gRPC-Web listener (HTTP/1.1, h2c); off
     browser_cors_origins: str = ""  # [FLOTILLA_BROWSER_CORS_ORIGINS] origins allowed cross-origin calls (`*`: any)
+    up_browser_bind: str = "127.0.0.1:8080"  # `flotilla up`'s FLOTILLA_BROWSER_BIND when unset: the web client
 
     @classmethod
     def from_env(cls) -> Settings:

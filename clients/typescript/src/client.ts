@@ -1,6 +1,4 @@
 /** FlotillaClient: typed calls over the generated services, with tokens, retries and failover. */
-import { randomUUID } from "node:crypto";
-import { setTimeout as sleep } from "node:timers/promises";
 
 import { type MessageInitShape, create } from "@bufbuild/protobuf";
 import type { CallOptions } from "@connectrpc/connect";
@@ -20,6 +18,7 @@ import { Lobby } from "./lobby.js";
 import { Matchmaking, Ratings } from "./matchmaking.js";
 import { PlayStream, type PlayOptions } from "./play.js";
 import { required } from "./replies.js";
+import { sleep } from "./sleep.js";
 import { bearer, needsRefresh } from "./tokens.js";
 import { endsGame } from "./updates.js";
 
@@ -41,7 +40,8 @@ export interface ClientOptions {
   maxBackoffMs?: number;
   /** Deadline of each unary call, in ms (default 30000). */
   timeoutMs?: number;
-  /** How to reach an address (default: gRPC over HTTP/2, plaintext for host:port). */
+  /** How to reach an address (the Node entry's default: gRPC over HTTP/2, plaintext for
+   * host:port; the browser entry has no default: pass connect-web's transport). */
   transport?: TransportFactory;
   /** Called before each retry (for logs and metrics): the failure and the retry's number. */
   onRetry?: (error: FlotillaError, attempt: number) => void;
@@ -98,6 +98,7 @@ export class FlotillaClient {
   private readonly refused = new Map<string, number>(); // token -> until when not to ask again (ms)
 
   constructor(addresses: string | readonly string[], options: ClientOptions = {}) {
+    if (!options.transport) throw new Error("give a transport (in a browser: connect-web's createConnectTransport)");
     this.gateways = new Gateways(typeof addresses === "string" ? [addresses] : addresses, options.transport);
     this.retries = options.retries ?? 8;
     this.backoffMs = options.backoffMs ?? 200;
@@ -152,7 +153,7 @@ export class FlotillaClient {
    * server's `atLeastMs`, plus jittered backoff). */
   pause(attempt: number, atLeastMs: number, error: FlotillaError, signal?: AbortSignal): Promise<void> {
     this.onRetry?.(error, attempt);
-    return sleep(retryPauseMs(attempt, atLeastMs, this.backoffMs, this.maxBackoffMs), undefined, { signal });
+    return sleep(retryPauseMs(attempt, atLeastMs, this.backoffMs, this.maxBackoffMs), signal);
   }
 
   /** The retries of a call (for streams that retry by themselves). */
@@ -221,7 +222,7 @@ export class FlotillaClient {
       kind,
       seatCount,
       options: options.options ?? {},
-      requestId: options.requestId ?? randomUUID(),
+      requestId: options.requestId ?? crypto.randomUUID(),
       ...(options.clock ? { clock: options.clock } : {}),
     };
     const reply = await this.call((s, o) => s.games.createGame(request, o), {
@@ -241,7 +242,7 @@ export class FlotillaClient {
   }
 
   /** Leaves a game for good: the seat becomes absent and its tokens are revoked. */
-  async leave(seat: Seat, requestId: string = randomUUID()): Promise<string> {
+  async leave(seat: Seat, requestId: string = crypto.randomUUID()): Promise<string> {
     const reply = await this.call((s, o) => s.games.leaveGame({ game: seat.game, requestId }, o), {
       token: seat.token,
       idempotent: true,
@@ -297,7 +298,7 @@ export class FlotillaClient {
       game: seat.game,
       action,
       etag: options.etag ?? "",
-      requestId: options.requestId ?? randomUUID(),
+      requestId: options.requestId ?? crypto.randomUUID(),
     };
     return this.call((s, o) => s.games.submitAction(request, o), { token: seat.token, idempotent: true });
   }

@@ -38,7 +38,7 @@ export class FlotillaError extends Error {
   get notSent(): boolean {
     let cause: unknown = this.cause;
     for (let depth = 0; depth < 4 && cause instanceof Error; depth++) {
-      const code = (cause as NodeJS.ErrnoException).code;
+      const code = (cause as { code?: unknown }).code;
       if (code === "ECONNREFUSED" || code === "EHOSTUNREACH" || code === "ENETUNREACH") return true;
       cause = cause.cause;
     }
@@ -97,7 +97,7 @@ function fromTransport(error: ConnectError): boolean {
   if (error.rawMessage.startsWith("http/2 stream closed with error code")) return true;
   let cause: unknown = error.cause;
   for (let depth = 0; depth < 4 && cause instanceof Error; depth++) {
-    if (typeof (cause as NodeJS.ErrnoException).code === "string") return true;
+    if (typeof (cause as { code?: unknown }).code === "string") return true;
     cause = cause.cause;
   }
   return false;

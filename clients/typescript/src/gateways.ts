@@ -1,7 +1,7 @@
 /** The gateway addresses a client fails over between, each with its own HTTP/2 connection. */
 import { type Client, type Transport, createClient } from "@connectrpc/connect";
-import { Http2SessionManager, createGrpcTransport } from "@connectrpc/connect-node";
 
+import { CatalogService } from "./gen/flotilla/api/catalog/v1/catalog_service_pb.js";
 import { AuthService, GameService } from "./gen/flotilla/api/game/v1/game_service_pb.js";
 import { LobbyService } from "./gen/flotilla/api/lobby/v1/lobby_service_pb.js";
 import { MatchmakingService, RatingService } from "./gen/flotilla/api/matchmaking/v1/matchmaking_service_pb.js";
@@ -10,23 +10,16 @@ import { MatchmakingService, RatingService } from "./gen/flotilla/api/matchmakin
 export interface Stubs {
   readonly address: string;
   readonly auth: Client<typeof AuthService>;
+  readonly catalog: Client<typeof CatalogService>;
   readonly games: Client<typeof GameService>;
   readonly lobby: Client<typeof LobbyService>;
   readonly matchmaking: Client<typeof MatchmakingService>;
   readonly ratings: Client<typeof RatingService>;
 }
 
-/** How to reach one address: a gRPC transport over HTTP/2 and the session it runs on. */
+/** How to reach one address: a transport (gRPC over HTTP/2 in Node: `grpcTransport`; connect-web's
+ * Connect or gRPC-Web in a browser) and how to close what it runs on. */
 export type TransportFactory = (baseUrl: string) => { transport: Transport; close(): void };
-
-/** Plaintext (http://) or TLS (https://) gRPC over HTTP/2 with node's http2 module. */
-export const grpcTransport: TransportFactory = (baseUrl) => {
-  const sessionManager = new Http2SessionManager(baseUrl, { connectTimeoutMs: 5000, pingIntervalMs: 30_000 });
-  return {
-    transport: createGrpcTransport({ baseUrl, sessionManager }),
-    close: () => sessionManager.abort(),
-  };
-};
 
 /** "127.0.0.1:50051" becomes "http://127.0.0.1:50051"; an http:// or https:// URL stays as it is. */
 export function baseUrl(address: string): string {
@@ -40,7 +33,7 @@ export class Gateways {
 
   constructor(
     readonly addresses: readonly string[],
-    private readonly factory: TransportFactory = grpcTransport,
+    private readonly factory: TransportFactory,
   ) {
     if (addresses.length === 0) throw new Error("give at least one gateway address, e.g. 127.0.0.1:50051");
   }
@@ -55,6 +48,7 @@ export class Gateways {
       const stubs: Stubs = {
         address,
         auth: createClient(AuthService, transport),
+        catalog: createClient(CatalogService, transport),
         games: createClient(GameService, transport),
         lobby: createClient(LobbyService, transport),
         matchmaking: createClient(MatchmakingService, transport),

@@ -1,12 +1,23 @@
 /**
  * @flotilla/client: a TypeScript client of the Flotilla game server, generated from its proto/
  * contract. `FlotillaClient` wraps the services; the generated messages are re-exported (the
- * envelopes flat, each game's messages under its name).
+ * envelopes flat, each game's messages under its name). This is the Node entry; `browser.ts` is the
+ * browsers' (no node: modules, no default transport).
  */
-export { FlotillaClient, create } from "./client.js";
+import { type ClientOptions, FlotillaClient as ClientCore } from "./client.js";
+import { grpcTransport } from "./grpc.js";
+
+/** {@link ClientCore} with gRPC over HTTP/2 (node's http2) as its default transport. */
+export class FlotillaClient extends ClientCore {
+  constructor(addresses: string | readonly string[], options: ClientOptions = {}) {
+    super(addresses, { ...options, transport: options.transport ?? grpcTransport });
+  }
+}
+export { create } from "./client.js";
 export type { CallPolicy, ClientOptions, Seat, WatchOptions } from "./client.js";
+export { grpcTransport };
 export { Code, FlotillaError, MAX_RATE_LIMIT_WAIT_MS, retryDelay, retryPauseMs } from "./errors.js";
-export { Gateways, baseUrl, grpcTransport } from "./gateways.js";
+export { Gateways, baseUrl } from "./gateways.js";
 export type { Stubs, TransportFactory } from "./gateways.js";
 export { Lobby } from "./lobby.js";
 export type { RoomOptions } from "./lobby.js";
@@ -22,6 +33,7 @@ export { verifySeedCommitment } from "./verify.js";
 export * from "./gen/flotilla/api/game/v1/error_reason_pb.js";
 export * from "./gen/flotilla/api/game/v1/game_pb.js";
 export * from "./gen/flotilla/api/game/v1/game_service_pb.js";
+export * as catalog from "./gen/flotilla/api/catalog/v1/catalog_service_pb.js";
 export * as counter from "./gen/flotilla/api/counter/v1/counter_pb.js";
 export * as lobby from "./gen/flotilla/api/lobby/v1/lobby_service_pb.js";
 export * as matchmaking from "./gen/flotilla/api/matchmaking/v1/matchmaking_service_pb.js";

@@ -1,5 +1,4 @@
 /** Lobby: typed LobbyService calls (rooms), reached as `client.lobby`. */
-import { randomUUID } from "node:crypto";
 
 import type { CallOptions } from "@connectrpc/connect";
 
@@ -44,7 +43,7 @@ export class Lobby {
       options: options.options ?? {},
       visibility: options.visibility ?? RoomVisibility.PUBLIC,
       displayName: options.displayName ?? "",
-      requestId: options.requestId ?? randomUUID(),
+      requestId: options.requestId ?? crypto.randomUUID(),
     };
     const reply = await this.run((s, o) => s.lobby.createRoom(request, o), true);
     return required(reply.room, "CreateRoom");

@@ -1,6 +1,5 @@
 /** Matchmaking and ratings: typed MatchmakingService and RatingService calls, reached as
  * `client.matchmaking` and `client.ratings`. */
-import { randomUUID } from "node:crypto";
 
 import type { CallOptions } from "@connectrpc/connect";
 
@@ -45,7 +44,7 @@ export class Matchmaking {
       options: options.options ?? {},
       party: [...(options.party ?? [])],
       partyName: options.partyName ?? "",
-      requestId: options.requestId ?? randomUUID(),
+      requestId: options.requestId ?? crypto.randomUUID(),
     };
     const reply = await this.run((s, o) => s.matchmaking.createTicket(request, o), true);
     return required(reply.ticket, "CreateTicket");
@@ -72,7 +71,7 @@ export class Matchmaking {
 
   /** A party you lead, to queue together. */
   async createParty(options: { requestId?: string } = {}): Promise<Party> {
-    const request = { requestId: options.requestId ?? randomUUID() };
+    const request = { requestId: options.requestId ?? crypto.randomUUID() };
     const reply = await this.run((s, o) => s.matchmaking.createParty(request, o), true);
     return required(reply.party, "CreateParty");
   }

@@ -1,5 +1,4 @@
 /** PlayStream: GameService.Play for one seat, reopened by itself after retryable failures. */
-import { randomUUID } from "node:crypto";
 
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { CallOptions } from "@connectrpc/connect";
@@ -151,7 +150,7 @@ export class PlayStream implements AsyncIterable<PlayResponse> {
   }
 
   private enqueue(action: Action, options: { etag?: string; requestId?: string }, entry: Pick<Pending, "resolve" | "reject">): string {
-    const requestId = options.requestId ?? randomUUID();
+    const requestId = options.requestId ?? crypto.randomUUID();
     const request: SubmitInit = { game: this.seat.game, action, etag: options.etag ?? "", requestId };
     this.pending.set(requestId, { request, retries: 0, ...entry });
     this.requests?.push({ kind: { case: "submit", value: request } });

@@ -7,7 +7,7 @@ export function tokenTimes(token: string): { issuedAt: number; expiresAt: number
   if (payload === undefined) return undefined;
   let claims: unknown;
   try {
-    claims = JSON.parse(Buffer.from(payload, "base64url").toString("utf8"));
+    claims = JSON.parse(base64urlText(payload));
   } catch {
     return undefined;
   }
@@ -28,4 +28,10 @@ export function needsRefresh(token: string, nowMs: number = Date.now()): boolean
 /** The metadata that sends `token` ("" sends none). */
 export function bearer(token: string): Record<string, string> {
   return token ? { authorization: `Bearer ${token}` } : {};
+}
+
+/** The UTF-8 text of base64url `data` (atob and TextDecoder: Node and browsers alike). */
+function base64urlText(data: string): string {
+  const binary = atob(data.replace(/-/g, "+").replace(/_/g, "/"));
+  return new TextDecoder().decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)));
 }

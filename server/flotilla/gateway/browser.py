@@ -9,7 +9,8 @@ this user may enter, so it bypasses neither TLS nor mTLS for anyone else), with 
 (gateway/peers.py). So the same interceptors, admission, auth, limits, servicers and error mapping
 answer both transports, and a gRPC status comes back with its google.rpc.Status details, which
 become the Connect error's (or the gRPC-Web trailers') details unchanged. Nothing here knows a
-use case. Client-streaming `Play` is not served yet (see the doc).
+use case. Client-streaming `Play` is not served yet (see the doc). GETs of other paths get the web
+client's files (gateway/static.py), so the page and its RPCs share one origin.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ from flotilla.app.errors import MalformedMessage
 from flotilla.gateway.cors import Cors
 from flotilla.gateway.errors import to_status
 from flotilla.gateway.peers import BRIDGE_HEADER
+from flotilla.gateway.static import Static, bundle
 from flotilla.gateway.tls import CertificateFiles
 
 log = structlog.get_logger("flotilla.gateway")
@@ -289,7 +291,8 @@ async def start_browser(
             ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
         ],
     )
-    app = Cors(BridgeApp(Forwarder(channel, bridge.key).endpoints(services)), cors_origins)
+    endpoints = Forwarder(channel, bridge.key).endpoints(services)
+    app = Cors(Static(BridgeApp(endpoints), bundle(), endpoints.keys()), cors_origins)
     config = Config()
     config.accesslog = None
     config.errorlog = None

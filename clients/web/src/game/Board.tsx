@@ -1,0 +1,112 @@
+/** The board: the game's view drawn field by field, catalogue ids shown as named cards. */
+import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
+
+import { type Piece, words } from "./view";
+
+export interface BoardProps {
+  readonly json: JsonObject | undefined;
+  readonly pieces: Map<string, Piece>;
+  readonly names: readonly string[]; // player names by seat
+}
+
+/** Fields drawn elsewhere on the page (turn, scores) or of no use to a player. */
+const SKIP = new Set(["viewer", "toAct"]);
+
+export function Board({ json, pieces, names }: BoardProps) {
+  if (!json) return <p class="muted">Waiting for the game…</p>;
+  const players = json["players"] ?? json["seats"];
+  const rest = Object.entries(json).filter(([key]) => !SKIP.has(key) && key !== "players" && key !== "seats");
+  return (
+    <div class="board">
+      <dl class="fields">
+        {rest.map(([key, value]) => (
+          <Field key={key} name={key} value={value} pieces={pieces} names={names} />
+        ))}
+      </dl>
+      {Array.isArray(players) ? (
+        <div class="players">
+          {players.map((entry, index) => {
+            const seat = entry && typeof entry === "object" && !Array.isArray(entry) && typeof entry["seat"] === "number" ? entry["seat"] : index;
+            return (
+              <section key={seat} class="player" aria-label={`Seat ${seat + 1}: ${names[seat] ?? ""}`}>
+                <h3>
+                  Seat {seat + 1}: {names[seat] ?? ""}
+                </h3>
+                <Value value={entry} pieces={pieces} names={names} skip="seat" />
+              </section>
+            );
+          })}
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+function Field({ name, value, pieces, names }: { name: string; value: JsonValue; pieces: Map<string, Piece>; names: readonly string[] }) {
+  return (
+    <>
+      <dt>{words(name)}</dt>
+      <dd>
+        <Value value={value} pieces={pieces} names={names} />
+      </dd>
+    </>
+  );
+}
+
+function Value({ value, pieces, names, skip }: { value: JsonValue; pieces: Map<string, Piece>; names: readonly string[]; skip?: string }) {
+  if (value === null) return <span class="muted">none</span>;
+  if (typeof value === "string") return <Text text={value} pieces={pieces} />;
+  if (typeof value !== "object") return <span>{String(value)}</span>;
+  if (Array.isArray(value)) {
+    if (value.length === 0) return <span class="muted">none</span>;
+    if (value.every((v) => typeof v === "string")) {
+      return (
+        <ul class="cards">
+          {value.map((v, i) => (
+            <li key={i}>
+              <Text text={v as string} pieces={pieces} />
+            </li>
+          ))}
+        </ul>
+      );
+    }
+    if (value.every((v) => typeof v !== "object" || v === null)) return <span>{value.join(", ")}</span>;
+    return (
+      <ol class="items">
+        {value.map((v, i) => (
+          <li key={i}>
+            <Value value={v} pieces={pieces} names={names} />
+          </li>
+        ))}
+      </ol>
+    );
+  }
+  const entries = Object.entries(value).filter(([key]) => key !== skip);
+  if (entries.length === 0) return <span class="muted">none</span>;
+  return (
+    <dl class="fields nested">
+      {entries.map(([key, v]) => (
+        <Field key={key} name={key} value={v} pieces={pieces} names={names} />
+      ))}
+    </dl>
+  );
+}
+
+/** A string: a catalogue id as its card (name, and its rules text on hover), else the text. */
+function Text({ text, pieces }: { text: string; pieces: Map<string, Piece> }) {
+  const piece = pieces.get(text);
+  if (!piece) return <span>{words(text)}</span>;
+  const about = describe(piece);
+  return (
+    <span class="card" title={about}>
+      {piece.name}
+    </span>
+  );
+}
+
+function describe(piece: Piece): string {
+  return Object.entries(piece.details)
+    .filter(([key, v]) => key !== "id" && key !== "name" && (typeof v === "string" || typeof v === "number"))
+    .map(([key, v]) => `${words(key)}: ${String(v)}`)
+    .join("; ");
+}

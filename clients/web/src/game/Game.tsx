@@ -1,0 +1,146 @@
+/** A game page: plays the tab's seat (or spectates), resuming from the saved etag after a reload. */
+import { type Game as GameInfo, type GameView, GameState, type Prompt, type Seat, endsGame } from "@flotilla/client/browser";
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
+
+import { Alert } from "../Alert";
+import { catalogue, client, kindName } from "../api";
+import { type LogEntry, loadLog, loadSeat, saveLog } from "../session";
+import { Board } from "./Board";
+import { Clock } from "./Clock";
+import { FinalScores, Scores } from "./Scores";
+import { type Piece, gameJson, pieces } from "./view";
+
+export function Game({ id, watch }: { id: string; watch: boolean }) {
+  const name = `games/${id}`;
+  const seat = useMemo<Seat | undefined>(() => (watch ? undefined : loadSeat(name)), [name, watch]);
+  const logKey = `${name}#${seat ? seat.seat : "spectator"}`;
+  const [info, setInfo] = useState<GameInfo>();
+  const [title, setTitle] = useState("");
+  const [view, setView] = useState<GameView>();
+  const [prompt, setPrompt] = useState<Prompt>();
+  const [log, setLog] = useState<LogEntry[]>([]);
+  const [through, setThrough] = useState(0n);
+  const [over, setOver] = useState(false);
+  const [pending, setPending] = useState(false);
+  const [named, setNamed] = useState<Map<string, Piece>>(new Map());
+  const [error, setError] = useState<unknown>();
+  const refreshes = useRef(0);
+
+  useEffect(() => {
+    const stop = new AbortController();
+    const saved = loadLog(logKey);
+    let entries: LogEntry[] = saved?.entries ?? [];
+    setLog(entries);
+    const refresh = async () => {
+      const turn = ++refreshes.current;
+      const [game, now] = await Promise.all([client.getGame(name), client.getView(name, seat ? { seat } : {})]);
+      if (turn !== refreshes.current || stop.signal.aborted) return;
+      setInfo(game);
+      if (now.view) setView(now.view);
+      if (game.state === GameState.FINISHED || game.state === GameState.ABANDONED) setOver(true);
+    };
+    (async () => {
+      try {
+        const game = await client.getGame(name);
+        setInfo(game);
+        void kindName(game.kind).then((kind) => setTitle(game.options["mode"] ? `${kind} (${game.options["mode"]})` : kind));
+        void catalogue(game.kind, game.rulesVersion).then((found) => setNamed(pieces(found)), setError);
+        const options = { signal: stop.signal, ...(seat ? { seat } : {}), ...(saved?.etag ? { afterEtag: saved.etag } : {}) };
+        if (saved?.etag) void refresh(); // a resume carries no view: read the board now
+        for await (const update of client.watch(name, options)) {
+          if (update.view) {
+            if (update.resyncReason || !saved) entries = []; // a view replaces everything known
+            setView(update.view);
+          }
+          if (update.events.length) {
+            entries = [...entries, ...update.events.map((e) => ({ id: String(e.eventId), text: e.text?.label || e.summary }))];
+            setLog(entries);
+          } else if (update.view) setLog(entries);
+          const mine = update.prompt && seat && update.prompt.seat === seat.seat ? update.prompt : undefined;
+          if (mine) setPrompt(mine);
+          else if (update.events.length || update.view) setPrompt(undefined);
+          if (!update.isCheckpoint || mine) setPending(false);
+          setThrough(update.throughEventId);
+          saveLog(logKey, { etag: update.etag, through: String(update.throughEventId), entries });
+          if (update.events.length && !update.view) void refresh().catch(setError);
+          else if (update.view) void refresh().catch(setError);
+          if (endsGame(update)) setOver(true);
+        }
+        await refresh();
+        setOver(true);
+      } catch (failure) {
+        if (!stop.signal.aborted) setError(failure);
+      }
+    })();
+    return () => stop.abort();
+  }, [logKey]);
+
+  const names = (info?.seats ?? []).map((s) => s.displayName || `Seat ${s.seat + 1}`);
+  const toAct = view?.toAct ?? info?.toAct ?? [];
+  const finished = over || info?.state === GameState.FINISHED || info?.state === GameState.ABANDONED;
+  const myTurn = !finished && prompt !== undefined;
+  const turn = finished
+    ? info?.state === GameState.ABANDONED
+      ? "The game was abandoned"
+      : "Game over"
+    : myTurn
+      ? "Your turn"
+      : toAct.length
+        ? `Waiting for ${toAct.map((s) => names[s] ?? `Seat ${s + 1}`).join(", ")}`
+        : "Waiting…";
+
+  const submit = async (index: number) => {
+    const action = prompt?.legalActions[index];
+    if (!seat || !prompt || !action) return;
+    setPending(true);
+    setError(undefined);
+    try {
+      await client.submit(seat, action, { etag: prompt.etag });
+    } catch (failure) {
+      setError(failure);
+      setPending(false);
+    }
+  };
+
+  const json = gameJson(view);
+  return (
+    <main data-through-event-id={String(through)} data-game-status={finished ? "finished" : "running"} class="game">
+      <h1>
+        {title || "Game"} {seat ? <span class="muted">(you are seat {seat.seat + 1})</span> : <span class="muted">(spectating)</span>}
+      </h1>
+      <p role="status" aria-label="Turn" class={myTurn ? "turn mine" : "turn"}>
+        {turn}
+      </p>
+      {info && !finished ? <Clock game={info} toAct={toAct} /> : null}
+      <Alert error={error} onClose={() => setError(undefined)} />
+      <section aria-label="Your move" class="prompt">
+        <h2>Your move</h2>
+        {myTurn && prompt
+          ? prompt.legalActionTexts.map((text, index) => (
+              <button type="button" key={`${prompt.etag}/${index}`} disabled={pending} onClick={() => submit(index)}>
+                {text.label}
+              </button>
+            ))
+          : null}
+        {!myTurn && !finished ? <p class="muted">{seat ? "Not your turn." : "You are watching."}</p> : null}
+      </section>
+      {finished && info?.result ? <FinalScores game={info} names={names} /> : null}
+      <div class="columns">
+        <section aria-label="Board" class="board-region">
+          <h2>Board</h2>
+          <Board json={json} pieces={named} names={names} />
+        </section>
+        <aside>
+          <Scores game={info} json={json} names={names} toAct={toAct} />
+          <h2 id="log-heading">Event log</h2>
+          <ol aria-label="Event log" class="log">
+            {log.map((entry) => (
+              <li key={entry.id}>{entry.text}</li>
+            ))}
+          </ol>
+          {finished ? <a href={`#/games/${id}/replay`}>Replay this game</a> : null}
+        </aside>
+      </div>
+    </main>
+  );
+}

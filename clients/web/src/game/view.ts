@@ -1,0 +1,67 @@
+/** Reading a game's typed view and catalogue generically, as JSON (the proto3 JSON mapping). */
+import { type JsonObject, type JsonValue, toJson } from "@bufbuild/protobuf";
+import { type GameView, GameViewSchema, catalog } from "@flotilla/client/browser";
+
+/** A catalogue entry by the id views and events carry: its name and what else it says. */
+export interface Piece {
+  readonly id: string;
+  readonly name: string;
+  readonly details: JsonObject;
+}
+
+/** Every entry of a catalogue that has an `id` (and a `name` or `title`). */
+export function pieces(found: catalog.Catalog | undefined): Map<string, Piece> {
+  const map = new Map<string, Piece>();
+  if (!found) return map;
+  const walk = (value: JsonValue | undefined): void => {
+    if (Array.isArray(value)) value.forEach(walk);
+    else if (value && typeof value === "object") {
+      const id = value["id"];
+      const name = value["name"] ?? value["title"];
+      if (typeof id === "string" && typeof name === "string" && !map.has(id)) map.set(id, { id, name, details: value });
+      Object.values(value).forEach(walk);
+    }
+  };
+  walk(toJson(catalog.CatalogSchema, found));
+  return map;
+}
+
+/** The game's own part of a view (`{portRoyal: {...}}` -> its object), as JSON. */
+export function gameJson(view: GameView | undefined): JsonObject | undefined {
+  if (!view) return undefined;
+  const json = toJson(GameViewSchema, view) as JsonObject;
+  const own = view.view.case ? json[view.view.case] : undefined;
+  return own && typeof own === "object" && !Array.isArray(own) ? own : undefined;
+}
+
+/** The per-seat entries of a view (its `players` or `seats` list), by seat. */
+export function seatEntries(json: JsonObject | undefined): Map<number, JsonObject> {
+  const found = new Map<number, JsonObject>();
+  const list = json?.["players"] ?? json?.["seats"];
+  if (!Array.isArray(list)) return found;
+  list.forEach((entry, index) => {
+    if (entry && typeof entry === "object" && !Array.isArray(entry)) {
+      const seat = typeof entry["seat"] === "number" ? entry["seat"] : index;
+      found.set(seat, entry);
+    }
+  });
+  return found;
+}
+
+const SCORE_FIELDS = ["vp", "score", "points", "notoriety", "basePoints"];
+
+/** A seat's score as the view shows it mid-game ("" when the game shows none before its end). */
+export function scoreOf(json: JsonObject | undefined, seat: number): string {
+  const scores = json?.["scores"];
+  if (Array.isArray(scores) && scores.length > seat) return String(scores[seat]);
+  const entry = seatEntries(json).get(seat);
+  for (const field of SCORE_FIELDS) {
+    const value = entry?.[field];
+    if (typeof value === "number") return String(value);
+  }
+  return entry ? "0" : "";
+}
+
+/** "PHASE_KIND_TRADE" -> "phase kind trade"; "coinCount" -> "coin count". */
+export const words = (text: string): string =>
+  /^[A-Z][A-Z0-9_]*$/.test(text) ? text.toLowerCase().replaceAll("_", " ") : text.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();

@@ -1,0 +1,41 @@
+/** The page: a banner with who is playing, then the page of the route (docs: web-contract). */
+import { render } from "preact";
+import { useState } from "preact/hooks";
+
+import { Game } from "./game/Game";
+import { Replay } from "./game/Replay";
+import { Lobby } from "./lobby/Lobby";
+import { Room } from "./lobby/Room";
+import { SignIn } from "./lobby/SignIn";
+import { useRoute } from "./route";
+import { type Session, loadSession } from "./session";
+import "./style.css";
+
+function App() {
+  const [session, setSession] = useState<Session | undefined>(loadSession);
+  const route = useRoute();
+  const spectating = route.page === "game" && route.mode !== "play";
+  return (
+    <>
+      <header role="banner">
+        <a href="#/" class="brand">
+          Flotilla
+        </a>
+        {session ? <span class="who">Playing as {session.name}</span> : null}
+      </header>
+      {!session && !spectating ? (
+        <SignIn onSignedIn={setSession} />
+      ) : route.page === "room" ? (
+        <Room key={route.id} id={route.id} />
+      ) : route.page === "game" && route.mode === "replay" ? (
+        <Replay key={route.id} id={route.id} />
+      ) : route.page === "game" ? (
+        <Game key={`${route.id}/${route.mode}`} id={route.id} watch={route.mode === "watch"} />
+      ) : (
+        <Lobby />
+      )}
+    </>
+  );
+}
+
+render(<App />, document.getElementById("app") as HTMLElement);
