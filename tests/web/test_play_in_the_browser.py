@@ -103,7 +103,7 @@ async def _screenshot_mid_game(page: Page, path: Path) -> None:
 GAMES = [  # (kind, display name, private room?, mode): every kind, Port Royal's shortest mode here
     pytest.param("sail_away", "Sail Away", False, None, id="sail_away"),
     pytest.param("port_royal", "Port Royal", True, coop, id="port_royal-contract_coop"),
-    pytest.param("pirates_of_nassau", "Pirates of Nassau", True, None, id="pirates_of_nassau"),
+    pytest.param("pirates_of_nassau", "Pirates of Nassau", False, None, id="pirates_of_nassau"),
     pytest.param("navegador", "Navegador", False, None, id="navegador"),
 ]
 

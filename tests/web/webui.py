@@ -204,13 +204,16 @@ async def create_room(
     return title, code
 
 
-async def join_room(page: Page, title: str = "", code: str = "") -> None:
-    """Join by the lobby's list ("Join <title>") or by a private room's code."""
+async def join_room(
+    page: Page, title: str = "", code: str = "", kind_name: str = "", mode: Callable[[str], bool] | None = None
+) -> None:
+    """Join by a private room's code, or by the lobby's list of `kind_name` rooms ("Join <title>")."""
     main = page.get_by_role("main")
     if code:
         await main.get_by_role("textbox", name="Room code", exact=True).fill(code)
         await main.get_by_role("button", name="Join by code", exact=True).click()
     else:
+        await choose_game(page, kind_name, mode)  # the list shows the rooms of the chosen game
         rooms = main.get_by_role("list", name="Rooms", exact=True)
         await rooms.get_by_role("button", name=f"Join {title}", exact=True).click()
     await page.wait_for_url(re.compile(r"#/rooms/"))
@@ -454,7 +457,7 @@ async def seat_a_table(
     guest = await new_player(browser, url, unique("Bo"))
     title, code = await create_room(host, kind_name, 3, private=private, mode=mode)
     await host.get_by_role("main").get_by_role("button", name="Add bot", exact=True).click()
-    await join_room(guest, title=title, code=code)
+    await join_room(guest, title=title, code=code, kind_name=kind_name, mode=mode)
     await seat_items(host, 3)
     await ready(guest)
     if await host.get_by_role("main").get_by_role("button", name="Ready", exact=True).count():
