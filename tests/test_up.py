@@ -1,10 +1,12 @@
-"""`flotilla up`: its metrics follow FLOTILLA_METRICS_PORT (a base port) and FLOTILLA_METRICS_ADDR, and
-with a TLS gateway its health wait, matchmaker and demo speak TLS."""
+"""`flotilla up`: its metrics follow FLOTILLA_METRICS_PORT (a base port) and FLOTILLA_METRICS_ADDR, it
+serves the web client at FLOTILLA_BROWSER_BIND (on by default; `off` turns it off), and with a TLS
+gateway its health wait, matchmaker, demo and page speak TLS."""
 
 from __future__ import annotations
 
 import os
 import signal
+import ssl
 import subprocess
 import sys
 import time
@@ -44,9 +46,10 @@ def tls_env(tmp_path: Path, **extra: str) -> dict[str, str]:
         FLOTILLA_TLS_KEY=str(tmp_path / "tls.key"),
         FLOTILLA_GATEWAY_CA=str(tmp_path / "ca.pem"),
         FLOTILLA_HEALTH_BIND=f"127.0.0.1:{free_port()}",
+        FLOTILLA_BROWSER_BIND=f"127.0.0.1:{free_port()}",  # not up's default 8080: tests run side by side
         FLOTILLA_LOG_FORMAT="json",
-        **extra,
     )
+    env.update(extra)
     env.pop("REDIS_URL", None)
     return env
 
@@ -76,6 +79,12 @@ def test_up_serves_tls_and_metrics_where_configured(tmp_path: Path) -> None:
         for gateway in (base, base + 1):
             with urllib.request.urlopen(f"http://127.0.0.1:{gateway}/metrics", timeout=5) as reply:
                 assert b"flotilla_gateway_open_streams" in reply.read()
+        page = f"https://{env['FLOTILLA_BROWSER_BIND']}/"  # the web client, over the gateway's TLS
+        assert f"Play in your browser: {page}" in text
+        trusted = ssl.create_default_context(cafile=str(tmp_path / "ca.pem"))
+        with urllib.request.urlopen(page, timeout=5, context=trusted) as reply:
+            assert reply.headers["content-type"] == "text/html; charset=utf-8"
+            assert b"<title>Flotilla</title>" in reply.read()
     finally:
         up.send_signal(signal.SIGTERM)
         up.wait(30)
@@ -83,7 +92,7 @@ def test_up_serves_tls_and_metrics_where_configured(tmp_path: Path) -> None:
 
 def test_up_demo_plays_over_tls(tmp_path: Path) -> None:
     """The demo's host, bots and verification all speak TLS to the gateway."""
-    env = tls_env(tmp_path, FLOTILLA_METRICS_PORT="0")
+    env = tls_env(tmp_path, FLOTILLA_METRICS_PORT="0", FLOTILLA_BROWSER_BIND="off")
     command = [sys.executable, "-m", "flotilla.cli", "up", "--workers", "1", "--port", str(free_port())]
     done = subprocess.run(
         [*command, "--demo", "--game", "counter", "--state-dir", str(tmp_path / "state")],
@@ -96,3 +105,4 @@ def test_up_demo_plays_over_tls(tmp_path: Path) -> None:
     assert done.returncode == 0, out + done.stderr.decode()[-2000:]
     assert "dealing verified" in out
     assert "metrics:" not in out  # FLOTILLA_METRICS_PORT=0: no process serves metrics
+    assert "Play in your browser" not in out  # FLOTILLA_BROWSER_BIND=off: no page

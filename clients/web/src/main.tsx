@@ -11,6 +11,13 @@ import { useRoute } from "./route";
 import { type Session, loadSession } from "./session";
 import "./style.css";
 
+/** Forgets this tab's session and seats (e.g. after the server was reset), back to sign-in. */
+function signOut(): void {
+  sessionStorage.clear();
+  location.hash = "#/";
+  location.reload();
+}
+
 function App() {
   const [session, setSession] = useState<Session | undefined>(loadSession);
   const route = useRoute();
@@ -22,6 +29,11 @@ function App() {
           Flotilla
         </a>
         {session ? <span class="who">Playing as {session.name}</span> : null}
+        {session ? (
+          <button type="button" class="signout" onClick={signOut}>
+            Sign out
+          </button>
+        ) : null}
       </header>
       {!session && !spectating ? (
         <SignIn onSignedIn={setSession} />

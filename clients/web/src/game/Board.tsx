@@ -1,7 +1,7 @@
 /** The board: the game's view drawn field by field, catalogue ids shown as named cards. */
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
 
-import { type Piece, words } from "./view";
+import { type Piece, SEAT_FIELDS, words } from "./view";
 
 export interface BoardProps {
   readonly json: JsonObject | undefined;
@@ -47,15 +47,24 @@ function Field({ name, value, pieces, names }: { name: string; value: JsonValue;
     <>
       <dt>{words(name)}</dt>
       <dd>
-        <Value value={value} pieces={pieces} names={names} />
+        <Value value={value} pieces={pieces} names={names} field={name} />
       </dd>
     </>
   );
 }
 
-function Value({ value, pieces, names, skip }: { value: JsonValue; pieces: Map<string, Piece>; names: readonly string[]; skip?: string }) {
+interface ValueProps {
+  readonly value: JsonValue;
+  readonly pieces: Map<string, Piece>;
+  readonly names: readonly string[];
+  readonly field?: string;
+  readonly skip?: string;
+}
+
+function Value({ value, pieces, names, field = "", skip }: ValueProps) {
   if (value === null) return <span class="muted">none</span>;
-  if (typeof value === "string") return <Text text={value} pieces={pieces} />;
+  if (typeof value === "string") return <Text text={value} pieces={pieces} field={field} />;
+  if (typeof value === "number" && SEAT_FIELDS.has(field)) return <Player seat={value} names={names} />;
   if (typeof value !== "object") return <span>{String(value)}</span>;
   if (Array.isArray(value)) {
     if (value.length === 0) return <span class="muted">none</span>;
@@ -64,13 +73,26 @@ function Value({ value, pieces, names, skip }: { value: JsonValue; pieces: Map<s
         <ul class="cards">
           {value.map((v, i) => (
             <li key={i}>
-              <Text text={v as string} pieces={pieces} />
+              <Text text={v as string} pieces={pieces} field={field} />
             </li>
           ))}
         </ul>
       );
     }
+    if (value.every((v) => typeof v === "number") && SEAT_FIELDS.has(field)) {
+      return (
+        <span>
+          {value.map((v, i) => (
+            <span key={i}>
+              {i ? ", " : ""}
+              <Player seat={v as number} names={names} />
+            </span>
+          ))}
+        </span>
+      );
+    }
     if (value.every((v) => typeof v !== "object" || v === null)) return <span>{value.join(", ")}</span>;
+    if (value.every(flat)) return <Table rows={value as JsonObject[]} pieces={pieces} names={names} />;
     return (
       <ol class="items">
         {value.map((v, i) => (
@@ -92,10 +114,52 @@ function Value({ value, pieces, names, skip }: { value: JsonValue; pieces: Map<s
   );
 }
 
+/** An object whose fields are all strings, numbers or booleans (a row of a table). */
+function flat(value: JsonValue): boolean {
+  return (
+    value !== null &&
+    typeof value === "object" &&
+    !Array.isArray(value) &&
+    Object.values(value).every((v) => v === null || typeof v !== "object")
+  );
+}
+
+/** A list of flat objects as a small table, one column per field any of them has. */
+function Table({ rows, pieces, names }: { rows: readonly JsonObject[]; pieces: Map<string, Piece>; names: readonly string[] }) {
+  const columns = [...new Set(rows.flatMap((row) => Object.keys(row)))];
+  return (
+    <table class="grid">
+      <thead>
+        <tr>
+          <th>#</th>
+          {columns.map((c) => (
+            <th key={c}>{words(c)}</th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row, i) => (
+          <tr key={i}>
+            <td>{i + 1}</td>
+            {columns.map((c) => {
+              const v = row[c];
+              return <td key={c}>{v === undefined ? "" : <Value value={v} pieces={pieces} names={names} field={c} />}</td>;
+            })}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function Player({ seat, names }: { seat: number; names: readonly string[] }) {
+  return <span class="player-name">{names[seat] ?? `seat ${seat}`}</span>;
+}
+
 /** A string: a catalogue id as its card (name, and its rules text on hover), else the text. */
-function Text({ text, pieces }: { text: string; pieces: Map<string, Piece> }) {
+function Text({ text, pieces, field }: { text: string; pieces: Map<string, Piece>; field: string }) {
   const piece = pieces.get(text);
-  if (!piece) return <span>{words(text)}</span>;
+  if (!piece) return <span>{words(text, field)}</span>;
   const about = describe(piece);
   return (
     <span class="card" title={about}>

@@ -24,16 +24,24 @@ export function Game({ id, watch }: { id: string; watch: boolean }) {
   const [pending, setPending] = useState(false);
   const [named, setNamed] = useState<Map<string, Piece>>(new Map());
   const [error, setError] = useState<unknown>();
+  const [fresh, setFresh] = useState(""); // the first event of the latest update: what just happened
   const refreshes = useRef(0);
+  const logEnd = useRef<HTMLOListElement>(null);
+  useEffect(() => {
+    const list = logEnd.current;
+    if (list) list.scrollTop = list.scrollHeight; // newest last, in view
+  }, [log]);
 
   useEffect(() => {
     const stop = new AbortController();
     const saved = loadLog(logKey);
+    const joinCode = sessionStorage.getItem(`flotilla.code.${name}`) ?? ""; // a private room's game
     let entries: LogEntry[] = saved?.entries ?? [];
     setLog(entries);
+    setThrough(saved ? BigInt(saved.through) : 0n); // the restored log is applied; the watch resumes after it
     const refresh = async () => {
       const turn = ++refreshes.current;
-      const [game, now] = await Promise.all([client.getGame(name), client.getView(name, seat ? { seat } : {})]);
+      const [game, now] = await Promise.all([client.getGame(name), client.getView(name, seat ? { seat } : { joinCode })]);
       if (turn !== refreshes.current || stop.signal.aborted) return;
       setInfo(game);
       if (now.view) setView(now.view);
@@ -45,7 +53,12 @@ export function Game({ id, watch }: { id: string; watch: boolean }) {
         setInfo(game);
         void kindName(game.kind).then((kind) => setTitle(game.options["mode"] ? `${kind} (${game.options["mode"]})` : kind));
         void catalogue(game.kind, game.rulesVersion).then((found) => setNamed(pieces(found)), setError);
-        const options = { signal: stop.signal, ...(seat ? { seat } : {}), ...(saved?.etag ? { afterEtag: saved.etag } : {}) };
+        const options = {
+          signal: stop.signal,
+          joinCode,
+          ...(seat ? { seat } : {}),
+          ...(saved?.etag ? { afterEtag: saved.etag } : {}),
+        };
         if (saved?.etag) void refresh(); // a resume carries no view: read the board now
         for await (const update of client.watch(name, options)) {
           if (update.view) {
@@ -53,6 +66,7 @@ export function Game({ id, watch }: { id: string; watch: boolean }) {
             setView(update.view);
           }
           if (update.events.length) {
+            setFresh(String(update.events[0]?.eventId ?? ""));
             entries = [...entries, ...update.events.map((e) => ({ id: String(e.eventId), text: e.text?.label || e.summary }))];
             setLog(entries);
           } else if (update.view) setLog(entries);
@@ -62,8 +76,7 @@ export function Game({ id, watch }: { id: string; watch: boolean }) {
           if (!update.isCheckpoint || mine) setPending(false);
           setThrough(update.throughEventId);
           saveLog(logKey, { etag: update.etag, through: String(update.throughEventId), entries });
-          if (update.events.length && !update.view) void refresh().catch(setError);
-          else if (update.view) void refresh().catch(setError);
+          if (update.events.length || update.view) void refresh().catch(setError);
           if (endsGame(update)) setOver(true);
         }
         await refresh();
@@ -133,9 +146,11 @@ export function Game({ id, watch }: { id: string; watch: boolean }) {
         <aside>
           <Scores game={info} json={json} names={names} toAct={toAct} />
           <h2 id="log-heading">Event log</h2>
-          <ol aria-label="Event log" class="log">
+          <ol aria-label="Event log" class="log" ref={logEnd}>
             {log.map((entry) => (
-              <li key={entry.id}>{entry.text}</li>
+              <li key={entry.id} class={fresh && BigInt(entry.id) >= BigInt(fresh) ? "new" : ""}>
+                {entry.text}
+              </li>
             ))}
           </ol>
           {finished ? <a href={`#/games/${id}/replay`}>Replay this game</a> : null}

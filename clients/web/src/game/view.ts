@@ -62,6 +62,30 @@ export function scoreOf(json: JsonObject | undefined, seat: number): string {
   return entry ? "0" : "";
 }
 
-/** "PHASE_KIND_TRADE" -> "phase kind trade"; "coinCount" -> "coin count". */
-export const words = (text: string): string =>
-  /^[A-Z][A-Z0-9_]*$/.test(text) ? text.toLowerCase().replaceAll("_", " ") : text.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
+/** An enum value or a field name in words: "PHASE_KIND_TRADE" of field `kind` -> "trade",
+ * "RESOURCE_COTTON" of `resources` -> "cotton", "coinCount" -> "coin count". */
+export function words(text: string, field = ""): string {
+  if (!/^[A-Z][A-Z0-9_]*$/.test(text)) return text.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
+  const name = field.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toUpperCase();
+  for (const prefix of [name, name.replace(/S$/, "")]) {
+    if (!prefix) continue;
+    const at = `_${text}`.indexOf(`_${prefix}_`);
+    if (at >= 0) return text.slice(at + prefix.length + 1).toLowerCase().replaceAll("_", " ");
+  }
+  return text.toLowerCase().replaceAll("_", " ");
+}
+
+/** Fields whose numbers are seats (shown as the player's name). */
+export const SEAT_FIELDS = new Set([
+  "seat",
+  "owner",
+  "active",
+  "startPlayer",
+  "winners",
+  "order",
+  "queue",
+  "passed",
+  "displacedSeat",
+  "publicObjectiveWinner",
+  "endTrigger",
+]);

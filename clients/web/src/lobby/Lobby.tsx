@@ -153,7 +153,7 @@ export function Lobby() {
         {rooms.length === 0 ? <p class="muted">No open rooms for this game yet: create one.</p> : null}
         <form onSubmit={joinByCode} class="row">
           <label>
-            Room code <input value={code} maxLength={16} onInput={(e) => setCode(e.currentTarget.value)} />
+            Room code <input value={code} maxLength={64} onInput={(e) => setCode(e.currentTarget.value)} />
           </label>
           <button type="submit" disabled={busy || !code.trim()}>
             Join by code

@@ -18,6 +18,8 @@ export function Room({ id }: { id: string }) {
   const enter = (started: lobby.Room, seatToken: string) => {
     const mine = started.seats.find((s) => s.taken && s.user === client.user);
     if (seatToken && mine) saveSeat({ game: started.game, seat: mine.seat, token: seatToken });
+    const code = started.joinCode || sessionStorage.getItem(`flotilla.code.${name}`);
+    if (code) sessionStorage.setItem(`flotilla.code.${started.game}`, code); // to spectate a private game
     go(`#/games/${idOf(started.game)}`);
   };
 
