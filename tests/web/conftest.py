@@ -29,8 +29,8 @@ def _missing_browser() -> str:
     return ""
 
 
-@pytest.fixture(scope="session", autouse=True)
 def _needs_browser() -> None:
+    """Skip without a browser (failing instead on CI, where bootstrap must have installed it)."""
     if why := _missing_browser():
         if os.environ.get("CI"):
             pytest.fail(f"tests/web must run on CI: {why}")
@@ -39,6 +39,7 @@ def _needs_browser() -> None:
 
 @pytest.fixture(scope="session")
 def web_stack(redis_server: RedisServer, tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebStack]:
+    _needs_browser()
     port = free_port()
     env = {"FLOTILLA_BROWSER_BIND": f"127.0.0.1:{port}", "FLOTILLA_LIMITS": stack_limits(*WEB_LIMITS)}
     logs = tmp_path_factory.mktemp("web-stack")
@@ -54,6 +55,7 @@ def web_stack(redis_server: RedisServer, tmp_path_factory: pytest.TempPathFactor
 
 @pytest_asyncio.fixture(scope="session", loop_scope="session")
 async def browser() -> AsyncIterator[Browser]:
+    _needs_browser()
     async with async_playwright() as playwright:
         launched = await playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield launched
