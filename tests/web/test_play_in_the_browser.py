@@ -174,16 +174,11 @@ async def test_navegador_in_two_browsers_and_a_bot_plays_60_moves(
 ) -> None:
     table = await seat_a_table(browser, web_stack.url, "Navegador", private=False)
     try:
-        shot = (
-            asyncio.create_task(_screenshot_mid_game(table.host, screenshots / "navegador.png"))
-            if screenshots
-            else None
-        )
         assert await play_some((table.host, table.guest), 60) >= 60
-        if shot:
-            await shot
+        if screenshots:
+            await table.host.screenshot(path=str(screenshots / "navegador.png"), full_page=True)
         game = await grpc_client.get_game(table.game)
-        assert game.state == game_pb2.GAME_STATE_RUNNING
+        assert game.state == game_pb2.GAME_STATE_ACTIVE
         for page in (table.host, table.guest):
             await page.wait_for_function(
                 "(id) => Number(document.querySelector('main').getAttribute('data-through-event-id')) >= id",
