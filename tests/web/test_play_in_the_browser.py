@@ -107,7 +107,7 @@ GAMES = [  # (kind, display name, private room?, mode): every kind, Port Royal's
     pytest.param("port_royal", "Port Royal", True, coop, id="port_royal-contract_coop"),
     pytest.param("pirates_of_nassau", "Pirates of Nassau", False, None, id="pirates_of_nassau"),
     # Navegador: ~800 human clicks and ~2,000 events a game (no option or seat count shortens it):
-    # its complete game runs with FLOTILLA_WEB_FULL_GAMES=1; normal runs play 60 moves of it.
+    # its complete game runs with FLOTILLA_WEB_FULL_GAMES=1; normal runs play 30 moves of it.
     pytest.param(
         "navegador",
         "Navegador",
@@ -169,12 +169,12 @@ async def test_the_other_port_royal_modes_reach_a_prompt_and_play_moves(
 
 
 @pytest.mark.skipif(FULL, reason="the complete game runs instead")
-async def test_navegador_in_two_browsers_and_a_bot_plays_60_moves(
+async def test_navegador_in_two_browsers_and_a_bot_plays_30_moves(
     browser: Browser, web_stack: WebStack, grpc_client: FlotillaClient, screenshots: Path | None
 ) -> None:
     table = await seat_a_table(browser, web_stack.url, "Navegador", private=False)
     try:
-        assert await play_some((table.host, table.guest), 60) >= 60
+        assert await play_some((table.host, table.guest), 30) >= 30
         if screenshots:
             await table.host.screenshot(path=str(screenshots / "navegador.png"), full_page=True)
         game = await grpc_client.get_game(table.game)
