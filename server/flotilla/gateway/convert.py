@@ -25,11 +25,13 @@ from flotilla.rules import GameRules, InvalidAction
 _CAMEL = re.compile(r"(?<!^)(?=[A-Z])")
 
 
+@cache
 def snake(name: str) -> str:
     """`PlaceCrate` -> `place_crate` (oneof case names)."""
     return _CAMEL.sub("_", name).lower()
 
 
+@cache
 def enum_prefix(cls: type) -> str:
     """`SlotName` -> `SLOT_NAME_` (proto enum value prefix)."""
     return snake(cls.__name__).upper() + "_"
@@ -48,6 +50,7 @@ def _union_cases(descriptor: Any) -> frozenset[str] | None:
     return frozenset(f.name for f in oneof.fields)
 
 
+@cache
 def _strip_optional(hint: Any) -> tuple[Any, bool]:
     if typing.get_origin(hint) is Union or isinstance(hint, types.UnionType):
         args = [a for a in typing.get_args(hint) if a is not type(None)]
@@ -58,6 +61,7 @@ def _strip_optional(hint: Any) -> tuple[Any, bool]:
     return hint, False
 
 
+@cache
 def _base(hint: Any) -> Any:
     while hasattr(hint, "__supertype__"):  # typing.NewType such as Seat
         hint = hint.__supertype__
@@ -171,7 +175,7 @@ class _Decoder:
     def element(self, raw: Any, fd: Any, hint: Any, path: str) -> Any:
         hint = _base(hint)
         if fd.message_type is not None:
-            members = typing.get_args(hint) if typing.get_origin(hint) is Union else (hint,)
+            members = typing.get_args(hint) if typing.get_origin(hint) in (Union, types.UnionType) else (hint,)
             if len(members) > 1 or _union_cases(raw.DESCRIPTOR) is not None:
                 case = raw.WhichOneof("kind")
                 by_case = {snake(m.__name__): m for m in members}
@@ -234,3 +238,8 @@ class GameConverter:
         msg = self.View()
         _ENCODER.fill(msg, view)
         return msg
+
+    def view_from_pb(self, msg: Message) -> Any:
+        """The game's `View` message as the rules view (what a bot over RPC rebuilds worlds from,
+        `GameRules.from_view`); InvalidAction when malformed."""
+        return _DECODER.read(msg, self.rules.view_type, "view")

@@ -70,3 +70,7 @@ class GameRules(Generic[C, S, A, E, V]):
     max_steps: int = 100_000
     describer: Describer | None = None
     """Texts for humans of the game's actions and events (its `describe.py`); None: generic texts."""
+    from_view: Callable[[V, Seat, Rng], S] | None = None
+    """A full state consistent with `seat`'s view: what the seat sees taken from the view, what it
+    cannot see (deck order, face-down cards, other seats' secrets, the RNG) drawn from `rng` among
+    what the rules allow. What a bot playing over RPC samples its worlds from; None: not built."""

@@ -558,6 +558,19 @@ class _HubReader:
                         return
             await asyncio.sleep(0.005)
 
+    async def _unblock(self) -> None:
+        """End the blocked XREAD before the task is cancelled: cancelling it alone waits the read out
+        (up to `block_ms`). Bounded: the XREAD may not have reached Redis yet, then it returns at once
+        with no streams left to read."""
+        task = self.task
+        for _ in range(100):
+            if task is None or task.done():
+                return
+            if self.client_id is not None:
+                with contextlib.suppress(RedisConnectionError, RedisTimeoutError, OSError):
+                    await self.hub.redis.client_unblock(self.client_id)
+            await asyncio.wait([task], timeout=0.01)
+
     async def _run(self) -> None:
         while self.streams:
             cursors = {s: self.hub._cursors[s] for s in self.streams if s in self.hub._cursors}
@@ -582,6 +595,8 @@ class _HubReader:
 
     async def close(self) -> None:
         self.streams.clear()
+        if self.wakeable:
+            await self._unblock()
         for task in (self.task, self._waking):
             if task is not None:
                 task.cancel()

@@ -29,7 +29,7 @@ export function pieces(found: catalog.Catalog | undefined): Map<string, Piece> {
 /** The game's own part of a view (`{portRoyal: {...}}` -> its object), as JSON. */
 export function gameJson(view: GameView | undefined): JsonObject | undefined {
   if (!view) return undefined;
-  const json = toJson(GameViewSchema, view) as JsonObject;
+  const json = toJson(GameViewSchema, view, { alwaysEmitImplicit: true }) as JsonObject; // zeros and empty hands too
   const own = view.view.case ? json[view.view.case] : undefined;
   return own && typeof own === "object" && !Array.isArray(own) ? own : undefined;
 }

@@ -135,6 +135,11 @@ def determinize(state: State, _seat: Seat, rng: Rng) -> State:
     return evolve(state, rng=rng)
 
 
+def from_view(seen: View, _seat: Seat, rng: Rng) -> State:
+    """The one state with this view (counter hides nothing but the generator, drawn from `rng`)."""
+    return State(config=Config(moves=seen.moves), rng=rng, total=seen.total, count=seen.count)
+
+
 def result(state: State) -> Result | None:
     if state.count < state.config.moves:
         return None
@@ -161,6 +166,7 @@ RULES = GameRules(
     default_action=default_action,
     determinize=determinize,
     result=result,
+    from_view=from_view,
     max_steps=100_000,
     describer=DESCRIBER,
 )

@@ -22,6 +22,7 @@ from .config import Config
 from .describe import DESCRIBER
 from .events import EVENT_TYPES, STEP_EVENT_TYPES, Event
 from .invariants import check_invariants
+from .rebuild import from_view
 from .rules import apply, default_action, legal_actions, to_act
 from .scoring import result
 from .setup import new_game
@@ -54,6 +55,7 @@ RULES_V1: GameRules[Config, State, Action, Event, View] = GameRules(
     check_invariants=check_invariants,
     max_steps=20_000,
     describer=DESCRIBER,
+    from_view=from_view,
 )
 
 RULES: GameRules[Config, State, Action, Event, View] = dataclasses.replace(

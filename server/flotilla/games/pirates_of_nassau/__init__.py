@@ -12,6 +12,7 @@ from .config import Config
 from .describe import DESCRIBER
 from .events import EVENT_TYPES
 from .invariants import check_invariants
+from .rebuild import from_view
 from .rules import apply, default_action, legal_actions, to_act
 from .scoring import result
 from .setup import new_game
@@ -38,6 +39,7 @@ RULES = GameRules(
     check_invariants=check_invariants,
     max_steps=20_000,
     describer=DESCRIBER,
+    from_view=from_view,
 )
 
 __all__ = ["RULES", "Config"]

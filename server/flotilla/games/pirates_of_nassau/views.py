@@ -92,6 +92,9 @@ class PhaseView:
     target: int
     passed: tuple[Seat, ...]
     fiddler: bool
+    round_step: int = 0
+    hold_before: Cargo | None = None  # the burying seat only
+    face_down_before: tuple[str, ...] = ()  # the burying seat only
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -163,8 +166,9 @@ class View:
     final: tuple[FinalScore, ...]
 
 
-def _phase_view(phase: Phase) -> PhaseView:
+def _phase_view(phase: Phase, viewer: Seat | None) -> PhaseView:
     order = getattr(phase, "order", ())
+    burier = isinstance(phase, Burying) and viewer == active_seat(phase)
     index = getattr(phase, "turn", getattr(phase, "index", 0))
     return PhaseView(
         step=_STEPS[type(phase)],
@@ -179,6 +183,9 @@ def _phase_view(phase: Phase) -> PhaseView:
         target=getattr(phase, "target", 0),
         passed=getattr(phase, "passed", ()),
         fiddler=getattr(phase, "fiddler", False),
+        round_step=phase.step if isinstance(phase, Collision) else 0,
+        hold_before=phase.hold_before if burier and isinstance(phase, Burying) else None,
+        face_down_before=phase.face_down_before if burier and isinstance(phase, Burying) else (),
     )
 
 
@@ -242,7 +249,7 @@ def view(state: State, viewer: Seat | None) -> View:
     return View(
         viewer=viewer,
         round=state.round,
-        phase=_phase_view(phase),
+        phase=_phase_view(phase, viewer),
         to_act=tuple(sorted(to_act(state))),
         routes=state.routes,
         decks=tuple(DeckView(zone=z + 1, size=d.size, bottom=d.bottom) for z, d in enumerate(state.decks)),

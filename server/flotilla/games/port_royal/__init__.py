@@ -8,7 +8,7 @@ from .actions import ACTION_TYPES, Action
 from .config import Config, Mode
 from .describe import DESCRIBER
 from .events import EVENT_TYPES, Event
-from .hidden import determinize
+from .hidden import determinize, from_view
 from .invariants import check_invariants
 from .rules import apply, default_action, legal_actions, to_act
 from .scoring import result
@@ -36,6 +36,7 @@ RULES: GameRules[Config, State, Action, Event, View] = GameRules(
     check_invariants=check_invariants,
     max_steps=60_000,
     describer=DESCRIBER,
+    from_view=from_view,
 )
 
 __all__ = ["RULES", "Config", "Mode"]

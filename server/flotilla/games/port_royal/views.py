@@ -54,6 +54,7 @@ class PhaseView:
     allowance: int = 0
     tax: CardId | None = None
     queue: tuple[Seat, ...] = ()
+    contract_queue: tuple[ContractId, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -110,7 +111,7 @@ def phase_view(s: State) -> PhaseView:
     if isinstance(p, Repel):
         return PhaseView(kind=PhaseKind.REPEL, ship=p.ship)
     if isinstance(p, Gamester):
-        return PhaseView(kind=PhaseKind.GAMESTER, contract=p.queue[0], seat=s.active)
+        return PhaseView(kind=PhaseKind.GAMESTER, contract=p.queue[0], seat=s.active, contract_queue=p.queue)
     if isinstance(p, Jinx):
         return PhaseView(kind=PhaseKind.JINX, contract="C11")
     if isinstance(p, TaxOfficer):

@@ -12,6 +12,7 @@ from .config import Config
 from .describe import DESCRIBER
 from .events import EVENT_TYPES, Event
 from .invariants import check_invariants
+from .rebuild import from_view
 from .rules import apply, default_action, legal_actions, to_act
 from .scoring import final_result
 from .setup import new_game
@@ -44,6 +45,7 @@ RULES: GameRules[Config, State, Action, Event, View] = GameRules(
     check_invariants=check_invariants,
     max_steps=100_000,
     describer=DESCRIBER,
+    from_view=from_view,
 )
 
 __all__ = ["RULES", "Config"]

@@ -15,7 +15,7 @@ from .cards import ISLANDS, OBJECTIVES, PIRATE_ACTIONS, SHIP_IDS, SHIPS, Resourc
 from .events import Event, ShipPicked, ShipsKept
 from .rules import to_act
 from .scoring import final_result, public_objective_winner, scores
-from .state import CardEffect, Crate, Island, Launching, Phase, PirateCard, Resolution, Ship, Stage, State
+from .state import CardEffect, Crate, Island, Launching, Phase, PirateCard, Resolution, Ship, Stage, State, Task
 from .tables import SHIPS_KEPT
 
 
@@ -103,6 +103,7 @@ class LaunchedShipView:
     slot: int
     used: bool
     ready: bool
+    turn: int = 0
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -138,6 +139,8 @@ class PlayerView:
     chose_ships: bool
     objective: str | None
     objective_resource: Resource | None
+    kept: tuple[str, ...] = ()
+    """The ships kept at setup: the viewer's own while choosing, everyone's once revealed."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -173,6 +176,8 @@ class View:
     scores: tuple[int, ...]
     winners: tuple[Seat, ...]
     public_objective_winner: Seat | None
+    tasks: tuple[Task, ...] = ()
+    """Every pending decision in order (`decision` describes the first); all public."""
 
 
 @lru_cache(maxsize=4096)  # a function of immutable values, the same ones over and over (a view shows ~12 ships)
@@ -268,12 +273,14 @@ def view(s: State, viewer: Seat | None) -> View:
                         slot=ls.slot,
                         used=ls.used,
                         ready=ls.slot != 0 and not ls.used and (ls.turn < s.turn or s.active != seat),
+                        turn=ls.turn,
                     )
                     for ls in p.launched
                 ),
                 chose_ships=len(p.kept) == SHIPS_KEPT,
                 objective=p.objective if own else None,
                 objective_resource=OBJECTIVES[p.objective] if own else None,
+                kept=p.kept if not setting_up or viewer == seat else (),
             )
         )
     me = s.players[viewer] if viewer is not None else None
@@ -312,6 +319,7 @@ def view(s: State, viewer: Seat | None) -> View:
         scores=result_scores,
         winners=tuple(sorted(final_result(s).winners)) if finished else (),
         public_objective_winner=public_objective_winner(s) if finished else None,
+        tasks=s.tasks,
     )
 
 

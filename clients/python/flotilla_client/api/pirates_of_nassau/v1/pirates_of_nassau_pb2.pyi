@@ -869,7 +869,7 @@ class GameEnded(_message.Message):
     def __init__(self, scores: _Optional[_Iterable[int]] = ..., winners: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class PhaseView(_message.Message):
-    __slots__ = ("step", "active", "order", "index", "boosts", "card", "successes", "remaining", "notoriety_loss", "target", "passed", "fiddler")
+    __slots__ = ("step", "active", "order", "index", "boosts", "card", "successes", "remaining", "notoriety_loss", "target", "passed", "fiddler", "round_step", "hold_before", "face_down_before")
     STEP_FIELD_NUMBER: _ClassVar[int]
     ACTIVE_FIELD_NUMBER: _ClassVar[int]
     ORDER_FIELD_NUMBER: _ClassVar[int]
@@ -882,6 +882,9 @@ class PhaseView(_message.Message):
     TARGET_FIELD_NUMBER: _ClassVar[int]
     PASSED_FIELD_NUMBER: _ClassVar[int]
     FIDDLER_FIELD_NUMBER: _ClassVar[int]
+    ROUND_STEP_FIELD_NUMBER: _ClassVar[int]
+    HOLD_BEFORE_FIELD_NUMBER: _ClassVar[int]
+    FACE_DOWN_BEFORE_FIELD_NUMBER: _ClassVar[int]
     step: Step
     active: int
     order: _containers.RepeatedScalarFieldContainer[int]
@@ -894,7 +897,10 @@ class PhaseView(_message.Message):
     target: int
     passed: _containers.RepeatedScalarFieldContainer[int]
     fiddler: bool
-    def __init__(self, step: _Optional[_Union[Step, str]] = ..., active: _Optional[int] = ..., order: _Optional[_Iterable[int]] = ..., index: _Optional[int] = ..., boosts: _Optional[_Iterable[str]] = ..., card: _Optional[str] = ..., successes: _Optional[int] = ..., remaining: _Optional[int] = ..., notoriety_loss: _Optional[int] = ..., target: _Optional[int] = ..., passed: _Optional[_Iterable[int]] = ..., fiddler: _Optional[bool] = ...) -> None: ...
+    round_step: int
+    hold_before: Cargo
+    face_down_before: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, step: _Optional[_Union[Step, str]] = ..., active: _Optional[int] = ..., order: _Optional[_Iterable[int]] = ..., index: _Optional[int] = ..., boosts: _Optional[_Iterable[str]] = ..., card: _Optional[str] = ..., successes: _Optional[int] = ..., remaining: _Optional[int] = ..., notoriety_loss: _Optional[int] = ..., target: _Optional[int] = ..., passed: _Optional[_Iterable[int]] = ..., fiddler: _Optional[bool] = ..., round_step: _Optional[int] = ..., hold_before: _Optional[_Union[Cargo, _Mapping]] = ..., face_down_before: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class Route(_message.Message):
     __slots__ = ("space", "card")

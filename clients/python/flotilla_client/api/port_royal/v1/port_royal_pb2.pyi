@@ -471,7 +471,7 @@ class View(_message.Message):
     def __init__(self, viewer: _Optional[int] = ..., mode: _Optional[_Union[Mode, str]] = ..., to_act: _Optional[_Iterable[int]] = ..., active: _Optional[int] = ..., start_player: _Optional[int] = ..., turn: _Optional[int] = ..., revealed: _Optional[int] = ..., base_allowance: _Optional[int] = ..., phase: _Optional[_Union[PhaseView, _Mapping]] = ..., harbor: _Optional[_Iterable[str]] = ..., expeditions: _Optional[_Iterable[str]] = ..., discard: _Optional[_Iterable[str]] = ..., draw_pile_size: _Optional[int] = ..., players: _Optional[_Iterable[_Union[SeatView, _Mapping]]] = ..., contracts: _Optional[_Iterable[_Union[Contract, _Mapping]]] = ..., contract_pile_size: _Optional[int] = ..., time_pile_size: _Optional[int] = ..., victory_pile_size: _Optional[int] = ..., end_triggered: _Optional[bool] = ..., finished: _Optional[bool] = ..., scores: _Optional[_Iterable[int]] = ..., winners: _Optional[_Iterable[int]] = ..., coop_won: _Optional[bool] = ..., title: _Optional[str] = ..., reshuffled: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class PhaseView(_message.Message):
-    __slots__ = ("kind", "ship", "contract", "seat", "allowance", "tax", "queue")
+    __slots__ = ("kind", "ship", "contract", "seat", "allowance", "tax", "queue", "contract_queue")
     KIND_FIELD_NUMBER: _ClassVar[int]
     SHIP_FIELD_NUMBER: _ClassVar[int]
     CONTRACT_FIELD_NUMBER: _ClassVar[int]
@@ -479,6 +479,7 @@ class PhaseView(_message.Message):
     ALLOWANCE_FIELD_NUMBER: _ClassVar[int]
     TAX_FIELD_NUMBER: _ClassVar[int]
     QUEUE_FIELD_NUMBER: _ClassVar[int]
+    CONTRACT_QUEUE_FIELD_NUMBER: _ClassVar[int]
     kind: PhaseKind
     ship: str
     contract: str
@@ -486,7 +487,8 @@ class PhaseView(_message.Message):
     allowance: int
     tax: str
     queue: _containers.RepeatedScalarFieldContainer[int]
-    def __init__(self, kind: _Optional[_Union[PhaseKind, str]] = ..., ship: _Optional[str] = ..., contract: _Optional[str] = ..., seat: _Optional[int] = ..., allowance: _Optional[int] = ..., tax: _Optional[str] = ..., queue: _Optional[_Iterable[int]] = ...) -> None: ...
+    contract_queue: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, kind: _Optional[_Union[PhaseKind, str]] = ..., ship: _Optional[str] = ..., contract: _Optional[str] = ..., seat: _Optional[int] = ..., allowance: _Optional[int] = ..., tax: _Optional[str] = ..., queue: _Optional[_Iterable[int]] = ..., contract_queue: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class SeatView(_message.Message):
     __slots__ = ("seat", "display", "coin_count", "vp", "swords", "completed", "vp_tokens", "collection", "free_cubes")

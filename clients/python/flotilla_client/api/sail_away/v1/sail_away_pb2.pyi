@@ -8,6 +8,14 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 
 DESCRIPTOR: _descriptor.FileDescriptor
 
+class Stage(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    STAGE_UNSPECIFIED: _ClassVar[Stage]
+    STAGE_RANSOM: _ClassVar[Stage]
+    STAGE_DISTRIBUTE: _ClassVar[Stage]
+    STAGE_LAUNCH: _ClassVar[Stage]
+    STAGE_CLEANUP: _ClassVar[Stage]
+
 class Phase(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     PHASE_UNSPECIFIED: _ClassVar[Phase]
@@ -36,6 +44,11 @@ class Resource(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     RESOURCE_COTTON: _ClassVar[Resource]
     RESOURCE_VANILLA: _ClassVar[Resource]
     RESOURCE_SUGAR: _ClassVar[Resource]
+STAGE_UNSPECIFIED: Stage
+STAGE_RANSOM: Stage
+STAGE_DISTRIBUTE: Stage
+STAGE_LAUNCH: Stage
+STAGE_CLEANUP: Stage
 PHASE_UNSPECIFIED: Phase
 PHASE_CHOOSE_SHIPS: Phase
 PHASE_CRATE_CHECK: Phase
@@ -762,23 +775,25 @@ class ShipView(_message.Message):
     def __init__(self, card: _Optional[str] = ..., points: _Optional[int] = ..., spaces: _Optional[_Iterable[_Union[ShipSpaceView, _Mapping]]] = ..., launchable: _Optional[bool] = ...) -> None: ...
 
 class LaunchedShipView(_message.Message):
-    __slots__ = ("card", "points", "resources", "slot", "used", "ready")
+    __slots__ = ("card", "points", "resources", "slot", "used", "ready", "turn")
     CARD_FIELD_NUMBER: _ClassVar[int]
     POINTS_FIELD_NUMBER: _ClassVar[int]
     RESOURCES_FIELD_NUMBER: _ClassVar[int]
     SLOT_FIELD_NUMBER: _ClassVar[int]
     USED_FIELD_NUMBER: _ClassVar[int]
     READY_FIELD_NUMBER: _ClassVar[int]
+    TURN_FIELD_NUMBER: _ClassVar[int]
     card: str
     points: int
     resources: _containers.RepeatedScalarFieldContainer[Resource]
     slot: int
     used: bool
     ready: bool
-    def __init__(self, card: _Optional[str] = ..., points: _Optional[int] = ..., resources: _Optional[_Iterable[_Union[Resource, str]]] = ..., slot: _Optional[int] = ..., used: _Optional[bool] = ..., ready: _Optional[bool] = ...) -> None: ...
+    turn: int
+    def __init__(self, card: _Optional[str] = ..., points: _Optional[int] = ..., resources: _Optional[_Iterable[_Union[Resource, str]]] = ..., slot: _Optional[int] = ..., used: _Optional[bool] = ..., ready: _Optional[bool] = ..., turn: _Optional[int] = ...) -> None: ...
 
 class PlayerView(_message.Message):
-    __slots__ = ("seat", "coins", "standard", "pirate", "reserve_standard", "reserve_pirate", "posts", "ships", "launched", "chose_ships", "objective", "objective_resource")
+    __slots__ = ("seat", "coins", "standard", "pirate", "reserve_standard", "reserve_pirate", "posts", "ships", "launched", "chose_ships", "objective", "objective_resource", "kept")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     COINS_FIELD_NUMBER: _ClassVar[int]
     STANDARD_FIELD_NUMBER: _ClassVar[int]
@@ -791,6 +806,7 @@ class PlayerView(_message.Message):
     CHOSE_SHIPS_FIELD_NUMBER: _ClassVar[int]
     OBJECTIVE_FIELD_NUMBER: _ClassVar[int]
     OBJECTIVE_RESOURCE_FIELD_NUMBER: _ClassVar[int]
+    KEPT_FIELD_NUMBER: _ClassVar[int]
     seat: int
     coins: int
     standard: int
@@ -803,7 +819,8 @@ class PlayerView(_message.Message):
     chose_ships: bool
     objective: str
     objective_resource: Resource
-    def __init__(self, seat: _Optional[int] = ..., coins: _Optional[int] = ..., standard: _Optional[int] = ..., pirate: _Optional[int] = ..., reserve_standard: _Optional[int] = ..., reserve_pirate: _Optional[int] = ..., posts: _Optional[int] = ..., ships: _Optional[_Iterable[_Union[ShipView, _Mapping]]] = ..., launched: _Optional[_Iterable[_Union[LaunchedShipView, _Mapping]]] = ..., chose_ships: _Optional[bool] = ..., objective: _Optional[str] = ..., objective_resource: _Optional[_Union[Resource, str]] = ...) -> None: ...
+    kept: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, seat: _Optional[int] = ..., coins: _Optional[int] = ..., standard: _Optional[int] = ..., pirate: _Optional[int] = ..., reserve_standard: _Optional[int] = ..., reserve_pirate: _Optional[int] = ..., posts: _Optional[int] = ..., ships: _Optional[_Iterable[_Union[ShipView, _Mapping]]] = ..., launched: _Optional[_Iterable[_Union[LaunchedShipView, _Mapping]]] = ..., chose_ships: _Optional[bool] = ..., objective: _Optional[str] = ..., objective_resource: _Optional[_Union[Resource, str]] = ..., kept: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class IslandSpaceView(_message.Message):
     __slots__ = ("resource", "crate", "cover")
@@ -856,7 +873,7 @@ class MarketShipView(_message.Message):
     def __init__(self, position: _Optional[int] = ..., ship: _Optional[_Union[ShipView, _Mapping]] = ...) -> None: ...
 
 class View(_message.Message):
-    __slots__ = ("viewer", "phase", "to_act", "decision", "turn", "max_rounds", "start_player", "active", "players", "islands", "island_deck_size", "island_discard", "pirate_cards", "market", "ship_deck_size", "public_objective", "public_resource", "placed", "crate_limit", "used_cards", "claims", "end_trigger", "final_turns", "dealt", "kept", "returned", "scores", "winners", "public_objective_winner")
+    __slots__ = ("viewer", "phase", "to_act", "decision", "turn", "max_rounds", "start_player", "active", "players", "islands", "island_deck_size", "island_discard", "pirate_cards", "market", "ship_deck_size", "public_objective", "public_resource", "placed", "crate_limit", "used_cards", "claims", "end_trigger", "final_turns", "dealt", "kept", "returned", "scores", "winners", "public_objective_winner", "tasks")
     VIEWER_FIELD_NUMBER: _ClassVar[int]
     PHASE_FIELD_NUMBER: _ClassVar[int]
     TO_ACT_FIELD_NUMBER: _ClassVar[int]
@@ -886,6 +903,7 @@ class View(_message.Message):
     SCORES_FIELD_NUMBER: _ClassVar[int]
     WINNERS_FIELD_NUMBER: _ClassVar[int]
     PUBLIC_OBJECTIVE_WINNER_FIELD_NUMBER: _ClassVar[int]
+    TASKS_FIELD_NUMBER: _ClassVar[int]
     viewer: int
     phase: Phase
     to_act: _containers.RepeatedScalarFieldContainer[int]
@@ -915,4 +933,49 @@ class View(_message.Message):
     scores: _containers.RepeatedScalarFieldContainer[int]
     winners: _containers.RepeatedScalarFieldContainer[int]
     public_objective_winner: int
-    def __init__(self, viewer: _Optional[int] = ..., phase: _Optional[_Union[Phase, str]] = ..., to_act: _Optional[_Iterable[int]] = ..., decision: _Optional[_Union[DecisionView, _Mapping]] = ..., turn: _Optional[int] = ..., max_rounds: _Optional[int] = ..., start_player: _Optional[int] = ..., active: _Optional[int] = ..., players: _Optional[_Iterable[_Union[PlayerView, _Mapping]]] = ..., islands: _Optional[_Iterable[_Union[IslandView, _Mapping]]] = ..., island_deck_size: _Optional[int] = ..., island_discard: _Optional[_Iterable[str]] = ..., pirate_cards: _Optional[_Iterable[_Union[PirateCardView, _Mapping]]] = ..., market: _Optional[_Iterable[_Union[MarketShipView, _Mapping]]] = ..., ship_deck_size: _Optional[int] = ..., public_objective: _Optional[str] = ..., public_resource: _Optional[_Union[Resource, str]] = ..., placed: _Optional[int] = ..., crate_limit: _Optional[int] = ..., used_cards: _Optional[_Iterable[str]] = ..., claims: _Optional[_Iterable[str]] = ..., end_trigger: _Optional[int] = ..., final_turns: _Optional[int] = ..., dealt: _Optional[_Iterable[str]] = ..., kept: _Optional[_Iterable[str]] = ..., returned: _Optional[_Iterable[str]] = ..., scores: _Optional[_Iterable[int]] = ..., winners: _Optional[_Iterable[int]] = ..., public_objective_winner: _Optional[int] = ...) -> None: ...
+    tasks: _containers.RepeatedCompositeFieldContainer[Task]
+    def __init__(self, viewer: _Optional[int] = ..., phase: _Optional[_Union[Phase, str]] = ..., to_act: _Optional[_Iterable[int]] = ..., decision: _Optional[_Union[DecisionView, _Mapping]] = ..., turn: _Optional[int] = ..., max_rounds: _Optional[int] = ..., start_player: _Optional[int] = ..., active: _Optional[int] = ..., players: _Optional[_Iterable[_Union[PlayerView, _Mapping]]] = ..., islands: _Optional[_Iterable[_Union[IslandView, _Mapping]]] = ..., island_deck_size: _Optional[int] = ..., island_discard: _Optional[_Iterable[str]] = ..., pirate_cards: _Optional[_Iterable[_Union[PirateCardView, _Mapping]]] = ..., market: _Optional[_Iterable[_Union[MarketShipView, _Mapping]]] = ..., ship_deck_size: _Optional[int] = ..., public_objective: _Optional[str] = ..., public_resource: _Optional[_Union[Resource, str]] = ..., placed: _Optional[int] = ..., crate_limit: _Optional[int] = ..., used_cards: _Optional[_Iterable[str]] = ..., claims: _Optional[_Iterable[str]] = ..., end_trigger: _Optional[int] = ..., final_turns: _Optional[int] = ..., dealt: _Optional[_Iterable[str]] = ..., kept: _Optional[_Iterable[str]] = ..., returned: _Optional[_Iterable[str]] = ..., scores: _Optional[_Iterable[int]] = ..., winners: _Optional[_Iterable[int]] = ..., public_objective_winner: _Optional[int] = ..., tasks: _Optional[_Iterable[_Union[Task, _Mapping]]] = ...) -> None: ...
+
+class Task(_message.Message):
+    __slots__ = ("resolution", "launching", "card_effect")
+    RESOLUTION_FIELD_NUMBER: _ClassVar[int]
+    LAUNCHING_FIELD_NUMBER: _ClassVar[int]
+    CARD_EFFECT_FIELD_NUMBER: _ClassVar[int]
+    resolution: ResolutionTask
+    launching: LaunchingTask
+    card_effect: CardEffectTask
+    def __init__(self, resolution: _Optional[_Union[ResolutionTask, _Mapping]] = ..., launching: _Optional[_Union[LaunchingTask, _Mapping]] = ..., card_effect: _Optional[_Union[CardEffectTask, _Mapping]] = ...) -> None: ...
+
+class ResolutionTask(_message.Message):
+    __slots__ = ("island", "claimant", "posted", "stage", "index", "touched", "candidates")
+    ISLAND_FIELD_NUMBER: _ClassVar[int]
+    CLAIMANT_FIELD_NUMBER: _ClassVar[int]
+    POSTED_FIELD_NUMBER: _ClassVar[int]
+    STAGE_FIELD_NUMBER: _ClassVar[int]
+    INDEX_FIELD_NUMBER: _ClassVar[int]
+    TOUCHED_FIELD_NUMBER: _ClassVar[int]
+    CANDIDATES_FIELD_NUMBER: _ClassVar[int]
+    island: str
+    claimant: int
+    posted: bool
+    stage: Stage
+    index: int
+    touched: _containers.RepeatedScalarFieldContainer[str]
+    candidates: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, island: _Optional[str] = ..., claimant: _Optional[int] = ..., posted: _Optional[bool] = ..., stage: _Optional[_Union[Stage, str]] = ..., index: _Optional[int] = ..., touched: _Optional[_Iterable[str]] = ..., candidates: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class LaunchingTask(_message.Message):
+    __slots__ = ("owner", "ship", "choose_slot")
+    OWNER_FIELD_NUMBER: _ClassVar[int]
+    SHIP_FIELD_NUMBER: _ClassVar[int]
+    CHOOSE_SLOT_FIELD_NUMBER: _ClassVar[int]
+    owner: int
+    ship: str
+    choose_slot: bool
+    def __init__(self, owner: _Optional[int] = ..., ship: _Optional[str] = ..., choose_slot: _Optional[bool] = ...) -> None: ...
+
+class CardEffectTask(_message.Message):
+    __slots__ = ("card",)
+    CARD_FIELD_NUMBER: _ClassVar[int]
+    card: str
+    def __init__(self, card: _Optional[str] = ...) -> None: ...
