@@ -398,7 +398,8 @@ async def play_seat(
 
 async def page_log(page: Page) -> Played:
     log = await page.evaluate("window.__flotillaLog")
-    return Played(clicks=[(c[0], c[1]) for c in log["clicks"]], through=[(t[0], t[1]) for t in log["through"]])
+    moves = [(c[0], c[1]) for c in log["clicks"] if c[0] != "Dismiss"]  # not an alert's button
+    return Played(clicks=moves, through=[(t[0], t[1]) for t in log["through"]])
 
 
 async def final_scores(page: Page) -> list[list[str]]:
