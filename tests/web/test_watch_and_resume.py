@@ -4,6 +4,8 @@ hidden, a page reload mid-game resumes at the right event with the prompt, and a
 
 from __future__ import annotations
 
+import contextlib
+import json
 import re
 
 import pytest
@@ -13,7 +15,7 @@ from playwright.async_api import Browser, Page
 from flotilla.app.host import host_for
 from flotilla.redis_server import RedisServer
 from flotilla.store.redis_store import RedisStore
-from flotilla_client import FlotillaClient
+from flotilla_client import FlotillaClient, Seat
 from support import until
 from web.webstack import WebStack
 from web.webui import (
@@ -123,11 +125,27 @@ async def test_a_reload_mid_game_resumes_at_the_right_event_with_the_prompt(
         await caught_up(host, grpc_client, table.game)
         assert await wait_state(host) == "move", "the prompt is shown again after the reload"
         assert await labels(host) == before
+        # the buttons are the prompt's legal_action_texts labels, in order (as the seat's GetView has them)
+        prompt = (await grpc_client.view(table.game, await seat_of(host, table.game))).prompt
+        assert [t.label for t in prompt.legal_action_texts] == before
         assert await host.get_by_role("main").get_attribute("data-game-status") == "running"
         # still the same player: the session survived the reload, and the game goes on
         assert await play_some((table.host, table.guest), 4, seed=3) == 4
     finally:
         await table.close()
+
+
+async def seat_of(page: Page, game: str) -> Seat:
+    """The seat (index and token) the page's tab holds in `game`: the contract keeps seat tokens in
+    sessionStorage; the entry is found by its content (a JSON object with `seat` and `token`)."""
+    entries: dict[str, str] = await page.evaluate("() => ({ ...sessionStorage })")
+    for key, text in entries.items():
+        if game in key:
+            with contextlib.suppress(ValueError, TypeError):
+                saved = json.loads(text)
+                if isinstance(saved, dict) and "token" in saved and "seat" in saved:
+                    return Seat(game, int(saved["seat"]), str(saved["token"]))
+    raise AssertionError(f"no seat of {game} in the tab's sessionStorage: {sorted(entries)}")
 
 
 async def event_log_size(page: Page) -> int:
