@@ -41,7 +41,7 @@ pytestmark = [
     pytest.mark.redis,
     pytest.mark.asyncio(loop_scope="session"),
     pytest.mark.xdist_group("web"),
-    pytest.mark.timeout(120),
+    pytest.mark.timeout(300),  # a complete game takes 30-90 s on a loaded 2-core machine
 ]
 
 

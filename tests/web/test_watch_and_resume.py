@@ -35,7 +35,7 @@ pytestmark = [
     pytest.mark.redis,
     pytest.mark.asyncio(loop_scope="session"),
     pytest.mark.xdist_group("web"),
-    pytest.mark.timeout(90),
+    pytest.mark.timeout(180),
 ]
 
 
