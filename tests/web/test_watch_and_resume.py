@@ -48,7 +48,7 @@ async def caught_up(page: Page, grpc_client: FlotillaClient, game: str) -> int:
         last = (await grpc_client.get_game(game)).last_event_id
         return await through_event_id(page) == last
 
-    await until(same, 15, f"the page at {game}'s last event")
+    await until(same, 30, f"the page at {game}'s last event")
     return last
 
 

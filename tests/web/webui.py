@@ -29,7 +29,7 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-TIMEOUT_MS = 15_000  # any single wait of the UI (a move's round trip is milliseconds)
+TIMEOUT_MS = 30_000  # any single wait of the UI (a move takes milliseconds; a loaded 2-core box, seconds)
 
 # In every page: the epoch time (ms, performance.timeOrigin + now: comparable across contexts of
 # one machine) of each change of main's data-through-event-id, and of each click on a button.
