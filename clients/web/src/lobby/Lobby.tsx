@@ -5,6 +5,7 @@ import { useEffect, useState } from "preact/hooks";
 import { Alert } from "../Alert";
 import { client, gameKinds, idOf } from "../api";
 import { go } from "../route";
+import { useAction } from "../useAction";
 import { type Choice, choices } from "./choices";
 import { Matchmaking } from "./Matchmaking";
 
@@ -17,8 +18,7 @@ export function Lobby() {
   const [privateRoom, setPrivate] = useState(false);
   const [rooms, setRooms] = useState<lobby.Room[]>([]);
   const [code, setCode] = useState("");
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
+  const { act, busy, error, setError } = useAction();
   const chosen = games.find((g) => g.value === choice);
 
   useEffect(() => {
@@ -52,17 +52,6 @@ export function Lobby() {
     };
   }, [choice, games]);
 
-  const act = async (fn: () => Promise<void>) => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      await fn();
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
-  };
   const create = (event: Event) => {
     event.preventDefault();
     if (!chosen) return;

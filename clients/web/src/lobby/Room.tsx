@@ -5,6 +5,7 @@ import { useEffect, useState } from "preact/hooks";
 import { Alert } from "../Alert";
 import { client, idOf, kindName } from "../api";
 import { go } from "../route";
+import { useAction } from "../useAction";
 import { saveSeat } from "../session";
 import { roomCode, roomTitle } from "./Lobby";
 
@@ -12,8 +13,7 @@ export function Room({ id }: { id: string }) {
   const name = `rooms/${id}`;
   const [room, setRoom] = useState<lobby.Room>();
   const [game, setGame] = useState("");
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
+  const { act, busy, error, setError } = useAction();
 
   const enter = (started: lobby.Room, seatToken: string) => {
     const mine = started.seats.find((s) => s.taken && s.user === client.user);
@@ -47,17 +47,6 @@ export function Room({ id }: { id: string }) {
     if (room) void kindName(room.kind).then(setGame);
   }, [room?.kind]);
 
-  const act = async (fn: () => Promise<unknown>) => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      await fn();
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
-  };
 
   if (!room) {
     return (
