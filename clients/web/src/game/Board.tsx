@@ -4,6 +4,7 @@ import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
 import type { FunctionComponent } from "preact";
 
 import { PORT_ROYAL_DRAWN, PortRoyalBoard } from "./boards/PortRoyal";
+import { SAIL_AWAY_DRAWN, SailAwayBoard } from "./boards/SailAway";
 import type { BoardData } from "./boards/parts";
 import { type Piece, SEAT_FIELDS, words } from "./view";
 
@@ -22,6 +23,7 @@ const SKIP = new Set(["viewer", "toAct"]);
 /** Each game's own board and the view fields it draws. */
 const BOARDS: Record<string, { readonly draw: FunctionComponent<{ data: BoardData }>; readonly drawn: readonly string[] }> = {
   port_royal: { draw: PortRoyalBoard, drawn: PORT_ROYAL_DRAWN },
+  sail_away: { draw: SailAwayBoard, drawn: SAIL_AWAY_DRAWN },
 };
 
 export function Board({ kind, json, pieces, names, toAct, catalog }: BoardProps) {
