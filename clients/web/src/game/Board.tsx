@@ -4,6 +4,7 @@ import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
 import type { FunctionComponent } from "preact";
 
 import { PORT_ROYAL_DRAWN, PortRoyalBoard } from "./boards/PortRoyal";
+import { PIRATES_DRAWN, PiratesBoard } from "./boards/PiratesOfNassau";
 import { SAIL_AWAY_DRAWN, SailAwayBoard } from "./boards/SailAway";
 import type { BoardData } from "./boards/parts";
 import { type Piece, SEAT_FIELDS, words } from "./view";
@@ -24,6 +25,7 @@ const SKIP = new Set(["viewer", "toAct"]);
 const BOARDS: Record<string, { readonly draw: FunctionComponent<{ data: BoardData }>; readonly drawn: readonly string[] }> = {
   port_royal: { draw: PortRoyalBoard, drawn: PORT_ROYAL_DRAWN },
   sail_away: { draw: SailAwayBoard, drawn: SAIL_AWAY_DRAWN },
+  pirates_of_nassau: { draw: PiratesBoard, drawn: PIRATES_DRAWN },
 };
 
 export function Board({ kind, json, pieces, names, toAct, catalog }: BoardProps) {

@@ -152,3 +152,6 @@ export function grouped(ids: readonly string[]): [string, number][] {
 
 /** A catalogue entry's name (the id in words when the catalogue lacks it). */
 export const nameOf = (pieces: Map<string, Piece>, id: string): string => pieces.get(id)?.name ?? words(id);
+
+/** The catalogue entry of `list` whose `id` is `id` (entries without a name are not in `pieces`). */
+export const entry = (catalog: JsonObject | undefined, key: string, id: string): JsonObject | undefined => objects(catalog, key).find((e) => str(e, "id") === id);
