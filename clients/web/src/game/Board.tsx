@@ -4,6 +4,7 @@ import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
 import type { FunctionComponent } from "preact";
 
 import { PORT_ROYAL_DRAWN, PortRoyalBoard } from "./boards/PortRoyal";
+import { NAVEGADOR_DRAWN, NavegadorBoard } from "./boards/Navegador";
 import { PIRATES_DRAWN, PiratesBoard } from "./boards/PiratesOfNassau";
 import { SAIL_AWAY_DRAWN, SailAwayBoard } from "./boards/SailAway";
 import type { BoardData } from "./boards/parts";
@@ -26,6 +27,7 @@ const BOARDS: Record<string, { readonly draw: FunctionComponent<{ data: BoardDat
   port_royal: { draw: PortRoyalBoard, drawn: PORT_ROYAL_DRAWN },
   sail_away: { draw: SailAwayBoard, drawn: SAIL_AWAY_DRAWN },
   pirates_of_nassau: { draw: PiratesBoard, drawn: PIRATES_DRAWN },
+  navegador: { draw: NavegadorBoard, drawn: NAVEGADOR_DRAWN },
 };
 
 export function Board({ kind, json, pieces, names, toAct, catalog }: BoardProps) {
