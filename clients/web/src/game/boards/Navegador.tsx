@@ -6,7 +6,7 @@ import { words } from "../view";
 import { Area, type BoardData, PlayerArea, Stats, Tile, Tiles, nameOf, num, numbers, objects, str, strings, who } from "./parts";
 
 /** The view fields this board draws. */
-export const NAVEGADOR_DRAWN = ["step", "active", "turn", "startPlayer", "players", "buildings", "colonies", "regions", "cubes", "knightPhase", "knightPrice", "knightsSold", "shipsOwed", "destination"];
+export const NAVEGADOR_DRAWN = ["step", "active", "turn", "startPlayer", "players", "buildings", "colonies", "regions", "cubes", "knightPhase", "knightPrice", "knightsSold", "shipsOwed", "destination", "pickedPlace", "fleetOrigin", "fleetDestination", "displacedSeat", "displacedWorkers", "displacedFrom"];
 
 const GOODS = ["GOOD_SUGAR", "GOOD_GOLD", "GOOD_SPICE"];
 
@@ -20,6 +20,9 @@ export function NavegadorBoard({ data }: { data: BoardData }) {
           ["Step", words(str(json, "step"), "step")],
           json["active"] !== undefined && ["Active player", who(names, num(json, "active"))],
           ["Knights", `phase ${num(json, "knightPhase")}, price ${num(json, "knightPrice")}, ${num(json, "knightsSold")} sold`],
+          str(json, "pickedPlace") !== "" && ["Picked", nameOf(data.pieces, str(json, "pickedPlace"))],
+          str(json, "fleetOrigin") !== "" && ["Fleet", `from ${nameOf(data.pieces, str(json, "fleetOrigin"))}${str(json, "fleetDestination") ? ` to ${nameOf(data.pieces, str(json, "fleetDestination"))}` : ""}`],
+          json["displacedSeat"] !== undefined && ["Displaced", `${who(names, num(json, "displacedSeat"))}: ${num(json, "displacedWorkers")} workers from ${nameOf(data.pieces, str(json, "displacedFrom"))}`],
           num(json, "shipsOwed") > 0 && ["Ships owed", `${num(json, "shipsOwed")} to move to ${words(str(json, "destination"), "space")}`],
         ]}
       />

@@ -7,7 +7,7 @@ import { Area, type BoardData, Pile, PlayerArea, Stats, Tile, Tiles, nameOf, num
 /** The view fields this board draws. */
 export const SAIL_AWAY_DRAWN = [
   "phase", "decision", "turn", "maxRounds", "startPlayer", "active", "players", "islands", "islandDeckSize", "islandDiscard",
-  "pirateCards", "market", "shipDeckSize", "publicObjective", "publicResource", "placed", "crateLimit", "finalTurns",
+  "pirateCards", "market", "shipDeckSize", "publicObjective", "publicResource", "placed", "crateLimit", "finalTurns", "dealt", "kept", "returned",
 ];
 
 export function SailAwayBoard({ data }: { data: BoardData }) {
@@ -28,6 +28,7 @@ export function SailAwayBoard({ data }: { data: BoardData }) {
           num(json, "finalTurns") > 0 && ["Final turns left", num(json, "finalTurns")],
         ]}
       />
+      <Setup data={data} />
       <Area label="Islands" count={islands.length}>
         <Tiles label="Island row">
           {islands.map((island) => (
@@ -75,6 +76,37 @@ export function SailAwayBoard({ data }: { data: BoardData }) {
       </div>
     </div>
   );
+}
+
+/** The viewer's own ships at setup: dealt, kept and given back (from the catalogue: no crates yet). */
+function Setup({ data }: { data: BoardData }) {
+  const groups = [
+    ["Your dealt ships", strings(data.json, "dealt")],
+    ["Ships you keep", strings(data.json, "kept")],
+    ["Ships you give back", strings(data.json, "returned")],
+  ] as const;
+  return (
+    <>
+      {groups
+        .filter(([, ids]) => ids.length > 0)
+        .map(([label, ids]) => (
+          <Area key={label} label={label} count={ids.length}>
+            <Tiles label={label}>
+              {ids.map((id) => (
+                <PrintedShip key={id} id={id} data={data} />
+              ))}
+            </Tiles>
+          </Area>
+        ))}
+    </>
+  );
+}
+
+/** A ship card as printed (its catalogue entry). */
+function PrintedShip({ id, data }: { id: string; data: BoardData }) {
+  const d = data.pieces.get(id)?.details;
+  const spaces = strings(d, "spaces").map((r, i) => `${words(r, "resource")}${num(d, "coinSpace") === i ? " (gold coin)" : ""}`);
+  return <Tile tone="ship-card" title={nameOf(data.pieces, id)} facts={[`${num(d, "points")} points`]} note={`spaces: ${spaces.join(", ")}`} />;
 }
 
 /** Island or ship spaces: each its resource and the crate on it. */
