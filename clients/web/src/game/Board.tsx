@@ -1,19 +1,55 @@
-/** The board: the game's view drawn field by field, catalogue ids shown as named cards. */
+/** The board: a game's own drawing where there is one, and the view's other fields drawn generically
+ * (field by field, catalogue ids shown as named cards). */
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
+import type { FunctionComponent } from "preact";
 
+import { PORT_ROYAL_DRAWN, PortRoyalBoard } from "./boards/PortRoyal";
+import { NAVEGADOR_DRAWN, NavegadorBoard } from "./boards/Navegador";
+import { PIRATES_DRAWN, PiratesBoard } from "./boards/PiratesOfNassau";
+import { SAIL_AWAY_DRAWN, SailAwayBoard } from "./boards/SailAway";
+import type { BoardData } from "./boards/parts";
 import { type Piece, SEAT_FIELDS, words } from "./view";
 
 export interface BoardProps {
+  readonly kind: string; // the game kind ("port_royal"), "" while unknown
   readonly json: JsonObject | undefined;
   readonly pieces: Map<string, Piece>;
   readonly names: readonly string[]; // player names by seat
+  readonly toAct: readonly number[];
+  readonly catalog: JsonObject | undefined;
 }
 
 /** Fields drawn elsewhere on the page (turn, scores) or of no use to a player. */
 const SKIP = new Set(["viewer", "toAct"]);
 
-export function Board({ json, pieces, names }: BoardProps) {
+/** Each game's own board and the view fields it draws. */
+const BOARDS: Record<string, { readonly draw: FunctionComponent<{ data: BoardData }>; readonly drawn: readonly string[] }> = {
+  port_royal: { draw: PortRoyalBoard, drawn: PORT_ROYAL_DRAWN },
+  sail_away: { draw: SailAwayBoard, drawn: SAIL_AWAY_DRAWN },
+  pirates_of_nassau: { draw: PiratesBoard, drawn: PIRATES_DRAWN },
+  navegador: { draw: NavegadorBoard, drawn: NAVEGADOR_DRAWN },
+};
+
+export function Board({ kind, json, pieces, names, toAct, catalog }: BoardProps) {
   if (!json) return <p class="muted">Waiting for the game…</p>;
+  const own = BOARDS[kind];
+  if (!own) return <Generic json={json} pieces={pieces} names={names} />;
+  const drawn = new Set(own.drawn);
+  const rest = Object.fromEntries(Object.entries(json).filter(([key]) => !drawn.has(key)));
+  const Draw = own.draw;
+  return (
+    <>
+      <Draw data={{ json, pieces, names, toAct, catalog }} />
+      <details class="more">
+        <summary>More of the view</summary>
+        <Generic json={rest} pieces={pieces} names={names} />
+      </details>
+    </>
+  );
+}
+
+/** The view field by field (its `players`/`seats` list as one area per seat). */
+function Generic({ json, pieces, names }: { json: JsonObject; pieces: Map<string, Piece>; names: readonly string[] }) {
   const players = json["players"] ?? json["seats"];
   const rest = Object.entries(json).filter(([key]) => !SKIP.has(key) && key !== "players" && key !== "seats");
   return (

@@ -1,5 +1,6 @@
 /** A game page: plays the tab's seat (or spectates), resuming from the saved etag after a reload. */
 import { type Game as GameInfo, type GameView, GameState, type Prompt, type Seat, endsGame } from "@flotilla/client/browser";
+import type { JsonObject } from "@bufbuild/protobuf";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 
 import { Alert } from "../Alert";
@@ -8,7 +9,7 @@ import { type LogEntry, loadLog, loadSeat, saveLog } from "../session";
 import { Board } from "./Board";
 import { Clock } from "./Clock";
 import { FinalScores, Scores } from "./Scores";
-import { type Piece, gameJson, pieces } from "./view";
+import { type Piece, catalogJson, gameJson, pieces } from "./view";
 
 export function Game({ id, watch }: { id: string; watch: boolean }) {
   const name = `games/${id}`;
@@ -23,6 +24,7 @@ export function Game({ id, watch }: { id: string; watch: boolean }) {
   const [over, setOver] = useState(false);
   const [pending, setPending] = useState(false);
   const [named, setNamed] = useState<Map<string, Piece>>(new Map());
+  const [catalog, setCatalog] = useState<JsonObject>();
   const [error, setError] = useState<unknown>();
   const [fresh, setFresh] = useState(""); // the first event of the latest update: what just happened
   const refreshes = useRef(0);
@@ -52,7 +54,10 @@ export function Game({ id, watch }: { id: string; watch: boolean }) {
         const game = await client.getGame(name);
         setInfo(game);
         void kindName(game.kind).then((kind) => setTitle(game.options["mode"] ? `${kind} (${game.options["mode"]})` : kind));
-        void catalogue(game.kind, game.rulesVersion).then((found) => setNamed(pieces(found)), setError);
+        void catalogue(game.kind, game.rulesVersion).then((found) => {
+          setNamed(pieces(found));
+          setCatalog(catalogJson(found));
+        }, setError);
         const options = {
           signal: stop.signal,
           joinCode,
@@ -141,7 +146,7 @@ export function Game({ id, watch }: { id: string; watch: boolean }) {
       <div class="columns">
         <section aria-label="Board" class="board-region">
           <h2>Board</h2>
-          <Board json={json} pieces={named} names={names} />
+          <Board kind={info?.kind ?? ""} json={json} pieces={named} names={names} toAct={toAct} catalog={catalog} />
         </section>
         <aside>
           <Scores game={info} json={json} names={names} toAct={toAct} />

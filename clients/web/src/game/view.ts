@@ -26,6 +26,14 @@ export function pieces(found: catalog.Catalog | undefined): Map<string, Piece> {
   return map;
 }
 
+/** The game's own part of a catalogue (`{portRoyal: {...}}` -> its object), as JSON. */
+export function catalogJson(found: catalog.Catalog | undefined): JsonObject | undefined {
+  if (!found?.game.case) return undefined;
+  const json = toJson(catalog.CatalogSchema, found) as JsonObject;
+  const own = json[found.game.case];
+  return own && typeof own === "object" && !Array.isArray(own) ? own : undefined;
+}
+
 /** The game's own part of a view (`{portRoyal: {...}}` -> its object), as JSON. */
 export function gameJson(view: GameView | undefined): JsonObject | undefined {
   if (!view) return undefined;
