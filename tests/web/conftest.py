@@ -37,7 +37,7 @@ def _needs_browser() -> None:
         pytest.skip(why)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")  # torn down after tests/web: an idle stack and browser cost CPU
 def web_stack(redis_server: RedisServer, tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebStack]:
     _needs_browser()
     port = free_port()
@@ -53,7 +53,7 @@ def web_stack(redis_server: RedisServer, tmp_path_factory: pytest.TempPathFactor
         stack.stop()
 
 
-@pytest_asyncio.fixture(scope="session", loop_scope="session")
+@pytest_asyncio.fixture(scope="package", loop_scope="session")
 async def browser() -> AsyncIterator[Browser]:
     _needs_browser()
     async with async_playwright() as playwright:
