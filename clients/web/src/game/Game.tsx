@@ -3,7 +3,7 @@ import { type Game as GameInfo, type GameView, GameState, type Prompt, type Seat
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 
 import { Alert } from "../Alert";
-import { catalogue, client, kindName } from "../api";
+import { catalogue, client, kindName, transient } from "../api";
 import { type LogEntry, loadLog, loadSeat, saveLog } from "../session";
 import { Board } from "./Board";
 import { Clock } from "./Clock";
@@ -24,6 +24,7 @@ export function Game({ id, watch }: { id: string; watch: boolean }) {
   const [pending, setPending] = useState(false);
   const [named, setNamed] = useState<Map<string, Piece>>(new Map());
   const [error, setError] = useState<unknown>();
+  const [reconnecting, setReconnecting] = useState(false); // the watch lost its connection and resumes
   const [fresh, setFresh] = useState(""); // the first event of the latest update: what just happened
   const refreshes = useRef(0);
   const logEnd = useRef<HTMLOListElement>(null);
@@ -39,6 +40,7 @@ export function Game({ id, watch }: { id: string; watch: boolean }) {
     let entries: LogEntry[] = saved?.entries ?? [];
     setLog(entries);
     setThrough(saved ? BigInt(saved.through) : 0n); // the restored log is applied; the watch resumes after it
+    const quiet = (failure: unknown) => (transient(failure) ? setReconnecting(true) : setError(failure)); // the next update reads again
     const refresh = async () => {
       const turn = ++refreshes.current;
       const [game, now] = await Promise.all([client.getGame(name), client.getView(name, seat ? { seat } : { joinCode })]);
@@ -56,18 +58,25 @@ export function Game({ id, watch }: { id: string; watch: boolean }) {
         const options = {
           signal: stop.signal,
           joinCode,
+          retries: Infinity, // a dropped connection resumes after the last etag, with backoff, for as long as the page is open
+          onRetry: () => setReconnecting(true),
           ...(seat ? { seat } : {}),
           ...(saved?.etag ? { afterEtag: saved.etag } : {}),
         };
-        if (saved?.etag) void refresh(); // a resume carries no view: read the board now
+        if (saved?.etag) void refresh().catch(quiet); // a resume carries no view: read the board now
+        let applied = saved ? BigInt(saved.through) : 0n; // the last event in the log
         for await (const update of client.watch(name, options)) {
+          setReconnecting(false);
           if (update.view) {
             if (update.resyncReason || !saved) entries = []; // a view replaces everything known
+            if (update.resyncReason || !saved) applied = 0n;
             setView(update.view);
           }
-          if (update.events.length) {
-            setFresh(String(update.events[0]?.eventId ?? ""));
-            entries = [...entries, ...update.events.map((e) => ({ id: String(e.eventId), text: e.text?.label || e.summary }))];
+          const news = update.events.filter((e) => e.eventId > applied); // never an event twice
+          if (news.length) {
+            setFresh(String(news[0]?.eventId ?? ""));
+            entries = [...entries, ...news.map((e) => ({ id: String(e.eventId), text: e.text?.label || e.summary }))];
+            applied = news[news.length - 1]?.eventId ?? applied;
             setLog(entries);
           } else if (update.view) setLog(entries);
           const mine = update.prompt && seat && update.prompt.seat === seat.seat ? update.prompt : undefined;
@@ -76,10 +85,10 @@ export function Game({ id, watch }: { id: string; watch: boolean }) {
           if (!update.isCheckpoint || mine) setPending(false);
           setThrough(update.throughEventId);
           saveLog(logKey, { etag: update.etag, through: String(update.throughEventId), entries });
-          if (update.events.length || update.view) void refresh().catch(setError);
+          if (update.events.length || update.view) void refresh().catch(quiet);
           if (endsGame(update)) setOver(true);
         }
-        await refresh();
+        await refresh(); // the watch ends only with the game (a cut stream resumes): read the result
         setOver(true);
       } catch (failure) {
         if (!stop.signal.aborted) setError(failure);
@@ -125,6 +134,11 @@ export function Game({ id, watch }: { id: string; watch: boolean }) {
         {turn}
       </p>
       {info && !finished ? <Clock game={info} toAct={toAct} /> : null}
+      {reconnecting ? (
+        <p role="status" aria-label="Connection" class="reconnecting">
+          Reconnecting…
+        </p>
+      ) : null}
       <Alert error={error} onClose={() => setError(undefined)} />
       <section aria-label="Your move" class="prompt">
         <h2>Your move</h2>
