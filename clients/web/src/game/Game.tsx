@@ -1,5 +1,14 @@
 /** A game page: plays the tab's seat (or spectates), resuming from the saved etag after a reload. */
-import { type Game as GameInfo, type GameView, GameState, type Prompt, type Seat, endsGame } from "@flotilla/client/browser";
+import {
+  ErrorReason,
+  FlotillaError,
+  type Game as GameInfo,
+  type GameView,
+  GameState,
+  type Prompt,
+  type Seat,
+  endsGame,
+} from "@flotilla/client/browser";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 
 import { Alert } from "../Alert";
@@ -9,6 +18,16 @@ import { Board } from "./Board";
 import { Clock } from "./Clock";
 import { FinalScores, Scores } from "./Scores";
 import { type Piece, gameJson, pieces } from "./view";
+
+/** How long a move refused by a race waits for the stream's next prompt before reading it. */
+const RACE_GRACE_MS = 1500;
+
+/** A move refused because the game moved on under it (another seat acted first): ABORTED /
+ * STALE_GAME_VERSION or NOT_YOUR_TURN. The next prompt replaces it; no alert. */
+function raced(failure: unknown): boolean {
+  const refused = FlotillaError.from(failure);
+  return refused.is(ErrorReason.STALE_GAME_VERSION) || refused.is(ErrorReason.NOT_YOUR_TURN);
+}
 
 export function Game({ id, watch }: { id: string; watch: boolean }) {
   const name = `games/${id}`;
@@ -27,6 +46,9 @@ export function Game({ id, watch }: { id: string; watch: boolean }) {
   const [reconnecting, setReconnecting] = useState(false); // the watch lost its connection and resumes
   const [fresh, setFresh] = useState(""); // the first event of the latest update: what just happened
   const refreshes = useRef(0);
+  const shown = useRef<Prompt | undefined>(undefined); // the prompt on the buttons now (for a submit's outcome)
+  const resync = useRef<() => void>(() => {}); // re-reads the view and the prompt (after a refused move)
+  shown.current = prompt;
   const logEnd = useRef<HTMLOListElement>(null);
   useEffect(() => {
     const list = logEnd.current;
@@ -48,6 +70,18 @@ export function Game({ id, watch }: { id: string; watch: boolean }) {
       setInfo(game);
       if (now.view) setView(now.view);
       if (game.state === GameState.FINISHED || game.state === GameState.ABANDONED) setOver(true);
+    };
+    let throughNow = saved ? BigInt(saved.through) : 0n; // the last update applied
+    resync.current = () => {
+      void client
+        .getView(name, seat ? { seat } : { joinCode })
+        .then((now) => {
+          if (stop.signal.aborted || !now.view || now.view.throughEventId < throughNow) return; // the stream is ahead
+          setView(now.view);
+          setPrompt(now.prompt && seat && now.prompt.seat === seat.seat ? now.prompt : undefined);
+          setPending(false);
+        })
+        .catch(quiet);
     };
     (async () => {
       try {
@@ -84,6 +118,7 @@ export function Game({ id, watch }: { id: string; watch: boolean }) {
           else if (update.events.length || update.view) setPrompt(undefined);
           if (!update.isCheckpoint || mine) setPending(false);
           setThrough(update.throughEventId);
+          throughNow = update.throughEventId;
           saveLog(logKey, { etag: update.etag, through: String(update.throughEventId), entries });
           if (update.events.length || update.view) void refresh().catch(quiet);
           if (endsGame(update)) setOver(true);
@@ -119,6 +154,14 @@ export function Game({ id, watch }: { id: string; watch: boolean }) {
     try {
       await client.submit(seat, action, { etag: prompt.etag });
     } catch (failure) {
+      if (raced(failure)) {
+        // Another seat acted first (simultaneous decisions): not an error for a player. The update
+        // with the next prompt is on its way (or here already); read it ourselves if it is late.
+        setTimeout(() => {
+          if (shown.current === prompt) resync.current();
+        }, RACE_GRACE_MS);
+        return;
+      }
       setError(failure);
       setPending(false);
     }
