@@ -8,6 +8,7 @@ import {
   type Prompt,
   type Seat,
   endsGame,
+  retryPauseMs,
 } from "@flotilla/client/browser";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 
@@ -18,6 +19,9 @@ import { Board } from "./Board";
 import { Clock } from "./Clock";
 import { FinalScores, Scores } from "./Scores";
 import { type Piece, gameJson, pieces } from "./view";
+
+/** Tries of a submit that failed in transport (each one the client's own retries) before an alert. */
+const SUBMIT_TRIES = 4;
 
 /** How long a move refused by a race waits for the stream's next prompt before reading it. */
 const RACE_GRACE_MS = 1500;
@@ -152,8 +156,23 @@ export function Game({ id, watch }: { id: string; watch: boolean }) {
     setPending(true);
     setError(undefined);
     try {
-      await client.submit(seat, action, { etag: prompt.etag });
+      // One request id for every try: the server applies the action once and answers a retry with
+      // the first outcome. The client retries transport failures itself; the page keeps trying
+      // (showing "Reconnecting…") while a gateway restarts, then alerts.
+      const requestId = crypto.randomUUID();
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await client.submit(seat, action, { etag: prompt.etag, requestId });
+          break;
+        } catch (failure) {
+          if (!transient(failure) || attempt >= SUBMIT_TRIES) throw failure;
+          setReconnecting(true);
+          await new Promise((resolve) => setTimeout(resolve, retryPauseMs(attempt, 500)));
+        }
+      }
+      setReconnecting(false);
     } catch (failure) {
+      setReconnecting(false);
       if (raced(failure)) {
         // Another seat acted first (simultaneous decisions): not an error for a player. The update
         // with the next prompt is on its way (or here already); read it ourselves if it is late.
