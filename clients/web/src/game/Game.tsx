@@ -67,12 +67,51 @@ export function Game({ id, watch }: { id: string; watch: boolean }) {
     setLog(entries);
     setThrough(saved ? BigInt(saved.through) : 0n); // the restored log is applied; the watch resumes after it
     const quiet = (failure: unknown) => (transient(failure) ? setReconnecting(true) : setError(failure)); // the next update reads again
+    let viewThrough = -1n; // the event the board's view is at
+    const showView = (next: GameView | undefined) => {
+      if (!next || next.throughEventId < viewThrough) return; // an older read than the board shows
+      viewThrough = next.throughEventId;
+      setView(next);
+    };
+    let clocked = false; // the game has turn clocks: each turn's deadlines are in GetGame
+    // The stream's events are the game's own and its views come only at the start and on a resync,
+    // so the board (drawn from the typed view, not by replaying events: that would be the rules
+    // engine again) is re-read with GetView after commits: at most one read in flight, and one more
+    // when updates arrived meanwhile (a burst of updates costs two reads, not one per update).
+    // GetGame only at the start, the end and, when the game has clocks, with the view.
+    let wanted = 0n;
+    let asked = 0n;
+    let reading = false;
+    const readView = (through: bigint) => {
+      if (through > wanted) wanted = through;
+      if (reading) return;
+      reading = true;
+      void (async () => {
+        try {
+          while (asked < wanted && !stop.signal.aborted) {
+            asked = wanted;
+            const [now, game] = await Promise.all([
+              client.getView(name, seat ? { seat } : { joinCode }),
+              clocked ? client.getGame(name) : undefined,
+            ]);
+            if (stop.signal.aborted) return;
+            showView(now.view);
+            if (game) setInfo(game);
+          }
+        } catch (failure) {
+          asked = 0n; // the next update reads again
+          quiet(failure);
+        } finally {
+          reading = false;
+        }
+      })();
+    };
     const refresh = async () => {
       const turn = ++refreshes.current;
       const [game, now] = await Promise.all([client.getGame(name), client.getView(name, seat ? { seat } : { joinCode })]);
       if (turn !== refreshes.current || stop.signal.aborted) return;
       setInfo(game);
-      if (now.view) setView(now.view);
+      showView(now.view);
       if (game.state === GameState.FINISHED || game.state === GameState.ABANDONED) setOver(true);
     };
     let throughNow = saved ? BigInt(saved.through) : 0n; // the last update applied
@@ -81,7 +120,7 @@ export function Game({ id, watch }: { id: string; watch: boolean }) {
         .getView(name, seat ? { seat } : { joinCode })
         .then((now) => {
           if (stop.signal.aborted || !now.view || now.view.throughEventId < throughNow) return; // the stream is ahead
-          setView(now.view);
+          showView(now.view);
           setPrompt(now.prompt && seat && now.prompt.seat === seat.seat ? now.prompt : undefined);
           setPending(false);
         })
@@ -91,6 +130,7 @@ export function Game({ id, watch }: { id: string; watch: boolean }) {
       try {
         const game = await client.getGame(name);
         setInfo(game);
+        clocked = Boolean(game.clock && (game.clock.turnSeconds || game.clock.bankSeconds));
         void kindName(game.kind).then((kind) => setTitle(game.options["mode"] ? `${kind} (${game.options["mode"]})` : kind));
         void catalogue(game.kind, game.rulesVersion).then((found) => setNamed(pieces(found)), setError);
         const options = {
@@ -101,14 +141,15 @@ export function Game({ id, watch }: { id: string; watch: boolean }) {
           ...(seat ? { seat } : {}),
           ...(saved?.etag ? { afterEtag: saved.etag } : {}),
         };
-        if (saved?.etag) void refresh().catch(quiet); // a resume carries no view: read the board now
+        if (saved?.etag) readView(BigInt(saved.through)); // a resume carries no view: read the board now
         let applied = saved ? BigInt(saved.through) : 0n; // the last event in the log
         for await (const update of client.watch(name, options)) {
           setReconnecting(false);
           if (update.view) {
             if (update.resyncReason || !saved) entries = []; // a view replaces everything known
             if (update.resyncReason || !saved) applied = 0n;
-            setView(update.view);
+            if (update.resyncReason) viewThrough = -1n; // the history rewound: this view replaces the board whatever its event
+            showView(update.view);
           }
           const news = update.events.filter((e) => e.eventId > applied); // never an event twice
           if (news.length) {
@@ -124,7 +165,7 @@ export function Game({ id, watch }: { id: string; watch: boolean }) {
           setThrough(update.throughEventId);
           throughNow = update.throughEventId;
           saveLog(logKey, { etag: update.etag, through: String(update.throughEventId), entries });
-          if (update.events.length || update.view) void refresh().catch(quiet);
+          if (news.length && !update.view) readView(update.throughEventId);
           if (endsGame(update)) setOver(true);
         }
         await refresh(); // the watch ends only with the game (a cut stream resumes): read the result
