@@ -153,12 +153,6 @@ async def event_log_size(page: Page) -> int:
     return await log.get_by_role("listitem").count()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="clients/web (webapp, 2026-12-01): after the gateway is killed the game page's WatchGame does not "
-    "resume (the stream's end is taken as the game's end, or its error shown as 'Failed to fetch'); "
-    "moves are applied but neither page shows them. Remove this mark when it resumes.",
-)
 async def test_a_dropped_connection_resumes_with_nothing_lost_or_doubled(
     browser: Browser, web_stack: WebStack, grpc_client: FlotillaClient
 ) -> None:

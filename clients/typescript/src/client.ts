@@ -67,6 +67,11 @@ export interface WatchOptions {
   joinCode?: string;
   /** Stops the watch. */
   signal?: AbortSignal;
+  /** Reconnections in a row before the watch gives up (default: the client's retries); a page
+   * that shows "Reconnecting…" may pass Infinity. */
+  retries?: number;
+  /** Called before each reconnection (after the client's own onRetry): the failure and its number. */
+  onRetry?: (error: FlotillaError, attempt: number) => void;
 }
 
 /**
@@ -340,9 +345,10 @@ export class FlotillaClient {
         const failure = FlotillaError.from(error);
         if (failure.reason === "ERROR_REASON_TOKEN_EXPIRED" && token && (await this.fresh(token)) !== used) continue;
         const delay = retryDelay(failure, true);
-        if (delay === undefined || attempt >= this.retries) throw failure;
+        if (delay === undefined || attempt >= (options.retries ?? this.retries)) throw failure;
         attempt++;
         this.gateways.failover();
+        options.onRetry?.(failure, attempt);
         await this.pause(attempt, delay, failure, options.signal);
       }
     }

@@ -91,13 +91,20 @@ export class FlotillaError extends Error {
   }
 }
 
+/** fetch's network failure in the browsers ("Failed to fetch", "NetworkError when attempting to
+ * fetch resource.", "Load failed", a body cut short: "network error"), a TypeError. */
+const FETCH_FAILED = /fetch|network|load failed/i;
+
 /** Whether a connect error was made by this side's transport: a node error (ECONNRESET, EPIPE,
- * ERR_HTTP2_...) under it, or an HTTP/2 stream reset. */
+ * ERR_HTTP2_...) under it, an HTTP/2 stream reset, or in a browser a failed fetch or a Connect
+ * stream cut before its end (connect-web's "missing EndStreamResponse": the gateway went away). */
 function fromTransport(error: ConnectError): boolean {
   if (error.rawMessage.startsWith("http/2 stream closed with error code")) return true;
+  if (error.code === Code.Unknown && error.cause === "missing EndStreamResponse") return true;
   let cause: unknown = error.cause;
   for (let depth = 0; depth < 4 && cause instanceof Error; depth++) {
     if (typeof (cause as { code?: unknown }).code === "string") return true;
+    if (cause instanceof TypeError && FETCH_FAILED.test(cause.message)) return true;
     cause = cause.cause;
   }
   return false;

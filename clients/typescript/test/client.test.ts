@@ -9,6 +9,7 @@ import { after, describe, it } from "node:test";
 
 import { create } from "@bufbuild/protobuf";
 import { anyPack, DurationSchema } from "@bufbuild/protobuf/wkt";
+import { ConnectError } from "@connectrpc/connect";
 
 import {
   type Action,
@@ -72,6 +73,17 @@ describe("units", () => {
     assert.equal(error.retryDelayMs, 1250);
     assert.equal(retryDelay(error, false), 1250, "nothing was done: retried even without a request id");
     assert.equal(FlotillaError.fromStatus(create(StatusSchema, { code: 0 })), undefined);
+  });
+
+  it("counts a browser's failed fetch and a cut Connect stream as transport failures", () => {
+    const fetchFailed = FlotillaError.from(new ConnectError("Failed to fetch", Code.Unknown, undefined, undefined, new TypeError("Failed to fetch")));
+    assert.ok(fetchFailed.transport);
+    assert.equal(retryDelay(fetchFailed, true), 0, "an idempotent call is retried");
+    assert.equal(retryDelay(fetchFailed, false), undefined, "the outcome is unknown: not without a request id");
+    const cut = FlotillaError.from(ConnectError.from("missing EndStreamResponse"));
+    assert.ok(cut.transport, "connect-web's stream that ended before its end message");
+    const bug = FlotillaError.from(new ConnectError("x is not a function", Code.Unknown, undefined, undefined, new TypeError("x is not a function")));
+    assert.equal(bug.transport, false, "another TypeError is no transport failure");
   });
 
   it("retries what may be retried, and only that", () => {

@@ -1,6 +1,6 @@
 /** The page's one FlotillaClient (Connect over fetch, same origin) and cached catalogue data. */
 import { createConnectTransport } from "@connectrpc/connect-web";
-import { FlotillaClient, type catalog } from "@flotilla/client/browser";
+import { FlotillaClient, FlotillaError, type catalog, retryDelay } from "@flotilla/client/browser";
 
 import { loadSession } from "./session";
 
@@ -57,4 +57,9 @@ export const idOf = (name: string): string => name.slice(name.indexOf("/") + 1);
 export function messageOf(error: unknown): string {
   if (error && typeof error === "object" && "rawMessage" in error) return String(error.rawMessage);
   return error instanceof Error ? error.message : String(error);
+}
+
+/** Whether `error` is a connection's failure that a retry may get past (a gateway restarting). */
+export function transient(error: unknown): boolean {
+  return retryDelay(FlotillaError.from(error), true) !== undefined;
 }

@@ -1,15 +1,38 @@
 /** A game page: plays the tab's seat (or spectates), resuming from the saved etag after a reload. */
-import { type Game as GameInfo, type GameView, GameState, type Prompt, type Seat, endsGame } from "@flotilla/client/browser";
+import {
+  ErrorReason,
+  FlotillaError,
+  type Game as GameInfo,
+  type GameView,
+  GameState,
+  type Prompt,
+  type Seat,
+  endsGame,
+  retryPauseMs,
+} from "@flotilla/client/browser";
 import type { JsonObject } from "@bufbuild/protobuf";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 
 import { Alert } from "../Alert";
-import { catalogue, client, kindName } from "../api";
+import { catalogue, client, kindName, transient } from "../api";
 import { type LogEntry, loadLog, loadSeat, saveLog } from "../session";
 import { Board } from "./Board";
 import { Clock } from "./Clock";
 import { FinalScores, Scores } from "./Scores";
 import { type Piece, catalogJson, gameJson, pieces } from "./view";
+
+/** Tries of a submit that failed in transport (each one the client's own retries) before an alert. */
+const SUBMIT_TRIES = 4;
+
+/** How long a move refused by a race waits for the stream's next prompt before reading it. */
+const RACE_GRACE_MS = 1500;
+
+/** A move refused because the game moved on under it (another seat acted first): ABORTED /
+ * STALE_GAME_VERSION or NOT_YOUR_TURN. The next prompt replaces it; no alert. */
+function raced(failure: unknown): boolean {
+  const refused = FlotillaError.from(failure);
+  return refused.is(ErrorReason.STALE_GAME_VERSION) || refused.is(ErrorReason.NOT_YOUR_TURN);
+}
 
 export function Game({ id, watch }: { id: string; watch: boolean }) {
   const name = `games/${id}`;
@@ -26,8 +49,12 @@ export function Game({ id, watch }: { id: string; watch: boolean }) {
   const [named, setNamed] = useState<Map<string, Piece>>(new Map());
   const [catalog, setCatalog] = useState<JsonObject>();
   const [error, setError] = useState<unknown>();
+  const [reconnecting, setReconnecting] = useState(false); // the watch lost its connection and resumes
   const [fresh, setFresh] = useState(""); // the first event of the latest update: what just happened
   const refreshes = useRef(0);
+  const shown = useRef<Prompt | undefined>(undefined); // the prompt on the buttons now (for a submit's outcome)
+  const resync = useRef<() => void>(() => {}); // re-reads the view and the prompt (after a refused move)
+  shown.current = prompt;
   const logEnd = useRef<HTMLOListElement>(null);
   useEffect(() => {
     const list = logEnd.current;
@@ -41,18 +68,71 @@ export function Game({ id, watch }: { id: string; watch: boolean }) {
     let entries: LogEntry[] = saved?.entries ?? [];
     setLog(entries);
     setThrough(saved ? BigInt(saved.through) : 0n); // the restored log is applied; the watch resumes after it
+    const quiet = (failure: unknown) => (transient(failure) ? setReconnecting(true) : setError(failure)); // the next update reads again
+    let viewThrough = -1n; // the event the board's view is at
+    const showView = (next: GameView | undefined) => {
+      if (!next || next.throughEventId < viewThrough) return; // an older read than the board shows
+      viewThrough = next.throughEventId;
+      setView(next);
+    };
+    let clocked = false; // the game has turn clocks: each turn's deadlines are in GetGame
+    // The stream's events are the game's own and its views come only at the start and on a resync,
+    // so the board (drawn from the typed view, not by replaying events: that would be the rules
+    // engine again) is re-read with GetView after commits: at most one read in flight, and one more
+    // when updates arrived meanwhile (a burst of updates costs two reads, not one per update).
+    // GetGame only at the start, the end and, when the game has clocks, with the view.
+    let wanted = 0n;
+    let asked = 0n;
+    let reading = false;
+    const readView = (through: bigint) => {
+      if (through > wanted) wanted = through;
+      if (reading) return;
+      reading = true;
+      void (async () => {
+        try {
+          while (asked < wanted && !stop.signal.aborted) {
+            asked = wanted;
+            const [now, game] = await Promise.all([
+              client.getView(name, seat ? { seat } : { joinCode }),
+              clocked ? client.getGame(name) : undefined,
+            ]);
+            if (stop.signal.aborted) return;
+            showView(now.view);
+            if (game) setInfo(game);
+          }
+        } catch (failure) {
+          asked = 0n; // the next update reads again
+          quiet(failure);
+        } finally {
+          reading = false;
+        }
+      })();
+    };
     const refresh = async () => {
       const turn = ++refreshes.current;
       const [game, now] = await Promise.all([client.getGame(name), client.getView(name, seat ? { seat } : { joinCode })]);
       if (turn !== refreshes.current || stop.signal.aborted) return;
       setInfo(game);
-      if (now.view) setView(now.view);
+      showView(now.view);
       if (game.state === GameState.FINISHED || game.state === GameState.ABANDONED) setOver(true);
+    };
+    let throughNow = saved ? BigInt(saved.through) : 0n; // the last update applied
+    resync.current = () => {
+      void client
+        .getView(name, seat ? { seat } : { joinCode })
+        .then((now) => {
+          if (stop.signal.aborted || !now.view || now.view.throughEventId < throughNow) return; // the stream is ahead
+          showView(now.view);
+          setPrompt(now.prompt && seat && now.prompt.seat === seat.seat ? now.prompt : undefined);
+          setPending(false);
+        })
+        .catch(quiet);
     };
     (async () => {
       try {
         const game = await client.getGame(name);
         setInfo(game);
+        clocked = Boolean(game.clock && (game.clock.turnSeconds || game.clock.bankSeconds));
         void kindName(game.kind).then((kind) => setTitle(game.options["mode"] ? `${kind} (${game.options["mode"]})` : kind));
         void catalogue(game.kind, game.rulesVersion).then((found) => {
           setNamed(pieces(found));
@@ -61,18 +141,26 @@ export function Game({ id, watch }: { id: string; watch: boolean }) {
         const options = {
           signal: stop.signal,
           joinCode,
+          retries: Infinity, // a dropped connection resumes after the last etag, with backoff, for as long as the page is open
+          onRetry: () => setReconnecting(true),
           ...(seat ? { seat } : {}),
           ...(saved?.etag ? { afterEtag: saved.etag } : {}),
         };
-        if (saved?.etag) void refresh(); // a resume carries no view: read the board now
+        if (saved?.etag) readView(BigInt(saved.through)); // a resume carries no view: read the board now
+        let applied = saved ? BigInt(saved.through) : 0n; // the last event in the log
         for await (const update of client.watch(name, options)) {
+          setReconnecting(false);
           if (update.view) {
             if (update.resyncReason || !saved) entries = []; // a view replaces everything known
-            setView(update.view);
+            if (update.resyncReason || !saved) applied = 0n;
+            if (update.resyncReason) viewThrough = -1n; // the history rewound: this view replaces the board whatever its event
+            showView(update.view);
           }
-          if (update.events.length) {
-            setFresh(String(update.events[0]?.eventId ?? ""));
-            entries = [...entries, ...update.events.map((e) => ({ id: String(e.eventId), text: e.text?.label || e.summary }))];
+          const news = update.events.filter((e) => e.eventId > applied); // never an event twice
+          if (news.length) {
+            setFresh(String(news[0]?.eventId ?? ""));
+            entries = [...entries, ...news.map((e) => ({ id: String(e.eventId), text: e.text?.label || e.summary }))];
+            applied = news[news.length - 1]?.eventId ?? applied;
             setLog(entries);
           } else if (update.view) setLog(entries);
           const mine = update.prompt && seat && update.prompt.seat === seat.seat ? update.prompt : undefined;
@@ -80,11 +168,12 @@ export function Game({ id, watch }: { id: string; watch: boolean }) {
           else if (update.events.length || update.view) setPrompt(undefined);
           if (!update.isCheckpoint || mine) setPending(false);
           setThrough(update.throughEventId);
+          throughNow = update.throughEventId;
           saveLog(logKey, { etag: update.etag, through: String(update.throughEventId), entries });
-          if (update.events.length || update.view) void refresh().catch(setError);
+          if (news.length && !update.view) readView(update.throughEventId);
           if (endsGame(update)) setOver(true);
         }
-        await refresh();
+        await refresh(); // the watch ends only with the game (a cut stream resumes): read the result
         setOver(true);
       } catch (failure) {
         if (!stop.signal.aborted) setError(failure);
@@ -113,8 +202,31 @@ export function Game({ id, watch }: { id: string; watch: boolean }) {
     setPending(true);
     setError(undefined);
     try {
-      await client.submit(seat, action, { etag: prompt.etag });
+      // One request id for every try: the server applies the action once and answers a retry with
+      // the first outcome. The client retries transport failures itself; the page keeps trying
+      // (showing "Reconnecting…") while a gateway restarts, then alerts.
+      const requestId = crypto.randomUUID();
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await client.submit(seat, action, { etag: prompt.etag, requestId });
+          break;
+        } catch (failure) {
+          if (!transient(failure) || attempt >= SUBMIT_TRIES) throw failure;
+          setReconnecting(true);
+          await new Promise((resolve) => setTimeout(resolve, retryPauseMs(attempt, 500)));
+        }
+      }
+      setReconnecting(false);
     } catch (failure) {
+      setReconnecting(false);
+      if (raced(failure)) {
+        // Another seat acted first (simultaneous decisions): not an error for a player. The update
+        // with the next prompt is on its way (or here already); read it ourselves if it is late.
+        setTimeout(() => {
+          if (shown.current === prompt) resync.current();
+        }, RACE_GRACE_MS);
+        return;
+      }
       setError(failure);
       setPending(false);
     }
@@ -130,6 +242,11 @@ export function Game({ id, watch }: { id: string; watch: boolean }) {
         {turn}
       </p>
       {info && !finished ? <Clock game={info} toAct={toAct} /> : null}
+      {reconnecting ? (
+        <p role="status" aria-label="Connection" class="reconnecting">
+          Reconnecting…
+        </p>
+      ) : null}
       <Alert error={error} onClose={() => setError(undefined)} />
       <section aria-label="Your move" class="prompt">
         <h2>Your move</h2>
