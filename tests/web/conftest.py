@@ -37,13 +37,17 @@ def _needs_browser() -> None:
         pytest.skip(why)
 
 
-@pytest.fixture(scope="package")  # torn down after tests/web: an idle stack and browser cost CPU
-def web_stack(redis_server: RedisServer, tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebStack]:
+@pytest.fixture(scope="session")
+def web_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebStack]:
+    """On a Redis of its own: the stack lives until the session ends (tests/web is no package, so a
+    "package" scope would be the session's too), and its workers must not take the work of the
+    in-process workers that other tests run on the session's Redis."""
     _needs_browser()
     port = free_port()
     env = {"FLOTILLA_BROWSER_BIND": f"127.0.0.1:{port}", "FLOTILLA_LIMITS": stack_limits(*WEB_LIMITS)}
     logs = tmp_path_factory.mktemp("web-stack")
-    stack = start_stack(redis_server.url, logs, gateways=1, workers=2, extra_env=env)
+    redis = RedisServer(tmp_path_factory.mktemp("web-redis"), aof=False).start()
+    stack = start_stack(redis.url, logs, gateways=1, workers=2, extra_env=env)
     matchmaker = start_matchmaker(stack, logs, "rooms", FLOTILLA_ROOM_GRACE="10")
     try:
         wait_for_page(f"http://127.0.0.1:{port}/")
@@ -51,9 +55,10 @@ def web_stack(redis_server: RedisServer, tmp_path_factory: pytest.TempPathFactor
     finally:
         stop(matchmaker)
         stack.stop()
+        redis.stop()
 
 
-@pytest_asyncio.fixture(scope="package", loop_scope="session")
+@pytest_asyncio.fixture(scope="session", loop_scope="session")
 async def browser() -> AsyncIterator[Browser]:
     _needs_browser()
     async with async_playwright() as playwright:

@@ -13,7 +13,6 @@ from google.protobuf.json_format import MessageToDict
 from playwright.async_api import Browser, Page
 
 from flotilla.app.host import host_for
-from flotilla.redis_server import RedisServer
 from flotilla.store.redis_store import RedisStore
 from flotilla_client import FlotillaClient, Seat
 from support import until
@@ -64,7 +63,7 @@ def strings(value: object) -> set[str]:
 
 
 async def test_a_spectator_page_shows_nothing_hidden(
-    browser: Browser, web_stack: WebStack, grpc_client: FlotillaClient, redis_server: RedisServer
+    browser: Browser, web_stack: WebStack, grpc_client: FlotillaClient
 ) -> None:
     """Port Royal: the draw pile and every coin stack are face down. A spectator's page shows the
     spectator view (the harbour's cards by name, every player) and no id of a face-down card."""
@@ -78,7 +77,7 @@ async def test_a_spectator_page_shows_nothing_hidden(
 
         view = MessageToDict((await grpc_client.view(table.game)).view)
         visible = strings(view)
-        store = RedisStore.from_url(redis_server.url)
+        store = RedisStore.from_url(web_stack.stack.redis_url)
         try:
             row = await store.load(table.game.removeprefix("games/"))
         finally:
