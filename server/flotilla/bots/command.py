@@ -62,13 +62,15 @@ async def _room_seat(client: FlotillaClient, args: argparse.Namespace) -> Seat:
 
 async def run(args: argparse.Namespace, tls: Tls | None) -> int:
     """Play the games; print one line per game played; 0 when every game ended."""
-    from flotilla.bots.policy import POLICIES  # noqa: PLC0415
+    from flotilla.bots.policy import require  # noqa: PLC0415
     from flotilla.bots.remote import policy_bot  # noqa: PLC0415
     from flotilla_client import FlotillaClient, run_bot  # noqa: PLC0415
     from flotilla_client.api.game.v1 import game_pb2  # noqa: PLC0415
 
-    if args.policy not in POLICIES:
-        print(f"no bot policy {args.policy[:40]!r}; known: {', '.join(sorted(POLICIES))}")
+    try:
+        require(args.policy)
+    except ValueError as refused:
+        print(refused)
         return 2
     options = dict(o.split("=", 1) for o in args.option)
     rng = random.Random(args.seed)

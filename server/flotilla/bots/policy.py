@@ -59,13 +59,17 @@ def register(name: str) -> Callable[[PolicyFactory], PolicyFactory]:
     return add
 
 
+def require(name: str, *also: str) -> None:
+    """ValueError naming the known policies (and `also`, other accepted words) unless `name` is one."""
+    if name not in POLICIES and name not in also:
+        msg = f"no bot policy {name[:40]!r}; known: {', '.join([*sorted(POLICIES), *also])}"
+        raise ValueError(msg)
+
+
 def make(name: str, rules: Rules, difficulty: int = 1) -> Policy:
     """The policy called `name` for `rules`; ValueError naming the known ones when there is none."""
-    factory = POLICIES.get(name)
-    if factory is None:
-        msg = f"no bot policy {name[:40]!r}; known: {', '.join(sorted(POLICIES))}"
-        raise ValueError(msg)
-    return factory(rules, difficulty)
+    require(name)
+    return POLICIES[name](rules, difficulty)
 
 
 def decision_from_state(rules: Rules, state: Any, seat: Seat) -> Decision:

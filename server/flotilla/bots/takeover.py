@@ -16,7 +16,7 @@ from typing import Any
 
 import structlog
 
-from flotilla.bots.policy import POLICIES, Policy, Rules, decision_from_state, make
+from flotilla.bots.policy import POLICIES, Policy, Rules, decision_from_state, make, require
 from flotilla.rules import Seat
 
 log = structlog.get_logger("flotilla.bots")
@@ -32,9 +32,7 @@ def resolve(name: str) -> str:
         return ""
     if name == AUTO:
         return "heuristic" if "heuristic" in POLICIES else "random"
-    if name not in POLICIES:
-        msg = f"no bot policy {name[:40]!r}; known: {', '.join(sorted(POLICIES))}, {AUTO}, {DEFAULT}"
-        raise ValueError(msg)
+    require(name, AUTO, DEFAULT)
     return name
 
 
