@@ -111,13 +111,17 @@ def start_stack(
     env.update(FLOTILLA_LIMITS=stack_limits(), FLOTILLA_TRUSTED_PROXIES="")
     env.update(extra_env or {})
     stack = Stack(redis_url, [], [], [], env, log_dir, serve_metrics=metrics)
-    for _ in range(gateways):
-        stack.gateways.append(f"127.0.0.1:{free_port()}")
-        stack.gateway_procs.append(stack.start_gateway(stack.gateways[-1]))
-    for _ in range(workers):
-        stack.start_worker()
-    for target in stack.gateways:
-        _wait_for_gateway(target)
+    try:
+        for _ in range(gateways):
+            stack.gateways.append(f"127.0.0.1:{free_port()}")
+            stack.gateway_procs.append(stack.start_gateway(stack.gateways[-1]))
+        for _ in range(workers):
+            stack.start_worker()
+        for target in stack.gateways:
+            _wait_for_gateway(target)
+    except BaseException:
+        stack.stop()  # a stack that failed to start must not outlive its test, burning CPU
+        raise
     return stack
 
 

@@ -26,7 +26,7 @@ class HoldingWorker(Worker):
         print("holding", *(w.request_id for w in batch), flush=True)
         await asyncio.Event().wait()
 
-    async def reclaim_dead(self) -> int:
+    async def reclaim_dead(self, *, full: bool | None = None) -> int:
         return 0
 
 

@@ -16,6 +16,7 @@ import pytest
 from flotilla.app.outcome import Outcome
 from flotilla.redis_server import RedisServer
 from flotilla.store import keys
+from flotilla.store.liveness import Liveness
 from flotilla.store.redis_store import RedisStore
 from flotilla.worker.loop import Worker, parse_work, work_streams
 from flotilla_client import FlotillaClient
@@ -165,3 +166,44 @@ async def test_a_stuck_worker_loses_its_move_to_the_backstop_and_the_move_is_app
     assert not await store.redis.exists(keys.worker(helper.consumer))  # a stopped worker drops its key
     await store.redis.delete(keys.worker(slow.consumer))
     await store.close()
+
+
+async def test_the_sweep_lists_consumers_only_for_a_lapsed_registered_worker_or_as_the_backstop(
+    tmp_path: Path,
+) -> None:
+    """Sweeps read the worker registry; the streams' consumers are listed (and dead ones' work
+    claimed) only when a registered worker's liveness lapsed, or on the periodic backstop sweep."""
+    redis = RedisServer(tmp_path / "redis", aof=False).start()  # its own registry: no other test's dead workers
+    store = RedisStore.from_url(redis.url)
+    stream = "flotilla:work:{test-registry}"
+    registered, unregistered = "dead-registered", "dead-unregistered"
+    await store.ensure_group(stream)
+    for consumer in (registered, unregistered):
+        await store.redis.xadd(stream, {"n": consumer})
+        assert len(await store.read_work([stream], consumer, 1, 100)) == 1
+    sweeper = Worker(store, shards=1, kinds=["counter"], consumer="sweeper", block_ms=50)
+    sweeper.streams = [stream]
+    live = Liveness(store.sync_client(2.0), "live", ttl_ms=60_000, refresh_ms=50)
+    live.start()
+    try:
+        await store.redis.zadd(keys.WORKERS, {"live-but-late": 0})  # lapsed score, key still there
+        await store.redis.set(keys.worker("live-but-late"), 1, px=60_000)
+        assert await store.lapsed_workers() == []
+        assert await sweeper.reclaim_dead(full=False) == 0  # nobody lapsed: no consumer listed
+        assert await consumers(store, stream) == {registered: 1, unregistered: 1}
+        assert await sweeper.reclaim_dead(full=True) == 2  # the backstop finds both dead consumers
+        assert await consumers(store, stream) == {"sweeper": 0}
+
+        await store.redis.xadd(stream, {"n": registered})
+        assert len(await store.read_work([stream], registered, 1, 100)) == 1
+        await store.redis.zadd(keys.WORKERS, {registered: 0})  # its key lapsed (never set here)
+        assert await store.lapsed_workers() == [registered]
+        assert await sweeper.reclaim_dead(full=False) == 1
+        assert await store.redis.zscore(keys.WORKERS, registered) is not None  # kept until nothing is left
+        assert await sweeper.reclaim_dead(full=False) == 0
+        assert await store.redis.zscore(keys.WORKERS, registered) is None  # swept: forgotten
+    finally:
+        live.stop()
+    assert await store.lapsed_workers() == ["live"]  # a stopped worker is lapsed at once
+    await store.close()
+    redis.stop()

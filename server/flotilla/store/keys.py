@@ -17,6 +17,8 @@ All keys of one game share the tag `{<game_id>}`, so every script touches one sl
 | | | is deleted once applied |
 | flotilla:worker:{<consumer>} | STRING | a live worker (PX FLOTILLA_WORKER_TTL_MS, renewed by the worker); once it is |
 | | | gone, other workers take over that consumer's pending work and remove the consumer |
+| flotilla:workers | ZSET | consumer -> when its liveness key lapses unless renewed (Redis time, ms): where the |
+| | | sweep looks for dead workers; a member leaves when its worker stops or once it is swept |
 | flotilla:inbox:{<gateway>} | STREAM | outcomes for one gateway process; TTL FLOTILLA_INBOX_TTL renewed by its |
 | | | gateway (workers never create it: XADD NOMKSTREAM); trimmed as the gateway reads |
 | flotilla:user:{u} | HASH | display name, created ms (TTL: the session lifetime; kept once the user is rated) |
@@ -41,6 +43,7 @@ GAMES = f"{PREFIX}:games"
 TIMERS = f"{PREFIX}:timers"
 SIGNING_KEYS = f"{PREFIX}:keys"
 API_KEYS = f"{PREFIX}:apikeys"
+WORKERS = f"{PREFIX}:workers"
 JANITOR_LEASE = f"{PREFIX}:janitor:lease"
 JANITOR_CURSORS = f"{PREFIX}:janitor:cursors"
 

@@ -4,6 +4,10 @@ While the process lives, `flotilla:worker:{consumer}` exists (SET PX `ttl_ms`, r
 `refresh_ms`). A thread, not a task: a worker busy applying a large batch is alive, so its
 work must not be taken from it; only a dead process (or one cut off from Redis) lets the key
 lapse. A live worker that is stuck is the idle-time backstop's case (`Worker.claim_idle_ms`).
+
+Each renewal also scores the consumer in the registry `flotilla:workers` with the time (Redis's
+clock) its key lapses unless renewed again, so sweepers find dead workers with one cheap read
+instead of listing every work stream's consumers (`RedisStore.lapsed_workers`).
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ import redis
 import structlog
 
 from flotilla.store import keys
+from flotilla.store.redis_store import _script
 
 log = structlog.get_logger("flotilla.worker")
 
@@ -26,6 +31,8 @@ class Liveness:
     def __init__(self, client: Any, consumer: str, *, ttl_ms: int, refresh_ms: int) -> None:
         self.client = client
         self.key = keys.worker(consumer)
+        self.consumer = consumer
+        self._register = client.register_script(_script("worker_register.lua"))
         self.ttl_ms = ttl_ms
         self.refresh_ms = refresh_ms
         self._stop = threading.Event()
@@ -45,6 +52,7 @@ class Liveness:
         """Set the key again; returns whether that failed (logged once per outage)."""
         try:
             self.client.set(self.key, 1, px=self.ttl_ms)
+            self._register(keys=[keys.WORKERS], args=[self.consumer, self.ttl_ms])
         except (redis.RedisError, OSError) as exc:  # unreachable, failing over, ...: try again next time
             if not failing:
                 log.warning("worker.liveness_unavailable", error=str(exc))
@@ -58,4 +66,5 @@ class Liveness:
             self._thread.join(timeout=2)
         with contextlib.suppress(redis.RedisError, OSError):
             self.client.delete(self.key)
+            self.client.zadd(keys.WORKERS, {self.consumer: 0})  # lapsed now: swept (and forgotten) at once
         self.client.close()

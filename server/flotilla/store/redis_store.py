@@ -198,6 +198,7 @@ class RedisStore:
         self._claim_timers = client.register_script(_script("claim_timers.lua"))
         self._settle_timer = client.register_script(_script("settle_timer.lua"))
         self._claim_dead = client.register_script(_script("claim_dead.lua"))
+        self._workers_lapsed = client.register_script(_script("workers_lapsed.lua"))
         self._keep_inbox = client.register_script(_script("keep_inbox.lua"))
         self._drop_gone_game = client.register_script(_script("drop_gone_game.lua"))
         self._zrem_if_score = client.register_script(_script("zrem_if_score.lua"))
@@ -786,6 +787,23 @@ class RedisStore:
         """Backstop for a live but stuck worker: XAUTOCLAIM messages pending for `min_idle_ms`."""
         reply = await self.redis.xautoclaim(stream, keys.WORKER_GROUP, consumer, min_idle_ms, "0-0", count=count)
         return [(stream, msg_id, fields) for msg_id, fields in reply[1] if fields]
+
+    async def lapsed_workers(self) -> list[str]:
+        """Registered workers whose liveness key is gone (the registry's lapsed scores, checked
+        against the keys themselves): usually one cheap read that finds nobody."""
+        lapsed = [_text(name) for name in await self._workers_lapsed(keys=[keys.WORKERS])]
+        if not lapsed:
+            return []
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for name in lapsed:
+                pipe.exists(keys.worker(name))
+            alive = await pipe.execute()
+        return [name for name, live in zip(lapsed, alive, strict=True) if not live]
+
+    async def forget_workers(self, names: Sequence[str]) -> None:
+        """Drop swept dead workers from the registry."""
+        if names:
+            await self.redis.zrem(keys.WORKERS, *names)
 
     async def claim_from_dead(
         self, streams: Sequence[str], consumer: str, *, quiet_ms: int, count: int

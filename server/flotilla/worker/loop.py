@@ -3,10 +3,10 @@
 Stateless: the only thing kept between batches is a cache of committed states by game,
 checked on every commit by the version compare-and-set, so a stale entry costs one retry.
 
-A worker keeps a liveness key (`flotilla:worker:{consumer}`, see `store.liveness`). Every
-worker sweeps the work streams' consumers every `sweep_ms`: the pending messages of a
-consumer whose liveness key is gone (the process died) are claimed at once and applied, and
-the dead consumer is removed. A live worker stuck on its messages for `claim_idle_ms` loses
+A worker keeps a liveness key (`flotilla:worker:{consumer}`, see `store.liveness`) and its
+score in the worker registry. Every worker sweeps every `sweep_ms`: when the registry names a
+worker whose liveness key is gone (the process died), the work streams' consumers are listed,
+the dead consumer's pending messages are claimed at once and applied, and it is removed. A live worker stuck on its messages for `claim_idle_ms` loses
 them to XAUTOCLAIM (the backstop). Either way the version compare-and-set and the
 per-request outcome record make applying a message twice harmless (applied at most once).
 An applied message is acknowledged and deleted from its stream.
@@ -70,6 +70,9 @@ from flotilla.worker.plan import (
 log = structlog.get_logger("flotilla.worker")
 
 STATS_INTERVAL_S = 5.0
+FULL_SWEEP_EVERY = 50
+"""Every this many sweeps (5 s at the default 100 ms), one lists every work stream's consumers
+whatever the worker registry says (the backstop for consumers it does not name)."""
 
 
 Message = tuple[str, bytes, dict[bytes, bytes]]  # (work stream, message id, fields) as read
@@ -134,6 +137,7 @@ class Worker:
         self.rejected = 0
         self.timeouts = 0
         self.reclaimed = 0
+        self._sweeps = 0
         self._stopping = asyncio.Event()
         self.fast_path = FastPath()
         self.verify: set[str] = set()  # games to read before acting again (an answer given on the cache alone)
@@ -259,13 +263,27 @@ class Worker:
                 self.orphans = True  # a claim whose reply was lost, a batch cut short: ours now
             await asyncio.sleep(self.sweep_ms / 1000)
 
-    async def reclaim_dead(self) -> int:
-        """One sweep: claim and apply the pending work of workers whose liveness key is gone."""
+    async def reclaim_dead(self, *, full: bool | None = None) -> int:
+        """One sweep: claim and apply the pending work of workers whose liveness key is gone.
+
+        Usually one read of the worker registry that finds no lapsed worker and ends there; the
+        work streams' consumers are listed only when it finds one, and every `FULL_SWEEP_EVERY`
+        sweeps as a backstop (consumers missing from the registry: a worker of an older version,
+        a registry lost with a Redis restart). A dead worker leaves the registry once a sweep
+        finds nothing more to claim; `full` forces (True) or skips (False) the backstop."""
+        self._sweeps += 1
+        lapsed = await self.store.lapsed_workers()
+        if full is None:
+            full = self._sweeps % FULL_SWEEP_EVERY == 0
+        if not lapsed and not full:
+            return 0
         quiet_ms = self.block_ms + self.liveness_ttl_ms  # a live idle worker reads again within block_ms
         claimed = await self.store.claim_from_dead(self.streams, self.consumer, quiet_ms=quiet_ms, count=self.batch)
         if claimed:
             self._count_reclaimed("dead", claimed)
             await self.handle(await self.parsed(claimed))
+        else:
+            await self.store.forget_workers(lapsed)
         return len(claimed)
 
     def _count_reclaimed(self, how: str, messages: list[Message]) -> None:
