@@ -78,6 +78,7 @@ class Report:
     decisions: list[int] = field(default_factory=list)
     unfinished: int = 0
     cut: bool = False
+    games: list[str] = field(default_factory=list)  # over gRPC: the server's names of the games, in order
 
     def lines(self) -> list[str]:
         """The report as text (one row per entrant)."""
