@@ -104,7 +104,7 @@ def test_flotilla_bot_names_the_known_policies_for_an_unknown_one() -> None:
 async def test_the_arena_over_grpc_reports_what_the_server_says_of_its_games(stack: Stack) -> None:
     entrants = [Entrant("random"), Entrant("heuristic")]
     report = await asyncio.wait_for(
-        run_remote(stack.gateways[1], "port_royal", 2, entrants, 2, options={"mode": "base"}, seed=3, concurrency=2),
+        run_remote(stack.gateways[1], "counter", 2, entrants, 2, options={"moves": "10"}, seed=3, concurrency=2),
         100,
     )
     assert len(report.games) == len(report.decisions) == 2
@@ -125,9 +125,9 @@ async def test_the_arena_over_grpc_reports_what_the_server_says_of_its_games(sta
     assert [s.games for s in report.standings] == games == [2, 2]
     assert [s.wins for s in report.standings] == pytest.approx(wins)
     assert [s.score_total for s in report.standings] == scores
-    assert all(s.decisions > 0 for s in report.standings)
+    assert [s.decisions for s in report.standings] == [10, 10]  # 5 moves a seat, both seats in both games
     assert sum(report.decisions) == sum(s.decisions for s in report.standings)
     table = "\n".join(report.lines())
-    assert "port_royal 2 seats mode=base: 2 games" in table
+    assert "counter 2 seats moves=10: 2 games, 10 decisions per game" in table
     for s in report.standings:
         assert f"{s.entrant.label:<22} {s.win_rate:>8.2f}" in table

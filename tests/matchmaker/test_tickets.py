@@ -5,13 +5,16 @@ tickets meant for each other are matched together however long the second one ta
 (with bot fill-in after 2 s, a second ticket queued later than that under load left both
 players in two bot games). Only the lone-ticket test runs a matchmaker that fills in bots.
 Queues are keyed by kind and options and the session's Redis is shared, so each test queues
-its tickets under its own `moves` value (no other test queues counter tickets with these).
+its tickets under its own `moves` value (no other test queues counter tickets with these: 14 is
+`flotilla bot --queue`'s).
 """
 
 from __future__ import annotations
 
 import asyncio
 import random
+import subprocess
+import sys
 import time
 import uuid
 from collections.abc import AsyncIterator, Iterator
@@ -143,6 +146,25 @@ class TestTickets:
         assert ada.user in ranked
         assert [r.rank for r in board.ratings] == list(range(1, len(board.ratings) + 1))
         assert [r.ordinal for r in board.ratings] == sorted((r.ordinal for r in board.ratings), reverse=True)
+
+    async def test_flotilla_bot_queues_is_matched_and_plays_to_the_end(self, matchmaker: None, stack: Stack) -> None:
+        """`flotilla bot --queue counter --games 2`: two tickets (one user each) matched together,
+        both seats played by the command until the game is over."""
+        command = [sys.executable, "-m", "flotilla.cli", "bot", "--policy", "heuristic", "--queue", "counter"]
+        flags = ["--games", "2", "--concurrency", "2", "--option", "moves=14", "--target", stack.gateways[0]]
+        bot = await asyncio.create_subprocess_exec(*command, *flags, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        try:
+            out, _ = await asyncio.wait_for(bot.communicate(), 90)
+        finally:
+            if bot.returncode is None:
+                bot.kill()
+                await bot.wait()
+        text = out.decode()
+        assert bot.returncode == 0, text[-2000:]
+        assert "heuristic (difficulty 1): 2 of 2 games over" in text
+        games = {line.split(":")[0] for line in text.splitlines() if ": game over (finished)" in line}
+        assert len(games) == 1, text  # the two tickets made one game
+        assert text.count(", 7 decisions, 0 fallbacks") == 2  # 14 moves, half of them each ticket's
 
     async def test_a_lone_ticket_gets_a_bot_and_the_game_finishes_unrated(
         self, bot_filler: None, players: list[Player]
