@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import subprocess
-import sys
 import time
 import uuid
 from collections.abc import AsyncIterator, Iterator
@@ -13,6 +11,8 @@ from collections.abc import AsyncIterator, Iterator
 import grpc
 import pytest
 
+from flotilla.bots.command import run as run_bot_command
+from flotilla.cli import build_parser
 from flotilla.redis_server import RedisServer
 from flotilla.store.lobby_store import LobbyStore
 from flotilla.store.redis_store import RedisStore
@@ -112,33 +112,31 @@ class TestRoomToGame:
         assert final.last_event_id == 22  # started + 20 moves + finished
 
     async def test_flotilla_bot_takes_a_room_seat_and_plays_its_game_to_the_end(
-        self, players: list[Player], stack: Stack
+        self, players: list[Player], stack: Stack, capsys: pytest.CaptureFixture[str]
     ) -> None:
-        """`flotilla bot --policy heuristic --room ID` joins, gets ready, and once the host starts
-        the room plays its seat until the game is over."""
+        """`flotilla bot --policy heuristic --room ID` (its code, in process) joins, gets ready, and
+        once the host starts the room plays its seat until the game is over."""
         host = players[0]
         room = (await host.call(host.lobby, "CreateRoom", _create(moves="12"))).room
-        room_id = room.name.removeprefix("rooms/")
-        command = [sys.executable, "-m", "flotilla.cli", "bot", "--policy", "heuristic", "--room", room_id]
-        flags = ["--target", stack.gateways[1], "--name", "roombot"]
-        bot = await asyncio.create_subprocess_exec(*command, *flags, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        where = ["--room", room.name.removeprefix("rooms/"), "--target", stack.gateways[1], "--name", "roombot"]
+        args = build_parser().parse_args(["bot", "--policy", "heuristic", *where])
+        bot = asyncio.create_task(run_bot_command(args, None))
+
+        async def bot_seated_and_ready() -> bool:
+            assert not bot.done(), capsys.readouterr().out
+            seen = (await host.call(host.lobby, "GetRoom", pb.GetRoomRequest(room=room.name))).room
+            return seen.seats[1].display_name == "roombot" and seen.seats[1].ready
+
         try:
-
-            async def bot_seated_and_ready() -> bool:
-                seen = (await host.call(host.lobby, "GetRoom", pb.GetRoomRequest(room=room.name))).room
-                return seen.seats[1].display_name == "roombot" and seen.seats[1].ready
-
-            await until(bot_seated_and_ready, 60, "the bot in the room, ready", every_s=0.2)
+            await until(bot_seated_and_ready, 30, "the bot in the room, ready", every_s=0.05)
             started = await host.call(host.lobby, "StartRoom", pb.StartRoomRequest(room=room.name))
             game = started.room.game
             await asyncio.wait_for(play_random(host.client, Seat(game, 0, started.seat_token), random.Random(7)), 60)
-            out, _ = await asyncio.wait_for(bot.communicate(), 60)
+            code = await asyncio.wait_for(bot, 60)
         finally:
-            if bot.returncode is None:
-                bot.kill()
-                await bot.wait()
-        text = out.decode()
-        assert bot.returncode == 0, text[-2000:]
+            bot.cancel()
+        text = capsys.readouterr().out
+        assert code == 0, text[-2000:]
         assert f"{game}: game over (finished), scores [" in text
         assert "], 6 decisions, 0 fallbacks" in text  # 12 moves, every other one the bot's
         final = await host.client.get_game(game)

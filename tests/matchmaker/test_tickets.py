@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import subprocess
-import sys
 import time
 import uuid
 from collections.abc import AsyncIterator, Iterator
@@ -23,6 +21,8 @@ from pathlib import Path
 import grpc
 import pytest
 
+from flotilla.bots.command import run as run_bot_command
+from flotilla.cli import build_parser
 from flotilla.lobby.ratings import Ratings
 from flotilla.store import keys
 from flotilla.store.lobby_store import LobbyStore
@@ -147,20 +147,16 @@ class TestTickets:
         assert [r.rank for r in board.ratings] == list(range(1, len(board.ratings) + 1))
         assert [r.ordinal for r in board.ratings] == sorted((r.ordinal for r in board.ratings), reverse=True)
 
-    async def test_flotilla_bot_queues_is_matched_and_plays_to_the_end(self, matchmaker: None, stack: Stack) -> None:
-        """`flotilla bot --queue counter --games 2`: two tickets (one user each) matched together,
-        both seats played by the command until the game is over."""
-        command = [sys.executable, "-m", "flotilla.cli", "bot", "--policy", "heuristic", "--queue", "counter"]
-        flags = ["--games", "2", "--concurrency", "2", "--option", "moves=14", "--target", stack.gateways[0]]
-        bot = await asyncio.create_subprocess_exec(*command, *flags, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-        try:
-            out, _ = await asyncio.wait_for(bot.communicate(), 90)
-        finally:
-            if bot.returncode is None:
-                bot.kill()
-                await bot.wait()
-        text = out.decode()
-        assert bot.returncode == 0, text[-2000:]
+    async def test_flotilla_bot_queues_is_matched_and_plays_to_the_end(
+        self, matchmaker: None, stack: Stack, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        """`flotilla bot --queue counter --games 2` (its code, in process): two tickets (one user
+        each) matched together, both seats played by the command until the game is over."""
+        where = ["--queue", "counter", "--option", "moves=14", "--target", stack.gateways[0]]
+        args = build_parser().parse_args(["bot", "--policy", "heuristic", "--games", "2", "--concurrency", "2", *where])
+        code = await asyncio.wait_for(run_bot_command(args, None), 90)
+        text = capsys.readouterr().out
+        assert code == 0, text[-2000:]
         assert "heuristic (difficulty 1): 2 of 2 games over" in text
         games = {line.split(":")[0] for line in text.splitlines() if ": game over (finished)" in line}
         assert len(games) == 1, text  # the two tickets made one game
