@@ -131,3 +131,6 @@ async def test_the_arena_over_grpc_reports_what_the_server_says_of_its_games(sta
     assert "counter 2 seats moves=10: 2 games, 10 decisions per game" in table
     for s in report.standings:
         assert f"{s.entrant.label:<22} {s.win_rate:>8.2f}" in table
+    cut = await run_remote(stack.gateways[1], "counter", 2, entrants, 3, options={"moves": "10"}, time_limit_s=0.0)
+    assert cut.cut
+    assert cut.games == cut.decisions == []  # the game in progress at the limit is dropped, no other starts
