@@ -215,14 +215,33 @@ def cmd_matchmaker(_args: argparse.Namespace) -> int:
     return serve_process("matchmaker", lambda s: run_matchmaker(s, MatchmakerSettings.from_env(s)))
 
 
+def add_connection_arguments(parser: argparse.ArgumentParser) -> None:
+    """How a client command (bot, arena --target) reaches a gateway: TLS and an API key."""
+    gw = Settings.from_env()  # defaults from FLOTILLA_GATEWAY_* (docs/security.md)
+    parser.add_argument("--tls", action="store_true", default=gw.gateway_tls, help="TLS (implied by --ca/--cert)")
+    parser.add_argument("--ca", default=gw.gateway_ca, help="PEM CA bundle the gateway's certificate chains to")
+    parser.add_argument("--cert", default=gw.gateway_cert, help="PEM client certificate (gateways that require one)")
+    parser.add_argument("--key", default=gw.gateway_key, help="its PEM private key")
+    parser.add_argument("--server-name", default=gw.gateway_server_name, help="name the gateway's certificate carries")
+    parser.add_argument(
+        "--api-key",
+        default=os.environ.get("FLOTILLA_API_KEY", ""),
+        help="sign in with this API key (default: $FLOTILLA_API_KEY) instead of as a guest",
+    )
+
+
+def tls_of(args: argparse.Namespace) -> Tls | None:
+    """The TLS settings of `add_connection_arguments`' flags (None: plaintext)."""
+    if args.tls or args.ca or args.cert or args.key:
+        return Tls(args.ca, args.cert, args.key, args.server_name)
+    return None
+
+
 def cmd_bot(args: argparse.Namespace) -> int:
     """Seat a bot policy in a game, a room or the matchmaking queue (flotilla/bots/command.py)."""
     from flotilla.bots.command import run  # noqa: PLC0415
 
-    tls = None
-    if args.tls or args.ca or args.cert or args.key:
-        tls = Tls(args.ca, args.cert, args.key, args.server_name)
-    return asyncio.run(run(args, tls))
+    return asyncio.run(run(args, tls_of(args)))
 
 
 def _admin(work: Callable[[Any, Settings], Coroutine[Any, Any, int]]) -> int:
@@ -336,17 +355,7 @@ def build_parser() -> argparse.ArgumentParser:
     bot.add_argument("--name", default="bot")
     bot.add_argument("--seat", type=int, default=None)
     bot.add_argument("--seed", type=int, default=None)
-    gw = Settings.from_env()  # defaults from FLOTILLA_GATEWAY_* (docs/security.md)
-    bot.add_argument("--tls", action="store_true", default=gw.gateway_tls, help="TLS (implied by --ca/--cert)")
-    bot.add_argument("--ca", default=gw.gateway_ca, help="PEM CA bundle the gateway's certificate chains to")
-    bot.add_argument("--cert", default=gw.gateway_cert, help="PEM client certificate (gateways that require one)")
-    bot.add_argument("--key", default=gw.gateway_key, help="its PEM private key")
-    bot.add_argument("--server-name", default=gw.gateway_server_name, help="name the gateway's certificate carries")
-    bot.add_argument(
-        "--api-key",
-        default=os.environ.get("FLOTILLA_API_KEY", ""),
-        help="sign in with this API key (default: $FLOTILLA_API_KEY) instead of as a guest",
-    )
+    add_connection_arguments(bot)
     bot.set_defaults(func=cmd_bot)
     keys = sub.add_parser("keys", help="token-signing keys in Redis: rotate (a new one signs) or list")
     keys.add_argument("action", choices=("rotate", "list"))
@@ -361,8 +370,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def add_arena_parser(sub: Any) -> None:
-    """`flotilla arena`: seat-rotated games between bot policies, in process (bots/arena.py)."""
-    arena = sub.add_parser("arena", help="play bot policies against each other in process and rate them")
+    """`flotilla arena`: seat-rotated games between bot policies, in process (bots/arena.py) or on a
+    running server (`--target`, bots/remote_arena.py)."""
+    arena = sub.add_parser(
+        "arena", help="play bot policies against each other (in process or on a server) and rate them"
+    )
     arena.add_argument("--kind", required=True, help="game kind, e.g. port_royal")
     arena.add_argument("--seats", type=int, default=2)
     arena.add_argument("--policies", required=True, help="comma-separated policy names, rotated over the seats")
@@ -374,14 +386,21 @@ def add_arena_parser(sub: Any) -> None:
     arena.add_argument(
         "--time-limit", type=float, default=None, help="stop after this many seconds (the game in progress is dropped)"
     )
+    arena.add_argument("--target", default="", help="play on the server at HOST:PORT over gRPC (default: in process)")
+    arena.add_argument("--name", default="arena", help="--target: the guests' display names (NAME-0, NAME-1, ...)")
+    arena.add_argument("--concurrency", type=int, default=1, help="--target: games at once")
+    arena.add_argument("--think", type=float, default=None, help="--target: seconds a decision may take at most")
+    add_connection_arguments(arena)
     arena.set_defaults(func=cmd_arena)
 
 
 def cmd_arena(args: argparse.Namespace) -> int:
     """Print the arena's report (win rates with Wilson 95% intervals, scores, openskill)."""
     from flotilla.bots.arena import Entrant, run  # noqa: PLC0415
+    from flotilla.bots.remote_arena import run_remote  # noqa: PLC0415
     from flotilla.games import REGISTRY  # noqa: PLC0415
     from flotilla.rules import InvalidConfig  # noqa: PLC0415
+    from flotilla_client import FlotillaError  # noqa: PLC0415
 
     names = [n.strip() for n in args.policies.split(",") if n.strip()]
 
@@ -396,18 +415,40 @@ def cmd_arena(args: argparse.Namespace) -> int:
             raise ValueError(msg)
         entrants = [Entrant(n, 1 if d is None else d, b) for n, d, b in zip(names, difficulties, budgets, strict=True)]
         options = dict(o.split("=", 1) for o in args.option if "=" in o)
-        report = run(
-            REGISTRY[args.kind],
-            args.seats,
-            entrants,
-            args.games,
-            options=options,
-            seed=args.seed,
-            time_limit_s=args.time_limit,
-        )
+        if args.target:
+            report = asyncio.run(
+                run_remote(
+                    args.target,
+                    args.kind,
+                    args.seats,
+                    entrants,
+                    args.games,
+                    tls=tls_of(args),
+                    api_key=args.api_key,
+                    name=args.name,
+                    options=options,
+                    seed=args.seed,
+                    concurrency=args.concurrency,
+                    think_s=args.think,
+                    time_limit_s=args.time_limit,
+                )
+            )
+        else:
+            report = run(
+                REGISTRY[args.kind],
+                args.seats,
+                entrants,
+                args.games,
+                options=options,
+                seed=args.seed,
+                time_limit_s=args.time_limit,
+            )
     except (ValueError, InvalidConfig) as exc:  # a bad number, policy name or game option
         print(f"arena: {exc}", file=sys.stderr)
         return 2
+    except FlotillaError as exc:  # the server refused (a bad option, a rate limit it did not lift)
+        print(f"arena: {exc}", file=sys.stderr)
+        return 1
     print("\n".join(report.lines()))
     return 0
 

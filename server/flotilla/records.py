@@ -146,9 +146,18 @@ def event_row(event_id: int, time_ms: int, tag: str, payload: Any) -> EventRow:
 
 # --- the game's event stream: one entry per commit ------------------------------------------
 # Written by commit_transition.lua (and create_game.lua): v version, e event rows (JSON), p
-# prompts by seat (JSON), a seats to act (JSON), h lineage, ph the previous lineage, s and r
-# the seat and request id whose action this commit applied ("" for the server's own work).
+# prompts by seat (JSON, `prompts_plain`), a seats to act (JSON), h lineage, ph the previous
+# lineage, s and r the seat and request id whose action this commit applied ("" for the server's
+# own work).
 ENTRY_FIELDS = ("v", "e", "p", "a", "h", "ph", "s", "r")
+DEFAULTS = "d"  # in p: {seat: index into its legal actions of the game's default action}
+
+
+def prompts_plain(legal: dict[str, list[Any]], defaults: dict[str, int]) -> dict[str, Any]:
+    """Field p: the legal actions (codec plain) by seat ("0", "1", ...) and under "d" the index
+    of each seat's default action (what a timeout plays). A reader that predates "d" looks up
+    seats only; an entry without it (written before) has no defaults."""
+    return {**legal, DEFAULTS: defaults} if defaults else legal
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,10 +175,20 @@ class Entry:
 
     def prompt(self, seat: int) -> list[Any] | None:
         """The legal actions (plain) of `seat` after this commit, if it must act."""
+        found = self.prompt_default(seat)
+        return None if found is None else found[0]
+
+    def prompt_default(self, seat: int) -> tuple[list[Any], int | None] | None:
+        """The legal actions (plain) of `seat` after this commit and the index of its default
+        action among them (None when the entry has none), if it must act."""
         if seat not in self.to_act:
             return None
-        found: list[Any] | None = orjson.loads(self.raw_prompts).get(str(seat))
-        return found
+        raw = orjson.loads(self.raw_prompts)
+        found: list[Any] | None = raw.get(str(seat))
+        if found is None:
+            return None
+        default = raw.get(DEFAULTS, {}).get(str(seat))
+        return found, default if type(default) is int and 0 <= default < len(found) else None
 
     @classmethod
     def decode(cls, fields: Fields) -> Entry:

@@ -1,5 +1,6 @@
-"""Server-side policies over RPC (flotilla.bots.remote, `flotilla bot`): the seat's proto view and
-prompt decode to the engine's decision for every game, and the command plays games on a real stack."""
+"""Server-side policies over RPC (flotilla.bots.remote, `flotilla bot`, `flotilla arena --target`):
+the seat's proto view and prompt decode to the engine's decision for every game, the command plays
+games on a real stack, and the arena over gRPC totals what GetGame says of its games."""
 
 from __future__ import annotations
 
@@ -12,10 +13,13 @@ import pytest
 
 from flotilla.app.host import host_for
 from flotilla.bots import make
+from flotilla.bots.arena import Entrant, rotation
 from flotilla.bots.remote import PolicyBot
+from flotilla.bots.remote_arena import result_of, run_remote
 from flotilla.gateway.convert import GameConverter
 from flotilla.gateway.render import Renderer
 from flotilla.rules import Rng, Seat
+from flotilla_client import FlotillaClient
 from flotilla_client.api.game.v1 import game_pb2
 from support import Stack
 
@@ -93,3 +97,40 @@ def test_flotilla_bot_names_the_known_policies_for_an_unknown_one() -> None:
     assert done.returncode == 2
     assert "no bot policy 'nope'; known: " in done.stdout
     assert "random" in done.stdout
+
+
+@pytest.mark.redis
+@pytest.mark.timeout(120)
+async def test_the_arena_over_grpc_reports_what_the_server_says_of_its_games(stack: Stack) -> None:
+    entrants = [Entrant("random"), Entrant("heuristic")]
+    report = await asyncio.wait_for(
+        run_remote(stack.gateways[1], "counter", 2, entrants, 2, options={"moves": "10"}, seed=3, concurrency=2),
+        100,
+    )
+    assert len(report.games) == len(report.decisions) == 2
+    assert not report.cut
+    wins, scores, games = [0.0, 0.0], [0, 0], [0, 0]
+    async with FlotillaClient(stack.gateways[0]) as reader:
+        await reader.sign_in("reader")
+        for g, name in enumerate(report.games):
+            game = await reader.get_game(name)
+            result = result_of(game)
+            assert result is not None, game.state
+            assert [s.seat for s in game.seats if s.taken] == [0, 1]
+            for seat, w in enumerate(rotation(g, 2, len(entrants))):
+                wins[w] += (seat in result.winners) / len(result.winners)
+                scores[w] += result.scores[seat]
+                games[w] += 1
+    assert report.unfinished == 0
+    assert [s.games for s in report.standings] == games == [2, 2]
+    assert [s.wins for s in report.standings] == pytest.approx(wins)
+    assert [s.score_total for s in report.standings] == scores
+    assert [s.decisions for s in report.standings] == [10, 10]  # 5 moves a seat, both seats in both games
+    assert sum(report.decisions) == sum(s.decisions for s in report.standings)
+    table = "\n".join(report.lines())
+    assert "counter 2 seats moves=10: 2 games, 10 decisions per game" in table
+    for s in report.standings:
+        assert f"{s.entrant.label:<22} {s.win_rate:>8.2f}" in table
+    cut = await run_remote(stack.gateways[1], "counter", 2, entrants, 3, options={"moves": "10"}, time_limit_s=0.0)
+    assert cut.cut
+    assert cut.games == cut.decisions == []  # the game in progress at the limit is dropped, no other starts

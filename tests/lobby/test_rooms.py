@@ -11,14 +11,16 @@ from collections.abc import AsyncIterator, Iterator
 import grpc
 import pytest
 
+from flotilla.bots.command import run as run_bot_command
+from flotilla.cli import build_parser
 from flotilla.redis_server import RedisServer
 from flotilla.store.lobby_store import LobbyStore
 from flotilla.store.redis_store import RedisStore
 from flotilla_client import FlotillaClient, Seat, play_random
-from flotilla_client.api.game.v1 import game_service_pb2
+from flotilla_client.api.game.v1 import game_pb2, game_service_pb2
 from flotilla_client.api.lobby.v1 import lobby_service_pb2 as pb
 from lobby.mm_support import Player, reason_of, start_matchmaker, stop
-from support import Stack, stack_limits, start_stack
+from support import Stack, stack_limits, start_stack, until
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(180)]
 
@@ -108,6 +110,40 @@ class TestRoomToGame:
         )
         final = await host.client.get_game(started.room.game)
         assert final.last_event_id == 22  # started + 20 moves + finished
+
+    async def test_flotilla_bot_takes_a_room_seat_and_plays_its_game_to_the_end(
+        self, players: list[Player], stack: Stack, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        """`flotilla bot --policy heuristic --room ID` (its code, in process) joins, gets ready, and
+        once the host starts the room plays its seat until the game is over."""
+        host = players[0]
+        room = (await host.call(host.lobby, "CreateRoom", _create(moves="12"))).room
+        where = ["--room", room.name.removeprefix("rooms/"), "--target", stack.gateways[1], "--name", "roombot"]
+        args = build_parser().parse_args(["bot", "--policy", "heuristic", *where])
+        bot = asyncio.create_task(run_bot_command(args, None))
+
+        async def bot_seated_and_ready() -> bool:
+            assert not bot.done(), capsys.readouterr().out
+            seen = (await host.call(host.lobby, "GetRoom", pb.GetRoomRequest(room=room.name))).room
+            return seen.seats[1].display_name == "roombot" and seen.seats[1].ready
+
+        try:
+            await until(bot_seated_and_ready, 30, "the bot in the room, ready", every_s=0.05)
+            started = await host.call(host.lobby, "StartRoom", pb.StartRoomRequest(room=room.name))
+            game = started.room.game
+            await asyncio.wait_for(play_random(host.client, Seat(game, 0, started.seat_token), random.Random(7)), 60)
+            code = await asyncio.wait_for(bot, 60)
+        finally:
+            bot.cancel()
+        text = capsys.readouterr().out
+        assert code == 0, text[-2000:]
+        assert f"{game}: game over (finished), scores [" in text
+        assert "], 6 decisions, 0 fallbacks" in text  # 12 moves, every other one the bot's
+        final = await host.client.get_game(game)
+        assert final.state == game_pb2.GAME_STATE_FINISHED
+        assert final.seats[1].display_name == "roombot"
+        assert not final.seats[1].absent  # the bot played it, not the server
+        assert final.seats[1].timeouts == 0
 
     async def test_two_humans_and_bots_mixed_finish_a_sail_away_room(
         self, matchmaker: None, players: list[Player]

@@ -5,7 +5,8 @@ tickets meant for each other are matched together however long the second one ta
 (with bot fill-in after 2 s, a second ticket queued later than that under load left both
 players in two bot games). Only the lone-ticket test runs a matchmaker that fills in bots.
 Queues are keyed by kind and options and the session's Redis is shared, so each test queues
-its tickets under its own `moves` value (no other test queues counter tickets with these).
+its tickets under its own `moves` value (no other test queues counter tickets with these: 14 is
+`flotilla bot --queue`'s).
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from pathlib import Path
 import grpc
 import pytest
 
+from flotilla.bots.command import run as run_bot_command
+from flotilla.cli import build_parser
 from flotilla.lobby.ratings import Ratings
 from flotilla.store import keys
 from flotilla.store.lobby_store import LobbyStore
@@ -143,6 +146,21 @@ class TestTickets:
         assert ada.user in ranked
         assert [r.rank for r in board.ratings] == list(range(1, len(board.ratings) + 1))
         assert [r.ordinal for r in board.ratings] == sorted((r.ordinal for r in board.ratings), reverse=True)
+
+    async def test_flotilla_bot_queues_is_matched_and_plays_to_the_end(
+        self, matchmaker: None, stack: Stack, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        """`flotilla bot --queue counter --games 2` (its code, in process): two tickets (one user
+        each) matched together, both seats played by the command until the game is over."""
+        where = ["--queue", "counter", "--option", "moves=14", "--target", stack.gateways[0]]
+        args = build_parser().parse_args(["bot", "--policy", "heuristic", "--games", "2", "--concurrency", "2", *where])
+        code = await asyncio.wait_for(run_bot_command(args, None), 90)
+        text = capsys.readouterr().out
+        assert code == 0, text[-2000:]
+        assert "heuristic (difficulty 1): 2 of 2 games over" in text
+        games = {line.split(":")[0] for line in text.splitlines() if ": game over (finished)" in line}
+        assert len(games) == 1, text  # the two tickets made one game
+        assert text.count(", 7 decisions, 0 fallbacks") == 2  # 14 moves, half of them each ticket's
 
     async def test_a_lone_ticket_gets_a_bot_and_the_game_finishes_unrated(
         self, bot_filler: None, players: list[Player]

@@ -18,6 +18,7 @@ from flotilla.records import (
     event_row,
     finished_fields,
     finished_game,
+    prompts_plain,
 )
 
 
@@ -82,6 +83,23 @@ def test_entries_decode_with_and_without_their_request() -> None:
     assert old.prompt(0) is None
     new = Entry.decode({**fields, b"s": b"0", b"r": b"req"})
     assert (new.seat, new.request_id) == (0, "req")
+
+
+def test_prompt_defaults_decode_and_entries_without_them_have_none() -> None:
+    fields = {
+        b"v": b"4",
+        b"e": b"[]",
+        b"a": b"[0, 1]",
+        b"p": orjson.dumps(prompts_plain({"0": [5, 6], "1": [7]}, {"0": 1})),
+    }
+    new = Entry.decode(fields)
+    assert new.prompt_default(0) == ([5, 6], 1)
+    assert new.prompt_default(1) == ([7], None)  # a seat the rules named no legal default for
+    assert new.prompt(0) == [5, 6]
+    old = Entry.decode({**fields, b"p": b'{"0": [5, 6], "1": [7]}'})  # the previous release's form
+    assert old.prompt_default(0) == ([5, 6], None)
+    assert Entry.decode({**fields, b"p": b'{"0": [5], "d": {"0": 3}}'}).prompt_default(0) == ([5], None)  # out of range
+    assert prompts_plain({"0": [1]}, {}) == {"0": [1]}  # no defaults: the previous form exactly
 
 
 def test_action_records_of_seats_and_clocks() -> None:

@@ -1,6 +1,7 @@
 """The SDK's bot framework (flotilla_client.bot) against real gateways and workers: sync and async
 bots play complete games of every kind; a slow, a failing and a cheating bot get the fallback
-(the first legal action) in time, so the seat never times out; run_bots bounds its concurrency."""
+(the prompt's default action) in time, so the seat never times out; run_bots bounds its
+concurrency; and the prompt's default is what the server plays when a seat's clock runs out."""
 
 from __future__ import annotations
 
@@ -10,9 +11,14 @@ import time
 
 import pytest
 
-from flotilla_client import FlotillaClient, Played, RandomBot, Seat, run_bot, run_bots
+from flotilla.app.host import host_for
+from flotilla.gateway.convert import GameConverter
+from flotilla.records import CLOCK
+from flotilla.store.redis_store import RedisStore
+from flotilla_client import FlotillaClient, Played, RandomBot, Seat, fallback, run_bot, run_bots
 from flotilla_client.api.game.v1 import game_pb2
-from support import Stack
+from flotilla_client.bot import decide
+from support import Stack, until
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(120)]
 
@@ -169,3 +175,69 @@ async def test_run_bots_plays_many_games_at_a_bounded_concurrency(stack: Stack) 
     assert all(p.error is None and p.decisions == 3 for p in played)
     assert len({p.seat.game for p in played}) == games
     assert 1 <= most <= 2, most  # never more games at once than `concurrency`
+
+
+TIMED_KINDS = [(k, 2, o) for k, _, o in KINDS]  # two seats: the clocks start once both are taken
+
+
+@pytest.mark.parametrize(("kind", "seats", "options"), TIMED_KINDS, ids=[k[0] for k in TIMED_KINDS])
+async def test_the_prompts_default_is_what_the_server_plays_when_the_clock_runs_out(
+    stack: Stack, kind: str, seats: int, options: dict[str, str]
+) -> None:
+    """Nobody answers a 1 s clock: each action the server plays for a seat is the one its prompt
+    at that version named (the action log says what was played, and after which version)."""
+    clock = game_pb2.Clock(turn_seconds=1, max_timeouts=100)
+    players = await _seated(stack.gateways[0], kind, seats, options, clock=clock)
+    prompts: dict[tuple[int, int], game_pb2.Prompt] = {}
+
+    async def listen(client: FlotillaClient, seat: Seat) -> None:
+        async for response in client.play(seat):
+            if response.update.HasField("prompt"):
+                prompts[(seat.seat, response.update.through_event_id)] = response.update.prompt
+
+    listeners = [asyncio.create_task(listen(c, s)) for c, s in players]
+    game_id = players[0][1].game.removeprefix("games/")
+    host = host_for(kind)
+    converter = GameConverter(host.rules)
+    compared: list[tuple[object, object]] = []
+    store = RedisStore.from_url(stack.redis_url)
+
+    async def timed_out_at_a_prompt() -> bool:
+        compared.clear()
+        records = await store.actions_log(game_id)
+        for i, record in enumerate(records):
+            prompt = prompts.get((record.seat, records[i - 1].version if i else 1))
+            if record.by == CLOCK and prompt is not None:
+                assert prompt.HasField("default_action_index")
+                named = prompt.legal_actions[prompt.default_action_index]
+                compared.append((host.codec.from_plain(record.action), converter.action_from_pb(getattr(named, kind))))
+        return len(compared) >= 1
+
+    try:
+        await until(timed_out_at_a_prompt, 30, "a timeout of a seat whose prompt was received", every_s=0.1)
+    finally:
+        for task in listeners:
+            task.cancel()
+        await store.close()
+        await _close(players)
+    assert all(played == named for played, named in compared), compared
+
+
+async def test_the_fallback_is_the_prompts_default_action() -> None:
+    legal = [game_pb2.Action(counter=game_pb2.Action().counter) for _ in range(3)]
+    for i, action in enumerate(legal):
+        action.counter.add.n = i + 1
+    prompt = game_pb2.Prompt(seat=0, legal_actions=legal, default_action_index=2)
+    assert fallback(prompt) == legal[2]
+    assert fallback(game_pb2.Prompt(legal_actions=legal)) == legal[0]  # a server that names no default
+    assert fallback(game_pb2.Prompt(legal_actions=legal, default_action_index=9)) == legal[0]
+
+    async def broken(view: game_pb2.GameView, prompt: game_pb2.Prompt) -> game_pb2.Action:
+        raise RuntimeError("the bot's own bug")
+
+    client = FlotillaClient("127.0.0.1:1")  # never called: a decision that fails at once needs no clock
+    try:
+        action, why = await decide(client, Seat("games/g", 0, ""), broken, game_pb2.GameView(), prompt)
+    finally:
+        await client.close()
+    assert (action, why.split(":")[0]) == (legal[2], "raised RuntimeError")

@@ -70,6 +70,41 @@ def test_an_absent_seat_is_played_by_the_policy_and_a_timeout_by_the_default_act
     assert _played(plan_step(work, loaded, clock, 5000, takeover)) == last  # this timeout makes it absent
 
 
+KINDS = [
+    ("counter", 2, {"moves": "30"}),
+    ("sail_away", 2, {}),
+    ("port_royal", 2, {"mode": "contract_coop"}),
+    ("pirates_of_nassau", 2, {}),
+    ("navegador", 3, {}),
+]
+
+
+@pytest.mark.parametrize(("kind", "seats", "options"), KINDS, ids=[k[0] for k in KINDS])
+def test_the_prompts_name_the_action_a_timeout_plays(kind: str, seats: int, options: dict[str, str]) -> None:
+    """Along a random game, each acting seat's stored default (field p's "d") is what the worker
+    plays when that seat's clock runs out (a policy for absent seats does not change it)."""
+    host = host_for(kind)
+    config = clocks.ClockConfig(turn_ms=1000)
+    state = host.rules.new_game(host.config(seats, options), seed=7)
+    driver, checked = random.Random(7), 0
+    for step in range(40):
+        prompts, to_act = host.prompts(state)
+        if not to_act:
+            break
+        seat_clocks = clocks.schedule(config, clocks.initial(config, seats), to_act, None, 0, running=True)
+        loaded = Loaded(host, step + 1, state, False, seats, "l1")
+        clock = Clocks("active", config, orjson.dumps(clocks.dump(seat_clocks)))
+        for seat in to_act:
+            played = _played(
+                plan_step(Work("g", seat, "@clock", kind=CLOCK), loaded, clock, 5000, Takeover("test-last"))
+            )
+            assert played == prompts[str(seat)][prompts["d"][str(seat)]]
+            checked += 1
+        seat = Seat(driver.choice(to_act))
+        state = host.rules.apply(state, seat, driver.choice(host.rules.legal_actions(state, seat))).state
+    assert checked >= 20
+
+
 def test_the_takeover_choice_depends_only_on_the_game() -> None:
     """Planned again (a retried commit, another worker), the same random choice."""
     rules = host_for("pirates_of_nassau").rules

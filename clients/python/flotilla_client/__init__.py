@@ -4,7 +4,7 @@ The generated messages are in `flotilla_client.api.<package>.v1` (e.g.
 `flotilla_client.api.game.v1.game_pb2`); this package imports nothing of the server's.
 """
 
-from flotilla_client.bot import Bot, Played, run_bot, run_bots
+from flotilla_client.bot import Bot, Played, fallback, run_bot, run_bots
 from flotilla_client.bots import RandomBot, play_random, play_random_sync
 from flotilla_client.client import FlotillaClient, PlayStream
 from flotilla_client.commitment import VerificationFailed, check_commitment, seed_sha256
@@ -28,6 +28,7 @@ __all__ = [
     "VerificationFailed",
     "check_commitment",
     "check_deal",
+    "fallback",
     "play_random",
     "play_random_sync",
     "run_bot",

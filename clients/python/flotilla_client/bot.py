@@ -13,9 +13,9 @@ out: once `choose` has taken `QUICK_S`, GetGame tells whether the game is timed 
 deadline (`SeatInfo.deadline`: the view and the prompt carry no clock; a clock not started yet
 counts from the prompt's arrival), and the bot gets until
 `margin_s` before it (and never more than `think_s`, clock or not). When `choose` is too slow,
-raises, or returns an action that is not legal, the framework submits the **fallback, the
-prompt's first legal action** (the Prompt message carries no default action; the server's own
-default action is played only when the clock does run out). Losing a race (another seat moved
+raises, or returns an action that is not legal, the framework submits the **fallback**
+(`fallback`): the prompt's default action (`Prompt.default_action_index`, what the server plays
+when the clock runs out), or the first legal action when the server names none. Losing a race (another seat moved
 first: STALE_GAME_VERSION, NOT_YOUR_TURN) is expected and the next prompt decides again;
 SEAT_ABSENT ends the seat's play (the server plays it from then on). Each decision is logged on
 the `flotilla_client.bot` logger (stdlib `logging`: DEBUG per decision, INFO/WARNING per fallback).
@@ -80,6 +80,13 @@ class Played:
     absent: bool = False  # stopped because the seat is absent (the server plays it)
     error: FlotillaError | None = None  # run_bots only: why this seat stopped early
     think_ms: list[float] = field(default_factory=list)  # per decision, choose's time
+
+
+def fallback(prompt: game_pb2.Prompt) -> game_pb2.Action:
+    """The prompt's default action (what the server plays when the seat's clock runs out), else
+    its first legal action (a server that names no default)."""
+    index = prompt.default_action_index if prompt.HasField("default_action_index") else 0
+    return prompt.legal_actions[index if 0 <= index < len(prompt.legal_actions) else 0]
 
 
 def _chooser(bot: BotLike) -> ChooseFn:
@@ -150,7 +157,7 @@ async def decide(
             return task.result(), ""
     finally:
         task.cancel()  # a sync choose in its thread runs on; its answer is dropped
-    return prompt.legal_actions[0], why
+    return fallback(prompt), why
 
 
 async def run_bot(

@@ -18,7 +18,7 @@ export { PlayStream } from "./play.js";
 export type { Answer, PlayOptions } from "./play.js";
 export { bearer, needsRefresh, tokenTimes } from "./tokens.js";
 export { resumed } from "./streams.js";
-export { endsGame } from "./updates.js";
+export { defaultAction, endsGame } from "./updates.js";
 
 export * from "./gen/flotilla/api/game/v1/error_reason_pb.js";
 export * from "./gen/flotilla/api/game/v1/game_pb.js";

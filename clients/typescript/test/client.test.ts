@@ -19,9 +19,11 @@ import {
   FlotillaClient,
   FlotillaError,
   GameState,
+  PromptSchema,
   type Seat,
   type WatchGameResponse,
   counter,
+  defaultAction,
   needsRefresh,
   retryDelay,
   tokenTimes,
@@ -108,6 +110,14 @@ describe("units", () => {
     assert.equal(needsRefresh("not a jwt"), false, "an external token is refreshed with its issuer");
   });
 
+  it("falls back to the prompt's default action, else its first legal action", () => {
+    const legalActions = [add(1), add(2)];
+    assert.equal(defaultAction(create(PromptSchema, { legalActions, defaultActionIndex: 1 })), legalActions[1]);
+    assert.equal(defaultAction(create(PromptSchema, { legalActions })), legalActions[0]); // an older server
+    assert.equal(defaultAction(create(PromptSchema, { legalActions, defaultActionIndex: 5 })), legalActions[0]);
+    assert.equal(defaultAction(create(PromptSchema, {})), undefined);
+  });
+
   it("checks a seed against its commitment", () => {
     const seed = "000102030405060708090a0b0c0d0e0f";
     const sha = "be45cb2605bf36bebde684841a28f0fd43c69850a3dce5fedba69928ee3a8991"; // of those 16 bytes
@@ -172,7 +182,8 @@ describe("against a server", { skip: GATEWAYS.length < 2 ? "set FLOTILLA_GATEWAY
             reopen = true; // at a prompt: the resume must prompt again
             break;
           }
-          const answer = await stream.submit(prompt.legalActions[0] as Action, { etag: prompt.etag });
+          assert.equal(prompt.defaultActionIndex, 0, "the counter's default, Add(1), is its first legal action");
+          const answer = await stream.submit(defaultAction(prompt) as Action, { etag: prompt.etag });
           assert.ok(answer.update, "an accepted submission is answered by the update with its events");
         }
         if (!reopen) return;

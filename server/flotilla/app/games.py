@@ -189,14 +189,16 @@ class Games:
 
     async def view(self, game_id: str, viewer: Seat | None) -> Batch:
         meta, host, state = await self.state(game_id)
-        prompt = None
+        prompt, default = None, None
         if viewer is not None and viewer in host.rules.to_act(state):
             prompt = host.rules.legal_actions(state, viewer)
+            default = host.default_index(state, viewer, prompt)
         return Batch(
             host,
             meta.version,
             view=host.rules.view(state, viewer),
             prompt=prompt,
+            default=default,
             to_act=tuple(meta.to_act),
             finished=meta.status in ("finished", "abandoned"),
             lineage=meta.head,

@@ -17,6 +17,7 @@ from typing import Any
 import orjson
 
 from flotilla.games import REGISTRY, rules_at, served
+from flotilla.records import prompts_plain
 from flotilla.rules import GameRules, Result, Rng, Seat
 from flotilla.rules.codec import Codec
 from flotilla.rules.options import config_from_options
@@ -62,7 +63,7 @@ class Step:
     state: Any
     version: int
     events: list[list[Any]]
-    prompts: dict[str, list[Any]]
+    prompts: dict[str, Any]  # records.prompts_plain
     to_act: list[int]
     result: Result | None
     status: str = ""  # "finished" or "abandoned" when this step ends the game
@@ -101,12 +102,25 @@ class GameHost:
     def config(self, seats: int, options: Mapping[str, str]) -> Any:
         return config_from_options(self.rules.config_type, seats, options)
 
-    def prompts(self, state: Any) -> tuple[dict[str, list[Any]], list[int]]:
+    def default_index(self, state: Any, seat: Seat, legal: Sequence[Any]) -> int | None:
+        """Where the game's default action for `seat` (what its timeout plays) is in `legal`."""
+        try:
+            return legal.index(self.rules.default_action(state, seat))
+        except ValueError:  # not legal: the rules break their contract (rules/testing.py checks it)
+            return None
+
+    def prompts(self, state: Any) -> tuple[dict[str, Any], list[int]]:
+        """Field p of the entry (`records.prompts_plain`) and the seats that must act."""
         acting = sorted(self.rules.to_act(state))
-        prompts = {
-            str(seat): [self.codec.to_plain(a) for a in self.rules.legal_actions(state, seat)] for seat in acting
-        }
-        return prompts, [int(s) for s in acting]
+        legal: dict[str, list[Any]] = {}
+        defaults: dict[str, int] = {}
+        for seat in acting:
+            actions = self.rules.legal_actions(state, seat)
+            legal[str(seat)] = [self.codec.to_plain(a) for a in actions]
+            default = self.default_index(state, seat, actions)
+            if default is not None:
+                defaults[str(seat)] = default
+        return prompts_plain(legal, defaults), [int(s) for s in acting]
 
     def start(self, config: Any, seed: int, options: Mapping[str, str], now_ms: int) -> Step:
         state = self.rules.new_game(config, seed)

@@ -46,6 +46,7 @@ class Batch:
     view: Any | None = None
     events: tuple[list[Any], ...] = ()
     prompt: tuple[Any, ...] | None = None
+    default: int | None = None  # the index in `prompt` of the game's default action (a timeout's)
     to_act: tuple[int, ...] = ()
     finished: bool = False
     lineage: str = ""  # of `version`
@@ -229,12 +230,13 @@ class Watcher:
         return out, False
 
     def _batch(self, rows: list[list[Any]], lineages: list[str], answers: list[Answer], catch_up: bool) -> Batch:
-        prompt = self._prompt()
+        prompt, default = self._prompt() or (None, None)
         return Batch(
             self.host,
             self.version,
             events=tuple(rows),
             prompt=prompt,
+            default=default,
             to_act=self.to_act,
             finished=self.finished,
             lineage=self.lineage,
@@ -243,21 +245,24 @@ class Watcher:
             answers=tuple(answers),
         )
 
-    def _prompt(self) -> tuple[Any, ...] | None:
-        """The viewer's legal actions at `version` (from the commit that ends there), if it must act."""
+    def _prompt(self) -> tuple[tuple[Any, ...], int | None] | None:
+        """The viewer's legal actions at `version` (from the commit that ends there) and the index
+        of its default action among them, if it must act."""
         if self.viewer is None or self.at is None or self.at.version != self.version:
             return None
-        plain = self.at.prompt(self.viewer)
-        if plain is None:
+        found = self.at.prompt_default(self.viewer)
+        if found is None:
             return None
         self.prompted = self.version
-        return tuple(self.host.codec.from_plain(a) for a in plain)
+        plain, default = found
+        return tuple(self.host.codec.from_plain(a) for a in plain), default
 
     def unprompted(self) -> Batch | None:
         """The viewer's prompt at its version, if it must act and was not given it yet."""
-        if self.prompted == self.version or self.finished or (prompt := self._prompt()) is None:
+        if self.prompted == self.version or self.finished or (found := self._prompt()) is None:
             return None
-        return Batch(self.host, self.version, prompt=prompt, to_act=self.to_act, lineage=self.lineage)
+        prompt, default = found
+        return Batch(self.host, self.version, prompt=prompt, default=default, to_act=self.to_act, lineage=self.lineage)
 
     def checkpoint(self) -> Batch:
         return Batch(self.host, self.version, to_act=self.to_act, lineage=self.lineage, finished=self.finished)
@@ -272,6 +277,7 @@ class Watcher:
                 batch.version,
                 view=batch.view,
                 prompt=batch.prompt,
+                default=batch.default,
                 to_act=batch.to_act,
                 finished=batch.finished,
                 lineage=batch.lineage,

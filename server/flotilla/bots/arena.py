@@ -1,5 +1,6 @@
-"""The arena: seat-rotated games between policies, in process through the rules API, with win
-rates (Wilson 95% intervals), mean scores, decisions per game and openskill ratings.
+"""The arena: seat-rotated games between policies, in process through the rules API (or over gRPC
+against a running server: `bots/remote_arena.py`), with win rates (Wilson 95% intervals), mean
+scores, decisions per game and openskill ratings.
 
 Game `g` is created with seed `seed + g` and seat `i` is played by policy `(i + g) % P`, so every
 policy plays every seat equally often over a multiple of P games, and a run is reproducible.
@@ -77,6 +78,7 @@ class Report:
     decisions: list[int] = field(default_factory=list)
     unfinished: int = 0
     cut: bool = False
+    games: list[str] = field(default_factory=list)  # over gRPC: the server's names of the games, in order
 
     def lines(self) -> list[str]:
         """The report as text (one row per entrant)."""
@@ -147,6 +149,44 @@ def play(
     return Played(rules.result(state), tuple(decisions), tuple(seconds))
 
 
+def rotation(game: int, seat_count: int, entrants: int) -> list[int]:
+    """The entrant of each seat in game `game`: seat `i` is played by `(i + game) % entrants`."""
+    return [(i + game) % entrants for i in range(seat_count)]
+
+
+class Tally:
+    """A run's totals, game by game (in process or over gRPC: one reporting path)."""
+
+    def __init__(self, kind: str, seat_count: int, entrants: Sequence[Entrant], options: Mapping[str, str]) -> None:
+        self.report = Report(kind, seat_count, dict(options), [Standing(e) for e in entrants])
+        self.model = PlackettLuce()
+        self.ratings = [self.model.rating() for _ in entrants]
+
+    def add(self, who: Sequence[int], played: Played) -> None:
+        """One game: `who[seat]` is the entrant that played `seat`."""
+        standings = self.report.standings
+        self.report.decisions.append(sum(played.decisions))
+        for seat, w in enumerate(who):
+            standings[w].decisions += played.decisions[seat]
+            standings[w].seconds += played.seconds[seat]
+        if played.result is None:
+            self.report.unfinished += 1
+            return
+        _score(standings, who, played.result)
+        present = sorted(set(who))
+        if len(present) > 1 and played.result.ranks:
+            best = [float(min(played.result.ranks[s] for s, w in enumerate(who) if w == p)) for p in present]
+            rated = self.model.rate([[self.ratings[p]] for p in present], ranks=best)
+            for p, team in zip(present, rated, strict=True):
+                self.ratings[p] = team[0]
+
+    def done(self) -> Report:
+        """The report, with each entrant's openskill rating."""
+        for s, r in zip(self.report.standings, self.ratings, strict=True):
+            s.mu, s.sigma = r.mu, r.sigma
+        return self.report
+
+
 def run(
     rules: Rules,
     seat_count: int,
@@ -163,37 +203,19 @@ def run(
     options = dict(options or {})
     config = config_from_options(rules.config_type, seat_count, options)
     policies = [build(e, rules) for e in entrants]
-    standings = [Standing(e) for e in entrants]
-    report = Report(rules.name, seat_count, options, standings)
-    model = PlackettLuce()
-    ratings = [model.rating() for _ in entrants]
+    tally = Tally(rules.name, seat_count, entrants, options)
     deadline = None if time_limit_s is None else time.monotonic() + time_limit_s
     for g in range(games):
-        who = [(i + g) % len(entrants) for i in range(seat_count)]
+        who = rotation(g, seat_count, len(entrants))
         played = play(rules, config, [policies[w] for w in who], seed + g, max_decisions, deadline)
         if played is None:
-            report.cut = True
+            tally.report.cut = True
             break
-        report.decisions.append(sum(played.decisions))
-        for seat, w in enumerate(who):
-            standings[w].decisions += played.decisions[seat]
-            standings[w].seconds += played.seconds[seat]
-        if played.result is None:
-            report.unfinished += 1
-            continue
-        _score(standings, who, played.result)
-        present = sorted(set(who))
-        if len(present) > 1 and played.result.ranks:
-            best = [float(min(played.result.ranks[s] for s, w in enumerate(who) if w == p)) for p in present]
-            rated = model.rate([[ratings[p]] for p in present], ranks=best)
-            for p, team in zip(present, rated, strict=True):
-                ratings[p] = team[0]
-    for s, r in zip(standings, ratings, strict=True):
-        s.mu, s.sigma = r.mu, r.sigma
-    return report
+        tally.add(who, played)
+    return tally.done()
 
 
-def _score(standings: list[Standing], who: list[int], result: Result) -> None:
+def _score(standings: list[Standing], who: Sequence[int], result: Result) -> None:
     winners = result.winners
     for w in set(who):
         standings[w].games += 1

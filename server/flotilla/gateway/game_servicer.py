@@ -324,8 +324,8 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         viewer = await self.viewer(await self.principal(context, required=False), game_id, request.join_code)
         batch = await self.games.view(game_id, viewer)
         response = game_service_pb2.GetViewResponse(view=self.render.view(game_id, batch, viewer))
-        if batch.prompt is not None and viewer is not None:
-            response.prompt.CopyFrom(self.render.prompt(batch.host, viewer, batch.prompt, batch.version, batch.lineage))
+        if (prompt := self.render.batch_prompt(batch, viewer)) is not None:
+            response.prompt.CopyFrom(prompt)
         return response
 
     async def _submit(

@@ -146,14 +146,24 @@ class Renderer:
         getattr(envelope, host.rules.name).CopyFrom(self.converter(host).action_to_pb(action))
         return envelope
 
-    def prompt(self, host: GameHost, seat: Seat, actions: Sequence[Any], version: int, lineage: str) -> game_pb2.Prompt:
+    def prompt(
+        self, host: GameHost, seat: Seat, actions: Sequence[Any], version: int, lineage: str, default: int | None = None
+    ) -> game_pb2.Prompt:
+        """`seat`'s prompt; `default`: the index in `actions` of the game's default action."""
         rules = host.rules
         return game_pb2.Prompt(
             seat=seat,
             etag=etag(version, lineage),
             legal_actions=[self.action_to_pb(host, a) for a in actions],
             legal_action_texts=[self.text(rules, a, action=True)[1] for a in actions],
+            default_action_index=default,
         )
+
+    def batch_prompt(self, batch: Batch, viewer: Seat | None) -> game_pb2.Prompt | None:
+        """The viewer's prompt in `batch`, if it has one."""
+        if batch.prompt is None or viewer is None:
+            return None
+        return self.prompt(batch.host, viewer, batch.prompt, batch.version, batch.lineage, batch.default)
 
     # --- events ------------------------------------------------------------------------
     def event(
@@ -273,8 +283,8 @@ class Renderer:
             msg.events.extend(self.events(game_id, batch.host, batch.events, viewer, batch.lineages))
         else:
             msg.is_checkpoint = True
-        if batch.prompt is not None and viewer is not None:
-            msg.prompt.CopyFrom(self.prompt(batch.host, viewer, batch.prompt, batch.version, batch.lineage))
+        if (prompt := self.batch_prompt(batch, viewer)) is not None:
+            msg.prompt.CopyFrom(prompt)
         return msg
 
     # --- games -------------------------------------------------------------------------

@@ -8,7 +8,8 @@ All keys of one game share the tag `{<game_id>}`, so every script touches one sl
 | | | result, created_ms, seed_sha256 |
 | flotilla:game:{g}:seats | HASH | seat index -> JSON {user, name} |
 | flotilla:game:{g}:events | STREAM | one entry per commit, id 0-<last event id>: |
-| | | v (version), e (events), p (prompts by seat), a (to_act), h (lineage), ph (previous lineage) |
+| | | v (version), e (events), p (prompts by seat; "d" their default actions), a (to_act), h (lineage), |
+| | | ph (previous lineage) |
 | flotilla:game:{g}:actions | LIST | JSON [seat, action, through_event_id] per applied action (the replay log) |
 | flotilla:game:{g}:req:<seat>:{r} | STRING | the outcome of a seat's request r (retries; FLOTILLA_OUTCOME_TTL) |
 | flotilla:games | ZSET | game id -> created us (listing; ids of expired games are dropped by the janitor) |

@@ -256,16 +256,18 @@ class GameView(_message.Message):
     def __init__(self, game: _Optional[str] = ..., etag: _Optional[str] = ..., through_event_id: _Optional[int] = ..., viewer_seat: _Optional[int] = ..., to_act: _Optional[_Iterable[int]] = ..., counter: _Optional[_Union[_counter_pb2.View, _Mapping]] = ..., port_royal: _Optional[_Union[_port_royal_pb2.View, _Mapping]] = ..., sail_away: _Optional[_Union[_sail_away_pb2.View, _Mapping]] = ..., pirates_of_nassau: _Optional[_Union[_pirates_of_nassau_pb2.View, _Mapping]] = ..., navegador: _Optional[_Union[_navegador_pb2.View, _Mapping]] = ...) -> None: ...
 
 class Prompt(_message.Message):
-    __slots__ = ("seat", "legal_actions", "etag", "legal_action_texts")
+    __slots__ = ("seat", "legal_actions", "etag", "legal_action_texts", "default_action_index")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     LEGAL_ACTIONS_FIELD_NUMBER: _ClassVar[int]
     ETAG_FIELD_NUMBER: _ClassVar[int]
     LEGAL_ACTION_TEXTS_FIELD_NUMBER: _ClassVar[int]
+    DEFAULT_ACTION_INDEX_FIELD_NUMBER: _ClassVar[int]
     seat: int
     legal_actions: _containers.RepeatedCompositeFieldContainer[Action]
     etag: str
     legal_action_texts: _containers.RepeatedCompositeFieldContainer[Text]
-    def __init__(self, seat: _Optional[int] = ..., legal_actions: _Optional[_Iterable[_Union[Action, _Mapping]]] = ..., etag: _Optional[str] = ..., legal_action_texts: _Optional[_Iterable[_Union[Text, _Mapping]]] = ...) -> None: ...
+    default_action_index: int
+    def __init__(self, seat: _Optional[int] = ..., legal_actions: _Optional[_Iterable[_Union[Action, _Mapping]]] = ..., etag: _Optional[str] = ..., legal_action_texts: _Optional[_Iterable[_Union[Text, _Mapping]]] = ..., default_action_index: _Optional[int] = ...) -> None: ...
 
 class Text(_message.Message):
     __slots__ = ("label", "message_key", "args")
