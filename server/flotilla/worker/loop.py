@@ -6,7 +6,8 @@ checked on every commit by the version compare-and-set, so a stale entry costs o
 A worker keeps a liveness key (`flotilla:worker:{consumer}`, see `store.liveness`) and its
 score in the worker registry. Every worker sweeps every `sweep_ms`: when the registry names a
 worker whose liveness key is gone (the process died), the work streams' consumers are listed,
-the dead consumer's pending messages are claimed at once and applied, and it is removed. A live worker stuck on its messages for `claim_idle_ms` loses
+the dead consumer's pending messages are claimed at once and applied, and it is removed.
+A live worker stuck on its messages for `claim_idle_ms` loses
 them to XAUTOCLAIM (the backstop). Either way the version compare-and-set and the
 per-request outcome record make applying a message twice harmless (applied at most once).
 An applied message is acknowledged and deleted from its stream.
