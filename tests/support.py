@@ -18,12 +18,22 @@ import redis.asyncio as aioredis
 from prometheus_client.parser import text_string_to_metric_families
 
 from flotilla.app.limits import ADDRESS, LIMITS
-from flotilla.cli import _wait_for_gateway
+from flotilla.cli import _wait_for_gateway as _wait_for_serving
 from flotilla.identity.keycache import KeyCache, KeySet
 from flotilla.identity.tokens import Lifetimes, Tokens
 from flotilla.redis_server import free_port
 from flotilla.store.auth_store import AuthStore
 from flotilla_client import FlotillaClient, FlotillaError
+
+START_TIMEOUT_S = 120.0
+"""How long a test waits for a gateway it started to serve: a loaded machine imports slowly (the
+wait ends as soon as the gateway serves, so a long bound costs nothing when all is well)."""
+
+
+def wait_for_gateway(target: str) -> None:
+    """Until the gateway at `target` serves (see START_TIMEOUT_S)."""
+    _wait_for_serving(target, timeout_s=START_TIMEOUT_S)
+
 
 # Every test client calls from 127.0.0.1 and the whole session shares one Redis, so per-address
 # limits would add up over the session: test stacks raise them (test_limits.py drives them with
@@ -65,7 +75,7 @@ class Stack:
         return proc
 
     def start_gateway(self, address: str) -> subprocess.Popen[bytes]:
-        """A gateway process listening on `address` (not waited for: see `_wait_for_gateway`)."""
+        """A gateway process listening on `address` (not waited for: see `wait_for_gateway`)."""
         env = dict(self.env, FLOTILLA_BIND=address)
         if self.serve_metrics:
             env["FLOTILLA_METRICS_PORT"] = str(port := free_port())
@@ -81,7 +91,22 @@ class Stack:
         self.gateway_procs[index].kill()
         self.gateway_procs[index].wait()
         self.gateway_procs[index] = self.start_gateway(self.gateways[index])
-        _wait_for_gateway(self.gateways[index])
+        wait_for_gateway(self.gateways[index])
+
+    def revive(self) -> None:
+        """Start again whatever gateway or worker a test killed (a shared stack outlives the test
+        modules that use it): a gateway on its own address, a new worker for each dead one."""
+        restarted = []
+        for i, proc in enumerate(self.gateway_procs):
+            if proc.poll() is not None:
+                self.gateway_procs[i] = self.start_gateway(self.gateways[i])
+                restarted.append(self.gateways[i])
+        dead = [proc for proc in self.worker_procs if proc.poll() is not None]
+        self.worker_procs = [proc for proc in self.worker_procs if proc not in dead]
+        for _ in dead:
+            self.start_worker()
+        for target in restarted:
+            wait_for_gateway(target)
 
     def stop(self) -> None:
         for proc in [*self.gateway_procs, *self.worker_procs]:
@@ -118,7 +143,7 @@ def start_stack(
         for _ in range(workers):
             stack.start_worker()
         for target in stack.gateways:
-            _wait_for_gateway(target)
+            wait_for_gateway(target)
     except BaseException:
         stack.stop()  # a stack that failed to start must not outlive its test, burning CPU
         raise

@@ -15,7 +15,6 @@ import pytest
 import redis
 
 from flotilla.app.outcome import Outcome
-from flotilla.cli import _wait_for_gateway
 from flotilla.games import REGISTRY
 from flotilla.lobby.ratings import Rating
 from flotilla.records import InboxReply
@@ -26,7 +25,7 @@ from flotilla.store.redis_store import RedisStore
 from flotilla.worker.janitor import janitor_pass
 from flotilla.worker.loop import work_streams
 from flotilla_client import FlotillaClient, FlotillaError
-from support import Stack, start_stack, until
+from support import Stack, start_stack, until, wait_for_gateway
 from worker.counter_work import new_counter_game, work
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(120)]
@@ -152,7 +151,7 @@ def start_gateway(stack: Stack) -> tuple[subprocess.Popen[bytes], str]:
             stdout=log,
             stderr=subprocess.STDOUT,
         )
-    _wait_for_gateway(target)
+    wait_for_gateway(target)
     return proc, target
 
 

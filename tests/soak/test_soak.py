@@ -27,7 +27,6 @@ from pathlib import Path
 
 import pytest
 
-from flotilla.cli import _wait_for_gateway
 from flotilla.redis_server import RedisServer
 from flotilla.store import keys
 from flotilla.store.redis_store import RedisStore
@@ -35,7 +34,7 @@ from flotilla_client import FlotillaClient
 from flotilla_client.api.counter.v1 import counter_pb2
 from flotilla_client.api.game.v1 import game_pb2
 from lobby.mm_support import start_matchmaker, stop
-from support import Stack, stack_limits, start_stack
+from support import Stack, stack_limits, start_stack, wait_for_gateway
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow, pytest.mark.timeout(300)]
 
@@ -119,7 +118,7 @@ class Soak:
                 stdout=log,
                 stderr=subprocess.STDOUT,
             )
-        _wait_for_gateway(self.binds[i])
+        wait_for_gateway(self.binds[i])
         self.kills.append("gateway")
 
 
