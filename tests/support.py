@@ -103,9 +103,10 @@ def start_stack(
     workers: int = 2,
     extra_env: dict[str, str] | None = None,
     metrics: bool = False,
+    ready_s: float = 30.0,
 ) -> Stack:
     """Gateways and workers as subprocesses; with `metrics`, each serves /metrics on its own free port.
-    `extra_env` is applied last (it may override the defaults)."""
+    `extra_env` is applied last (it may override the defaults); `ready_s` bounds each gateway's start."""
     env = dict(os.environ, FLOTILLA_METRICS_PORT="0")
     env.update(REDIS_URL=redis_url, FLOTILLA_LOG_FORMAT="json", FLOTILLA_HEARTBEAT="2", FLOTILLA_SUBMIT_TIMEOUT="10")
     env.update(FLOTILLA_LIMITS=stack_limits(), FLOTILLA_TRUSTED_PROXIES="")
@@ -116,8 +117,12 @@ def start_stack(
         stack.gateway_procs.append(stack.start_gateway(stack.gateways[-1]))
     for _ in range(workers):
         stack.start_worker()
-    for target in stack.gateways:
-        _wait_for_gateway(target)
+    try:
+        for target in stack.gateways:
+            _wait_for_gateway(target, ready_s)
+    except BaseException:
+        stack.stop()  # no orphaned processes when a gateway never came up
+        raise
     return stack
 
 

@@ -61,7 +61,8 @@ async def play_to_the_end(
     table: Table, grpc_client: FlotillaClient, stats: Stats, kind: str, screenshot: Path | None
 ) -> game_pb2.Game:
     """Both pages play their seats as the heuristic bot would (seeded by seat) until the game is
-    over; then both show GetGame's final scores and ranks at the game's last event."""
+    over; then both show GetGame's final scores and ranks, log and board at the game's last event,
+    and no render on the way showed the log ahead of the board."""
     pages = (table.host, table.guest)
     players = [await HeuristicPlayer.sit(p, grpc_client, table.game, seed) for seed, p in enumerate(pages)]
     shot = asyncio.create_task(_screenshot_mid_game(table.host, screenshot)) if screenshot else None
@@ -77,9 +78,14 @@ async def play_to_the_end(
         assert parsed(await final_scores(page)) == expected_rows(game)
         assert await page.get_by_role("main").get_attribute("data-game-status") == "finished"
         assert int(await page.get_by_role("main").get_attribute("data-through-event-id") or 0) == game.last_event_id
+        board = page.get_by_role("main").get_by_role("region", name="Board", exact=True)
+        assert int(await board.get_attribute("data-view-event-id") or 0) == game.last_event_id
         names = [row[0] for row in await scores_table(page)]
         assert names == [s.display_name for s in game.seats]
-    stats.record(kind, seconds, [await page_log(p) for p in pages])
+    played = [await page_log(p) for p in pages]
+    for log in played:  # no render showed an event in the log that its board did not
+        assert not log.board_behind, f"(log's event, board's) of renders with the board behind: {log.board_behind[:5]}"
+    stats.record(kind, seconds, played)
     return game
 
 

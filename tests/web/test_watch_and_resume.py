@@ -13,18 +13,17 @@ from playwright.async_api import Browser, Page
 from flotilla.app.host import host_for
 from flotilla.store.redis_store import RedisStore
 from flotilla_client import FlotillaClient
-from support import until
 from web.players import seat_of
 from web.webstack import WebStack
 from web.webui import (
     base,
+    caught_up,
     labels,
     moves_region,
     new_player,
     page_with_prompt,
     play_some,
     seat_a_table,
-    through_event_id,
     unique,
     wait_state,
 )
@@ -35,19 +34,6 @@ pytestmark = [
     pytest.mark.xdist_group("web"),
     pytest.mark.timeout(180),
 ]
-
-
-async def caught_up(page: Page, grpc_client: FlotillaClient, game: str) -> int:
-    """Until the page has applied the game's last event (as GetGame has it); that event id."""
-    last = 0
-
-    async def same() -> bool:
-        nonlocal last
-        last = (await grpc_client.get_game(game)).last_event_id
-        return await through_event_id(page) == last
-
-    await until(same, 30, f"the page at {game}'s last event")
-    return last
 
 
 def strings(value: object) -> set[str]:

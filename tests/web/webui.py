@@ -18,6 +18,9 @@ from typing import Any
 
 from playwright.async_api import Browser, BrowserContext, Locator, Page
 
+from flotilla_client import FlotillaClient
+from support import until
+
 CHROMIUM = "/usr/bin/chromium"  # Debian's package (scripts/bootstrap installs it)
 CHROMIUM_ARGS = [
     "--headless",
@@ -32,10 +35,12 @@ CHROMIUM_ARGS = [
 TIMEOUT_MS = 30_000  # any single wait of the UI (a move takes milliseconds; a loaded 2-core box, seconds)
 
 # In every page: the epoch time (ms, performance.timeOrigin + now: comparable across contexts of
-# one machine) of each change of main's data-through-event-id, and of each click on a button.
+# one machine) of each change of main's data-through-event-id, and of each click on a button; and
+# each render whose log (main's data-through-event-id) was ahead of its board (the Board region's
+# data-view-event-id: the event of the view it is drawn from).
 INIT_SCRIPT = """
 (() => {
-  const log = { through: [], clicks: [] };
+  const log = { through: [], clicks: [], behind: [] };
   window.__flotillaLog = log;
   const now = () => performance.timeOrigin + performance.now();
   let last = null;
@@ -43,9 +48,12 @@ INIT_SCRIPT = """
     const main = document.querySelector('main[data-through-event-id]');
     const id = main ? main.getAttribute('data-through-event-id') : null;
     if (id !== null && id !== last) { last = id; log.through.push([Number(id), now()]); }
+    const board = main && main.querySelector('[data-view-event-id]');
+    const at = board ? Number(board.getAttribute('data-view-event-id')) : null;
+    if (at !== null && Number(id) > at && log.behind.length < 100) log.behind.push([Number(id), at]);
   };
   new MutationObserver(look).observe(document, {
-    subtree: true, childList: true, attributes: true, attributeFilter: ['data-through-event-id'],
+    subtree: true, childList: true, attributes: true, attributeFilter: ['data-through-event-id', 'data-view-event-id'],
   });
   document.addEventListener('click', (e) => {
     const button = e.target instanceof Element ? e.target.closest('button') : null;
@@ -83,7 +91,7 @@ class Played:
 
     clicks: list[tuple[str, float]]
     through: list[tuple[int, float]]
-    prompts: int = 0
+    board_behind: list[tuple[int, int]]  # (log's event, board's event) of each render whose board was behind
 
 
 @dataclass
@@ -257,6 +265,19 @@ async def start(host: Page, others: Sequence[Page]) -> str:
     return f"games/{ids.pop()}"
 
 
+async def caught_up(page: Page, grpc_client: FlotillaClient, game: str) -> int:
+    """Until the page shows the game's last event (as GetGame has it); that event id."""
+    last = 0
+
+    async def same() -> bool:
+        nonlocal last
+        last = (await grpc_client.get_game(game)).last_event_id
+        return await through_event_id(page) == last
+
+    await until(same, 30, f"the page at {game}'s last event")
+    return last
+
+
 async def through_event_id(page: Page) -> int:
     value = await page.get_by_role("main").get_attribute("data-through-event-id")
     assert value is not None
@@ -302,18 +323,18 @@ async def click_move(page: Page, chooser: Chooser, rng: random.Random) -> str:
         polling="raf",
     )
     alert = page.get_by_role("alert")
-    if await alert.count() and await alert.first.is_visible():
-        text = (await alert.first.inner_text()).strip()
-        if not re.search(r"stale|failed to fetch", text, re.I):  # retried: see AUTOPLAY_JS
-            raise AssertionError(f"the move {label!r} was refused: {text}")
-        await alert.first.get_by_role("button").first.click()
+    if await alert.count():  # a player's page never shows one while playing, not even after a lost race
+        raise AssertionError(f"the move {label!r} was refused: {(await alert.first.inner_text()).strip()}")
     return label
 
 
 async def page_log(page: Page) -> Played:
     log = await page.evaluate("window.__flotillaLog")
-    moves = [(c[0], c[1]) for c in log["clicks"] if c[0] != "Dismiss"]  # not an alert's button
-    return Played(clicks=moves, through=[(t[0], t[1]) for t in log["through"]])
+    return Played(
+        clicks=[(c[0], c[1]) for c in log["clicks"]],
+        through=[(t[0], t[1]) for t in log["through"]],
+        board_behind=[(b[0], b[1]) for b in log["behind"]],
+    )
 
 
 async def final_scores(page: Page) -> list[list[str]]:
