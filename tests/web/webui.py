@@ -107,6 +107,7 @@ class Stats:
             "seconds": round(seconds, 2),
             "clicks": sum(len(p.clicks) for p in played),
             "latencies_ms": [round(x, 1) for x in latencies],
+            "reaction_ms": [round(x, 1) for x in reaction_ms(played)],
         }
         self.games.append(figures)
         return figures
@@ -117,6 +118,8 @@ class Stats:
         every = [x for g in self.games for x in g["latencies_ms"]]
         for g in self.games:
             print(f"web: {g['kind']}: {g['clicks']} clicks in {g['seconds']} s")
+        if reactions := [x for g in self.games for x in g["reaction_ms"]]:
+            print(f"web: a test player's own time a move (update to click): p50 {percentile(reactions, 50):.1f} ms")
         if every:
             p50, p99 = percentile(every, 50), percentile(every, 99)
             print(f"web: click to opponent's page: p50 {p50:.1f} ms, p99 {p99:.1f} ms over {len(every)} moves")
@@ -128,6 +131,18 @@ def percentile(values: Sequence[float], p: float) -> float:
     """The p-th percentile (nearest rank)."""
     ordered = sorted(values)
     return ordered[max(0, min(len(ordered) - 1, round(p / 100 * len(ordered) + 0.5) - 1))]
+
+
+def reaction_ms(played: Sequence[Played]) -> list[float]:
+    """For each click: the time since its page last changed event (the test player's own cost of a
+    move: reading the page, GetView, the policy's choice, the click)."""
+    found = []
+    for page in played:
+        for _, clicked_at in page.clicks:
+            seen = [t for _, t in page.through if t <= clicked_at]
+            if seen:
+                found.append(clicked_at - seen[-1])
+    return found
 
 
 def click_to_opponent_ms(played: Sequence[Played]) -> list[float]:
