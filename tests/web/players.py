@@ -11,7 +11,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from playwright.async_api import Page
+from playwright.async_api import ElementHandle, Page
 
 from flotilla.app.host import host_for
 from flotilla.bots.policy import make
@@ -115,16 +115,27 @@ class HeuristicPlayer:
         return texts[index], texts[:index].count(texts[index])
 
 
-async def step(page: Page, pick: tuple[str, int] | None, at_least: int) -> Step:
-    """STEP_JS on the page's "Your move" region (found again when the page re-rendered it)."""
-    while True:
-        region = await moves_region(page).element_handle()
-        found = await asyncio.wait_for(
-            page.evaluate(STEP_JS, [region, list(pick) if pick else None, at_least, 2 * TIMEOUT_MS]),
-            3 * TIMEOUT_MS / 1000,
-        )
-        if found["state"] != "stale" or pick:
-            return Step(str(found["state"]), [str(x) for x in found.get("labels", [])], int(found.get("through", -1)))
+class Stepper:
+    """STEP_JS on one page's "Your move" region, its handle kept until the page re-renders it (one
+    Playwright round trip a move)."""
+
+    def __init__(self, page: Page) -> None:
+        self.page = page
+        self.region: ElementHandle | None = None
+
+    async def step(self, pick: tuple[str, int] | None, at_least: int) -> Step:
+        while True:
+            if self.region is None:
+                self.region = await moves_region(self.page).element_handle()
+            found = await asyncio.wait_for(
+                self.page.evaluate(STEP_JS, [self.region, list(pick) if pick else None, at_least, 2 * TIMEOUT_MS]),
+                3 * TIMEOUT_MS / 1000,
+            )
+            if found["state"] == "stale":
+                self.region = None
+            if found["state"] != "stale" or pick:
+                labels = [str(x) for x in found.get("labels", [])]
+                return Step(str(found["state"]), labels, int(found.get("through", -1)))
 
 
 async def play_seat(page: Page, player: HeuristicPlayer, *, by_playwright: int = 3) -> int:
@@ -132,8 +143,9 @@ async def play_seat(page: Page, player: HeuristicPlayer, *, by_playwright: int =
     `by_playwright` clicks are Playwright's own (real input events on the button found by role and
     name), the rest the page's click events (one round trip a move instead of a dozen)."""
     clicks, pick, at_least = 0, None, 0
+    stepper = Stepper(page)
     while True:
-        now = await step(page, pick, at_least)
+        now = await stepper.step(pick, at_least)
         assert not now.state.startswith("alert"), f"the page showed an alert: {now.state}"
         assert now.state != "timeout", f"the page stopped at event {now.through}"
         if now.state == "finished":
