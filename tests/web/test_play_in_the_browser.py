@@ -105,7 +105,8 @@ GAMES = [  # (kind, display name, private room?, mode): every kind and every Por
     pytest.param("port_royal", "Port Royal", False, contract_comp, id="port_royal-contract"),
     pytest.param("port_royal", "Port Royal", True, coop, id="port_royal-contract_coop"),
     pytest.param("pirates_of_nassau", "Pirates of Nassau", False, None, id="pirates_of_nassau"),
-    pytest.param("navegador", "Navegador", True, None, id="navegador"),
+    # Navegador's stepwise prompts: 400-630 clicks, 2-4 minutes on a loaded 2-core machine
+    pytest.param("navegador", "Navegador", True, None, id="navegador", marks=pytest.mark.timeout(600)),
 ]
 
 
