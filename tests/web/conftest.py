@@ -47,7 +47,11 @@ def web_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebStack]:
     env = {"FLOTILLA_BROWSER_BIND": f"127.0.0.1:{port}", "FLOTILLA_LIMITS": stack_limits(*WEB_LIMITS)}
     logs = tmp_path_factory.mktemp("web-stack")
     redis = RedisServer(tmp_path_factory.mktemp("web-redis"), aof=False).start()
-    stack = start_stack(redis.url, logs, gateways=1, workers=2, extra_env=env)
+    try:
+        stack = start_stack(redis.url, logs, gateways=1, workers=2, extra_env=env)  # once a session
+    except BaseException:
+        redis.stop()
+        raise
     matchmaker = start_matchmaker(stack, logs, "rooms", FLOTILLA_ROOM_GRACE="10")
     try:
         wait_for_page(f"http://127.0.0.1:{port}/")

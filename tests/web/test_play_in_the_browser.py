@@ -6,8 +6,6 @@ final scores `GetGame` has. The click-to-opponent latency of every move is recor
 from __future__ import annotations
 
 import asyncio
-import os
-import random
 import re
 import time
 from collections.abc import Callable
@@ -18,30 +16,26 @@ from playwright.async_api import Browser, Page
 
 from flotilla_client import FlotillaClient
 from flotilla_client.api.game.v1 import game_pb2
+from web.players import HeuristicPlayer, play_seat
 from web.webstack import WebStack
 from web.webui import (
-    Chooser,
     Stats,
     Table,
     base,
     base_plus,
     contract_comp,
     coop,
-    eager,
     final_scores,
     page_log,
-    play_seat,
-    play_some,
     scores_table,
     seat_a_table,
 )
 
-FULL = os.environ.get("FLOTILLA_WEB_FULL_GAMES") == "1"
 pytestmark = [
     pytest.mark.redis,
     pytest.mark.asyncio(loop_scope="session"),
     pytest.mark.xdist_group("web"),
-    pytest.mark.timeout(300),  # a complete game takes 30-90 s on a loaded 2-core machine
+    pytest.mark.timeout(300),  # a complete game takes 10-90 s on a loaded 2-core machine
 ]
 
 
@@ -64,32 +58,34 @@ def parsed(rows: list[list[str]]) -> list[tuple[str, str, int, int]]:
 
 
 async def play_to_the_end(
-    table: Table,
-    grpc_client: FlotillaClient,
-    stats: Stats,
-    kind: str,
-    chooser: Chooser,
-    screenshot: Path | None,
+    table: Table, grpc_client: FlotillaClient, stats: Stats, kind: str, screenshot: Path | None
 ) -> game_pb2.Game:
-    rngs = [random.Random(f"{table.game}:{i}") for i in (0, 1)]
+    """Both pages play their seats as the heuristic bot would (seeded by seat) until the game is
+    over; then both show GetGame's final scores and ranks, log and board at the game's last event,
+    and no render on the way showed the log ahead of the board."""
+    pages = (table.host, table.guest)
+    players = [await HeuristicPlayer.sit(p, grpc_client, table.game, seed) for seed, p in enumerate(pages)]
     shot = asyncio.create_task(_screenshot_mid_game(table.host, screenshot)) if screenshot else None
     began = time.monotonic()
-    clicks = await asyncio.gather(
-        *(play_seat(p, chooser, r) for p, r in zip((table.host, table.guest), rngs, strict=True))
-    )
+    clicks = await asyncio.gather(*(play_seat(p, player) for p, player in zip(pages, players, strict=True)))
     seconds = time.monotonic() - began
     if shot:
         await shot
     assert all(clicks), f"each player made moves: {clicks}"
     game = await grpc_client.get_game(table.game)
     assert game.state == game_pb2.GAME_STATE_FINISHED
-    for page in (table.host, table.guest):
+    for page in pages:
         assert parsed(await final_scores(page)) == expected_rows(game)
         assert await page.get_by_role("main").get_attribute("data-game-status") == "finished"
         assert int(await page.get_by_role("main").get_attribute("data-through-event-id") or 0) == game.last_event_id
+        board = page.get_by_role("main").get_by_role("region", name="Board", exact=True)
+        assert int(await board.get_attribute("data-view-event-id") or 0) == game.last_event_id
         names = [row[0] for row in await scores_table(page)]
         assert names == [s.display_name for s in game.seats]
-    stats.record(kind, seconds, [await page_log(p) for p in (table.host, table.guest)])
+    played = [await page_log(p) for p in pages]
+    for log in played:  # no render showed an event in the log that its board did not
+        assert not log.board_behind, f"(log's event, board's) of renders with the board behind: {log.board_behind[:5]}"
+    stats.record(kind, seconds, played)
     return game
 
 
@@ -102,20 +98,15 @@ async def _screenshot_mid_game(page: Page, path: Path) -> None:
     await page.screenshot(path=str(path), full_page=True)
 
 
-GAMES = [  # (kind, display name, private room?, mode): every kind, Port Royal's shortest mode here
+GAMES = [  # (kind, display name, private room?, mode): every kind and every Port Royal mode
     pytest.param("sail_away", "Sail Away", False, None, id="sail_away"),
+    pytest.param("port_royal", "Port Royal", False, base, id="port_royal-base"),
+    pytest.param("port_royal", "Port Royal", True, base_plus, id="port_royal-base_plus"),
+    pytest.param("port_royal", "Port Royal", False, contract_comp, id="port_royal-contract"),
     pytest.param("port_royal", "Port Royal", True, coop, id="port_royal-contract_coop"),
     pytest.param("pirates_of_nassau", "Pirates of Nassau", False, None, id="pirates_of_nassau"),
-    # Navegador: ~800 human clicks and ~2,000 events a game (no option or seat count shortens it):
-    # its complete game runs with FLOTILLA_WEB_FULL_GAMES=1; normal runs play 30 moves of it.
-    pytest.param(
-        "navegador",
-        "Navegador",
-        False,
-        None,
-        id="navegador",
-        marks=pytest.mark.skipif(not FULL, reason="a complete Navegador game takes minutes: FLOTILLA_WEB_FULL_GAMES=1"),
-    ),
+    # Navegador's stepwise prompts: 400-630 clicks, 2-4 minutes on a loaded 2-core machine
+    pytest.param("navegador", "Navegador", True, None, id="navegador", marks=pytest.mark.timeout(600)),
 ]
 
 
@@ -133,56 +124,9 @@ async def test_two_browsers_and_a_bot_play_a_game_to_the_end(
 ) -> None:
     table = await seat_a_table(browser, web_stack.url, kind_name, private=private, mode=mode)
     try:
-        game = await play_to_the_end(
-            table, grpc_client, stats, kind, eager, screenshots / f"{kind}.png" if screenshots else None
-        )
+        shot = screenshots / f"{kind}.png" if screenshots and mode in (None, base) else None
+        game = await play_to_the_end(table, grpc_client, stats, kind, shot)
         assert game.kind == kind
         assert len({s.display_name for s in game.seats}) == 3  # two guests and a bot
-    finally:
-        await table.close()
-
-
-@pytest.mark.parametrize(
-    "mode",
-    [
-        pytest.param(base, id="base"),
-        pytest.param(base_plus, id="base_plus"),
-        pytest.param(contract_comp, id="contract_comp"),
-    ],
-)
-async def test_the_other_port_royal_modes_reach_a_prompt_and_play_moves(
-    browser: Browser, web_stack: WebStack, grpc_client: FlotillaClient, mode: Callable[[str], bool]
-) -> None:
-    table = await seat_a_table(browser, web_stack.url, "Port Royal", private=False, mode=mode)
-    try:
-        clicks = await play_some((table.host, table.guest), 8)
-        assert clicks >= 8
-        game = await grpc_client.get_game(table.game)
-        assert game.last_event_id > clicks  # each move is at least one event
-        for page in (table.host, table.guest):
-            await page.wait_for_function(
-                "(id) => Number(document.querySelector('main').getAttribute('data-through-event-id')) >= id",
-                arg=game.last_event_id,
-            )
-    finally:
-        await table.close()
-
-
-@pytest.mark.skipif(FULL, reason="the complete game runs instead")
-async def test_navegador_in_two_browsers_and_a_bot_plays_30_moves(
-    browser: Browser, web_stack: WebStack, grpc_client: FlotillaClient, screenshots: Path | None
-) -> None:
-    table = await seat_a_table(browser, web_stack.url, "Navegador", private=False)
-    try:
-        assert await play_some((table.host, table.guest), 30) >= 30
-        if screenshots:
-            await table.host.screenshot(path=str(screenshots / "navegador.png"), full_page=True)
-        game = await grpc_client.get_game(table.game)
-        assert game.state == game_pb2.GAME_STATE_ACTIVE
-        for page in (table.host, table.guest):
-            await page.wait_for_function(
-                "(id) => Number(document.querySelector('main').getAttribute('data-through-event-id')) >= id",
-                arg=game.last_event_id,
-            )
     finally:
         await table.close()

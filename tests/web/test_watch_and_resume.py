@@ -4,8 +4,6 @@ hidden, a page reload mid-game resumes at the right event with the prompt, and a
 
 from __future__ import annotations
 
-import contextlib
-import json
 import re
 
 import pytest
@@ -14,18 +12,18 @@ from playwright.async_api import Browser, Page
 
 from flotilla.app.host import host_for
 from flotilla.store.redis_store import RedisStore
-from flotilla_client import FlotillaClient, Seat
-from support import until
+from flotilla_client import FlotillaClient
+from web.players import seat_of
 from web.webstack import WebStack
 from web.webui import (
     base,
+    caught_up,
     labels,
     moves_region,
     new_player,
     page_with_prompt,
     play_some,
     seat_a_table,
-    through_event_id,
     unique,
     wait_state,
 )
@@ -36,19 +34,6 @@ pytestmark = [
     pytest.mark.xdist_group("web"),
     pytest.mark.timeout(180),
 ]
-
-
-async def caught_up(page: Page, grpc_client: FlotillaClient, game: str) -> int:
-    """Until the page has applied the game's last event (as GetGame has it); that event id."""
-    last = 0
-
-    async def same() -> bool:
-        nonlocal last
-        last = (await grpc_client.get_game(game)).last_event_id
-        return await through_event_id(page) == last
-
-    await until(same, 30, f"the page at {game}'s last event")
-    return last
 
 
 def strings(value: object) -> set[str]:
@@ -132,19 +117,6 @@ async def test_a_reload_mid_game_resumes_at_the_right_event_with_the_prompt(
         assert await play_some((table.host, table.guest), 4, seed=3) == 4
     finally:
         await table.close()
-
-
-async def seat_of(page: Page, game: str) -> Seat:
-    """The seat (index and token) the page's tab holds in `game`: the contract keeps seat tokens in
-    sessionStorage; the entry is found by its content (a JSON object with `seat` and `token`)."""
-    entries: dict[str, str] = await page.evaluate("() => ({ ...sessionStorage })")
-    for key, text in entries.items():
-        if game in key:
-            with contextlib.suppress(ValueError, TypeError):
-                saved = json.loads(text)
-                if isinstance(saved, dict) and "token" in saved and "seat" in saved:
-                    return Seat(game, int(saved["seat"]), str(saved["token"]))
-    raise AssertionError(f"no seat of {game} in the tab's sessionStorage: {sorted(entries)}")
 
 
 async def event_log_size(page: Page) -> int:

@@ -18,6 +18,9 @@ from typing import Any
 
 from playwright.async_api import Browser, BrowserContext, Locator, Page
 
+from flotilla_client import FlotillaClient
+from support import until
+
 CHROMIUM = "/usr/bin/chromium"  # Debian's package (scripts/bootstrap installs it)
 CHROMIUM_ARGS = [
     "--headless",
@@ -32,10 +35,12 @@ CHROMIUM_ARGS = [
 TIMEOUT_MS = 30_000  # any single wait of the UI (a move takes milliseconds; a loaded 2-core box, seconds)
 
 # In every page: the epoch time (ms, performance.timeOrigin + now: comparable across contexts of
-# one machine) of each change of main's data-through-event-id, and of each click on a button.
+# one machine) of each change of main's data-through-event-id, and of each click on a button; and
+# each render whose log (main's data-through-event-id) was ahead of its board (the Board region's
+# data-view-event-id: the event of the view it is drawn from).
 INIT_SCRIPT = """
 (() => {
-  const log = { through: [], clicks: [] };
+  const log = { through: [], clicks: [], behind: [] };
   window.__flotillaLog = log;
   const now = () => performance.timeOrigin + performance.now();
   let last = null;
@@ -43,9 +48,12 @@ INIT_SCRIPT = """
     const main = document.querySelector('main[data-through-event-id]');
     const id = main ? main.getAttribute('data-through-event-id') : null;
     if (id !== null && id !== last) { last = id; log.through.push([Number(id), now()]); }
+    const board = main && main.querySelector('[data-view-event-id]');
+    const at = board ? Number(board.getAttribute('data-view-event-id')) : null;
+    if (at !== null && Number(id) > at && log.behind.length < 100) log.behind.push([Number(id), at]);
   };
   new MutationObserver(look).observe(document, {
-    subtree: true, childList: true, attributes: true, attributeFilter: ['data-through-event-id'],
+    subtree: true, childList: true, attributes: true, attributeFilter: ['data-through-event-id', 'data-view-event-id'],
   });
   document.addEventListener('click', (e) => {
     const button = e.target instanceof Element ? e.target.closest('button') : null;
@@ -83,7 +91,7 @@ class Played:
 
     clicks: list[tuple[str, float]]
     through: list[tuple[int, float]]
-    prompts: int = 0
+    board_behind: list[tuple[int, int]]  # (log's event, board's event) of each render whose board was behind
 
 
 @dataclass
@@ -99,6 +107,7 @@ class Stats:
             "seconds": round(seconds, 2),
             "clicks": sum(len(p.clicks) for p in played),
             "latencies_ms": [round(x, 1) for x in latencies],
+            "reaction_ms": [round(x, 1) for x in reaction_ms(played)],
         }
         self.games.append(figures)
         return figures
@@ -109,6 +118,8 @@ class Stats:
         every = [x for g in self.games for x in g["latencies_ms"]]
         for g in self.games:
             print(f"web: {g['kind']}: {g['clicks']} clicks in {g['seconds']} s")
+        if reactions := [x for g in self.games for x in g["reaction_ms"]]:
+            print(f"web: a test player's own time a move (update to click): p50 {percentile(reactions, 50):.1f} ms")
         if every:
             p50, p99 = percentile(every, 50), percentile(every, 99)
             print(f"web: click to opponent's page: p50 {p50:.1f} ms, p99 {p99:.1f} ms over {len(every)} moves")
@@ -120,6 +131,18 @@ def percentile(values: Sequence[float], p: float) -> float:
     """The p-th percentile (nearest rank)."""
     ordered = sorted(values)
     return ordered[max(0, min(len(ordered) - 1, round(p / 100 * len(ordered) + 0.5) - 1))]
+
+
+def reaction_ms(played: Sequence[Played]) -> list[float]:
+    """For each click: the time since its page last changed event (the test player's own cost of a
+    move: reading the page, GetView, the policy's choice, the click)."""
+    found = []
+    for page in played:
+        for _, clicked_at in page.clicks:
+            seen = [t for _, t in page.through if t <= clicked_at]
+            if seen:
+                found.append(clicked_at - seen[-1])
+    return found
 
 
 def click_to_opponent_ms(played: Sequence[Played]) -> list[float]:
@@ -257,6 +280,19 @@ async def start(host: Page, others: Sequence[Page]) -> str:
     return f"games/{ids.pop()}"
 
 
+async def caught_up(page: Page, grpc_client: FlotillaClient, game: str) -> int:
+    """Until the page shows the game's last event (as GetGame has it); that event id."""
+    last = 0
+
+    async def same() -> bool:
+        nonlocal last
+        last = (await grpc_client.get_game(game)).last_event_id
+        return await through_event_id(page) == last
+
+    await until(same, 30, f"the page at {game}'s last event")
+    return last
+
+
 async def through_event_id(page: Page) -> int:
     value = await page.get_by_role("main").get_attribute("data-through-event-id")
     assert value is not None
@@ -302,104 +338,18 @@ async def click_move(page: Page, chooser: Chooser, rng: random.Random) -> str:
         polling="raf",
     )
     alert = page.get_by_role("alert")
-    if await alert.count() and await alert.first.is_visible():
-        text = (await alert.first.inner_text()).strip()
-        if not re.search(r"stale|failed to fetch", text, re.I):  # retried: see AUTOPLAY_JS
-            raise AssertionError(f"the move {label!r} was refused: {text}")
-        await alert.first.get_by_role("button").first.click()
+    if await alert.count():  # a player's page never shows one while playing, not even after a lost race
+        raise AssertionError(f"the move {label!r} was refused: {(await alert.first.inner_text()).strip()}")
     return label
-
-
-# The rest of a long game, inside the page: the same eager choice (PASSIVE), a real click event on the
-# button, then wait (a MutationObserver) for the update, as click_move does with one round trip per
-# wait. Playwright's per-click round trips (~10 of them) would make a 1,000-click game take minutes.
-AUTOPLAY_JS = """
-async ([region, max, seed, passive]) => {
-  const PASSIVE = new RegExp(passive, 'i');
-  const RETRY = /stale|failed to fetch/i;
-  let s = seed >>> 0;
-  const rnd = () => { s = (s + 0x6D2B79F5) >>> 0; let t = s; t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61); return ((t ^ (t >>> 14)) >>> 0) / 4294967296; };
-  const main = () => document.querySelector('main');
-  const alerted = () => {
-    const a = document.querySelector('[role=alert]'); return a && a.textContent.trim() ? a.textContent.trim() : null; };
-  const until = (f) => new Promise((resolve) => {
-    const check = () => { const v = f(); if (v) { obs.disconnect(); clearInterval(every); resolve(v); } return v; };
-    const obs = new MutationObserver(check);
-    const every = setInterval(check, 250);
-    if (!check()) obs.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
-  });
-  const ready = () => {
-    const m = main();
-    if (!m) return null;
-    if (m.getAttribute('data-game-status') === 'finished') return 'finished';
-    if (!region.isConnected) return 'stale';
-    return region.querySelector('button:not([disabled])') ? 'move' : null;
-  };
-  let clicks = 0, stale = 0;
-  while (clicks < max) {
-    const state = await until(ready);
-    if (state !== 'move') return { clicks, state, stale };
-    const buttons = [...region.querySelectorAll('button')];
-    const names = buttons.map((b) => b.getAttribute('aria-label') || b.textContent.trim());
-    const active = names.map((_, i) => i).filter((i) => !PASSIVE.test(names[i]));
-    const pool = active.length ? active : names.map((_, i) => i);
-    const before = main().getAttribute('data-through-event-id');
-    buttons[pool[Math.floor(rnd() * pool.length)]].click();
-    clicks += 1;
-    const after = await until(() => {
-      const m = main();
-      if (!m) return null;
-      if (m.getAttribute('data-game-status') === 'finished') return 'finished';
-      if (m.getAttribute('data-through-event-id') !== before) return 'moved';
-      return alerted() ? 'alert' : null;
-    });
-    if (after === 'alert') {
-      // Seats deciding at once: the other's move made this prompt's etag stale (ABORTED). A player
-      // dismisses the message and clicks again on the prompt of the newer update.
-      // A fetch that failed on the way (the app shows "Failed to fetch"; nothing was applied or the
-      // etag makes a second try harmless): the same, counted and reported.
-      if (!RETRY.test(alerted())) return { clicks, state: 'alert: ' + alerted() };
-      stale += 1;
-      document.querySelector('[role=alert] button')?.click();
-      if (stale > 50) return { clicks, state: 'alert: 50 retries: ' + alerted() };
-    }
-  }
-  return { clicks, state: 'max', stale };
-}
-"""
-
-
-async def play_seat(
-    page: Page, chooser: Chooser, rng: random.Random, *, stop_after: int | None = None, by_playwright: int = 5
-) -> int:
-    """Play the page's seat through the UI until the game is over (or `stop_after` clicks): the first
-    `by_playwright` moves by Playwright's real clicks on the buttons found by role and name, the rest
-    by the page's own click events (AUTOPLAY_JS, choosing as `eager` does)."""
-    clicks = 0
-    while (stop_after is None or clicks < stop_after) and clicks < by_playwright:
-        if await wait_state(page) == "finished":
-            return clicks
-        await click_move(page, chooser, rng)
-        clicks += 1
-    while stop_after is None or clicks < stop_after:
-        region = await moves_region(page).element_handle()
-        left = (stop_after or 1_000_000) - clicks
-        outcome = await asyncio.wait_for(
-            page.evaluate(AUTOPLAY_JS, [region, left, rng.randrange(2**32), PASSIVE.pattern]), 240
-        )
-        clicks += int(outcome["clicks"])
-        state = str(outcome["state"])
-        assert not state.startswith("alert"), f"a move was refused: {state}"
-        if state in ("finished", "max"):
-            break
-    return clicks
 
 
 async def page_log(page: Page) -> Played:
     log = await page.evaluate("window.__flotillaLog")
-    moves = [(c[0], c[1]) for c in log["clicks"] if c[0] != "Dismiss"]  # not an alert's button
-    return Played(clicks=moves, through=[(t[0], t[1]) for t in log["through"]])
+    return Played(
+        clicks=[(c[0], c[1]) for c in log["clicks"]],
+        through=[(t[0], t[1]) for t in log["through"]],
+        board_behind=[(b[0], b[1]) for b in log["behind"]],
+    )
 
 
 async def final_scores(page: Page) -> list[list[str]]:

@@ -15,7 +15,7 @@ import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 
 import { Alert } from "../Alert";
 import { catalogue, client, kindName, transient } from "../api";
-import { type LogEntry, loadLog, loadSeat, saveLog } from "../session";
+import { type LogEntry, keepOnlyLog, loadLog, loadSeat, saveLog } from "../session";
 import { Board } from "./Board";
 import { Clock } from "./Clock";
 import { FinalScores, Scores } from "./Scores";
@@ -63,17 +63,35 @@ export function Game({ id, watch }: { id: string; watch: boolean }) {
 
   useEffect(() => {
     const stop = new AbortController();
+    keepOnlyLog(logKey); // the saved logs of other games go: only this game's resumes from here
     const saved = loadLog(logKey);
     const joinCode = sessionStorage.getItem(`flotilla.code.${name}`) ?? ""; // a private room's game
     let entries: LogEntry[] = saved?.entries ?? [];
     setLog(entries);
     setThrough(saved ? BigInt(saved.through) : 0n); // the restored log is applied; the watch resumes after it
-    const quiet = (failure: unknown) => (transient(failure) ? setReconnecting(true) : setError(failure)); // the next update reads again
+    const quiet = (failure: unknown) => (transient(failure) ? setReconnecting(true) : setError(failure));
     let viewThrough = -1n; // the event the board's view is at
+    // What the stream brought is shown (log, event id, prompt, the end) only once the board's view
+    // has caught up with it, so the log never shows an event the board does not (a player decides
+    // on the board the prompt belongs to). `publish(true)`: show it anyway (the board cannot be read).
+    let streamAt = saved ? BigInt(saved.through) : 0n; // the last update the stream brought
+    let held: { log?: boolean; fresh?: string; prompt?: [Prompt | undefined]; unpend?: boolean; over?: boolean } = {};
+    const publish = (force = false) => {
+      if (!force && viewThrough < streamAt) return;
+      const now = held;
+      held = {};
+      setThrough(streamAt);
+      if (now.log) setLog(entries);
+      if (now.fresh) setFresh(now.fresh);
+      if (now.prompt) setPrompt(now.prompt[0]);
+      if (now.unpend) setPending(false);
+      if (now.over) setOver(true);
+    };
     const showView = (next: GameView | undefined) => {
       if (!next || next.throughEventId < viewThrough) return; // an older read than the board shows
       viewThrough = next.throughEventId;
       setView(next);
+      publish();
     };
     let clocked = false; // the game has turn clocks: each turn's deadlines are in GetGame
     // The stream's events are the game's own and its views come only at the start and on a resync,
@@ -84,6 +102,7 @@ export function Game({ id, watch }: { id: string; watch: boolean }) {
     let wanted = 0n;
     let asked = 0n;
     let reading = false;
+    let failures = 0; // reads of the view failed in a row (in transport: read again after a pause)
     const readView = (through: bigint) => {
       if (through > wanted) wanted = through;
       if (reading) return;
@@ -97,12 +116,21 @@ export function Game({ id, watch }: { id: string; watch: boolean }) {
               clocked ? client.getGame(name) : undefined,
             ]);
             if (stop.signal.aborted) return;
-            showView(now.view);
             if (game) setInfo(game);
+            showView(now.view);
+            const at = now.view?.throughEventId ?? asked;
+            if (at >= asked) failures = 0;
+            else {
+              asked = at; // a read behind the stream's event (a store that lags): read again after a pause
+              await new Promise((resolve) => setTimeout(resolve, retryPauseMs(++failures, 200)));
+            }
           }
         } catch (failure) {
-          asked = 0n; // the next update reads again
+          asked = 0n;
           quiet(failure);
+          if (transient(failure))
+            setTimeout(() => stop.signal.aborted || readView(0n), retryPauseMs(++failures, 500));
+          else publish(true); // the log goes on without the board
         } finally {
           reading = false;
         }
@@ -116,12 +144,11 @@ export function Game({ id, watch }: { id: string; watch: boolean }) {
       showView(now.view);
       if (game.state === GameState.FINISHED || game.state === GameState.ABANDONED) setOver(true);
     };
-    let throughNow = saved ? BigInt(saved.through) : 0n; // the last update applied
     resync.current = () => {
       void client
         .getView(name, seat ? { seat } : { joinCode })
         .then((now) => {
-          if (stop.signal.aborted || !now.view || now.view.throughEventId < throughNow) return; // the stream is ahead
+          if (stop.signal.aborted || !now.view || now.view.throughEventId < streamAt) return; // the stream is ahead
           showView(now.view);
           setPrompt(now.prompt && seat && now.prompt.seat === seat.seat ? now.prompt : undefined);
           setPending(false);
@@ -153,27 +180,27 @@ export function Game({ id, watch }: { id: string; watch: boolean }) {
           if (update.view) {
             if (update.resyncReason || !saved) entries = []; // a view replaces everything known
             if (update.resyncReason || !saved) applied = 0n;
-            if (update.resyncReason) viewThrough = -1n; // the history rewound: this view replaces the board whatever its event
-            showView(update.view);
+            if (update.resyncReason) [viewThrough, wanted, asked] = [-1n, 0n, 0n]; // the history rewound: this view replaces the board whatever its event
           }
           const news = update.events.filter((e) => e.eventId > applied); // never an event twice
           if (news.length) {
-            setFresh(String(news[0]?.eventId ?? ""));
+            held.fresh ||= String(news[0]?.eventId ?? "");
             entries = [...entries, ...news.map((e) => ({ id: String(e.eventId), text: e.text?.label || e.summary }))];
             applied = news[news.length - 1]?.eventId ?? applied;
-            setLog(entries);
-          } else if (update.view) setLog(entries);
+          }
+          if (news.length || update.view) held.log = true;
           const mine = update.prompt && seat && update.prompt.seat === seat.seat ? update.prompt : undefined;
-          if (mine) setPrompt(mine);
-          else if (update.events.length || update.view) setPrompt(undefined);
-          if (!update.isCheckpoint || mine) setPending(false);
-          setThrough(update.throughEventId);
-          throughNow = update.throughEventId;
+          if (mine || update.events.length || update.view) held.prompt = [mine];
+          if (!update.isCheckpoint || mine) held.unpend = true;
+          if (endsGame(update)) held.over = true;
+          streamAt = update.throughEventId;
           saveLog(logKey, { etag: update.etag, through: String(update.throughEventId), entries });
-          if (news.length && !update.view) readView(update.throughEventId);
-          if (endsGame(update)) setOver(true);
+          if (update.view) showView(update.view);
+          else if (viewThrough < streamAt) readView(streamAt);
+          publish(); // now if the board is there already (a view, or nothing new)
         }
         await refresh(); // the watch ends only with the game (a cut stream resumes): read the result
+        publish(true);
         setOver(true);
       } catch (failure) {
         if (!stop.signal.aborted) setError(failure);
@@ -261,7 +288,7 @@ export function Game({ id, watch }: { id: string; watch: boolean }) {
       </section>
       {finished && info?.result ? <FinalScores game={info} names={names} /> : null}
       <div class="columns">
-        <section aria-label="Board" class="board-region">
+        <section aria-label="Board" class="board-region" data-view-event-id={view ? String(view.throughEventId) : undefined}>
           <h2>Board</h2>
           <Board kind={info?.kind ?? ""} json={json} pieces={named} names={names} toAct={toAct} catalog={catalog} />
         </section>
