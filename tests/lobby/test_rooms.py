@@ -344,10 +344,10 @@ class TestRoomClock:
         host, guest, _ = players
         tag = str(random.randint(1000, 90000))
         request = _create(moves=tag)
-        request.clock.CopyFrom(game_pb2.Clock(turn_seconds=30, max_timeouts=5))
+        request.clock.CopyFrom(game_pb2.Clock(turn_seconds=30, absence_policy=game_pb2.ABSENCE_POLICY_ABORT))
         room = (await host.call(host.lobby, "CreateRoom", request)).room
-        assert (room.clock.turn_seconds, room.clock.max_timeouts) == (30, 5)
-        assert room.clock.absence_policy == game_pb2.ABSENCE_POLICY_BOT  # unset: the default, as CreateGame's
+        assert (room.clock.turn_seconds, room.clock.max_timeouts) == (30, 3)  # unset: the default, as CreateGame's
+        assert room.clock.absence_policy == game_pb2.ABSENCE_POLICY_ABORT
         listed = await guest.call(guest.lobby, "ListRooms", pb.ListRoomsRequest(kind="counter", options={"moves": tag}))
         assert [r.clock.turn_seconds for r in listed.rooms] == [30]
         await guest.call(guest.lobby, "JoinRoom", pb.JoinRoomRequest(room=room.name))
@@ -355,10 +355,11 @@ class TestRoomClock:
         watch = guest.lobby.WatchRoom(pb.WatchRoomRequest(room=room.name), metadata=guest.md)
         assert (await asyncio.wait_for(watch.read(), 10)).room.clock.turn_seconds == 30
         watch.cancel()
-        started = (await host.call(host.lobby, "StartRoom", pb.StartRoomRequest(room=room.name))).room
+        reply = await host.call(host.lobby, "StartRoom", pb.StartRoomRequest(room=room.name))
+        started = reply.room
         assert started.clock.turn_seconds == 30
         game = await host.client.get_game(started.game)
-        assert (game.clock.turn_seconds, game.clock.max_timeouts) == (30, 5)
+        assert (game.clock.turn_seconds, game.clock.absence_policy) == (30, game_pb2.ABSENCE_POLICY_ABORT)
 
         async def seat_0_has_a_deadline() -> bool:
             return (await host.client.get_game(started.game)).seats[0].HasField("deadline")
@@ -368,6 +369,12 @@ class TestRoomClock:
         left_ms = seats[0].deadline.ToMilliseconds() - time.time() * 1000
         assert 0 < left_ms <= 30_000
         assert not seats[1].HasField("deadline")  # counter: seat 0 moves first
+        await host.client.leave(Seat(started.game, 0, reply.seat_token))  # the ABORT policy ends the game now
+
+        async def aborted() -> bool:
+            return (await host.client.get_game(started.game)).state == game_pb2.GAME_STATE_ABANDONED
+
+        await until(aborted, 20, "the game to be aborted")
 
     async def test_a_bad_clock_is_refused_and_creates_no_room(self, players: list[Player]) -> None:
         host = players[0]
