@@ -1,12 +1,13 @@
 """Finished games rebuilt at an earlier point (GetViewAt): the state after a game's first n
 recorded actions, replayed from its seed (`flotilla.rules.replay`).
 
-A replay costs rules work in proportion to the game's length (a whole Navegador game of ~1,400
-actions is ~0.6 s), so each gateway process keeps a bounded LRU of replayed states as checkpoints
-(every CHECKPOINT_EVERY actions, and the last one asked for), keyed by game and the lineage of
-its last commit (a history that was rewound and played again is another game). Stepping through
-a replay move by move then costs one action's rules work per step, and a cold jump at most one
-replay. Replays run one at a time per process, in a thread, so the event loop keeps serving.
+A replay costs rules work in proportion to the game's length (a whole Navegador game of ~1,500
+actions: ~0.2 s, more on a loaded machine), so each gateway process keeps a bounded LRU of
+replayed states (one every CHECKPOINT_EVERY actions, and the last one asked for), keyed by game
+and the lineage of its last commit (a history that was rewound and played again is another game).
+A step forward then costs one action's rules work, a step back or a jump into a stretch already
+replayed at most CHECKPOINT_EVERY actions', and only a cold jump a whole replay. Replays run one
+at a time per process, in a thread, so the event loop keeps serving.
 """
 
 from __future__ import annotations
@@ -64,7 +65,7 @@ class Replays:
 
     def _nearest(self, game_id: str, lineage: str, count: int) -> tuple[int, Any]:
         """The kept state closest before `count` actions: (actions applied, state); (0, None): none."""
-        for at in (count, *range(count // self.every * self.every, 0, -self.every)):
+        for at in (count, count - 1, *range(count // self.every * self.every, 0, -self.every)):
             state = self._states.get((game_id, lineage, at))
             if state is not None:
                 self._states.move_to_end((game_id, lineage, at))
