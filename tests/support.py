@@ -216,6 +216,7 @@ async def assert_stored_state_replays(redis_url: str, game: str) -> None:
     """The state stored in Redis equals a replay of the stored action log from the game's seed."""
     from flotilla.app.host import host_for
     from flotilla.rules import Seat
+    from flotilla.rules.replay import replay
     from flotilla.store.redis_store import RedisStore
 
     store = RedisStore.from_url(redis_url)
@@ -226,9 +227,8 @@ async def assert_stored_state_replays(redis_url: str, game: str) -> None:
         meta, raw = row
         host = host_for(meta.kind, meta.rules_version)
         stored = host.loads(raw)
-        state = host.rules.new_game(host.config(meta.seat_count, meta.options), stored.rng.seed)
-        for row in await store.actions_log(game_id):
-            state = host.rules.apply(state, Seat(row.seat), host.codec.from_plain(row.action)).state
+        moves = [(Seat(row.seat), host.codec.from_plain(row.action)) for row in await store.actions_log(game_id)]
+        state = replay(host.rules, host.config(meta.seat_count, meta.options), stored.rng.seed, moves)
         assert state == stored, "the stored state is not the replay of the action log"
     finally:
         await store.close()

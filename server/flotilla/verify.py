@@ -8,6 +8,7 @@ from flotilla.games import rules_at
 from flotilla.gateway.convert import GameConverter
 from flotilla.rules import Seat
 from flotilla.rules.options import config_from_options
+from flotilla.rules.replay import replay
 from flotilla_client import FlotillaClient
 from flotilla_client.commitment import VerificationFailed, check_commitment
 
@@ -25,10 +26,9 @@ async def verify_game(client: FlotillaClient, game: str, seed_sha256: str = "") 
     if rules is None:
         raise VerificationFailed(f"local rules do not include the game's {record.game.rules_version}")
     converter = GameConverter(rules)
-    state = rules.new_game(config_from_options(rules.config_type, record.game.seat_count, record.game.options), seed)
-    for step in record.actions:
-        action = converter.action_from_pb(getattr(step.action, rules.name))
-        state = rules.apply(state, Seat(step.seat), action).state
+    config = config_from_options(rules.config_type, record.game.seat_count, record.game.options)
+    moves = ((Seat(step.seat), converter.action_from_pb(getattr(step.action, rules.name))) for step in record.actions)
+    state = replay(rules, config, seed, moves)
     result = rules.result(state)
     if result is None:
         raise VerificationFailed("the replayed game did not end")

@@ -3,14 +3,21 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
+import random
 import uuid
 
 import grpc
 import pytest
 import redis.asyncio as aioredis
+from google.protobuf.json_format import MessageToDict
 
+from flotilla.app.host import host_for
+from flotilla.gateway.convert import GameConverter
+from flotilla.rules import Seat as RulesSeat
+from flotilla.rules.replay import replay
 from flotilla.store import keys
-from flotilla_client import FlotillaClient, FlotillaError, Seat
+from flotilla_client import FlotillaClient, FlotillaError, Seat, play_random
 from flotilla_client.api.counter.v1 import counter_pb2
 from flotilla_client.api.game.v1 import game_pb2, game_service_pb2, game_service_pb2_grpc
 from support import Stack
@@ -329,3 +336,128 @@ async def test_bad_clocks_and_leaving_without_a_seat_are_refused(stack: Stack) -
     assert caught.value.code() == grpc.StatusCode.UNAUTHENTICATED
     assert (await client.get_game(game.name)).last_event_id == 1  # nothing changed
     await client.close()
+
+
+def _strings(value: object) -> set[str]:
+    """Every string in a view as protobuf JSON (ids of cards and ships among them)."""
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, dict):
+        return {s for v in value.values() for s in _strings(v)}
+    if isinstance(value, list):
+        return {s for v in value for s in _strings(v)}
+    return set()
+
+
+def _bare(view: game_pb2.GameView) -> game_pb2.GameView:
+    """A view without its etag (a live view's names the commit's lineage; GetViewAt's a bare version)."""
+    out = game_pb2.GameView()
+    out.CopyFrom(view)
+    out.etag = ""
+    return out
+
+
+SHORT = {"max_rounds": "3"}  # a Sail Away game of about 30 actions
+
+
+class TestViewAt:
+    """GetViewAt: a finished game's view at an earlier event, as the caller could have seen it then."""
+
+    async def test_views_at_past_events_are_what_each_viewer_saw_live_and_hide_what_it_could_not_see(
+        self, stack: Stack
+    ) -> None:
+        players = [FlotillaClient(stack.gateways[0]), FlotillaClient(stack.gateways[1])]
+        for i, player in enumerate(players):
+            await player.sign_in(f"replayer{i}")
+        spectator = FlotillaClient(stack.gateways[1])  # no token: the spectator view
+        game = (await players[0].create_game("sail_away", 2, SHORT)).name  # ~30 actions
+        seats = [await p.join(game) for p in players]
+        rng = random.Random(3)
+        live: dict[int, list[game_pb2.GameView]] = {}  # event id -> views of seat 0, seat 1, a spectator
+        for _ in range(8):  # a few moves by hand, reading every viewer's view after each
+            replies = [await p.view(game, s) for p, s in zip(players, seats, strict=True)]
+            views = [r.view for r in replies] + [(await spectator.view(game)).view]
+            live[views[0].through_event_id] = views
+            mover = next(i for i, r in enumerate(replies) if r.HasField("prompt"))
+            prompt = replies[mover].prompt
+            await players[mover].submit(game, seats[mover], rng.choice(prompt.legal_actions), etag=prompt.etag)
+        with pytest.raises(FlotillaError) as caught:
+            await players[0].view_at(game, 1)
+        assert caught.value.code == grpc.StatusCode.FAILED_PRECONDITION
+        assert caught.value.reason == "ERROR_REASON_GAME_NOT_FINISHED"
+        bots = [play_random(p, s, random.Random(i)) for i, (p, s) in enumerate(zip(players, seats, strict=True))]
+        await asyncio.wait_for(asyncio.gather(*bots), 60)
+        final = await players[0].get_game(game)
+        assert final.state == game_pb2.GAME_STATE_FINISHED
+        live[final.last_event_id] = [(await p.view(game, s)).view for p, s in zip(players, seats, strict=True)]
+        live[final.last_event_id].append((await spectator.view(game)).view)
+
+        for event_id, (mine, theirs, public) in live.items():
+            for viewer, want in ((players[0], mine), (players[1], theirs), (spectator, public)):
+                got = await viewer.view_at(game, event_id)  # a seated user's session token reads its seat
+                assert _bare(got) == _bare(want), f"GetViewAt({event_id}) is not the view seen live"
+                assert got.etag == str(want.through_event_id)
+            assert _bare(await players[0].view_at(game, event_id, seats[1])) == _bare(theirs)  # the seat token's seat
+
+        record = await players[0].record(game)
+        rules = host_for("sail_away", final.rules_version).rules
+        config = host_for("sail_away", final.rules_version).config(2, SHORT)
+        converter = GameConverter(rules)
+        moves = [(RulesSeat(a.seat), converter.action_from_pb(a.action.sail_away)) for a in record.actions]
+        hidden_seen = 0
+        for count in range(0, len(moves) + 1, 4):
+            through = record.actions[count - 1].through_event_id if count else 1
+            state = replay(rules, config, int(record.seed, 16), moves[:count])
+            secret = [_strings(MessageToDict(converter.view_to_pb(rules.view(state, RulesSeat(s))))) for s in (0, 1)]
+            public = _strings(MessageToDict(converter.view_to_pb(rules.view(state, None))))
+            got_public = await spectator.view_at(game, through)
+            assert got_public.through_event_id == through
+            assert got_public.sail_away == converter.view_to_pb(rules.view(state, None))
+            assert not got_public.HasField("viewer_seat")
+            got_seat_1 = await players[1].view_at(game, through)
+            assert got_seat_1.sail_away == converter.view_to_pb(rules.view(state, RulesSeat(1)))
+            only_seat_0 = secret[0] - secret[1] - public
+            hidden_seen += len(only_seat_0)
+            assert not only_seat_0 & _strings(MessageToDict(got_public)), "the spectator got a hidden id"
+            assert not only_seat_0 & _strings(MessageToDict(got_seat_1)), "seat 1 got seat 0's hidden id"
+        assert hidden_seen, "the game hid nothing at the points checked: the test proves nothing"
+
+        inside = next(
+            (before, after)
+            for before, after in itertools.pairwise(record.actions)
+            if after.through_event_id - before.through_event_id > 1
+        )  # an action that made several events: an id inside them shows the game before it
+        got = await spectator.view_at(game, inside[1].through_event_id - 1)
+        assert got.through_event_id == inside[0].through_event_id
+        for player in (*players, spectator):
+            await player.close()
+
+    async def test_bad_event_ids_and_unknown_games_are_refused(self, stack: Stack) -> None:
+        client = FlotillaClient(stack.gateways[0])
+        await client.sign_in("viewer")
+        game = await client.create_game("counter", 2, {"moves": "1"})
+        other = FlotillaClient(stack.gateways[0])
+        await other.sign_in("other")
+        seats = [await client.join(game.name), await other.join(game.name)]
+        await client.submit(game.name, seats[0], add(1))
+        assert (await client.get_game(game.name)).state == game_pb2.GAME_STATE_FINISHED
+        for event_id in (0, -1, 4, 2**62):
+            with pytest.raises(FlotillaError) as caught:
+                await client.view_at(game.name, event_id)
+            assert (caught.value.code, caught.value.reason) == (
+                grpc.StatusCode.INVALID_ARGUMENT,
+                "ERROR_REASON_INVALID_REQUEST",
+            )
+            assert "event_id" in caught.value.message
+        for name, code, reason in (
+            ("games/" + uuid.uuid4().hex, grpc.StatusCode.NOT_FOUND, "GAME_NOT_FOUND"),
+            ("not-a-name", grpc.StatusCode.INVALID_ARGUMENT, "INVALID_REQUEST"),
+        ):
+            with pytest.raises(FlotillaError) as caught:
+                await client.view_at(name, 1)
+            assert (caught.value.code, caught.value.reason) == (code, f"ERROR_REASON_{reason}")
+        views = [await client.view_at(game.name, e) for e in (1, 2, 3)]
+        # Event 2 (Added) is inside the one action's events (2 and 3, GameFinished): the game before it.
+        assert [(v.through_event_id, v.counter.total) for v in views] == [(1, 0), (1, 0), (3, 1)]
+        await client.close()
+        await other.close()

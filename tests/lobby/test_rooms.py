@@ -373,3 +373,63 @@ class TestManyWatchers:
         assert versions == [2] * len(rooms)
         for call in calls:
             call.cancel()
+
+
+class TestRoomClock:
+    async def test_a_room_with_a_clock_starts_a_game_with_that_clock_and_deadlines(self, players: list[Player]) -> None:
+        host, guest, _ = players
+        tag = str(random.randint(1000, 90000))
+        request = _create(moves=tag)
+        request.clock.CopyFrom(game_pb2.Clock(turn_seconds=30, absence_policy=game_pb2.ABSENCE_POLICY_ABORT))
+        room = (await host.call(host.lobby, "CreateRoom", request)).room
+        assert (room.clock.turn_seconds, room.clock.max_timeouts) == (30, 3)  # unset: the default, as CreateGame's
+        assert room.clock.absence_policy == game_pb2.ABSENCE_POLICY_ABORT
+        listed = await guest.call(guest.lobby, "ListRooms", pb.ListRoomsRequest(kind="counter", options={"moves": tag}))
+        assert [r.clock.turn_seconds for r in listed.rooms] == [30]
+        await guest.call(guest.lobby, "JoinRoom", pb.JoinRoomRequest(room=room.name))
+        await guest.call(guest.lobby, "SetReady", pb.SetReadyRequest(room=room.name, ready=True))
+        watch = guest.lobby.WatchRoom(pb.WatchRoomRequest(room=room.name), metadata=guest.md)
+        assert (await asyncio.wait_for(watch.read(), 10)).room.clock.turn_seconds == 30
+        watch.cancel()
+        reply = await host.call(host.lobby, "StartRoom", pb.StartRoomRequest(room=room.name))
+        started = reply.room
+        assert started.clock.turn_seconds == 30
+        game = await host.client.get_game(started.game)
+        assert (game.clock.turn_seconds, game.clock.absence_policy) == (30, game_pb2.ABSENCE_POLICY_ABORT)
+
+        async def seat_0_has_a_deadline() -> bool:
+            return (await host.client.get_game(started.game)).seats[0].HasField("deadline")
+
+        await until(seat_0_has_a_deadline, 20, "the worker to start seat 0's clock")
+        seats = (await host.client.get_game(started.game)).seats
+        left_ms = seats[0].deadline.ToMilliseconds() - time.time() * 1000
+        assert 0 < left_ms <= 30_000
+        assert not seats[1].HasField("deadline")  # counter: seat 0 moves first
+        await host.client.leave(Seat(started.game, 0, reply.seat_token))  # the ABORT policy ends the game now
+
+        async def aborted() -> bool:
+            return (await host.client.get_game(started.game)).state == game_pb2.GAME_STATE_ABANDONED
+
+        await until(aborted, 20, "the game to be aborted")
+
+    async def test_a_bad_clock_is_refused_and_creates_no_room(self, players: list[Player]) -> None:
+        host = players[0]
+        tag = str(random.randint(1000, 90000))
+        request = _create(moves=tag)
+        for clock, field in (
+            (game_pb2.Clock(turn_seconds=-1), "clock.turn_seconds"),
+            (game_pb2.Clock(turn_seconds=10, bank_seconds=60), "clock"),
+            (game_pb2.Clock(max_timeouts=1000), "clock.max_timeouts"),
+            (game_pb2.Clock(absence_policy=99), "clock.absence_policy"),  # type: ignore[arg-type]
+        ):
+            request.clock.CopyFrom(clock)
+            with pytest.raises(grpc.aio.AioRpcError) as caught:
+                await host.call(host.lobby, "CreateRoom", request)
+            assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+            assert reason_of(caught.value) == "ERROR_REASON_INVALID_REQUEST"
+            assert field in (caught.value.details() or "")
+        listed = await host.call(host.lobby, "ListRooms", pb.ListRoomsRequest(kind="counter", options={"moves": tag}))
+        assert list(listed.rooms) == []
+        request.ClearField("clock")  # the same request id, now valid: a new room, without a clock
+        room = (await host.call(host.lobby, "CreateRoom", request)).room
+        assert (room.version, room.HasField("clock")) == (1, False)

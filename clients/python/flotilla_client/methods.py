@@ -32,6 +32,7 @@ from flotilla_client.rpcs import (
     GET_ROOM,
     GET_TICKET,
     GET_VIEW,
+    GET_VIEW_AT,
     INVITE_TO_PARTY,
     JOIN_GAME,
     JOIN_ROOM,
@@ -175,6 +176,15 @@ class Api(Session):
         """A finished game's record: the revealed seed and every action in order."""
         return call(GET_GAME_RECORD, g.GetGameRecordRequest(game=game), self.session_token, same)
 
+    @operation
+    def view_at(
+        self, game: str, event_id: int, seat: Seat | None = None, *, join_code: str = ""
+    ) -> Call[game_pb2.GameView]:
+        """A finished game's view at `event_id` as `seat` (or the session's seat, or a spectator) saw it."""
+        token = seat.token if seat else self.session_token
+        request = g.GetViewAtRequest(game=game, event_id=event_id, join_code=join_code)
+        return call(GET_VIEW_AT, request, token, lambda reply: reply.view)
+
     # --- LobbyService ----------------------------------------------------------------------
     @operation
     def create_room(
@@ -185,11 +195,13 @@ class Api(Session):
         *,
         visibility: lb.RoomVisibility = lb.ROOM_VISIBILITY_PUBLIC,
         display_name: str = "",
+        clock: game_pb2.Clock | None = None,
         request_id: str = "",
     ) -> Call[lb.Room]:
-        """A room you host (seat 0 is yours); a private one answers with its `join_code`."""
+        """A room you host (seat 0 is yours); a private one answers with its `join_code`;
+        `clock`: its game's turn clock."""
         table = _new_table(kind, seats, options, request_id)
-        request = lb.CreateRoomRequest(**table, visibility=visibility, display_name=display_name)
+        request = lb.CreateRoomRequest(**table, visibility=visibility, display_name=display_name, clock=clock)
         return call(CREATE_ROOM, request, self.session_token, lambda reply: reply.room)
 
     @operation

@@ -59,6 +59,7 @@ SUBMIT_ACTION = Unary(_GAME + "SubmitAction", g.SubmitActionRequest, g.SubmitAct
 WATCH_GAME = ServerStream(_GAME + "WatchGame", g.WatchGameRequest, g.WatchGameResponse)
 PLAY = Bidi(_GAME + "Play", g.PlayRequest, g.PlayResponse)
 GET_GAME_RECORD = Unary(_GAME + "GetGameRecord", g.GetGameRecordRequest, g.GetGameRecordResponse)
+GET_VIEW_AT = Unary(_GAME + "GetViewAt", g.GetViewAtRequest, g.GetViewAtResponse)
 
 CREATE_ROOM = Unary(_LOBBY + "CreateRoom", lb.CreateRoomRequest, lb.CreateRoomResponse)
 LIST_ROOMS = Unary(_LOBBY + "ListRooms", lb.ListRoomsRequest, lb.ListRoomsResponse)

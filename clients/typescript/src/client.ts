@@ -8,6 +8,7 @@ import { Gateways, type Stubs, type TransportFactory } from "./gateways.js";
 import { type Action, type ClockSchema, type Game, GameState } from "./gen/flotilla/api/game/v1/game_pb.js";
 import type {
   GetGameRecordResponse,
+  GetViewAtResponse,
   GetViewResponse,
   ListGamesResponse,
   SignInAsGuestResponse,
@@ -311,6 +312,18 @@ export class FlotillaClient {
   /** A finished game's seed and action log. */
   getGameRecord(game: string): Promise<GetGameRecordResponse> {
     return this.call((s, o) => s.games.getGameRecord({ game }, o), { token: this.sessionToken, idempotent: true });
+  }
+
+  /**
+   * A finished game's view at `eventId` (a RecordedAction's throughEventId; 1: the start), as the
+   * caller could have seen it then: the seat's with `seat` (or a seated user's session), otherwise
+   * the spectator's.
+   */
+  getViewAt(game: string, eventId: bigint, options: { seat?: Seat; joinCode?: string } = {}): Promise<GetViewAtResponse> {
+    return this.call((s, o) => s.games.getViewAt({ game, eventId, joinCode: options.joinCode ?? "" }, o), {
+      token: options.seat?.token ?? this.sessionToken,
+      idempotent: true,
+    });
   }
 
   /**

@@ -1,9 +1,11 @@
 /** Lobby: typed LobbyService calls (rooms), reached as `client.lobby`. */
 
+import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { CallOptions } from "@connectrpc/connect";
 
 import type { FlotillaClient } from "./client.js";
 import type { Stubs } from "./gateways.js";
+import type { ClockSchema } from "./gen/flotilla/api/game/v1/game_pb.js";
 import {
   type GetRoomResponse,
   type ListRoomsResponse,
@@ -23,6 +25,8 @@ export interface RoomOptions {
   visibility?: RoomVisibility;
   /** The room's name as people see it (1-40 characters). */
   displayName?: string;
+  /** The turn clock of the room's game (as CreateGame's); absent: none. */
+  clock?: MessageInitShape<typeof ClockSchema>;
   /** Makes the call safe to retry: the same id finds the same room (default: a fresh UUID). */
   requestId?: string;
 }
@@ -44,6 +48,7 @@ export class Lobby {
       visibility: options.visibility ?? RoomVisibility.PUBLIC,
       displayName: options.displayName ?? "",
       requestId: options.requestId ?? crypto.randomUUID(),
+      ...(options.clock ? { clock: options.clock } : {}),
     };
     const reply = await this.run((s, o) => s.lobby.createRoom(request, o), true);
     return required(reply.room, "CreateRoom");

@@ -215,6 +215,10 @@ describe("against a server", { skip: GATEWAYS.length < 2 ? "set FLOTILLA_GATEWAY
     const log = await alice.getGameRecord(game.name);
     assert.equal(log.actions.length, 8);
     assert.ok(verifySeedCommitment(log.seed, game.seedSha256), "the revealed seed hashes to the commitment");
+    const third = log.actions[2]?.throughEventId ?? 0n;
+    const replayed = (await alice.getViewAt(game.name, third)).view; // alice's seat, after the third action
+    assert.equal(replayed?.throughEventId, third);
+    assert.equal(replayed?.view.case === "counter" ? replayed.view.value.total : -1n, 4n, "1 + 2 + 1");
   });
 
   it("answers bad input with its ErrorInfo reason and changes nothing", { timeout: 20_000 }, async () => {

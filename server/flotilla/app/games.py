@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import bisect
 import re
 import secrets
 import time
@@ -24,6 +25,7 @@ from flotilla.app.limits import Gate
 from flotilla.app.lineage import new_lineage, parse_etag
 from flotilla.app.outcome import Outcome
 from flotilla.app.pacing import Budget
+from flotilla.app.replays import Replays
 from flotilla.app.watching import Answer, Batch, Watcher
 from flotilla.records import LEAVE, ActionRecord, WorkItem
 from flotilla.rules import Seat
@@ -93,6 +95,7 @@ class Games:
         self.heartbeat_s = heartbeat_s
         self.catch_up = catch_up or Budget()  # the share of the loop catch-ups may take (app/pacing.py)
         self._kinds: OrderedDict[str, tuple[str, str]] = OrderedDict()  # game id -> (kind, rules version)
+        self.replays = Replays()
 
     async def host(self, game_id: str) -> GameHost:
         """The rules host of a game; its kind and rules version never change, so they are cached
@@ -313,6 +316,24 @@ class Games:
         if meta.status != "finished":
             raise GameNotFinished("the seed and action log are given out once the game is over", game=game_id)
         return meta, host, state.rng.seed, await self.store.actions_log(game_id)
+
+    async def view_at(self, game_id: str, event_id: int, viewer: Seat | None) -> Batch:
+        """A finished game's view for `viewer` after the last recorded action through `event_id`
+        (GameNotFinished before the end; InvalidRequest for an event id not in the game)."""
+        if event_id < 1:
+            raise InvalidRequest(f"event_id must be >= 1 (event 1 starts the game), got {event_id}", field="event_id")
+        meta, host, seed, log = await self.record(game_id)
+        if event_id > meta.version:
+            raise InvalidRequest(f"event_id must be 1..{meta.version}: the game's events", field="event_id")
+        count = bisect.bisect_right([row.version for row in log], event_id)
+        config = host.config(meta.seat_count, meta.options)
+        state = await self.replays.state_after(game_id, meta.head, host, config, seed, log, count)
+        return Batch(
+            host,
+            log[count - 1].version if count else 1,
+            view=host.rules.view(state, viewer),
+            to_act=tuple(sorted(int(s) for s in host.rules.to_act(state))),
+        )
 
     async def watch(self, game_id: str, viewer: Seat | None, after: int, after_etag: str = "") -> AsyncIterator[Batch]:
         """The viewer's batches from a full view (`after` 0) or after a resume point (an event id,

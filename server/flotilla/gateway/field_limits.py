@@ -56,6 +56,8 @@ MAXIMA: dict[str, int] = {
     _G + "WatchGameRequest.join_code": JOIN_CODE,
     _G + "WatchGameRequest.after_etag": ETAG,
     _G + "GetGameRecordRequest.game": NAME,
+    _G + "GetViewAtRequest.game": NAME,
+    _G + "GetViewAtRequest.join_code": JOIN_CODE,
     _L + "CreateRoomRequest.kind": KIND,
     _L + "CreateRoomRequest.options": MAX_OPTIONS,
     _L + "CreateRoomRequest.request_id": REQUEST_ID,

@@ -394,6 +394,15 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
             game=self.render.game(meta, await self.games.store.seats(game_id)), seed=f"{seed:032x}", actions=actions
         )
 
+    @maps_errors
+    async def GetViewAt(
+        self, request: game_service_pb2.GetViewAtRequest, context: Context
+    ) -> game_service_pb2.GetViewAtResponse:
+        game_id = game_id_of(request.game)
+        viewer = await self.viewer(await self.principal(context, required=False), game_id, request.join_code)
+        batch = await self.games.view_at(game_id, request.event_id, viewer)
+        return game_service_pb2.GetViewAtResponse(view=self.render.view(game_id, batch, viewer))
+
     # --- streams -----------------------------------------------------------------------
     async def update(self, game_id: str, batch: Batch, viewer: Seat | None) -> game_service_pb2.WatchGameResponse:
         """One stream message; catch-up messages are rendered within the catch-up budget."""

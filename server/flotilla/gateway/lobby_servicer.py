@@ -17,6 +17,7 @@ from flotilla.gateway.auth import Principal, Tokens, session_of
 from flotilla.gateway.errors import maps_errors, maps_stream_errors
 from flotilla.gateway.game_servicer import MAX_PAGE
 from flotilla.gateway.limiting import CallLimits
+from flotilla.gateway.render import clock_from_pb, clock_pb
 from flotilla.lobby.rooms import (
     CLOSED,
     OPEN,
@@ -25,6 +26,7 @@ from flotilla.lobby.rooms import (
     Room,
     RoomFilter,
     Rooms,
+    room_clock,
     room_id_of,
     seat_of,
 )
@@ -64,6 +66,8 @@ def render_room(version: int, room: Room, viewer: str) -> pb.Room:
         open_seats=sum(1 for s in room["seats"] if s is None),
     )
     out.create_time.FromMilliseconds(room["created_ms"])
+    if (clock := room_clock(room)) is not None:
+        out.clock.CopyFrom(clock_pb(clock))
     for i, seat in enumerate(room["seats"]):
         if seat is None:
             out.seats.append(pb.RoomSeat(seat=i))
@@ -110,6 +114,7 @@ class LobbyServicer(pb_grpc.LobbyServiceServicer):
             request_id=check_request_id(request.request_id),
             hold=partial(self.limits.limiter.hold, "rooms", who.user, still_open=self.rooms.still_open),
             display_name=inputs.display_name(request.display_name) if request.display_name else "",
+            clock=clock_from_pb(request.clock) if request.HasField("clock") else None,
         )
         log.info("room.created", room=room["id"], kind=room["kind"], seats=room["seat_count"])
         return pb.CreateRoomResponse(room=render_room(version, room, who.user))

@@ -25,6 +25,7 @@ import structlog
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from flotilla.app.clocks import ClockConfig
 from flotilla.app.errors import (
     AppError,
     InvalidRequest,
@@ -81,6 +82,12 @@ def bot_user(room_or_match: str, seat: int) -> str:
 
 def is_bot(user: str) -> bool:
     return user.startswith("bot-")
+
+
+def room_clock(room: Room) -> ClockConfig | None:
+    """The turn clock the room's game gets (None: none; rooms stored before clocks have none)."""
+    raw = room.get("clock")
+    return ClockConfig.from_plain(raw) if raw else None
 
 
 def open_seats(room: Room) -> int:
@@ -212,9 +219,11 @@ class Rooms:
         request_id: str,
         hold: Callable[[str], Awaitable[None]] | None = None,
         display_name: str = "",
+        clock: ClockConfig | None = None,
     ) -> tuple[int, Room]:
         """A new room with the creator as host in seat 0; the same request id returns the same room.
-        `hold`: called with the new room's id before it is stored (the creator's quota; raises to refuse)."""
+        `hold`: called with the new room's id before it is stored (the creator's quota; raises to refuse).
+        `clock`: the turn clock its game gets (None: none)."""
         if not 1 <= seat_count <= MAX_SEATS:
             raise InvalidRequest(f"seat_count must be 1..{MAX_SEATS}, got {seat_count}", field="seat_count")
         host_for(kind).config(seat_count, options)  # UnknownGameKind / InvalidConfig before anything is stored
@@ -241,6 +250,8 @@ class Rooms:
             "seq": await self.store.next_room_seq(),
             "created_ms": int(time.time() * 1000),
         }
+        if clock is not None:
+            room["clock"] = clock.plain()
         written = await self.store.write_room(room_id, 0, room, listing(room))
         if written is None:  # a concurrent retry of the same request created it
             return await self.get(room_id)
@@ -390,6 +401,7 @@ class Rooms:
             room["seat_count"],
             room["options"],
             f"room:{room_id}",
+            room_clock(room),
             private_code="" if room["public"] else str(room["code"]),
         )
         bots: list[BotSeat] = []

@@ -35,6 +35,7 @@ from typing import Any
 from flotilla.rules.codec import Codec
 from flotilla.rules.describe import Text
 from flotilla.rules.errors import NotYourTurn, RulesError
+from flotilla.rules.replay import replay
 from flotilla.rules.rng import Rng
 from flotilla.rules.types import GameRules, Result, Seat, Transition
 
@@ -295,11 +296,7 @@ class _Game:
                     )
 
     def check_replay(self, log: list[tuple[Seat, Any]], final: Any) -> None:
-        rules = self.rules
-        state = rules.new_game(self.config, game_seed(self.seed))
-        for seat, action in log:
-            state = rules.apply(state, seat, action).state
-        if state != final:
+        if replay(self.rules, self.config, game_seed(self.seed), log) != final:
             raise self.fail(len(log), "replaying the action log from the seed gave another state")
 
 

@@ -7,6 +7,7 @@ import { client, gameKinds, idOf } from "../api";
 import { go } from "../route";
 import { useAction } from "../useAction";
 import { type Choice, choices } from "./choices";
+import { CLOCK_PRESETS, clockLabel } from "./clocks";
 import { Matchmaking } from "./Matchmaking";
 
 const REFRESH_MS = 2000;
@@ -16,6 +17,7 @@ export function Lobby() {
   const [choice, setChoice] = useState("");
   const [seats, setSeats] = useState(2);
   const [privateRoom, setPrivate] = useState(false);
+  const [clock, setClock] = useState("none");
   const [rooms, setRooms] = useState<lobby.Room[]>([]);
   const [code, setCode] = useState("");
   const { act, busy, error, setError } = useAction();
@@ -55,10 +57,12 @@ export function Lobby() {
   const create = (event: Event) => {
     event.preventDefault();
     if (!chosen) return;
+    const preset = CLOCK_PRESETS.find((p) => p.value === clock)?.clock; // none: no clock
     void act(async () => {
       const room = await client.lobby.createRoom(chosen.kind, seats, {
         options: chosen.options,
         visibility: privateRoom ? lobby.RoomVisibility.PRIVATE : lobby.RoomVisibility.PUBLIC,
+        ...(preset ? { clock: preset } : {}),
       });
       if (room.joinCode) sessionStorage.setItem(`flotilla.code.${room.name}`, room.joinCode);
       go(`#/rooms/${idOf(room.name)}`);
@@ -116,6 +120,16 @@ export function Lobby() {
             />
           </label>
           <label>
+            Turn clock{" "}
+            <select value={clock} onChange={(e) => setClock(e.currentTarget.value)}>
+              {CLOCK_PRESETS.map((p) => (
+                <option key={p.value} value={p.value}>
+                  {p.label}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
             <input type="checkbox" checked={privateRoom} onChange={(e) => setPrivate(e.currentTarget.checked)} /> Private room
           </label>
           <button type="submit" disabled={busy || !chosen}>
@@ -132,6 +146,7 @@ export function Lobby() {
               <span class="title">{roomTitle(room)}</span>{" "}
               <span class="muted">
                 {room.seats.filter((s) => s.taken).length}/{room.seatCount} seated
+                {clockLabel(room.clock) ? `, ${clockLabel(room.clock)}` : ""}
               </span>{" "}
               <button type="button" disabled={busy} onClick={() => join(room)}>
                 Join {roomTitle(room)}

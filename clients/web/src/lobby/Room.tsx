@@ -7,6 +7,7 @@ import { client, idOf, kindName } from "../api";
 import { go } from "../route";
 import { useAction } from "../useAction";
 import { saveSeat } from "../session";
+import { clockLabel } from "./clocks";
 import { roomCode, roomTitle } from "./Lobby";
 
 export function Room({ id }: { id: string }) {
@@ -67,6 +68,7 @@ export function Room({ id }: { id: string }) {
         {game}
         {mode ? ` (${mode})` : ""}, {room.seatCount} seats. {host ? "You host this room." : ""}
       </p>
+      <p aria-label="Turn clock">Turn clock: {clockLabel(room.clock) || "none"}</p>
       {room.visibility === lobby.RoomVisibility.PRIVATE && room.joinCode ? (
         <p>
           Code: <code>{roomCode(room)}</code> <span class="muted">(give it to the players you invite)</span>

@@ -281,3 +281,19 @@ class RecordedAction(_message.Message):
     through_event_id: int
     by_server: bool
     def __init__(self, seat: _Optional[int] = ..., action: _Optional[_Union[_game_pb2.Action, _Mapping]] = ..., through_event_id: _Optional[int] = ..., by_server: _Optional[bool] = ...) -> None: ...
+
+class GetViewAtRequest(_message.Message):
+    __slots__ = ("game", "event_id", "join_code")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    EVENT_ID_FIELD_NUMBER: _ClassVar[int]
+    JOIN_CODE_FIELD_NUMBER: _ClassVar[int]
+    game: str
+    event_id: int
+    join_code: str
+    def __init__(self, game: _Optional[str] = ..., event_id: _Optional[int] = ..., join_code: _Optional[str] = ...) -> None: ...
+
+class GetViewAtResponse(_message.Message):
+    __slots__ = ("view",)
+    VIEW_FIELD_NUMBER: _ClassVar[int]
+    view: _game_pb2.GameView
+    def __init__(self, view: _Optional[_Union[_game_pb2.GameView, _Mapping]] = ...) -> None: ...

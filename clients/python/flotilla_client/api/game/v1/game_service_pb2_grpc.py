@@ -273,6 +273,11 @@ class GameServiceStub:
                 request_serializer=flotilla_dot_api_dot_game_dot_v1_dot_game__service__pb2.GetGameRecordRequest.SerializeToString,
                 response_deserializer=flotilla_dot_api_dot_game_dot_v1_dot_game__service__pb2.GetGameRecordResponse.FromString,
                 _registered_method=True)
+        self.GetViewAt = channel.unary_unary(
+                '/flotilla.api.game.v1.GameService/GetViewAt',
+                request_serializer=flotilla_dot_api_dot_game_dot_v1_dot_game__service__pb2.GetViewAtRequest.SerializeToString,
+                response_deserializer=flotilla_dot_api_dot_game_dot_v1_dot_game__service__pb2.GetViewAtResponse.FromString,
+                _registered_method=True)
 
 
 class GameServiceServicer:
@@ -354,6 +359,15 @@ class GameServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetViewAt(self, request, context):
+        """Gets a finished game's view as the caller could have seen it at an earlier event, rebuilt from
+        its seed and action log (seat token or a seated user's session: that seat's view; otherwise the
+        spectator view). An unfinished game: FAILED_PRECONDITION / GAME_NOT_FINISHED.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_GameServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -406,6 +420,11 @@ def add_GameServiceServicer_to_server(servicer, server):
                     servicer.GetGameRecord,
                     request_deserializer=flotilla_dot_api_dot_game_dot_v1_dot_game__service__pb2.GetGameRecordRequest.FromString,
                     response_serializer=flotilla_dot_api_dot_game_dot_v1_dot_game__service__pb2.GetGameRecordResponse.SerializeToString,
+            ),
+            'GetViewAt': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetViewAt,
+                    request_deserializer=flotilla_dot_api_dot_game_dot_v1_dot_game__service__pb2.GetViewAtRequest.FromString,
+                    response_serializer=flotilla_dot_api_dot_game_dot_v1_dot_game__service__pb2.GetViewAtResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -679,6 +698,33 @@ class GameService:
             '/flotilla.api.game.v1.GameService/GetGameRecord',
             flotilla_dot_api_dot_game_dot_v1_dot_game__service__pb2.GetGameRecordRequest.SerializeToString,
             flotilla_dot_api_dot_game_dot_v1_dot_game__service__pb2.GetGameRecordResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetViewAt(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/flotilla.api.game.v1.GameService/GetViewAt',
+            flotilla_dot_api_dot_game_dot_v1_dot_game__service__pb2.GetViewAtRequest.SerializeToString,
+            flotilla_dot_api_dot_game_dot_v1_dot_game__service__pb2.GetViewAtResponse.FromString,
             options,
             channel_credentials,
             insecure,

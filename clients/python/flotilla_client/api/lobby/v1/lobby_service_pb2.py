@@ -22,11 +22,12 @@ _runtime_version.ValidateProtobufRuntimeVersion(
 _sym_db = _symbol_database.Default()
 
 
+from flotilla_client.api.game.v1 import game_pb2 as flotilla_dot_api_dot_game_dot_v1_dot_game__pb2
 from flotilla_client._google.api import field_behavior_pb2 as google_dot_api_dot_field__behavior__pb2
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n)flotilla/api/lobby/v1/lobby_service.proto\x12\x15\x66lotilla.api.lobby.v1\x1a\x1fgoogle/api/field_behavior.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xde\x03\n\x04Room\x12\x12\n\x04name\x18\x01 \x01(\tB\x04\xe2\x41\x01\x08\x12\x0c\n\x04kind\x18\x02 \x01(\t\x12\x12\n\nseat_count\x18\x03 \x01(\x05\x12\x39\n\x07options\x18\x04 \x03(\x0b\x32(.flotilla.api.lobby.v1.Room.OptionsEntry\x12\x39\n\nvisibility\x18\x05 \x01(\x0e\x32%.flotilla.api.lobby.v1.RoomVisibility\x12\x11\n\tjoin_code\x18\x06 \x01(\t\x12\x0c\n\x04host\x18\x07 \x01(\t\x12.\n\x05seats\x18\x08 \x03(\x0b\x32\x1f.flotilla.api.lobby.v1.RoomSeat\x12/\n\x05state\x18\t \x01(\x0e\x32 .flotilla.api.lobby.v1.RoomState\x12\x0c\n\x04game\x18\n \x01(\t\x12\x0f\n\x07version\x18\x0b \x01(\x03\x12\x12\n\nopen_seats\x18\x0c \x01(\x05\x12/\n\x0b\x63reate_time\x18\r \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x14\n\x0c\x64isplay_name\x18\x0e \x01(\t\x1a.\n\x0cOptionsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"\x9e\x01\n\x08RoomSeat\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\r\n\x05taken\x18\x02 \x01(\x08\x12\x0c\n\x04user\x18\x03 \x01(\t\x12\x14\n\x0c\x64isplay_name\x18\x04 \x01(\t\x12\r\n\x05ready\x18\x05 \x01(\x08\x12\x12\n\nbot_policy\x18\x06 \x01(\t\x12\x1b\n\x0e\x62ot_difficulty\x18\x07 \x01(\x05H\x00\x88\x01\x01\x42\x11\n\x0f_bot_difficulty\"\xb6\x02\n\x11\x43reateRoomRequest\x12\x12\n\x04kind\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12\x18\n\nseat_count\x18\x02 \x01(\x05\x42\x04\xe2\x41\x01\x02\x12L\n\x07options\x18\x03 \x03(\x0b\x32\x35.flotilla.api.lobby.v1.CreateRoomRequest.OptionsEntryB\x04\xe2\x41\x01\x01\x12?\n\nvisibility\x18\x04 \x01(\x0e\x32%.flotilla.api.lobby.v1.RoomVisibilityB\x04\xe2\x41\x01\x01\x12\x18\n\nrequest_id\x18\x05 \x01(\tB\x04\xe2\x41\x01\x01\x12\x1a\n\x0c\x64isplay_name\x18\x06 \x01(\tB\x04\xe2\x41\x01\x01\x1a.\n\x0cOptionsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"?\n\x12\x43reateRoomResponse\x12)\n\x04room\x18\x01 \x01(\x0b\x32\x1b.flotilla.api.lobby.v1.Room\"\xf4\x01\n\x10ListRoomsRequest\x12\x12\n\x04kind\x18\x01 \x01(\tB\x04\xe2\x41\x01\x01\x12\x1c\n\x0emin_open_seats\x18\x02 \x01(\x05\x42\x04\xe2\x41\x01\x01\x12K\n\x07options\x18\x03 \x03(\x0b\x32\x34.flotilla.api.lobby.v1.ListRoomsRequest.OptionsEntryB\x04\xe2\x41\x01\x01\x12\x17\n\tpage_size\x18\x04 \x01(\x05\x42\x04\xe2\x41\x01\x01\x12\x18\n\npage_token\x18\x05 \x01(\tB\x04\xe2\x41\x01\x01\x1a.\n\x0cOptionsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"X\n\x11ListRoomsResponse\x12*\n\x05rooms\x18\x01 \x03(\x0b\x32\x1b.flotilla.api.lobby.v1.Room\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"=\n\x0eGetRoomRequest\x12\x12\n\x04room\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12\x17\n\tjoin_code\x18\x02 \x01(\tB\x04\xe2\x41\x01\x01\"P\n\x0fGetRoomResponse\x12)\n\x04room\x18\x01 \x01(\x0b\x32\x1b.flotilla.api.lobby.v1.Room\x12\x12\n\nseat_token\x18\x02 \x01(\t\"`\n\x0fJoinRoomRequest\x12\x12\n\x04room\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12\x17\n\tjoin_code\x18\x02 \x01(\tB\x04\xe2\x41\x01\x01\x12\x17\n\x04seat\x18\x03 \x01(\x05\x42\x04\xe2\x41\x01\x01H\x00\x88\x01\x01\x42\x07\n\x05_seat\"=\n\x10JoinRoomResponse\x12)\n\x04room\x18\x01 \x01(\x0b\x32\x1b.flotilla.api.lobby.v1.Room\"&\n\x10LeaveRoomRequest\x12\x12\n\x04room\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\">\n\x11LeaveRoomResponse\x12)\n\x04room\x18\x01 \x01(\x0b\x32\x1b.flotilla.api.lobby.v1.Room\":\n\x0fSetReadyRequest\x12\x12\n\x04room\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12\x13\n\x05ready\x18\x02 \x01(\x08\x42\x04\xe2\x41\x01\x01\"=\n\x10SetReadyResponse\x12)\n\x04room\x18\x01 \x01(\x0b\x32\x1b.flotilla.api.lobby.v1.Room\"9\n\x0fKickSeatRequest\x12\x12\n\x04room\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12\x12\n\x04seat\x18\x02 \x01(\x05\x42\x04\xe2\x41\x01\x02\"=\n\x10KickSeatResponse\x12)\n\x04room\x18\x01 \x01(\x0b\x32\x1b.flotilla.api.lobby.v1.Room\"=\n\x13TransferHostRequest\x12\x12\n\x04room\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12\x12\n\x04user\x18\x02 \x01(\tB\x04\xe2\x41\x01\x02\"A\n\x14TransferHostResponse\x12)\n\x04room\x18\x01 \x01(\x0b\x32\x1b.flotilla.api.lobby.v1.Room\"\x89\x01\n\rAddBotRequest\x12\x12\n\x04room\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12\x17\n\x04seat\x18\x02 \x01(\x05\x42\x04\xe2\x41\x01\x01H\x00\x88\x01\x01\x12\x14\n\x06policy\x18\x03 \x01(\tB\x04\xe2\x41\x01\x01\x12\x1d\n\ndifficulty\x18\x04 \x01(\x05\x42\x04\xe2\x41\x01\x01H\x01\x88\x01\x01\x42\x07\n\x05_seatB\r\n\x0b_difficulty\";\n\x0e\x41\x64\x64\x42otResponse\x12)\n\x04room\x18\x01 \x01(\x0b\x32\x1b.flotilla.api.lobby.v1.Room\"&\n\x10StartRoomRequest\x12\x12\n\x04room\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\"R\n\x11StartRoomResponse\x12)\n\x04room\x18\x01 \x01(\x0b\x32\x1b.flotilla.api.lobby.v1.Room\x12\x12\n\nseat_token\x18\x02 \x01(\t\"\\\n\x10WatchRoomRequest\x12\x12\n\x04room\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12\x1b\n\rafter_version\x18\x02 \x01(\x03\x42\x04\xe2\x41\x01\x01\x12\x17\n\tjoin_code\x18\x03 \x01(\tB\x04\xe2\x41\x01\x01\"i\n\x11WatchRoomResponse\x12)\n\x04room\x18\x01 \x01(\x0b\x32\x1b.flotilla.api.lobby.v1.Room\x12\x15\n\ris_checkpoint\x18\x02 \x01(\x08\x12\x12\n\nseat_token\x18\x03 \x01(\t*j\n\x0eRoomVisibility\x12\x1f\n\x1bROOM_VISIBILITY_UNSPECIFIED\x10\x00\x12\x1a\n\x16ROOM_VISIBILITY_PUBLIC\x10\x01\x12\x1b\n\x17ROOM_VISIBILITY_PRIVATE\x10\x02*\x84\x01\n\tRoomState\x12\x1a\n\x16ROOM_STATE_UNSPECIFIED\x10\x00\x12\x13\n\x0fROOM_STATE_OPEN\x10\x01\x12\x17\n\x13ROOM_STATE_STARTING\x10\x02\x12\x16\n\x12ROOM_STATE_STARTED\x10\x03\x12\x15\n\x11ROOM_STATE_CLOSED\x10\x04\x32\xa4\x08\n\x0cLobbyService\x12\x61\n\nCreateRoom\x12(.flotilla.api.lobby.v1.CreateRoomRequest\x1a).flotilla.api.lobby.v1.CreateRoomResponse\x12^\n\tListRooms\x12\'.flotilla.api.lobby.v1.ListRoomsRequest\x1a(.flotilla.api.lobby.v1.ListRoomsResponse\x12X\n\x07GetRoom\x12%.flotilla.api.lobby.v1.GetRoomRequest\x1a&.flotilla.api.lobby.v1.GetRoomResponse\x12[\n\x08JoinRoom\x12&.flotilla.api.lobby.v1.JoinRoomRequest\x1a\'.flotilla.api.lobby.v1.JoinRoomResponse\x12^\n\tLeaveRoom\x12\'.flotilla.api.lobby.v1.LeaveRoomRequest\x1a(.flotilla.api.lobby.v1.LeaveRoomResponse\x12[\n\x08SetReady\x12&.flotilla.api.lobby.v1.SetReadyRequest\x1a\'.flotilla.api.lobby.v1.SetReadyResponse\x12[\n\x08KickSeat\x12&.flotilla.api.lobby.v1.KickSeatRequest\x1a\'.flotilla.api.lobby.v1.KickSeatResponse\x12g\n\x0cTransferHost\x12*.flotilla.api.lobby.v1.TransferHostRequest\x1a+.flotilla.api.lobby.v1.TransferHostResponse\x12U\n\x06\x41\x64\x64\x42ot\x12$.flotilla.api.lobby.v1.AddBotRequest\x1a%.flotilla.api.lobby.v1.AddBotResponse\x12^\n\tStartRoom\x12\'.flotilla.api.lobby.v1.StartRoomRequest\x1a(.flotilla.api.lobby.v1.StartRoomResponse\x12`\n\tWatchRoom\x12\'.flotilla.api.lobby.v1.WatchRoomRequest\x1a(.flotilla.api.lobby.v1.WatchRoomResponse0\x01\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n)flotilla/api/lobby/v1/lobby_service.proto\x12\x15\x66lotilla.api.lobby.v1\x1a\x1f\x66lotilla/api/game/v1/game.proto\x1a\x1fgoogle/api/field_behavior.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\x8a\x04\n\x04Room\x12\x12\n\x04name\x18\x01 \x01(\tB\x04\xe2\x41\x01\x08\x12\x0c\n\x04kind\x18\x02 \x01(\t\x12\x12\n\nseat_count\x18\x03 \x01(\x05\x12\x39\n\x07options\x18\x04 \x03(\x0b\x32(.flotilla.api.lobby.v1.Room.OptionsEntry\x12\x39\n\nvisibility\x18\x05 \x01(\x0e\x32%.flotilla.api.lobby.v1.RoomVisibility\x12\x11\n\tjoin_code\x18\x06 \x01(\t\x12\x0c\n\x04host\x18\x07 \x01(\t\x12.\n\x05seats\x18\x08 \x03(\x0b\x32\x1f.flotilla.api.lobby.v1.RoomSeat\x12/\n\x05state\x18\t \x01(\x0e\x32 .flotilla.api.lobby.v1.RoomState\x12\x0c\n\x04game\x18\n \x01(\t\x12\x0f\n\x07version\x18\x0b \x01(\x03\x12\x12\n\nopen_seats\x18\x0c \x01(\x05\x12/\n\x0b\x63reate_time\x18\r \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x14\n\x0c\x64isplay_name\x18\x0e \x01(\t\x12*\n\x05\x63lock\x18\x0f \x01(\x0b\x32\x1b.flotilla.api.game.v1.Clock\x1a.\n\x0cOptionsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"\x9e\x01\n\x08RoomSeat\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\r\n\x05taken\x18\x02 \x01(\x08\x12\x0c\n\x04user\x18\x03 \x01(\t\x12\x14\n\x0c\x64isplay_name\x18\x04 \x01(\t\x12\r\n\x05ready\x18\x05 \x01(\x08\x12\x12\n\nbot_policy\x18\x06 \x01(\t\x12\x1b\n\x0e\x62ot_difficulty\x18\x07 \x01(\x05H\x00\x88\x01\x01\x42\x11\n\x0f_bot_difficulty\"\xe8\x02\n\x11\x43reateRoomRequest\x12\x12\n\x04kind\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12\x18\n\nseat_count\x18\x02 \x01(\x05\x42\x04\xe2\x41\x01\x02\x12L\n\x07options\x18\x03 \x03(\x0b\x32\x35.flotilla.api.lobby.v1.CreateRoomRequest.OptionsEntryB\x04\xe2\x41\x01\x01\x12?\n\nvisibility\x18\x04 \x01(\x0e\x32%.flotilla.api.lobby.v1.RoomVisibilityB\x04\xe2\x41\x01\x01\x12\x18\n\nrequest_id\x18\x05 \x01(\tB\x04\xe2\x41\x01\x01\x12\x1a\n\x0c\x64isplay_name\x18\x06 \x01(\tB\x04\xe2\x41\x01\x01\x12\x30\n\x05\x63lock\x18\x07 \x01(\x0b\x32\x1b.flotilla.api.game.v1.ClockB\x04\xe2\x41\x01\x01\x1a.\n\x0cOptionsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"?\n\x12\x43reateRoomResponse\x12)\n\x04room\x18\x01 \x01(\x0b\x32\x1b.flotilla.api.lobby.v1.Room\"\xf4\x01\n\x10ListRoomsRequest\x12\x12\n\x04kind\x18\x01 \x01(\tB\x04\xe2\x41\x01\x01\x12\x1c\n\x0emin_open_seats\x18\x02 \x01(\x05\x42\x04\xe2\x41\x01\x01\x12K\n\x07options\x18\x03 \x03(\x0b\x32\x34.flotilla.api.lobby.v1.ListRoomsRequest.OptionsEntryB\x04\xe2\x41\x01\x01\x12\x17\n\tpage_size\x18\x04 \x01(\x05\x42\x04\xe2\x41\x01\x01\x12\x18\n\npage_token\x18\x05 \x01(\tB\x04\xe2\x41\x01\x01\x1a.\n\x0cOptionsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"X\n\x11ListRoomsResponse\x12*\n\x05rooms\x18\x01 \x03(\x0b\x32\x1b.flotilla.api.lobby.v1.Room\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"=\n\x0eGetRoomRequest\x12\x12\n\x04room\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12\x17\n\tjoin_code\x18\x02 \x01(\tB\x04\xe2\x41\x01\x01\"P\n\x0fGetRoomResponse\x12)\n\x04room\x18\x01 \x01(\x0b\x32\x1b.flotilla.api.lobby.v1.Room\x12\x12\n\nseat_token\x18\x02 \x01(\t\"`\n\x0fJoinRoomRequest\x12\x12\n\x04room\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12\x17\n\tjoin_code\x18\x02 \x01(\tB\x04\xe2\x41\x01\x01\x12\x17\n\x04seat\x18\x03 \x01(\x05\x42\x04\xe2\x41\x01\x01H\x00\x88\x01\x01\x42\x07\n\x05_seat\"=\n\x10JoinRoomResponse\x12)\n\x04room\x18\x01 \x01(\x0b\x32\x1b.flotilla.api.lobby.v1.Room\"&\n\x10LeaveRoomRequest\x12\x12\n\x04room\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\">\n\x11LeaveRoomResponse\x12)\n\x04room\x18\x01 \x01(\x0b\x32\x1b.flotilla.api.lobby.v1.Room\":\n\x0fSetReadyRequest\x12\x12\n\x04room\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12\x13\n\x05ready\x18\x02 \x01(\x08\x42\x04\xe2\x41\x01\x01\"=\n\x10SetReadyResponse\x12)\n\x04room\x18\x01 \x01(\x0b\x32\x1b.flotilla.api.lobby.v1.Room\"9\n\x0fKickSeatRequest\x12\x12\n\x04room\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12\x12\n\x04seat\x18\x02 \x01(\x05\x42\x04\xe2\x41\x01\x02\"=\n\x10KickSeatResponse\x12)\n\x04room\x18\x01 \x01(\x0b\x32\x1b.flotilla.api.lobby.v1.Room\"=\n\x13TransferHostRequest\x12\x12\n\x04room\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12\x12\n\x04user\x18\x02 \x01(\tB\x04\xe2\x41\x01\x02\"A\n\x14TransferHostResponse\x12)\n\x04room\x18\x01 \x01(\x0b\x32\x1b.flotilla.api.lobby.v1.Room\"\x89\x01\n\rAddBotRequest\x12\x12\n\x04room\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12\x17\n\x04seat\x18\x02 \x01(\x05\x42\x04\xe2\x41\x01\x01H\x00\x88\x01\x01\x12\x14\n\x06policy\x18\x03 \x01(\tB\x04\xe2\x41\x01\x01\x12\x1d\n\ndifficulty\x18\x04 \x01(\x05\x42\x04\xe2\x41\x01\x01H\x01\x88\x01\x01\x42\x07\n\x05_seatB\r\n\x0b_difficulty\";\n\x0e\x41\x64\x64\x42otResponse\x12)\n\x04room\x18\x01 \x01(\x0b\x32\x1b.flotilla.api.lobby.v1.Room\"&\n\x10StartRoomRequest\x12\x12\n\x04room\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\"R\n\x11StartRoomResponse\x12)\n\x04room\x18\x01 \x01(\x0b\x32\x1b.flotilla.api.lobby.v1.Room\x12\x12\n\nseat_token\x18\x02 \x01(\t\"\\\n\x10WatchRoomRequest\x12\x12\n\x04room\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12\x1b\n\rafter_version\x18\x02 \x01(\x03\x42\x04\xe2\x41\x01\x01\x12\x17\n\tjoin_code\x18\x03 \x01(\tB\x04\xe2\x41\x01\x01\"i\n\x11WatchRoomResponse\x12)\n\x04room\x18\x01 \x01(\x0b\x32\x1b.flotilla.api.lobby.v1.Room\x12\x15\n\ris_checkpoint\x18\x02 \x01(\x08\x12\x12\n\nseat_token\x18\x03 \x01(\t*j\n\x0eRoomVisibility\x12\x1f\n\x1bROOM_VISIBILITY_UNSPECIFIED\x10\x00\x12\x1a\n\x16ROOM_VISIBILITY_PUBLIC\x10\x01\x12\x1b\n\x17ROOM_VISIBILITY_PRIVATE\x10\x02*\x84\x01\n\tRoomState\x12\x1a\n\x16ROOM_STATE_UNSPECIFIED\x10\x00\x12\x13\n\x0fROOM_STATE_OPEN\x10\x01\x12\x17\n\x13ROOM_STATE_STARTING\x10\x02\x12\x16\n\x12ROOM_STATE_STARTED\x10\x03\x12\x15\n\x11ROOM_STATE_CLOSED\x10\x04\x32\xa4\x08\n\x0cLobbyService\x12\x61\n\nCreateRoom\x12(.flotilla.api.lobby.v1.CreateRoomRequest\x1a).flotilla.api.lobby.v1.CreateRoomResponse\x12^\n\tListRooms\x12\'.flotilla.api.lobby.v1.ListRoomsRequest\x1a(.flotilla.api.lobby.v1.ListRoomsResponse\x12X\n\x07GetRoom\x12%.flotilla.api.lobby.v1.GetRoomRequest\x1a&.flotilla.api.lobby.v1.GetRoomResponse\x12[\n\x08JoinRoom\x12&.flotilla.api.lobby.v1.JoinRoomRequest\x1a\'.flotilla.api.lobby.v1.JoinRoomResponse\x12^\n\tLeaveRoom\x12\'.flotilla.api.lobby.v1.LeaveRoomRequest\x1a(.flotilla.api.lobby.v1.LeaveRoomResponse\x12[\n\x08SetReady\x12&.flotilla.api.lobby.v1.SetReadyRequest\x1a\'.flotilla.api.lobby.v1.SetReadyResponse\x12[\n\x08KickSeat\x12&.flotilla.api.lobby.v1.KickSeatRequest\x1a\'.flotilla.api.lobby.v1.KickSeatResponse\x12g\n\x0cTransferHost\x12*.flotilla.api.lobby.v1.TransferHostRequest\x1a+.flotilla.api.lobby.v1.TransferHostResponse\x12U\n\x06\x41\x64\x64\x42ot\x12$.flotilla.api.lobby.v1.AddBotRequest\x1a%.flotilla.api.lobby.v1.AddBotResponse\x12^\n\tStartRoom\x12\'.flotilla.api.lobby.v1.StartRoomRequest\x1a(.flotilla.api.lobby.v1.StartRoomResponse\x12`\n\tWatchRoom\x12\'.flotilla.api.lobby.v1.WatchRoomRequest\x1a(.flotilla.api.lobby.v1.WatchRoomResponse0\x01\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -51,6 +52,8 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_CREATEROOMREQUEST'].fields_by_name['request_id']._serialized_options = b'\342A\001\001'
   _globals['_CREATEROOMREQUEST'].fields_by_name['display_name']._loaded_options = None
   _globals['_CREATEROOMREQUEST'].fields_by_name['display_name']._serialized_options = b'\342A\001\001'
+  _globals['_CREATEROOMREQUEST'].fields_by_name['clock']._loaded_options = None
+  _globals['_CREATEROOMREQUEST'].fields_by_name['clock']._serialized_options = b'\342A\001\001'
   _globals['_LISTROOMSREQUEST_OPTIONSENTRY']._loaded_options = None
   _globals['_LISTROOMSREQUEST_OPTIONSENTRY']._serialized_options = b'8\001'
   _globals['_LISTROOMSREQUEST'].fields_by_name['kind']._loaded_options = None
@@ -103,64 +106,64 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_WATCHROOMREQUEST'].fields_by_name['after_version']._serialized_options = b'\342A\001\001'
   _globals['_WATCHROOMREQUEST'].fields_by_name['join_code']._loaded_options = None
   _globals['_WATCHROOMREQUEST'].fields_by_name['join_code']._serialized_options = b'\342A\001\001'
-  _globals['_ROOMVISIBILITY']._serialized_start=2802
-  _globals['_ROOMVISIBILITY']._serialized_end=2908
-  _globals['_ROOMSTATE']._serialized_start=2911
-  _globals['_ROOMSTATE']._serialized_end=3043
-  _globals['_ROOM']._serialized_start=135
-  _globals['_ROOM']._serialized_end=613
-  _globals['_ROOM_OPTIONSENTRY']._serialized_start=567
-  _globals['_ROOM_OPTIONSENTRY']._serialized_end=613
-  _globals['_ROOMSEAT']._serialized_start=616
-  _globals['_ROOMSEAT']._serialized_end=774
-  _globals['_CREATEROOMREQUEST']._serialized_start=777
-  _globals['_CREATEROOMREQUEST']._serialized_end=1087
-  _globals['_CREATEROOMREQUEST_OPTIONSENTRY']._serialized_start=567
-  _globals['_CREATEROOMREQUEST_OPTIONSENTRY']._serialized_end=613
-  _globals['_CREATEROOMRESPONSE']._serialized_start=1089
-  _globals['_CREATEROOMRESPONSE']._serialized_end=1152
-  _globals['_LISTROOMSREQUEST']._serialized_start=1155
-  _globals['_LISTROOMSREQUEST']._serialized_end=1399
-  _globals['_LISTROOMSREQUEST_OPTIONSENTRY']._serialized_start=567
-  _globals['_LISTROOMSREQUEST_OPTIONSENTRY']._serialized_end=613
-  _globals['_LISTROOMSRESPONSE']._serialized_start=1401
-  _globals['_LISTROOMSRESPONSE']._serialized_end=1489
-  _globals['_GETROOMREQUEST']._serialized_start=1491
-  _globals['_GETROOMREQUEST']._serialized_end=1552
-  _globals['_GETROOMRESPONSE']._serialized_start=1554
-  _globals['_GETROOMRESPONSE']._serialized_end=1634
-  _globals['_JOINROOMREQUEST']._serialized_start=1636
-  _globals['_JOINROOMREQUEST']._serialized_end=1732
-  _globals['_JOINROOMRESPONSE']._serialized_start=1734
-  _globals['_JOINROOMRESPONSE']._serialized_end=1795
-  _globals['_LEAVEROOMREQUEST']._serialized_start=1797
-  _globals['_LEAVEROOMREQUEST']._serialized_end=1835
-  _globals['_LEAVEROOMRESPONSE']._serialized_start=1837
-  _globals['_LEAVEROOMRESPONSE']._serialized_end=1899
-  _globals['_SETREADYREQUEST']._serialized_start=1901
-  _globals['_SETREADYREQUEST']._serialized_end=1959
-  _globals['_SETREADYRESPONSE']._serialized_start=1961
-  _globals['_SETREADYRESPONSE']._serialized_end=2022
-  _globals['_KICKSEATREQUEST']._serialized_start=2024
-  _globals['_KICKSEATREQUEST']._serialized_end=2081
-  _globals['_KICKSEATRESPONSE']._serialized_start=2083
-  _globals['_KICKSEATRESPONSE']._serialized_end=2144
-  _globals['_TRANSFERHOSTREQUEST']._serialized_start=2146
-  _globals['_TRANSFERHOSTREQUEST']._serialized_end=2207
-  _globals['_TRANSFERHOSTRESPONSE']._serialized_start=2209
-  _globals['_TRANSFERHOSTRESPONSE']._serialized_end=2274
-  _globals['_ADDBOTREQUEST']._serialized_start=2277
-  _globals['_ADDBOTREQUEST']._serialized_end=2414
-  _globals['_ADDBOTRESPONSE']._serialized_start=2416
-  _globals['_ADDBOTRESPONSE']._serialized_end=2475
-  _globals['_STARTROOMREQUEST']._serialized_start=2477
-  _globals['_STARTROOMREQUEST']._serialized_end=2515
-  _globals['_STARTROOMRESPONSE']._serialized_start=2517
-  _globals['_STARTROOMRESPONSE']._serialized_end=2599
-  _globals['_WATCHROOMREQUEST']._serialized_start=2601
-  _globals['_WATCHROOMREQUEST']._serialized_end=2693
-  _globals['_WATCHROOMRESPONSE']._serialized_start=2695
-  _globals['_WATCHROOMRESPONSE']._serialized_end=2800
-  _globals['_LOBBYSERVICE']._serialized_start=3046
-  _globals['_LOBBYSERVICE']._serialized_end=4106
+  _globals['_ROOMVISIBILITY']._serialized_start=2929
+  _globals['_ROOMVISIBILITY']._serialized_end=3035
+  _globals['_ROOMSTATE']._serialized_start=3038
+  _globals['_ROOMSTATE']._serialized_end=3170
+  _globals['_ROOM']._serialized_start=168
+  _globals['_ROOM']._serialized_end=690
+  _globals['_ROOM_OPTIONSENTRY']._serialized_start=644
+  _globals['_ROOM_OPTIONSENTRY']._serialized_end=690
+  _globals['_ROOMSEAT']._serialized_start=693
+  _globals['_ROOMSEAT']._serialized_end=851
+  _globals['_CREATEROOMREQUEST']._serialized_start=854
+  _globals['_CREATEROOMREQUEST']._serialized_end=1214
+  _globals['_CREATEROOMREQUEST_OPTIONSENTRY']._serialized_start=644
+  _globals['_CREATEROOMREQUEST_OPTIONSENTRY']._serialized_end=690
+  _globals['_CREATEROOMRESPONSE']._serialized_start=1216
+  _globals['_CREATEROOMRESPONSE']._serialized_end=1279
+  _globals['_LISTROOMSREQUEST']._serialized_start=1282
+  _globals['_LISTROOMSREQUEST']._serialized_end=1526
+  _globals['_LISTROOMSREQUEST_OPTIONSENTRY']._serialized_start=644
+  _globals['_LISTROOMSREQUEST_OPTIONSENTRY']._serialized_end=690
+  _globals['_LISTROOMSRESPONSE']._serialized_start=1528
+  _globals['_LISTROOMSRESPONSE']._serialized_end=1616
+  _globals['_GETROOMREQUEST']._serialized_start=1618
+  _globals['_GETROOMREQUEST']._serialized_end=1679
+  _globals['_GETROOMRESPONSE']._serialized_start=1681
+  _globals['_GETROOMRESPONSE']._serialized_end=1761
+  _globals['_JOINROOMREQUEST']._serialized_start=1763
+  _globals['_JOINROOMREQUEST']._serialized_end=1859
+  _globals['_JOINROOMRESPONSE']._serialized_start=1861
+  _globals['_JOINROOMRESPONSE']._serialized_end=1922
+  _globals['_LEAVEROOMREQUEST']._serialized_start=1924
+  _globals['_LEAVEROOMREQUEST']._serialized_end=1962
+  _globals['_LEAVEROOMRESPONSE']._serialized_start=1964
+  _globals['_LEAVEROOMRESPONSE']._serialized_end=2026
+  _globals['_SETREADYREQUEST']._serialized_start=2028
+  _globals['_SETREADYREQUEST']._serialized_end=2086
+  _globals['_SETREADYRESPONSE']._serialized_start=2088
+  _globals['_SETREADYRESPONSE']._serialized_end=2149
+  _globals['_KICKSEATREQUEST']._serialized_start=2151
+  _globals['_KICKSEATREQUEST']._serialized_end=2208
+  _globals['_KICKSEATRESPONSE']._serialized_start=2210
+  _globals['_KICKSEATRESPONSE']._serialized_end=2271
+  _globals['_TRANSFERHOSTREQUEST']._serialized_start=2273
+  _globals['_TRANSFERHOSTREQUEST']._serialized_end=2334
+  _globals['_TRANSFERHOSTRESPONSE']._serialized_start=2336
+  _globals['_TRANSFERHOSTRESPONSE']._serialized_end=2401
+  _globals['_ADDBOTREQUEST']._serialized_start=2404
+  _globals['_ADDBOTREQUEST']._serialized_end=2541
+  _globals['_ADDBOTRESPONSE']._serialized_start=2543
+  _globals['_ADDBOTRESPONSE']._serialized_end=2602
+  _globals['_STARTROOMREQUEST']._serialized_start=2604
+  _globals['_STARTROOMREQUEST']._serialized_end=2642
+  _globals['_STARTROOMRESPONSE']._serialized_start=2644
+  _globals['_STARTROOMRESPONSE']._serialized_end=2726
+  _globals['_WATCHROOMREQUEST']._serialized_start=2728
+  _globals['_WATCHROOMREQUEST']._serialized_end=2820
+  _globals['_WATCHROOMRESPONSE']._serialized_start=2822
+  _globals['_WATCHROOMRESPONSE']._serialized_end=2927
+  _globals['_LOBBYSERVICE']._serialized_start=3173
+  _globals['_LOBBYSERVICE']._serialized_end=4233
 # @@protoc_insertion_point(module_scope)

@@ -1,5 +1,6 @@
 import datetime
 
+from flotilla_client.api.game.v1 import game_pb2 as _game_pb2
 from flotilla_client._google.api import field_behavior_pb2 as _field_behavior_pb2
 from google.protobuf import timestamp_pb2 as _timestamp_pb2
 from google.protobuf.internal import containers as _containers
@@ -34,7 +35,7 @@ ROOM_STATE_STARTED: RoomState
 ROOM_STATE_CLOSED: RoomState
 
 class Room(_message.Message):
-    __slots__ = ("name", "kind", "seat_count", "options", "visibility", "join_code", "host", "seats", "state", "game", "version", "open_seats", "create_time", "display_name")
+    __slots__ = ("name", "kind", "seat_count", "options", "visibility", "join_code", "host", "seats", "state", "game", "version", "open_seats", "create_time", "display_name", "clock")
     class OptionsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -56,6 +57,7 @@ class Room(_message.Message):
     OPEN_SEATS_FIELD_NUMBER: _ClassVar[int]
     CREATE_TIME_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
+    CLOCK_FIELD_NUMBER: _ClassVar[int]
     name: str
     kind: str
     seat_count: int
@@ -70,7 +72,8 @@ class Room(_message.Message):
     open_seats: int
     create_time: _timestamp_pb2.Timestamp
     display_name: str
-    def __init__(self, name: _Optional[str] = ..., kind: _Optional[str] = ..., seat_count: _Optional[int] = ..., options: _Optional[_Mapping[str, str]] = ..., visibility: _Optional[_Union[RoomVisibility, str]] = ..., join_code: _Optional[str] = ..., host: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[RoomSeat, _Mapping]]] = ..., state: _Optional[_Union[RoomState, str]] = ..., game: _Optional[str] = ..., version: _Optional[int] = ..., open_seats: _Optional[int] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., display_name: _Optional[str] = ...) -> None: ...
+    clock: _game_pb2.Clock
+    def __init__(self, name: _Optional[str] = ..., kind: _Optional[str] = ..., seat_count: _Optional[int] = ..., options: _Optional[_Mapping[str, str]] = ..., visibility: _Optional[_Union[RoomVisibility, str]] = ..., join_code: _Optional[str] = ..., host: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[RoomSeat, _Mapping]]] = ..., state: _Optional[_Union[RoomState, str]] = ..., game: _Optional[str] = ..., version: _Optional[int] = ..., open_seats: _Optional[int] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., display_name: _Optional[str] = ..., clock: _Optional[_Union[_game_pb2.Clock, _Mapping]] = ...) -> None: ...
 
 class RoomSeat(_message.Message):
     __slots__ = ("seat", "taken", "user", "display_name", "ready", "bot_policy", "bot_difficulty")
@@ -91,7 +94,7 @@ class RoomSeat(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., taken: _Optional[bool] = ..., user: _Optional[str] = ..., display_name: _Optional[str] = ..., ready: _Optional[bool] = ..., bot_policy: _Optional[str] = ..., bot_difficulty: _Optional[int] = ...) -> None: ...
 
 class CreateRoomRequest(_message.Message):
-    __slots__ = ("kind", "seat_count", "options", "visibility", "request_id", "display_name")
+    __slots__ = ("kind", "seat_count", "options", "visibility", "request_id", "display_name", "clock")
     class OptionsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -105,13 +108,15 @@ class CreateRoomRequest(_message.Message):
     VISIBILITY_FIELD_NUMBER: _ClassVar[int]
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
+    CLOCK_FIELD_NUMBER: _ClassVar[int]
     kind: str
     seat_count: int
     options: _containers.ScalarMap[str, str]
     visibility: RoomVisibility
     request_id: str
     display_name: str
-    def __init__(self, kind: _Optional[str] = ..., seat_count: _Optional[int] = ..., options: _Optional[_Mapping[str, str]] = ..., visibility: _Optional[_Union[RoomVisibility, str]] = ..., request_id: _Optional[str] = ..., display_name: _Optional[str] = ...) -> None: ...
+    clock: _game_pb2.Clock
+    def __init__(self, kind: _Optional[str] = ..., seat_count: _Optional[int] = ..., options: _Optional[_Mapping[str, str]] = ..., visibility: _Optional[_Union[RoomVisibility, str]] = ..., request_id: _Optional[str] = ..., display_name: _Optional[str] = ..., clock: _Optional[_Union[_game_pb2.Clock, _Mapping]] = ...) -> None: ...
 
 class CreateRoomResponse(_message.Message):
     __slots__ = ("room",)
