@@ -408,7 +408,23 @@ async def stream_open(targets: list[str], redis: aioredis.Redis, per: str, metho
             call.cancel()
 
 
+async def view_at(targets: list[str], redis: aioredis.Redis, per: str) -> None:
+    """GetViewAt is counted before anything else: two calls on a game still running are answered
+    (FAILED_PRECONDITION: not finished), the third is refused by the limit."""
+    host = await Player(targets, fresh_address()).sign_in("host")
+    game = await counter_game(host)
+    for i, p in enumerate(await _players(targets, per, 3)):
+        call = p.games().GetViewAt(game_service_pb2.GetViewAtRequest(game=game, event_id=1), metadata=p.md())
+        if i < 2:
+            with pytest.raises(grpc.aio.AioRpcError) as answered:
+                await call
+            assert answered.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+            continue
+        assert_rate_limited(await refused(call), f"view_at_per_{per}")
+
+
 SCENARIOS: dict[str, Callable[..., Awaitable[None]]] = {
+    "view_at": view_at,
     "create_game": create_game,
     "create_room": create_room,
     "join_game": join_game,

@@ -64,6 +64,8 @@ LIMITS: tuple[Limit, ...] = (
     Limit("submit_per_address", "SubmitAction calls, Play submits and LeaveGame calls", ADDRESS, 100, 300),
     Limit("party_per_user", "party changes (create, invite, accept, decline, leave)", USER, 0.5, 20),
     Limit("party_per_address", "party changes (create, invite, accept, decline, leave)", ADDRESS, 5, 100),
+    Limit("view_at_per_user", "GetViewAt calls (each may replay a finished game)", USER, 5, 60),
+    Limit("view_at_per_address", "GetViewAt calls (each may replay a finished game)", ADDRESS, 20, 200),
     Limit("stream_open_per_user", "WatchGame, Play, WatchRoom and WatchTicket opens", USER, 2, 30),
     Limit("stream_open_per_address", "WatchGame, Play, WatchRoom and WatchTicket opens", ADDRESS, 10, 100),
     Limit("open_games_per_user", "games a user created that have not finished or expired", USER, 0, 20),

@@ -399,7 +399,9 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         self, request: game_service_pb2.GetViewAtRequest, context: Context
     ) -> game_service_pb2.GetViewAtResponse:
         game_id = game_id_of(request.game)
-        viewer = await self.viewer(await self.principal(context, required=False), game_id, request.join_code)
+        principal = await self.principal(context, required=False)
+        await self.limits.check("view_at", context, principal.user if principal else None)
+        viewer = await self.viewer(principal, game_id, request.join_code)
         batch = await self.games.view_at(game_id, request.event_id, viewer)
         return game_service_pb2.GetViewAtResponse(view=self.render.view(game_id, batch, viewer))
 
