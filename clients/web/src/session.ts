@@ -6,11 +6,13 @@ const SEAT = "flotilla.seat.";
 const LOG = "flotilla.log.";
 const MAX_LOG = 400; // events kept per game for the log after a reload
 
-/** The signed-in guest. */
+/** The signed-in user: a guest, or the identity provider's (its token lasts until `expiresAt`, ms). */
 export interface Session {
   readonly token: string;
   readonly user: string;
   readonly name: string;
+  readonly expiresAt?: number;
+  readonly provider?: string;
 }
 
 /** One entry of a game's event log. */
