@@ -2,6 +2,7 @@
 import { render } from "preact";
 import { useState } from "preact/hooks";
 
+import { Alert } from "./Alert";
 import { Game } from "./game/Game";
 import { Replay } from "./game/Replay";
 import { Lobby } from "./lobby/Lobby";
@@ -39,7 +40,12 @@ function App({ config, signedIn, failure }: { config: PageConfig; signedIn?: Ses
           </button>
         ) : null}
       </header>
-      {session && expired ? <Expired session={session} provider={config.signIn} /> : null}
+      {session && expired ? <Expired session={session} provider={config.signIn} failure={failure} /> : null}
+      {session && !expired && failure ? (
+        <div class="expired">
+          <Alert error={failure} />
+        </div>
+      ) : null}
       {!session && !spectating ? (
         <SignIn config={config} failure={failure} onSignedIn={setSession} />
       ) : route.page === "room" ? (

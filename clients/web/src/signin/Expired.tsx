@@ -28,8 +28,17 @@ export function useExpired(session: Session | undefined): boolean {
   return expired;
 }
 
-export function Expired({ session, provider }: { session: Session; provider: Provider | null }) {
-  const [error, setError] = useState<unknown>();
+/** The expiry notice; `failure`: how the last "Sign in again" failed (the page came back without a token). */
+export function Expired({
+  session,
+  provider,
+  failure,
+}: {
+  session: Session;
+  provider: Provider | null;
+  failure?: unknown;
+}) {
+  const [error, setError] = useState<unknown>(failure);
   const [busy, setBusy] = useState(false);
   const again = async () => {
     if (!provider) return;
