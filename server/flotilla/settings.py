@@ -86,6 +86,9 @@ class Settings:
     browser_bind: str = "off"  # [FLOTILLA_BROWSER_BIND] gateway: Connect + gRPC-Web listener (HTTP/1.1, h2c); off
     browser_cors_origins: str = ""  # [FLOTILLA_BROWSER_CORS_ORIGINS] origins allowed cross-origin calls (`*`: any)
     up_browser_bind: str = "127.0.0.1:8080"  # `flotilla up`'s FLOTILLA_BROWSER_BIND when unset: the web client
+    web_oidc_client_id: str = ""  # [FLOTILLA_WEB_OIDC_CLIENT_ID] web client's public OAuth client id at the OIDC issuer
+    web_oidc_scopes: str = "openid profile"  # [FLOTILLA_WEB_OIDC_SCOPES] scopes the web client asks for (openid needed)
+    web_oidc_provider: str = ""  # [FLOTILLA_WEB_OIDC_PROVIDER] "Sign in with <this>"; empty: the issuer's host name
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -155,4 +158,7 @@ class Settings:
             worker_processes=_int("FLOTILLA_WORKER_PROCESSES", d.worker_processes),
             browser_bind=os.environ.get("FLOTILLA_BROWSER_BIND") or d.browser_bind,
             browser_cors_origins=os.environ.get("FLOTILLA_BROWSER_CORS_ORIGINS", d.browser_cors_origins),
+            web_oidc_client_id=os.environ.get("FLOTILLA_WEB_OIDC_CLIENT_ID", d.web_oidc_client_id),
+            web_oidc_scopes=os.environ.get("FLOTILLA_WEB_OIDC_SCOPES") or d.web_oidc_scopes,
+            web_oidc_provider=os.environ.get("FLOTILLA_WEB_OIDC_PROVIDER", d.web_oidc_provider),
         )

@@ -296,6 +296,27 @@ def test_browser_listener_gets_its_env_container_port_and_service_port(render: R
     assert {"name": "browser", "port": 8443, "targetPort": "browser", "protocol": "TCP"} in service["spec"]["ports"]
 
 
+def test_identity_values_reach_the_gateways_and_impossible_ones_are_refused(render: Render) -> None:
+    """identity.*: off by default (guests on, no provider); a provider and the web client's sign-in
+    set FLOTILLA_OIDC_* and FLOTILLA_WEB_OIDC_* on the gateways only."""
+    default = env_of(deployment(render({}), "gateway"))
+    assert not {"FLOTILLA_GUESTS", "FLOTILLA_OIDC_ISSUER", "FLOTILLA_WEB_OIDC_CLIENT_ID"} & set(default)
+    issuer = {"issuer": "https://id.example.org/", "audience": "web", "jwksUrl": "https://id.example.org/jwks"}
+    values = {"identity": {"guests": False, "oidc": issuer, "web": {"clientId": "web", "provider": "Example ID"}}}
+    manifests = render(values)
+    env = {name: spec["value"] for name, spec in env_of(deployment(manifests, "gateway")).items() if "value" in spec}
+    assert env["FLOTILLA_GUESTS"] == "off"
+    assert (env["FLOTILLA_OIDC_ISSUER"], env["FLOTILLA_OIDC_AUDIENCE"]) == ("https://id.example.org/", "web")
+    assert env["FLOTILLA_OIDC_JWKS_URL"] == "https://id.example.org/jwks"
+    assert (env["FLOTILLA_WEB_OIDC_CLIENT_ID"], env["FLOTILLA_WEB_OIDC_SCOPES"]) == ("web", "openid profile")
+    assert env["FLOTILLA_WEB_OIDC_PROVIDER"] == "Example ID"
+    assert "FLOTILLA_OIDC_ISSUER" not in env_of(deployment(manifests, "worker"))
+    with pytest.raises(helm.HelmRenderError, match=r"identity\.web\.clientId needs identity\.oidc\.issuer"):
+        render({"identity": {"web": {"clientId": "web"}}})
+    with pytest.raises(helm.HelmRenderError, match=r"needs identity\.oidc\.audience"):
+        render({"identity": {"oidc": {"issuer": "https://id.example.org/"}}})
+
+
 def test_tls_mounts_the_certificates_where_the_settings_point(render: Render) -> None:
     values = SCENARIOS["tls-mtls"][0]
     manifests = render(values)

@@ -2,6 +2,7 @@
 import { render } from "preact";
 import { useState } from "preact/hooks";
 
+import { Alert } from "./Alert";
 import { Game } from "./game/Game";
 import { Replay } from "./game/Replay";
 import { Lobby } from "./lobby/Lobby";
@@ -9,6 +10,9 @@ import { Room } from "./lobby/Room";
 import { SignIn } from "./lobby/SignIn";
 import { useRoute } from "./route";
 import { type Session, loadSession } from "./session";
+import { type PageConfig, loadConfig } from "./signin/config";
+import { Expired, useExpired } from "./signin/Expired";
+import { finishSignIn } from "./signin/oidc";
 import "./style.css";
 
 /** Forgets this tab's session and seats (e.g. after the server was reset), back to sign-in. */
@@ -18,8 +22,9 @@ function signOut(): void {
   location.reload();
 }
 
-function App() {
-  const [session, setSession] = useState<Session | undefined>(loadSession);
+function App({ config, signedIn, failure }: { config: PageConfig; signedIn?: Session; failure?: unknown }) {
+  const [session, setSession] = useState<Session | undefined>(() => signedIn ?? loadSession());
+  const expired = useExpired(session);
   const route = useRoute();
   const spectating = route.page === "game" && route.mode !== "play";
   return (
@@ -35,8 +40,14 @@ function App() {
           </button>
         ) : null}
       </header>
+      {session && expired ? <Expired session={session} provider={config.signIn} failure={failure} /> : null}
+      {session && !expired && failure ? (
+        <div class="expired">
+          <Alert error={failure} />
+        </div>
+      ) : null}
       {!session && !spectating ? (
-        <SignIn onSignedIn={setSession} />
+        <SignIn config={config} failure={failure} onSignedIn={setSession} />
       ) : route.page === "room" ? (
         <Room key={route.id} id={route.id} />
       ) : route.page === "game" && route.mode === "replay" ? (
@@ -50,4 +61,17 @@ function App() {
   );
 }
 
-render(<App />, document.getElementById("app") as HTMLElement);
+/** The page's configuration, and the sign-in the provider sent this page back with (if so). */
+async function start(): Promise<void> {
+  const config = await loadConfig();
+  let signedIn: Session | undefined;
+  let failure: unknown;
+  try {
+    signedIn = await finishSignIn(config.signIn);
+  } catch (error) {
+    failure = error;
+  }
+  render(<App config={config} signedIn={signedIn} failure={failure} />, document.getElementById("app") as HTMLElement);
+}
+
+void start();

@@ -7,11 +7,13 @@ const LOG = "flotilla.log.";
 const MAX_LOG = 400; // events kept per game for the log after a reload
 const MAX_LOG_CHARS = 200_000; // a saved log longer than this (~0.4 MB of UTF-16) is dropped: the ~5 MB quota is shared
 
-/** The signed-in guest. */
+/** The signed-in user: a guest, or the identity provider's (its token lasts until `expiresAt`, ms). */
 export interface Session {
   readonly token: string;
   readonly user: string;
   readonly name: string;
+  readonly expiresAt?: number;
+  readonly provider?: string;
 }
 
 /** One entry of a game's event log. */

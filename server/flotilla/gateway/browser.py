@@ -10,7 +10,8 @@ this user may enter, so it bypasses neither TLS nor mTLS for anyone else), with 
 answer both transports, and a gRPC status comes back with its google.rpc.Status details, which
 become the Connect error's (or the gRPC-Web trailers') details unchanged. Nothing here knows a
 use case. Client-streaming `Play` is not served yet (see the doc). GETs of other paths get the web
-client's files (gateway/static.py), so the page and its RPCs share one origin.
+client's files (gateway/static.py) and its /config.json (gateway/webconfig.py), so the page and its
+RPCs share one origin.
 """
 
 from __future__ import annotations
@@ -48,6 +49,8 @@ from flotilla.gateway.errors import to_status
 from flotilla.gateway.peers import BRIDGE_HEADER
 from flotilla.gateway.static import Static, bundle
 from flotilla.gateway.tls import CertificateFiles
+from flotilla.gateway.webconfig import PATH as CONFIG_PATH
+from flotilla.gateway.webconfig import PageConfig
 
 log = structlog.get_logger("flotilla.gateway")
 
@@ -280,10 +283,11 @@ async def start_browser(
     services: Iterable[ServiceDescriptor],
     cors_origins: str,
     tls: CertificateFiles | None = None,
+    page: PageConfig | None = None,
 ) -> Browser:
     """Serve `services` to browsers on `sock`, forwarding to the gRPC server at `bridge`; over TLS (ALPN
     h2 and http/1.1) with the gateway's certificate when it has one (no client certificates:
-    browsers authenticate with their session token)."""
+    browsers authenticate with their session token). `page`: the web client's /config.json and CSP."""
     channel = grpc.aio.insecure_channel(
         bridge.target,
         options=[
@@ -292,7 +296,9 @@ async def start_browser(
         ],
     )
     endpoints = Forwarder(channel, bridge.key).endpoints(services)
-    app = Cors(Static(BridgeApp(endpoints), bundle(), endpoints.keys()), cors_origins)
+    page = page or PageConfig()
+    files = {**bundle(), CONFIG_PATH: page.file()}
+    app = Cors(Static(BridgeApp(endpoints), files, endpoints.keys(), page.policy()), cors_origins)
     config = Config()
     config.accesslog = None
     config.errorlog = None

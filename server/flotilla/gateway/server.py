@@ -37,6 +37,7 @@ from flotilla.gateway.peers import trusted_networks
 from flotilla.gateway.render import Renderer
 from flotilla.gateway.services import add_services
 from flotilla.gateway.tls import CertificateFiles
+from flotilla.gateway.webconfig import PageConfig
 from flotilla.gc_policy import GcPolicy
 from flotilla.identity.configure import close_tokens, start_tokens
 from flotilla.lobby.parties import Parties
@@ -128,6 +129,7 @@ class Gateway:
 
 async def start_gateway(settings: Settings, store: RedisStore | None = None) -> Gateway:
     """Build and start a gateway bound to `settings.bind` (port 0 picks a free one)."""
+    page = PageConfig.from_settings(settings) if settings.browser_bind != "off" else None  # ValueError: bad web sign-in
     metrics.watch_gc()
     store = store or RedisStore.from_settings(settings)
     tokens = await start_tokens(settings, store)
@@ -217,6 +219,7 @@ async def start_gateway(settings: Settings, store: RedisStore | None = None) -> 
             (*(_service(m, n) for m, n in BROWSER_SERVICES), _service(health_pb2, "Health")),
             settings.browser_cors_origins,
             tls,
+            page,
         )
     admission.watch_queue(max(core_server_ids() - known_servers, default=None))
     for service in ("", *SERVICES):

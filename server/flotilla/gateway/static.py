@@ -41,7 +41,7 @@ SECURITY = [
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"no-referrer"),
 ]
-PAGE_POLICY = (b"content-security-policy", b"default-src 'self'; frame-ancestors 'none'; base-uri 'none'")
+PAGE_POLICY = b"default-src 'self'; frame-ancestors 'none'; base-uri 'none'"  # of index.html (Content-Security-Policy)
 MAX_FILES = 1000  # a bundle is a handful of files; more means the wrong directory
 
 
@@ -82,6 +82,14 @@ def load(root: Traversable) -> dict[str, File]:
     return files
 
 
+def page_policy(connect: Collection[str] = ()) -> bytes:
+    """The page's Content-Security-Policy; `connect`: origins it may also fetch (an identity provider)."""
+    if not connect:
+        return PAGE_POLICY
+    sources = " ".join(("'self'", *connect))
+    return f"default-src 'self'; connect-src {sources}; frame-ancestors 'none'; base-uri 'none'".encode()
+
+
 @functools.cache
 def bundle() -> dict[str, File]:
     """The installed web client's files (read once per process)."""
@@ -89,12 +97,16 @@ def bundle() -> dict[str, File]:
 
 
 class Static:
-    """Wraps the RPC app: serves `files` to GET/HEAD on every path that is not in `rpc_paths`."""
+    """Wraps the RPC app: serves `files` to GET/HEAD on every path that is not in `rpc_paths`, HTML
+    with the Content-Security-Policy `policy`."""
 
-    def __init__(self, app: App, files: dict[str, File], rpc_paths: Collection[str]) -> None:
+    def __init__(
+        self, app: App, files: dict[str, File], rpc_paths: Collection[str], policy: bytes = PAGE_POLICY
+    ) -> None:
         self.app = app
         self.files = files
         self.rpc_paths = frozenset(rpc_paths)
+        self.policy = policy
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         path = scope.get("path", "")
@@ -105,10 +117,12 @@ class Static:
         if found is None:
             await answer(send, 404, b"text/plain; charset=utf-8", b"not found\n", REVALIDATE, scope["method"])
             return
-        await answer(send, 200, found.content_type, found.body, found.cache, scope["method"])
+        await answer(send, 200, found.content_type, found.body, found.cache, scope["method"], self.policy)
 
 
-async def answer(send: Send, status: int, kind: bytes, body: bytes, cache: bytes, method: str) -> None:
+async def answer(
+    send: Send, status: int, kind: bytes, body: bytes, cache: bytes, method: str, policy: bytes = PAGE_POLICY
+) -> None:
     """One complete response (no body for HEAD)."""
     headers = [
         (b"content-type", kind),
@@ -117,6 +131,6 @@ async def answer(send: Send, status: int, kind: bytes, body: bytes, cache: bytes
         *SECURITY,
     ]
     if kind.startswith(b"text/html"):
-        headers.append(PAGE_POLICY)
+        headers.append((b"content-security-policy", policy))
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": b"" if method == "HEAD" else body})
