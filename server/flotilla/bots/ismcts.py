@@ -55,6 +55,9 @@ class IsmctsPolicy:
         self.playouts = PLAYOUTS[max(0, min(difficulty, len(PLAYOUTS) - 1))]
         self.seconds = seconds
         self.rollout_depth = table(rules).rollout
+        self.searches = 0
+        """Decisions searched so far (more than one legal action) and the playouts they took."""
+        self.playouts_done = 0
 
     def choose(self, decision: Decision, rng: random.Random) -> Any:
         if len(decision.legal) == 1:
@@ -65,6 +68,8 @@ class IsmctsPolicy:
         while done < self.playouts if deadline is None else time.monotonic() < deadline:
             self._playout(root, decision, rng)
             done += 1
+        self.searches += 1
+        self.playouts_done += done
         seat = decision.seat
 
         def visits(i: int) -> int:
