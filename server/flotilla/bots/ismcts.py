@@ -20,7 +20,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from flotilla.bots.heuristic.driver import follow, squash, table, win_chance
+from flotilla.bots.heuristic.driver import GameTable, follow, position, squash, table, win_chance
 from flotilla.bots.policy import Decision, Rules, register
 from flotilla.rules import Rng, Seat
 
@@ -32,6 +32,10 @@ EXPLORATION = 0.7
 """UCB1's exploration constant (rewards are 0..1)."""
 PRIOR_NODES = 6
 """Applications the heuristic's greedy follow-through may spend on one new node's prior."""
+GREEDY_WIDTH = 8
+"""A greedy rollout decision compares at most this many of the legal actions (a random sample)."""
+TURN_STEPS = 6
+"""A rollout counted in turns plays at most this many decisions per turn (a bound, not a rule)."""
 
 
 @dataclass(slots=True)
@@ -81,6 +85,8 @@ class IsmctsPolicy:
     def _playout(self, root: Node, decision: Decision, rng: random.Random) -> None:
         rules = self.rules
         state = decision.sample(Rng(rng.getrandbits(64)))
+        game = table(rules)
+        base = self._base(game, state)
         node, path = root, []
         seat, legal = decision.seat, decision.legal
         while True:
@@ -92,7 +98,7 @@ class IsmctsPolicy:
             if untried:
                 action = untried[rng.randrange(len(untried))]
                 state = rules.apply(state, seat, action).state
-                node.children[(seat, action)] = child = Node(available=1, prior=self._prior(state, seat))
+                node.children[(seat, action)] = child = Node(available=1, prior=self._prior(state, seat, base))
             else:
                 action, child = self._select(node, seat, legal)
                 state = rules.apply(state, seat, action).state
@@ -102,27 +108,79 @@ class IsmctsPolicy:
                 break
             seat = min(rules.to_act(state))
             legal = rules.legal_actions(state, seat)
-        for _ in range(self.rollout_depth):
-            if rules.result(state) is not None:
-                break
-            mover = min(rules.to_act(state))
-            options = rules.legal_actions(state, mover)
-            state = rules.apply(state, mover, options[rng.randrange(len(options))]).state
-        game = table(rules)
         rewards: dict[Seat, float] = {}
+        if untried and self.rollout_depth == 0:
+            rewards = self._leaf(game, state, seat, child.prior)
+        else:
+            state = self._rollout(game, state, rng)
         for child, mover in path:
             if mover not in rewards:
-                rewards[mover] = win_chance(rules, game, state, mover)
+                rewards[mover] = self._value(game, state, mover, base)
             child.visits += 1
             child.reward += rewards[mover]
 
-    def _prior(self, state: Any, seat: Seat) -> float:
-        """The heuristic's view of a new node: its greedy follow-through, as a chance to win."""
+    def _leaf(self, game: GameTable, state: Any, seat: Seat, prior: float) -> dict[Seat, float]:
+        """Rollout 0: the new node's prior is its value for `seat`, its complement for the one
+        opponent of a 2-seat game (other seats: their `win_chance`, computed when backed up)."""
+        rewards = {seat: prior}
+        if self.rules.seats_of(state.config) == 2 and not game.shared(state):
+            rewards[Seat(1 - seat)] = 1.0 - prior
+        return rewards
+
+    def _rollout(self, game: GameTable, state: Any, rng: random.Random) -> Any:
+        """Play on for `rollout` decisions (or turns), a `greedy` share of them by the evaluation."""
+        rules = self.rules
+        turns, last = 0, None
+        for _ in range(self.rollout_depth * (TURN_STEPS if game.rollout_turns else 1)):
+            if rules.result(state) is not None:
+                break
+            mover = min(rules.to_act(state))
+            if game.rollout_turns and mover != last:
+                turns, last = turns + 1, mover
+                if turns > self.rollout_depth:
+                    break
+            options = rules.legal_actions(state, mover)
+            if game.greedy > 0 and len(options) > 1 and rng.random() < game.greedy:
+                state = self._greedy(game, state, mover, options, rng)
+            else:
+                state = rules.apply(state, mover, options[rng.randrange(len(options))]).state
+        return state
+
+    def _greedy(self, game: GameTable, state: Any, mover: Seat, options: Any, rng: random.Random) -> Any:
+        """The state after the mover's best of (a sample of) `options` by `position` (ties: random)."""
+        rules = self.rules
+        if len(options) > GREEDY_WIDTH:
+            options = rng.sample(list(options), GREEDY_WIDTH)
+        best, best_value = state, -math.inf
+        for action in options:
+            after = rules.apply(state, mover, action).state
+            value = position(rules, game, after, mover) + rng.random() * 1e-6
+            if value > best_value:
+                best, best_value = after, value
+        return best
+
+    def _base(self, game: GameTable, world: Any) -> dict[Seat, float]:
+        """`GameTable.relative`: each seat's `position` in the playout's root world (else empty)."""
+        if not game.relative or game.shared(world):
+            return {}
+        return {Seat(i): position(self.rules, game, world, Seat(i)) for i in range(self.rules.seats_of(world.config))}
+
+    def _value(self, game: GameTable, state: Any, seat: Seat, base: dict[Seat, float]) -> float:
+        """The reward of an unfinished position: `win_chance`, or (`relative`) the chance of the
+        seat's lead gained since the root; a finished game's is always the outcome."""
+        if not base or self.rules.result(state) is not None:
+            return win_chance(self.rules, game, state, seat)
+        lead = position(self.rules, game, state, seat)
+        return squash(game, lead - base[seat], abs(game.evaluate(state, seat)))
+
+    def _prior(self, state: Any, seat: Seat, base: dict[Seat, float]) -> float:
+        """The heuristic's view of a new node: its greedy follow-through, as a chance to win (or,
+        `relative`, of the lead gained since the root)."""
         game = table(self.rules)
         if self.rules.result(state) is not None or game.shared(state):
             return win_chance(self.rules, game, state, seat)
         lead = follow(self.rules, game, state, seat, game.lookahead - 1, [PRIOR_NODES])
-        return squash(game, lead, abs(game.evaluate(state, seat)))
+        return squash(game, lead - base.get(seat, 0.0), abs(game.evaluate(state, seat)))
 
     def _select(self, node: Node, seat: Seat, legal: tuple[Any, ...]) -> tuple[Any, Node]:
         """UCB1 over the available actions, plus the prior's progressive bias (`GameTable.bias`)."""
