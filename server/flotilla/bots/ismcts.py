@@ -6,7 +6,9 @@ chance is re-sampled too), walks the one tree of the deciding seat's information
 the actions legal in that world (counting how often each was available, as ISMCTS does), expands
 one action (its heuristic follow-through is the node's prior, a progressive bias in UCB1), plays
 on at random for the game table's `rollout` decisions and scores the position with the heuristic's
-`win_chance` for every seat; each node backs up the reward of the seat that acted into it. Seats
+`win_chance` for every seat (`rollout` 0: the new node's prior is the value; `relative`: the
+chance of the lead gained since the decision, so a game far from even still shows which action
+gains most); each node backs up the reward of the seat that acted into it. Seats
 that must act at once (simultaneous decisions) act in turn, lowest seat first, as the engines
 accept them. The answer is the most visited root action. Given `rng` and a playout budget it is
 deterministic; `seconds` turns it into a time budget instead.
@@ -32,10 +34,6 @@ EXPLORATION = 0.7
 """UCB1's exploration constant (rewards are 0..1)."""
 PRIOR_NODES = 6
 """Applications the heuristic's greedy follow-through may spend on one new node's prior."""
-GREEDY_WIDTH = 8
-"""A greedy rollout decision compares at most this many of the legal actions (a random sample)."""
-TURN_STEPS = 6
-"""A rollout counted in turns plays at most this many decisions per turn (a bound, not a rule)."""
 
 
 @dataclass(slots=True)
@@ -112,7 +110,7 @@ class IsmctsPolicy:
         if untried and self.rollout_depth == 0:
             rewards = self._leaf(game, state, seat, child.prior)
         else:
-            state = self._rollout(game, state, rng)
+            state = self._rollout(state, rng)
         for child, mover in path:
             if mover not in rewards:
                 rewards[mover] = self._value(game, state, mover, base)
@@ -127,37 +125,16 @@ class IsmctsPolicy:
             rewards[Seat(1 - seat)] = 1.0 - prior
         return rewards
 
-    def _rollout(self, game: GameTable, state: Any, rng: random.Random) -> Any:
-        """Play on for `rollout` decisions (or turns), a `greedy` share of them by the evaluation."""
+    def _rollout(self, state: Any, rng: random.Random) -> Any:
+        """Play on at random for `rollout` decisions (or until the game ends)."""
         rules = self.rules
-        turns, last = 0, None
-        for _ in range(self.rollout_depth * (TURN_STEPS if game.rollout_turns else 1)):
+        for _ in range(self.rollout_depth):
             if rules.result(state) is not None:
                 break
             mover = min(rules.to_act(state))
-            if game.rollout_turns and mover != last:
-                turns, last = turns + 1, mover
-                if turns > self.rollout_depth:
-                    break
             options = rules.legal_actions(state, mover)
-            if game.greedy > 0 and len(options) > 1 and rng.random() < game.greedy:
-                state = self._greedy(game, state, mover, options, rng)
-            else:
-                state = rules.apply(state, mover, options[rng.randrange(len(options))]).state
+            state = rules.apply(state, mover, options[rng.randrange(len(options))]).state
         return state
-
-    def _greedy(self, game: GameTable, state: Any, mover: Seat, options: Any, rng: random.Random) -> Any:
-        """The state after the mover's best of (a sample of) `options` by `position` (ties: random)."""
-        rules = self.rules
-        if len(options) > GREEDY_WIDTH:
-            options = rng.sample(list(options), GREEDY_WIDTH)
-        best, best_value = state, -math.inf
-        for action in options:
-            after = rules.apply(state, mover, action).state
-            value = position(rules, game, after, mover) + rng.random() * 1e-6
-            if value > best_value:
-                best, best_value = after, value
-        return best
 
     def _base(self, game: GameTable, world: Any) -> dict[Seat, float]:
         """`GameTable.relative`: each seat's `position` in the playout's root world (else empty)."""

@@ -27,10 +27,8 @@ class GameTable:
     `team_chance(state)` estimates the team's chance to win (0..1); `scale` is a clear lead in
     those points (softmax temperature and the win chance of a lead are relative to it);
     `lookahead` is how many of its own decisions in a row a seat follows greedily; `rollout` how
-    many decisions a tree search plays on before it scores a new node (counted in turns, a seat's
-    run of decisions in a row, when `rollout_turns`: stepwise prompts are one turn), `greedy` the
-    share of those decisions that take the evaluation's best action (the rest are uniformly
-    random), `relative` that it rewards the lead gained since the decision (a game far from even
+    many random decisions a tree search plays on before it scores a new node (0: the node's prior
+    is its value), `relative` that it rewards the lead gained since the decision (a game far from even
     still shows which action gains most), `bias` how much it trusts the heuristic's prior of a node (progressive bias);
     `temperature` and `nodes` (by difficulty) replace the driver's `TEMPERATURE` and `NODES`.
     """
@@ -41,8 +39,6 @@ class GameTable:
     shared: Callable[[Any], bool] = lambda _state: False
     team_chance: Callable[[Any], float] = lambda _state: 0.5
     rollout: int = 8
-    rollout_turns: bool = False
-    greedy: float = 0.0
     relative: bool = False
     bias: float = 1.0
     temperature: tuple[float, float, float] | None = None
