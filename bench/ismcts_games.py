@@ -7,7 +7,8 @@ summary of such lines (win rate, Wilson 95% interval, decisions per game, playou
 
 Game `g` uses seed `seed + g`; `ismcts` sits at seat `g % 2`. A game that outlasts `--game-limit`
 seconds is recorded as cut and not counted. `--policies` replaces `ismcts,heuristic` (the first
-is the one searched; `--seconds`/`--budget` apply to it).
+is the one searched; `--seconds`/`--budget` apply to it; one policy alone plays both seats, as in
+co-op Port Royal, and a game counts as won when the seats won).
 """
 
 from __future__ import annotations
@@ -28,15 +29,17 @@ from flotilla.games import REGISTRY
 def play(args: argparse.Namespace) -> None:
     rules = REGISTRY[args.kind]
     options = dict(o.split("=", 1) for o in args.option)
-    first, second = args.policies.split(",")
+    first, *rest = args.policies.split(",")
     search = Entrant(first, args.difficulty, args.budget, args.seconds)
-    other = Entrant(second, 1)
+    other = Entrant(rest[0], 1) if rest else search  # one policy: it plays every seat (co-op)
     for g in range(args.games):
         order = [search, other] if g % 2 == 0 else [other, search]
         started = time.monotonic()
-        report = run(rules, 2, order, 1, options=options, seed=args.seed + g, time_limit_s=args.game_limit)
-        mine = next(s for s in report.standings if s.entrant == search)
-        theirs = next(s for s in report.standings if s.entrant == other)
+        report = run(
+            rules, 2, order[: 1 + bool(rest)], 1, options=options, seed=args.seed + g, time_limit_s=args.game_limit
+        )
+        mine = report.standings[order.index(search) if rest else 0]
+        theirs = report.standings[order.index(other) if rest else 0]
         line = {
             "kind": args.kind,
             "options": options,
@@ -64,7 +67,8 @@ def summary(args: argparse.Namespace) -> None:
             line = json.loads(raw)
             opts = ",".join(f"{k}={v}" for k, v in sorted(line["options"].items()))
             groups[(line["kind"], opts, line["search"])].append(line)
-    print("| game / mode | search | games (cut) | win rate | 95% CI | mean score search / other | decisions/game | playouts/search |")
+    head = "| game / mode | search | games (cut) | win rate | 95% CI | mean score search / other | decisions/game"
+    print(f"{head} | playouts/search |")
     print("|---|---|---:|---:|---|---|---:|---:|")
     for (kind, opts, search), lines in sorted(groups.items()):
         done = [x for x in lines if not x["cut"]]
