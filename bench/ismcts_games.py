@@ -19,6 +19,7 @@ import sys
 import time
 from collections import defaultdict
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "server"))
 
@@ -61,7 +62,7 @@ def play(args: argparse.Namespace) -> None:
 
 
 def summary(args: argparse.Namespace) -> None:
-    groups: dict[tuple[str, str, str], list[dict[str, object]]] = defaultdict(list)
+    groups: dict[tuple[str, str, str], list[dict[str, Any]]] = defaultdict(list)
     for name in args.files:
         for raw in Path(name).read_text().splitlines():
             line = json.loads(raw)
@@ -73,13 +74,13 @@ def summary(args: argparse.Namespace) -> None:
     for (kind, opts, search), lines in sorted(groups.items()):
         done = [x for x in lines if not x["cut"]]
         n = len(done)
-        wins = sum(float(x["win"]) for x in done)  # type: ignore[arg-type]
+        wins = sum(float(x["win"]) for x in done)
         low, high = wilson(wins, n)
-        mine = sum(x["score"][0] for x in done) / max(1, n)  # type: ignore[index]
-        theirs = sum(x["score"][1] for x in done) / max(1, n)  # type: ignore[index]
-        decisions = sum(int(x["decisions"]) for x in done) / max(1, n)  # type: ignore[call-overload]
-        searches = sum(int(x["searches"]) for x in lines)  # type: ignore[call-overload]
-        playouts = sum(int(x["playouts"]) for x in lines) / max(1, searches)  # type: ignore[call-overload]
+        mine = sum(x["score"][0] for x in done) / max(1, n)
+        theirs = sum(x["score"][1] for x in done) / max(1, n)
+        decisions = sum(int(x["decisions"]) for x in done) / max(1, n)
+        searches = sum(int(x["searches"]) for x in lines)
+        playouts = sum(int(x["playouts"]) for x in lines) / max(1, searches)
         print(
             f"| {kind} {opts} | {search} | {n} ({len(lines) - n}) | {wins / max(1, n):.2f} | {low:.2f}-{high:.2f} "
             f"| {mine:.1f} / {theirs:.1f} | {decisions:.0f} | {playouts:.0f} |"
