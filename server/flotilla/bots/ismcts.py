@@ -30,8 +30,6 @@ PLAYOUTS = (60, 300, 800)
 """Playouts per decision by difficulty 0, 1, 2. A playout (a determinization, the tree walk with
 the new node's heuristic prior, the rollout) costs roughly 1-1.5 ms on a quiet core (estimated
 from loaded runs, bench/results/bots.md), so difficulty 2 is about 1 s per decision there."""
-EXPLORATION = 0.7
-"""UCB1's exploration constant (rewards are 0..1)."""
 PRIOR_NODES = 6
 """Applications the heuristic's greedy follow-through may spend on one new node's prior."""
 
@@ -161,12 +159,13 @@ class IsmctsPolicy:
 
     def _select(self, node: Node, seat: Seat, legal: tuple[Any, ...]) -> tuple[Any, Node]:
         """UCB1 over the available actions, plus the prior's progressive bias (`GameTable.bias`)."""
-        bias = table(self.rules).bias
+        game = table(self.rules)
+        bias, exploration = game.bias, game.exploration
         best: tuple[Any, Node] | None = None
         best_value = -math.inf
         for action in legal:
             child = node.children[(seat, action)]
-            value = child.reward / child.visits + EXPLORATION * math.sqrt(math.log(child.available) / child.visits)
+            value = child.reward / child.visits + exploration * math.sqrt(math.log(child.available) / child.visits)
             value += bias * child.prior / child.visits
             if value > best_value:
                 best, best_value = (action, child), value

@@ -28,9 +28,10 @@ class GameTable:
     those points (softmax temperature and the win chance of a lead are relative to it);
     `lookahead` is how many of its own decisions in a row a seat follows greedily; `rollout` how
     many random decisions a tree search plays on before it scores a new node (0: the node's prior
-    is its value), `relative` that it rewards the lead gained since the decision (a game far from even
-    still shows which action gains most), `bias` how much it trusts the heuristic's prior of a node (progressive bias);
-    `temperature` and `nodes` (by difficulty) replace the driver's `TEMPERATURE` and `NODES`.
+    is its value), `relative` that it rewards the lead gained since the decision (a game far from
+    even still shows which action gains most), `exploration` its UCB1 constant (rewards are 0..1),
+    `bias` how much it trusts the heuristic's prior of a node (progressive bias); `temperature`
+    and `nodes` (by difficulty) replace the driver's `TEMPERATURE` and `NODES`.
     """
 
     evaluate: Callable[[Any, Seat], float]
@@ -41,6 +42,7 @@ class GameTable:
     rollout: int = 8
     relative: bool = False
     bias: float = 1.0
+    exploration: float = 0.7
     temperature: tuple[float, float, float] | None = None
     nodes: tuple[int, int, int] | None = None
 
