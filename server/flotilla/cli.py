@@ -12,7 +12,7 @@ import sys
 import time
 from collections.abc import Callable, Coroutine
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from flotilla.cores import resolve
 from flotilla.logs import configure
@@ -22,6 +22,8 @@ from flotilla.processes import stop_all
 from flotilla.redis_server import APPENDFSYNC_CHOICES
 from flotilla.settings import Settings
 from flotilla_client.tls import Tls
+
+_T = TypeVar("_T")
 
 
 def _wait_for_gateway(target: str, timeout_s: float = 30.0, tls: Tls | None = None) -> None:
@@ -381,6 +383,7 @@ def add_arena_parser(sub: Any) -> None:
     arena.add_argument("--games", type=int, default=10)
     arena.add_argument("--difficulty", default="1", help="one difficulty, or one per policy (comma-separated)")
     arena.add_argument("--budget", default="", help="playouts per decision of search policies (one, or per policy)")
+    arena.add_argument("--seconds", default="", help="seconds per decision of search policies, instead of playouts")
     arena.add_argument("--option", action="append", default=[], help="game option key=value (repeatable)")
     arena.add_argument("--seed", type=int, default=0)
     arena.add_argument(
@@ -404,16 +407,21 @@ def cmd_arena(args: argparse.Namespace) -> int:
 
     names = [n.strip() for n in args.policies.split(",") if n.strip()]
 
-    def per_policy(raw: str) -> list[int | None]:
-        values: list[int | None] = [int(v) if v.strip() else None for v in raw.split(",")] if raw else [None]
+    def per_policy(raw: str, kind: Callable[[str], _T]) -> list[_T | None]:
+        values: list[_T | None] = [kind(v) if v.strip() else None for v in raw.split(",")] if raw else [None]
         return values * len(names) if len(values) == 1 else values
 
     try:
-        difficulties, budgets = per_policy(args.difficulty), per_policy(args.budget)
-        if args.kind not in REGISTRY or not names or len(difficulties) != len(names) or len(budgets) != len(names):
-            msg = "unknown --kind, or --difficulty/--budget not one value or one per policy"
+        difficulties, budgets = per_policy(args.difficulty, int), per_policy(args.budget, int)
+        seconds = per_policy(args.seconds, float)
+        counts = {len(difficulties), len(budgets), len(seconds)}
+        if args.kind not in REGISTRY or not names or counts != {len(names)}:
+            msg = "unknown --kind, or --difficulty/--budget/--seconds not one value or one per policy"
             raise ValueError(msg)
-        entrants = [Entrant(n, 1 if d is None else d, b) for n, d, b in zip(names, difficulties, budgets, strict=True)]
+        entrants = [
+            Entrant(n, 1 if d is None else d, b, s)
+            for n, d, b, s in zip(names, difficulties, budgets, seconds, strict=True)
+        ]
         options = dict(o.split("=", 1) for o in args.option if "=" in o)
         if args.target:
             report = asyncio.run(

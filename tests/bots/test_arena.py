@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from flotilla.bots.arena import Entrant, run, wilson
+from flotilla.bots.arena import Entrant, build, run, wilson
 from flotilla.cli import main
 from flotilla.games import REGISTRY
 
@@ -49,9 +49,23 @@ def test_cli_prints_a_report(capsys: pytest.CaptureFixture[str]) -> None:
         (["--difficulty", "hard"], "invalid literal"),
         (["--option", "mode=chaos"], "mode"),
         (["--policies", "random,nobody"], "no bot policy"),
+        (["--seconds", "1,2,3"], "--seconds"),
+        (["--seconds", "soon"], "could not convert"),
     ],
 )
 def test_cli_refuses_bad_arguments(extra: list[str], says: str, capsys: pytest.CaptureFixture[str]) -> None:
     code = main(["arena", "--kind", "port_royal", "--policies", "random,random", "--games", "1", *extra])
     assert code == 2
     assert says in capsys.readouterr().err
+
+
+def test_search_budgets_and_playouts_are_reported() -> None:
+    rules = REGISTRY["port_royal"]
+    timed = build(Entrant("ismcts", 0, seconds=0.25), rules)
+    assert timed.seconds == 0.25  # type: ignore[attr-defined]
+    report = run(rules, 2, [Entrant("ismcts", 0, budget=3), Entrant("random")], 1, options={"mode": "base"}, seed=2)
+    search, rand = report.standings
+    assert search.searches > 0
+    assert search.playouts == 3 * search.searches  # a playout budget is spent exactly
+    assert rand.searches == rand.playouts == 0
+    assert "playouts/search" in report.lines()[1]

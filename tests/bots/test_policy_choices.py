@@ -3,15 +3,17 @@ determinization of it (they never read hidden state), and are deterministic for 
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
 
 from flotilla.bots import decision_from_state, make
+from flotilla.bots.heuristic.driver import table
 from flotilla.bots.ismcts import IsmctsPolicy
 from flotilla.bots.policy import Policy, Rules
 from flotilla.games import REGISTRY
-from flotilla.rules import Rng
+from flotilla.rules import Rng, Seat
 from policy_positions import GAMES, IDS, acting, positions
 
 
@@ -68,3 +70,19 @@ def test_search_handles_seats_that_act_at_once() -> None:
         chosen = search.choose(decision, random.Random(seat))
         assert chosen in decision.legal
         assert search.choose(decision, random.Random(seat)) == chosen
+
+
+def test_relative_rewards_count_the_lead_gained_since_the_decision() -> None:
+    rules = REGISTRY["navegador"]
+    game = table(rules)
+    assert game.relative
+    assert game.rollout == 0
+    _, state = next(iter(positions("navegador", 2, {}, 1, seed=60)))
+    search = IsmctsPolicy(rules, 0)
+    base = search._base(game, state)
+    assert sorted(base) == [0, 1]
+    assert [search._value(game, state, Seat(s), base) for s in (0, 1)] == [0.5, 0.5]  # nothing gained yet
+    players = list(state.players)
+    players[0] = dataclasses.replace(players[0], money=players[0].money + 500)
+    richer = dataclasses.replace(state, players=tuple(players))
+    assert search._value(game, richer, Seat(0), base) > 0.5 > search._value(game, richer, Seat(1), base)

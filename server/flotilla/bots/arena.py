@@ -24,16 +24,19 @@ from flotilla.rules.options import config_from_options
 
 @dataclass(frozen=True, slots=True)
 class Entrant:
-    """A policy by name, its difficulty and (for a search) its playout budget (None: the default)."""
+    """A policy by name, its difficulty and (for a search) its playout budget or seconds per
+    decision (None: the default; seconds replace the playout budget)."""
 
     name: str
     difficulty: int = 1
     budget: int | None = None
+    seconds: float | None = None
 
     @property
     def label(self) -> str:
         budget = f"/{self.budget}" if self.budget is not None else ""
-        return f"{self.name}@{self.difficulty}{budget}"
+        seconds = f"/{self.seconds:g}s" if self.seconds is not None else ""
+        return f"{self.name}@{self.difficulty}{budget}{seconds}"
 
 
 @dataclass(slots=True)
@@ -47,6 +50,9 @@ class Standing:
     seats_played: int = 0
     decisions: int = 0
     seconds: float = 0.0
+    searches: int = 0
+    """Decisions a search policy searched (more than one legal action) and its playouts in them."""
+    playouts: int = 0
     mu: float = 25.0
     sigma: float = 25.0 / 3
 
@@ -65,6 +71,10 @@ class Standing:
     @property
     def ms_per_decision(self) -> float:
         return 1000 * self.seconds / self.decisions if self.decisions else 0.0
+
+    @property
+    def playouts_per_search(self) -> float:
+        return self.playouts / self.searches if self.searches else 0.0
 
 
 @dataclass(slots=True)
@@ -90,13 +100,13 @@ class Report:
             f"(min {min(self.decisions, default=0)}, max {max(self.decisions, default=0)}), "
             f"{self.unfinished} unfinished{', time limit reached' if self.cut else ''}",
             f"{'policy':<22} {'win rate':>8} {'95% CI':>15} {'mean score':>10} {'ms/decision':>11} "
-            f"{'openskill mu':>12} {'sigma':>6}",
+            f"{'openskill mu':>12} {'sigma':>6} {'playouts/search':>15}",
         ]
         for s in self.standings:
             low, high = s.interval
             out.append(
                 f"{s.entrant.label:<22} {s.win_rate:>8.2f} {f'{low:.2f}-{high:.2f}':>15} {s.mean_score:>10.1f} "
-                f"{s.ms_per_decision:>11.2f} {s.mu:>12.2f} {s.sigma:>6.2f}"
+                f"{s.ms_per_decision:>11.2f} {s.mu:>12.2f} {s.sigma:>6.2f} {s.playouts_per_search:>15.0f}"
             )
         return out
 
@@ -112,10 +122,12 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def build(entrant: Entrant, rules: Rules) -> Policy:
-    """The entrant's policy; a search's budget replaces the difficulty's default."""
+    """The entrant's policy; a search's budget (or seconds) replaces the difficulty's default."""
     policy = make(entrant.name, rules, entrant.difficulty)
     if entrant.budget is not None and hasattr(policy, "playouts"):
         policy.playouts = entrant.budget
+    if entrant.seconds is not None and hasattr(policy, "seconds"):
+        policy.seconds = entrant.seconds
     return policy
 
 
@@ -212,7 +224,10 @@ def run(
             tally.report.cut = True
             break
         tally.add(who, played)
-    return tally.done()
+    report = tally.done()
+    for standing, policy in zip(report.standings, policies, strict=True):
+        standing.searches, standing.playouts = getattr(policy, "searches", 0), getattr(policy, "playouts_done", 0)
+    return report
 
 
 def _score(standings: list[Standing], who: Sequence[int], result: Result) -> None:

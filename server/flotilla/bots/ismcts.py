@@ -6,7 +6,9 @@ chance is re-sampled too), walks the one tree of the deciding seat's information
 the actions legal in that world (counting how often each was available, as ISMCTS does), expands
 one action (its heuristic follow-through is the node's prior, a progressive bias in UCB1), plays
 on at random for the game table's `rollout` decisions and scores the position with the heuristic's
-`win_chance` for every seat; each node backs up the reward of the seat that acted into it. Seats
+`win_chance` for every seat (`rollout` 0: the new node's prior is the value; `relative`: the
+chance of the lead gained since the decision, so a game far from even still shows which action
+gains most); each node backs up the reward of the seat that acted into it. Seats
 that must act at once (simultaneous decisions) act in turn, lowest seat first, as the engines
 accept them. The answer is the most visited root action. Given `rng` and a playout budget it is
 deterministic; `seconds` turns it into a time budget instead.
@@ -20,7 +22,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from flotilla.bots.heuristic.driver import follow, squash, table, win_chance
+from flotilla.bots.heuristic.driver import GameTable, follow, position, squash, table, win_chance
 from flotilla.bots.policy import Decision, Rules, register
 from flotilla.rules import Rng, Seat
 
@@ -28,8 +30,6 @@ PLAYOUTS = (60, 300, 800)
 """Playouts per decision by difficulty 0, 1, 2. A playout (a determinization, the tree walk with
 the new node's heuristic prior, the rollout) costs roughly 1-1.5 ms on a quiet core (estimated
 from loaded runs, bench/results/bots.md), so difficulty 2 is about 1 s per decision there."""
-EXPLORATION = 0.7
-"""UCB1's exploration constant (rewards are 0..1)."""
 PRIOR_NODES = 6
 """Applications the heuristic's greedy follow-through may spend on one new node's prior."""
 
@@ -55,6 +55,9 @@ class IsmctsPolicy:
         self.playouts = PLAYOUTS[max(0, min(difficulty, len(PLAYOUTS) - 1))]
         self.seconds = seconds
         self.rollout_depth = table(rules).rollout
+        self.searches = 0
+        """Decisions searched so far (more than one legal action) and the playouts they took."""
+        self.playouts_done = 0
 
     def choose(self, decision: Decision, rng: random.Random) -> Any:
         if len(decision.legal) == 1:
@@ -65,6 +68,8 @@ class IsmctsPolicy:
         while done < self.playouts if deadline is None else time.monotonic() < deadline:
             self._playout(root, decision, rng)
             done += 1
+        self.searches += 1
+        self.playouts_done += done
         seat = decision.seat
 
         def visits(i: int) -> int:
@@ -76,6 +81,8 @@ class IsmctsPolicy:
     def _playout(self, root: Node, decision: Decision, rng: random.Random) -> None:
         rules = self.rules
         state = decision.sample(Rng(rng.getrandbits(64)))
+        game = table(rules)
+        base = self._base(game, state)
         node, path = root, []
         seat, legal = decision.seat, decision.legal
         while True:
@@ -87,7 +94,7 @@ class IsmctsPolicy:
             if untried:
                 action = untried[rng.randrange(len(untried))]
                 state = rules.apply(state, seat, action).state
-                node.children[(seat, action)] = child = Node(available=1, prior=self._prior(state, seat))
+                node.children[(seat, action)] = child = Node(available=1, prior=self._prior(state, seat, base))
             else:
                 action, child = self._select(node, seat, legal)
                 state = rules.apply(state, seat, action).state
@@ -97,36 +104,68 @@ class IsmctsPolicy:
                 break
             seat = min(rules.to_act(state))
             legal = rules.legal_actions(state, seat)
+        rewards: dict[Seat, float] = {}
+        if untried and self.rollout_depth == 0:
+            rewards = self._leaf(game, state, seat, child.prior)
+        else:
+            state = self._rollout(state, rng)
+        for child, mover in path:
+            if mover not in rewards:
+                rewards[mover] = self._value(game, state, mover, base)
+            child.visits += 1
+            child.reward += rewards[mover]
+
+    def _leaf(self, game: GameTable, state: Any, seat: Seat, prior: float) -> dict[Seat, float]:
+        """Rollout 0: the new node's prior is its value for `seat`, its complement for the one
+        opponent of a 2-seat game (other seats: their `win_chance`, computed when backed up)."""
+        rewards = {seat: prior}
+        if self.rules.seats_of(state.config) == 2 and not game.shared(state):
+            rewards[Seat(1 - seat)] = 1.0 - prior
+        return rewards
+
+    def _rollout(self, state: Any, rng: random.Random) -> Any:
+        """Play on at random for `rollout` decisions (or until the game ends)."""
+        rules = self.rules
         for _ in range(self.rollout_depth):
             if rules.result(state) is not None:
                 break
             mover = min(rules.to_act(state))
             options = rules.legal_actions(state, mover)
             state = rules.apply(state, mover, options[rng.randrange(len(options))]).state
-        game = table(rules)
-        rewards: dict[Seat, float] = {}
-        for child, mover in path:
-            if mover not in rewards:
-                rewards[mover] = win_chance(rules, game, state, mover)
-            child.visits += 1
-            child.reward += rewards[mover]
+        return state
 
-    def _prior(self, state: Any, seat: Seat) -> float:
-        """The heuristic's view of a new node: its greedy follow-through, as a chance to win."""
+    def _base(self, game: GameTable, world: Any) -> dict[Seat, float]:
+        """`GameTable.relative`: each seat's `position` in the playout's root world (else empty)."""
+        if not game.relative or game.shared(world):
+            return {}
+        return {Seat(i): position(self.rules, game, world, Seat(i)) for i in range(self.rules.seats_of(world.config))}
+
+    def _value(self, game: GameTable, state: Any, seat: Seat, base: dict[Seat, float]) -> float:
+        """The reward of an unfinished position: `win_chance`, or (`relative`) the chance of the
+        seat's lead gained since the root; a finished game's is always the outcome."""
+        if not base or self.rules.result(state) is not None:
+            return win_chance(self.rules, game, state, seat)
+        lead = position(self.rules, game, state, seat)
+        return squash(game, lead - base[seat], abs(game.evaluate(state, seat)))
+
+    def _prior(self, state: Any, seat: Seat, base: dict[Seat, float]) -> float:
+        """The heuristic's view of a new node: its greedy follow-through, as a chance to win (or,
+        `relative`, of the lead gained since the root)."""
         game = table(self.rules)
         if self.rules.result(state) is not None or game.shared(state):
             return win_chance(self.rules, game, state, seat)
         lead = follow(self.rules, game, state, seat, game.lookahead - 1, [PRIOR_NODES])
-        return squash(game, lead, abs(game.evaluate(state, seat)))
+        return squash(game, lead - base.get(seat, 0.0), abs(game.evaluate(state, seat)))
 
     def _select(self, node: Node, seat: Seat, legal: tuple[Any, ...]) -> tuple[Any, Node]:
         """UCB1 over the available actions, plus the prior's progressive bias (`GameTable.bias`)."""
-        bias = table(self.rules).bias
+        game = table(self.rules)
+        bias, exploration = game.bias, game.exploration
         best: tuple[Any, Node] | None = None
         best_value = -math.inf
         for action in legal:
             child = node.children[(seat, action)]
-            value = child.reward / child.visits + EXPLORATION * math.sqrt(math.log(child.available) / child.visits)
+            value = child.reward / child.visits + exploration * math.sqrt(math.log(child.available) / child.visits)
             value += bias * child.prior / child.visits
             if value > best_value:
                 best, best_value = (action, child), value

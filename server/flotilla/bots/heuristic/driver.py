@@ -27,8 +27,11 @@ class GameTable:
     `team_chance(state)` estimates the team's chance to win (0..1); `scale` is a clear lead in
     those points (softmax temperature and the win chance of a lead are relative to it);
     `lookahead` is how many of its own decisions in a row a seat follows greedily; `rollout` how
-    many random decisions a tree search plays on before it scores a new node, `bias` how much it
-    trusts the heuristic's prior of a node (progressive bias).
+    many random decisions a tree search plays on before it scores a new node (0: the node's prior
+    is its value), `relative` that it rewards the lead gained since the decision (a game far from
+    even still shows which action gains most), `exploration` its UCB1 constant (rewards are 0..1),
+    `bias` how much it trusts the heuristic's prior of a node (progressive bias); `temperature`
+    and `nodes` (by difficulty) replace the driver's `TEMPERATURE` and `NODES`.
     """
 
     evaluate: Callable[[Any, Seat], float]
@@ -37,7 +40,11 @@ class GameTable:
     shared: Callable[[Any], bool] = lambda _state: False
     team_chance: Callable[[Any], float] = lambda _state: 0.5
     rollout: int = 8
+    relative: bool = False
     bias: float = 1.0
+    exploration: float = 0.7
+    temperature: tuple[float, float, float] | None = None
+    nodes: tuple[int, int, int] | None = None
 
 
 TABLES: dict[str, GameTable] = {}
@@ -121,7 +128,7 @@ def action_values(rules: Rules, decision: Decision, rng: random.Random, difficul
     game = table(rules)
     level = max(0, min(difficulty, len(SAMPLES) - 1))
     worlds = [decision.sample(Rng(rng.getrandbits(64))) for _ in range(SAMPLES[level])]
-    per_action = max(1, NODES[level] // len(decision.legal))
+    per_action = max(1, (game.nodes or NODES)[level] // len(decision.legal))
     values = []
     for action in decision.legal:
         total = 0.0
@@ -152,5 +159,6 @@ class HeuristicPolicy:
         if len(decision.legal) == 1:
             return decision.legal[0]
         values = action_values(self.rules, decision, rng, self.difficulty)
-        temperature = TEMPERATURE[self.difficulty] * table(self.rules).scale
+        game = table(self.rules)
+        temperature = (game.temperature or TEMPERATURE)[self.difficulty] * game.scale
         return decision.legal[pick(values, temperature, rng)]
