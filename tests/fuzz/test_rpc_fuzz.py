@@ -54,6 +54,7 @@ SKIP = (
     f"{keys.PREFIX}:work:",  # work streams: entries and the workers' group state
     f"{keys.PREFIX}:inbox:",  # outcomes on their way to a gateway
     keys.TIMERS,  # the workers' wake-up index, claimed and settled on their own
+    keys.WORKERS,  # the worker registry, renewed by every live worker
     keys.ROOMS_PRESENCE,  # refreshed by live WatchRoom streams, also while one winds down
     keys.limit_bucket("", "").split("{")[0],  # rate-limit buckets: a refused call counts too; they expire
     keys.stream_leases("").split("{")[0],  # stream leases: renewed and released as streams live and end

@@ -58,6 +58,7 @@ FAMILIES = [
     ("outcome record", r"flotilla:game:\{[^}]+\}:req:"),
     ("work stream", r"flotilla:work:"),
     ("worker liveness", r"flotilla:worker:"),
+    ("worker registry", r"flotilla:workers$"),
     ("gateway inbox", r"flotilla:inbox:"),
     ("user", r"flotilla:user:"),
     ("game listing", r"flotilla:games"),
@@ -247,6 +248,8 @@ async def test_thousands_of_games_with_kills_leave_redis_as_they_found_it(soak: 
         assert await store.redis.xlen(keys.FINISHED) == 0  # rated and deleted
         assert counts["gateway inbox"] == len(soak.binds)  # the killed gateway's inbox is gone
         assert counts["worker liveness"] == len(live_workers) == 2
+        registered = {name.decode() for name in await store.redis.zrange(keys.WORKERS, 0, -1)}
+        assert registered == live_workers, "the worker registry names a dead worker (or misses a live one)"
         for stream in [k async for k in store.redis.scan_iter(match="flotilla:work:*")]:
             assert await store.redis.xlen(stream) == 0
             group = await store.redis.xinfo_consumers(stream, keys.WORKER_GROUP)

@@ -19,7 +19,8 @@ All keys of one game share the tag `{<game_id>}`, so every script touches one sl
 | flotilla:worker:{<consumer>} | STRING | a live worker (PX FLOTILLA_WORKER_TTL_MS, renewed by the worker); once it is |
 | | | gone, other workers take over that consumer's pending work and remove the consumer |
 | flotilla:workers | ZSET | consumer -> when its liveness key lapses unless renewed (Redis time, ms): where the |
-| | | sweep looks for dead workers; a member leaves when its worker stops or once it is swept |
+| | | sweep looks for dead workers; a member leaves once it is swept; the key expires 10 min after |
+| | | the last renewal of any worker |
 | flotilla:inbox:{<gateway>} | STREAM | outcomes for one gateway process; TTL FLOTILLA_INBOX_TTL renewed by its |
 | | | gateway (workers never create it: XADD NOMKSTREAM); trimmed as the gateway reads |
 | flotilla:user:{u} | HASH | display name, created ms (TTL: the session lifetime; kept once the user is rated) |

@@ -24,6 +24,10 @@ from flotilla.store.redis_store import _script
 
 log = structlog.get_logger("flotilla.worker")
 
+REGISTRY_TTL_MS = 600_000
+"""The worker registry expires this long after the last renewal of any worker's key (no worker
+alive: nobody to sweep for; a worker that starts sweeps every consumer at once)."""
+
 
 class Liveness:
     """Keeps one consumer's liveness key alive from a daemon thread until `stop()`."""
@@ -52,7 +56,7 @@ class Liveness:
         """Set the key again; returns whether that failed (logged once per outage)."""
         try:
             self.client.set(self.key, 1, px=self.ttl_ms)
-            self._register(keys=[keys.WORKERS], args=[self.consumer, self.ttl_ms])
+            self._register(keys=[keys.WORKERS], args=[self.consumer, self.ttl_ms, REGISTRY_TTL_MS])
         except (redis.RedisError, OSError) as exc:  # unreachable, failing over, ...: try again next time
             if not failing:
                 log.warning("worker.liveness_unavailable", error=str(exc))

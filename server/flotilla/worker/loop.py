@@ -72,8 +72,8 @@ log = structlog.get_logger("flotilla.worker")
 
 STATS_INTERVAL_S = 5.0
 FULL_SWEEP_EVERY = 50
-"""Every this many sweeps (5 s at the default 100 ms), one lists every work stream's consumers
-whatever the worker registry says (the backstop for consumers it does not name)."""
+"""A worker's first sweep, and then every this many (5 s at the default 100 ms), lists every work
+stream's consumers whatever the worker registry says (the backstop for consumers it does not name)."""
 
 
 Message = tuple[str, bytes, dict[bytes, bytes]]  # (work stream, message id, fields) as read
@@ -275,7 +275,7 @@ class Worker:
         self._sweeps += 1
         lapsed = await self.store.lapsed_workers()
         if full is None:
-            full = self._sweeps % FULL_SWEEP_EVERY == 0
+            full = self._sweeps % FULL_SWEEP_EVERY == 1  # the first sweep of a worker, then every 50th
         if not lapsed and not full:
             return 0
         quiet_ms = self.block_ms + self.liveness_ttl_ms  # a live idle worker reads again within block_ms
