@@ -18,8 +18,10 @@ from support import stack_limits, start_stack
 from web.webstack import WebStack, wait_for_page
 from web.webui import CHROMIUM, CHROMIUM_ARGS, Stats
 
-# The tests of tests/web share one stack and one browser (each test makes its own contexts, users and
-# rooms), so they run on the session's event loop, in one xdist group (`pytestmark` of each module).
+# The tests of tests/web share one stack and one browser per test process (each test makes its own
+# contexts, users and rooms), so they run on the session's event loop. They are in no xdist group:
+# each xdist worker that runs one starts its own stack and browser once, and the browser games
+# (the suite's longest tests) spread over the workers instead of queueing on one.
 WEB_LIMITS = ("stream_open_per_user=off", "create_room_per_user=off", "open_rooms_per_user=off")
 
 

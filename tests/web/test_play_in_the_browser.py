@@ -34,7 +34,6 @@ from web.webui import (
 pytestmark = [
     pytest.mark.redis,
     pytest.mark.asyncio(loop_scope="session"),
-    pytest.mark.xdist_group("web"),
     pytest.mark.timeout(300),  # a complete game takes 10-90 s on a loaded 2-core machine
 ]
 

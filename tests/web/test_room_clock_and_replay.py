@@ -17,7 +17,6 @@ from web.webui import choose_game, new_player, unique
 pytestmark = [
     pytest.mark.redis,
     pytest.mark.asyncio(loop_scope="session"),
-    pytest.mark.xdist_group("web"),
     pytest.mark.timeout(120),
 ]
 

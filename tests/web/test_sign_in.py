@@ -23,7 +23,6 @@ from web.webui import TIMEOUT_MS, create_room, seat_items
 pytestmark = [
     pytest.mark.redis,
     pytest.mark.asyncio(loop_scope="session"),
-    pytest.mark.xdist_group("web"),
     pytest.mark.timeout(120),
 ]
 

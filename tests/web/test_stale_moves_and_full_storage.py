@@ -29,7 +29,6 @@ from web.webui import (
 pytestmark = [
     pytest.mark.redis,
     pytest.mark.asyncio(loop_scope="session"),
-    pytest.mark.xdist_group("web"),
     pytest.mark.timeout(180),
 ]
 
