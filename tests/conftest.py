@@ -31,21 +31,9 @@ def redis_url(redis_server: RedisServer) -> str:
     return redis_server.url
 
 
-@pytest.fixture(scope="session")
-def shared_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    """Two gateways and two workers as subprocesses, started once per test process (they are slow
-    to start), on a Redis of their own: their workers never take the work of the tests that run
-    workers in process on the session Redis (`redis_url`)."""
-    redis = RedisServer(tmp_path_factory.mktemp("stack-redis"), aof=False).start()
-    running = start_stack(redis.url, tmp_path_factory.mktemp("stack"))
+@pytest.fixture(scope="module")
+def stack(redis_server: RedisServer, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    """Two gateways and two workers as subprocesses (module-scoped: they are slow to start)."""
+    running = start_stack(redis_server.url, tmp_path_factory.mktemp("stack"))
     yield running
     running.stop()
-    redis.stop()
-
-
-@pytest.fixture(scope="module")
-def stack(shared_stack: Stack) -> Stack:
-    """The shared stack, with whatever process an earlier module killed started again. Tests
-    reach its Redis as `stack.redis_url`."""
-    shared_stack.revive()
-    return shared_stack

@@ -93,21 +93,6 @@ class Stack:
         self.gateway_procs[index] = self.start_gateway(self.gateways[index])
         wait_for_gateway(self.gateways[index])
 
-    def revive(self) -> None:
-        """Start again whatever gateway or worker a test killed (a shared stack outlives the test
-        modules that use it): a gateway on its own address, a new worker for each dead one."""
-        restarted = []
-        for i, proc in enumerate(self.gateway_procs):
-            if proc.poll() is not None:
-                self.gateway_procs[i] = self.start_gateway(self.gateways[i])
-                restarted.append(self.gateways[i])
-        dead = [proc for proc in self.worker_procs if proc.poll() is not None]
-        self.worker_procs = [proc for proc in self.worker_procs if proc not in dead]
-        for _ in dead:
-            self.start_worker()
-        for target in restarted:
-            wait_for_gateway(target)
-
     def stop(self) -> None:
         for proc in [*self.gateway_procs, *self.worker_procs]:
             if proc.poll() is None:
