@@ -11,7 +11,17 @@ from flotilla.app.host import host_for
 from flotilla.app.outcome import Outcome
 from flotilla.records import CLOCK, LEAVE
 from flotilla.store.redis_store import Committed
-from flotilla.worker.plan import CAS_RETRIES, Clocks, FastPath, Loaded, Work, plan_round, reannounced, settle_round
+from flotilla.worker.plan import (
+    CAS_RETRIES,
+    Clocks,
+    FastPath,
+    Loaded,
+    MessageKey,
+    Work,
+    plan_round,
+    reannounced,
+    settle_round,
+)
 
 HOST = host_for("counter")
 NO_CLOCKS = Clocks("active", clocks.ClockConfig(), None)
@@ -27,9 +37,8 @@ def _call(game_id: str, seat: int, request_id: str, **kwargs: Any) -> tuple[list
 
 
 def _add(game: str, seat: int, n: int, request_id: str, **extra: Any) -> Work:
-    return Work(
-        game, seat, request_id, action=orjson.dumps({"Add": [n]}), inbox="in", msg_id=request_id.encode(), **extra
-    )
+    extra.setdefault("msg_id", request_id.encode())
+    return Work(game, seat, request_id, action=orjson.dumps({"Add": [n]}), inbox="in", **extra)
 
 
 def _plan(works: list[Work], cache: dict[str, Loaded], earlier: list[bytes | None] | None = None) -> Any:
@@ -99,15 +108,15 @@ def test_results_answer_retry_and_update_the_cache() -> None:
     works = [_add("a", 0, 1, "ok", follows=True), _add("b", 0, 1, "dup"), _add("c", 0, 1, "moved")]
     plan = _plan(works, {g: _loaded() for g in "abc"})
     earlier = Outcome.accepted(2, [], "old").dumps()
-    attempts: dict[bytes, int] = {}
+    attempts: dict[MessageKey, int] = {}
     result = settle_round(
         plan, [Committed(1), Committed(0, outcome=earlier), Committed(-1, current_version=5)], attempts, 1000
     )
     assert [r.work.request_id for r in result.replies] == ["ok", "dup"]
     assert result.replies[1].outcome.etag == "2.old"
-    assert result.answered == {b"ok"}  # a followed game's commit answers it on the feed
-    assert result.unconfirmed == {b"dup"}
-    assert result.retry == {b"moved"}
+    assert result.answered == {("", b"ok")}  # a followed game's commit answers it on the feed
+    assert result.unconfirmed == {("", b"dup")}
+    assert result.retry == {("", b"moved")}
     assert set(result.remember) == {"a"}
     assert result.forget == {"b", "c"}
     assert (result.duplicates, result.conflicts) == (1, 1)
@@ -115,11 +124,11 @@ def test_results_answer_retry_and_update_the_cache() -> None:
 
 
 def test_a_commit_that_keeps_losing_is_refused_after_the_retries() -> None:
-    attempts: dict[bytes, int] = {}
+    attempts: dict[MessageKey, int] = {}
     for n in range(CAS_RETRIES):
         plan = _plan([_add("g", 0, 1, "r")], {"g": _loaded()})
         result = settle_round(plan, [Committed(-1, current_version=9)], attempts, 1000)
-        assert (b"r" in result.retry) == (n < CAS_RETRIES - 1)
+        assert (("", b"r") in result.retry) == (n < CAS_RETRIES - 1)
     assert result.replies[0].outcome.reason == "STALE_GAME_VERSION"
 
 
@@ -167,13 +176,31 @@ def test_where_the_script_settles_the_work_the_worker_neither_answers_nor_acknow
     assert args["answer_to"] == "in"
     assert args["expected_clocks"] == ("active", b"")
     result = settle_round(plan, [Committed(1), Committed(0, outcome=Outcome.accepted(2, []).dumps())], {}, 1000)
-    assert result.answered == result.acked == {b"ok", b"dup"}
+    assert result.answered == result.acked == {("s", b"ok"), ("s", b"dup")}
+
+
+def test_a_refusal_sharing_its_entry_id_with_another_shards_commit_is_still_answered_and_acknowledged() -> None:
+    """Shards' streams give out the same entry ids (two gateways queueing in the same millisecond):
+    a commit the script settled must not settle a refusal of the same id in another stream (its
+    mover would wait for the deadline, its entry for the idle reclaim)."""
+    same = b"1796178727373-0"
+    works = [
+        _add("a", 0, 1, "ok", stream="work:1", msg_id=same),
+        _add("b", 0, 1, "stale", stream="work:2", msg_id=same, etag="9.zz"),
+    ]
+    plan = plan_round(
+        works, {g: _loaded() for g in "ab"}, [None, None], [NO_CLOCKS] * 2, 1000, _call, retain_s=60, settles_work=True
+    )
+    result = settle_round(plan, [Committed(1)], {}, 1000)
+    assert result.answered == result.acked == {("work:1", same)}
+    (refusal,) = [r for r in result.replies if not r.outcome.ok]
+    assert refusal.work.key not in result.answered | result.acked
 
 
 def test_the_fast_path_pauses_while_the_cache_is_often_stale() -> None:
     fast = FastPath(window=4, max_refused=0.25, pause_rounds=3)
     plan = _plan([_add(g, 0, 1, g) for g in "abcd"], {g: _loaded() for g in "abcd"})
-    unread = {b"a", b"b", b"c", b"d"}
+    unread = {("", g.encode()) for g in "abcd"}
     fast.count(plan.commits, [Committed(1), Committed(1), Committed(1), Committed(-1)], unread)
     assert fast.on()  # one in four refused: still worth it
     fast.count(plan.commits, [Committed(-1), Committed(-1), Committed(1), Committed(1)], unread)

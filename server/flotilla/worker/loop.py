@@ -59,6 +59,7 @@ from flotilla.worker.plan import (
     Clocks,
     FastPath,
     Loaded,
+    MessageKey,
     Reply,
     RoundPlan,
     RoundResult,
@@ -366,19 +367,19 @@ class Worker:
         pending: OrderedDict[str, list[Work]] = OrderedDict()
         for work in batch:
             pending.setdefault(work.game_id, []).append(work)
-        attempts: dict[bytes, int] = {}
+        attempts: dict[MessageKey, int] = {}
         while pending:
             round_ = [queue[0] for queue in pending.values()]
             retry = await self.round(round_, attempts)
             for work in round_:
-                if work.msg_id in retry:
+                if work.key in retry:
                     continue
                 queue = pending[work.game_id]
                 queue.pop(0)
                 if not queue:
                     del pending[work.game_id]
 
-    async def round(self, works: list[Work], attempts: dict[bytes, int]) -> set[bytes]:
+    async def round(self, works: list[Work], attempts: dict[MessageKey, int]) -> set[MessageKey]:
         """Process one piece of work of each game; returns the messages to retry (version moved).
 
         Three round trips: the prefetch, the commit scripts (and WAIT, with the durability knob
@@ -413,17 +414,17 @@ class Worker:
             await self.store.settle_timer(game_id, leased, next_ms)
         return result.retry | recheck
 
-    def recheck(self, plan: RoundPlan, unread: set[bytes]) -> set[bytes]:
+    def recheck(self, plan: RoundPlan, unread: set[MessageKey]) -> set[MessageKey]:
         """Take out of the plan the answers given without a commit to work planned on a cached
         state: the request may have been applied already (its first outcome wins) or the state
         may be stale. They go round again, read from the store."""
-        again = {r.work.msg_id for r in plan.replies if r.work.msg_id in unread}
+        again = {r.work.key for r in plan.replies if r.work.key in unread}
         if again:
             for reply in plan.replies:
-                if reply.work.msg_id in again:
+                if reply.work.key in again:
                     self.verify.add(reply.work.game_id)
                     plan.settle.pop(reply.work.game_id, None)
-            plan.replies = [r for r in plan.replies if r.work.msg_id not in again]
+            plan.replies = [r for r in plan.replies if r.work.key not in again]
         return again
 
     def _account(self, result: RoundResult) -> None:
@@ -456,20 +457,20 @@ class Worker:
                     reason=reply.outcome.reason,
                 )
 
-    async def confirmed(self, replies: list[Reply], unconfirmed: set[bytes]) -> list[Reply]:
+    async def confirmed(self, replies: list[Reply], unconfirmed: set[MessageKey]) -> list[Reply]:
         """With the durability knob on, an outcome recorded earlier is only given out once it is
         on the replicas (the first attempt may have died before its WAIT)."""
-        games = sorted({r.work.game_id for r in replies if r.outcome.ok and r.work.msg_id in unconfirmed})
+        games = sorted({r.work.game_id for r in replies if r.outcome.ok and r.work.key in unconfirmed})
         if not games or await self.store.confirm(games):
             return replies
         return [
             Reply(r.work, Outcome.rejected(NOT_REPLICATED), r.cache_it)
-            if r.outcome.ok and r.work.msg_id in unconfirmed
+            if r.outcome.ok and r.work.key in unconfirmed
             else r
             for r in replies
         ]
 
-    async def prefetch(self, works: list[Work]) -> tuple[list[bytes | None], list[Clocks], set[bytes]]:
+    async def prefetch(self, works: list[Work]) -> tuple[list[bytes | None], list[Clocks], set[MessageKey]]:
         """Earlier outcomes of these request ids, the games' clocks, and their current states;
         and the work left unread (planned on the cache alone).
 
@@ -481,14 +482,14 @@ class Worker:
         """
         earlier: list[bytes | None] = [None] * len(works)
         clock_rows: list[Clocks] = [Clocks("", clocks.ClockConfig(), None)] * len(works)
-        unread: set[bytes] = set()
+        unread: set[MessageKey] = set()
         reading: list[int] = []
         fast = self.fast_path.on()
         for i, work in enumerate(works):
             cached = self.cache.get(work.game_id)
             if fast and cached is not None and cached.clock is not None and work.game_id not in self.verify:
                 clock_rows[i] = cached.clock
-                unread.add(work.msg_id)
+                unread.add(work.key)
             else:
                 reading.append(i)
         if not reading:
@@ -538,8 +539,8 @@ class Worker:
         replies: list[Reply],
         wake: dict[str, int],
         finished: list[str],
-        answered: AbstractSet[bytes] = frozenset(),
-        acked: AbstractSet[bytes] = frozenset(),
+        answered: AbstractSet[MessageKey] = frozenset(),
+        acked: AbstractSet[MessageKey] = frozenset(),
     ) -> None:
         """Cache rejections, answer the gateways (but not for what the committed entry announces),
         acknowledge the work, set the timers and announce finished games: one round trip."""
@@ -550,9 +551,9 @@ class Worker:
             replies=[
                 (r.work.inbox, InboxReply(r.work.game_id, r.work.seat, r.work.request_id, r.outcome.dumps()))
                 for r in replies
-                if r.work.inbox and r.work.msg_id not in answered
+                if r.work.inbox and r.work.key not in answered
             ],
-            acks=[(r.work.stream, r.work.msg_id) for r in replies if r.work.stream and r.work.msg_id not in acked],
+            acks=[r.work.key for r in replies if r.work.stream and r.work.key not in acked],
             wake=wake,
             finished=finished,
         )

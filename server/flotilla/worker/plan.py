@@ -31,6 +31,7 @@ NOT_REPLICATED = StoreUnavailable("the move is stored but not yet on a replica; 
 SERVER_REQUEST = "@"  # starts the worker's own request ids: never a client's (app.games.check_request_id)
 
 CommitCall = tuple[list[str], list[Any]]  # the commit script's keys and arguments (RedisStore.commit_args)
+MessageKey = tuple[str, bytes]  # (stream, entry id): an entry id alone is unique only in its stream
 
 
 @dataclass(slots=True)
@@ -40,6 +41,11 @@ class Work(WorkItem):
     stream: str = ""  # "" when not from a work stream (clock work)
     msg_id: bytes = b""
     leased_until: int = 0  # clock work: the timer lease to settle afterwards
+
+    @property
+    def key(self) -> MessageKey:
+        """What names this message in a batch: two shards' streams give out the same entry ids."""
+        return self.stream, self.msg_id
 
 
 @dataclass(slots=True)
@@ -101,14 +107,14 @@ class RoundResult:
     """What `settle_round` decided once the commits ran."""
 
     replies: list[Reply] = field(default_factory=list)
-    retry: set[bytes] = field(default_factory=set)
+    retry: set[MessageKey] = field(default_factory=set)
     remember: dict[str, Loaded] = field(default_factory=dict)  # new cache entries
     forget: set[str] = field(default_factory=set)  # stale cache entries
     wake: dict[str, int] = field(default_factory=dict)
     finished: list[str] = field(default_factory=list)
-    answered: set[bytes] = field(default_factory=set)  # need no inbox reply (the entry or the script answered)
-    acked: set[bytes] = field(default_factory=set)  # acknowledged by the commit script
-    unconfirmed: set[bytes] = field(default_factory=set)  # answered from an earlier attempt's record
+    answered: set[MessageKey] = field(default_factory=set)  # need no inbox reply (the entry or the script answered)
+    acked: set[MessageKey] = field(default_factory=set)  # acknowledged by the commit script
+    unconfirmed: set[MessageKey] = field(default_factory=set)  # answered from an earlier attempt's record
     applied: list[Pending] = field(default_factory=list)
     duplicates: int = 0  # answered from an earlier attempt's outcome
     conflicts: int = 0  # commits refused because the version moved
@@ -133,10 +139,10 @@ class FastPath:
             return False
         return True
 
-    def count(self, commits: Sequence[Pending], done: Sequence[Any], unread: set[bytes]) -> None:
+    def count(self, commits: Sequence[Pending], done: Sequence[Any], unread: set[MessageKey]) -> None:
         """Count the round's commits planned on the cache, and whether they were refused."""
         for pending, committed in zip(commits, done, strict=True):
-            if pending.work.msg_id in unread:
+            if pending.work.key in unread:
                 self.tried += 1
                 self.refused += committed.code == -1
         if self.tried >= self.window:
@@ -274,7 +280,7 @@ def plan_round(
             expected_lineage=loaded.lineage,
             lineage=head,
             expected_clocks=(clock.status, clock.raw or b""),
-            ack=(work.stream, work.msg_id) if work.stream else None,
+            ack=work.key if work.stream else None,
             answer_to=work.inbox,
             answer_commit=not work.follows,  # a follower is answered by the committed entry; a duplicate is not
         )
@@ -285,7 +291,7 @@ def plan_round(
     return plan
 
 
-def settle_round(plan: RoundPlan, done: Sequence[Any], attempts: dict[bytes, int], now_ms: int) -> RoundResult:
+def settle_round(plan: RoundPlan, done: Sequence[Any], attempts: dict[MessageKey, int], now_ms: int) -> RoundResult:
     """What the commit results (RedisStore.Committed, one per planned commit) mean.
 
     1 committed: answer the outcome (or NOT_REPLICATED when the replicas did not confirm it);
@@ -293,7 +299,7 @@ def settle_round(plan: RoundPlan, done: Sequence[Any], attempts: dict[bytes, int
     CAS_RETRIES times. `attempts` counts retries per message across rounds.
     """
     result = RoundResult(replies=list(plan.replies))
-    result.unconfirmed = {r.work.msg_id for r in plan.replies if r.outcome.ok}  # answered from an earlier outcome
+    result.unconfirmed = {r.work.key for r in plan.replies if r.outcome.ok}  # answered from an earlier outcome
     result.duplicates = plan.duplicates
     for pending, committed in zip(plan.commits, done, strict=True):
         work, after = pending.work, pending.after
@@ -303,9 +309,9 @@ def settle_round(plan: RoundPlan, done: Sequence[Any], attempts: dict[bytes, int
             durable = committed.durable
             result.replies.append(Reply(work, pending.outcome if durable else Outcome.rejected(NOT_REPLICATED)))
             if (work.follows and durable) or pending.settled:
-                result.answered.add(work.msg_id)  # by the committed entry on the gateway's feed, or the script
+                result.answered.add(work.key)  # by the committed entry on the gateway's feed, or the script
             if pending.settled:
-                result.acked.add(work.msg_id)
+                result.acked.add(work.key)
             if pending.next_deadline is not None:
                 result.wake[work.game_id] = pending.next_deadline
             if work.kind == CLOCK:
@@ -316,30 +322,30 @@ def settle_round(plan: RoundPlan, done: Sequence[Any], attempts: dict[bytes, int
             result.forget.add(work.game_id)
             result.wake[work.game_id] = now_ms  # the first attempt may have died before setting the timer
             result.replies.append(Reply(work, Outcome.loads(committed.outcome or b"")))
-            result.unconfirmed.add(work.msg_id)
+            result.unconfirmed.add(work.key)
             if pending.settled:
-                result.answered.add(work.msg_id)
-                result.acked.add(work.msg_id)
+                result.answered.add(work.key)
+                result.acked.add(work.key)
             result.duplicates += 1
         else:
             result.conflicts += 1
             result.forget.add(work.game_id)
-            attempts[work.msg_id] = attempts.get(work.msg_id, 0) + 1
-            if attempts[work.msg_id] < CAS_RETRIES:
-                result.retry.add(work.msg_id)
+            attempts[work.key] = attempts.get(work.key, 0) + 1
+            if attempts[work.key] < CAS_RETRIES:
+                result.retry.add(work.key)
             else:
                 error = StaleVersion("the game kept moving; retry", game=work.game_id)
                 result.replies.append(Reply(work, Outcome.rejected(error)))
     return result
 
 
-def reannounced(replies: Sequence[Reply], unconfirmed: set[bytes]) -> list[str]:
+def reannounced(replies: Sequence[Reply], unconfirmed: set[MessageKey]) -> list[str]:
     """Games an earlier attempt may have finished without announcing it (it died between its
     commit and the announcement): announce them again (the ratings consumer rates each once)."""
     return [
         r.work.game_id
         for r in replies
-        if r.work.msg_id in unconfirmed and r.outcome.ok and any(row[2] == FINISHED for row in r.outcome.events)
+        if r.work.key in unconfirmed and r.outcome.ok and any(row[2] == FINISHED for row in r.outcome.events)
     ]
 
 
