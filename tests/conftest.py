@@ -17,6 +17,30 @@ share_ports(
     int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")),
 )
 
+# The longest modules (a minute or more of one worker each) start first, longest first, so that
+# the run does not end with one of them going on alone while the other xdist worker idles. Whole
+# modules move, so their module-scoped stacks are still set up once per worker.
+LONGEST_FIRST = (
+    "tests/web/test_play_in_the_browser.py",
+    "tests/soak/test_soak.py",
+    "tests/games/port_royal/test_conformance.py",
+    "tests/gateway/test_admission.py",
+    "tests/typescript/test_typescript_client.py",
+    "tests/chaos/test_redis_restarts.py",
+    "tests/chaos/test_worker_kills.py",
+    "tests/chaos/test_gateway_kills.py",
+    "tests/games/pirates_of_nassau/test_conformance.py",
+    "tests/games/sail_away/test_conformance.py",
+    "tests/games/navegador/test_conformance.py",
+    "tests/e2e/test_all_games_e2e.py",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Run the `LONGEST_FIRST` modules first (in that order), then the rest as collected."""
+    rank = {module: i for i, module in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::")[0], len(rank)))
+
 
 @pytest.fixture(scope="session")
 def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServer]:
