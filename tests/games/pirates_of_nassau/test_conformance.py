@@ -1,5 +1,5 @@
-"""The rules contract (flotilla.rules.testing.check_rules) on 150 seeded games per player count
-(more with FLOTILLA_CONFORMANCE_SEEDS), in chunks of 75 that pytest-xdist can spread."""
+"""The rules contract (flotilla.rules.testing.check_rules) on 100 seeded games per player count
+(more with FLOTILLA_CONFORMANCE_SEEDS), in chunks of 50 that pytest-xdist can spread."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from flotilla.games.pirates_of_nassau import RULES, Config
 from flotilla.rules.testing import check_rules
 
 SAMPLE_EVERY = {2: 16, 3: 32, 4: 48, 5: 80}
-SEEDS = conformance_seeds(150)
-CHUNK = 75
+SEEDS = conformance_seeds(100)
+CHUNK = 50
 CASES = [(seats, start) for seats in (2, 3, 4, 5) for start in range(0, SEEDS, CHUNK)]
 
 

@@ -1,7 +1,7 @@
-"""The shared conformance harness on 100 seeded games per mode and player count (1,700 games in
+"""The shared conformance harness on 60 seeded games per mode and player count (1,020 games in
 all; more with FLOTILLA_CONFORMANCE_SEEDS, see tests/conformance_seeds.py).
 
-Each (mode, seats) runs as two parametrized chunks of 50 seeds so that every case stays
+Each (mode, seats) runs as two parametrized chunks of 30 seeds so that every case stays
 well under 40 s on the shared CI machine (sample_every=64: the expensive checks run on every
 64th step plus the first four; the cheap ones on every step).
 """
@@ -14,8 +14,8 @@ from conformance_seeds import conformance_seeds
 from flotilla.games.port_royal import RULES, Config, Mode
 from flotilla.rules.testing import check_rules
 
-SEEDS = conformance_seeds(100)
-CHUNK = 50
+SEEDS = conformance_seeds(60)
+CHUNK = 30
 _CASES = [
     (mode, seats, start)
     for mode in Mode
