@@ -24,7 +24,7 @@ from flotilla_client import FlotillaClient, FlotillaError, Seat
 from flotilla_client.api.game.v1 import game_pb2, game_service_pb2
 from flotilla_client.client import RETRYABLE
 from ledger import Kept, Ledger
-from support import Stack, assert_gapless, assert_stored_state_replays, scrape, stack_limits
+from support import Stack, assert_gapless, assert_stored_state_replays, choose, scrape, stack_limits
 
 # Short games of every kind, for random bots (see docs/games.md; navegador has no length option,
 # so its bots buy a knight whenever they may: the game ends when the 15th is sold).
@@ -41,14 +41,6 @@ WAIT_FOR_NEXT_PROMPT = ("ERROR_REASON_STALE_GAME_VERSION", "ERROR_REASON_NOT_YOU
 
 # Bots here move as fast as their games let them (often past a user's default submit rate).
 CHAOS_ENV = {"FLOTILLA_LIMITS": stack_limits("submit_per_user=off")}
-
-
-def choose(rng: random.Random, legal: Sequence[game_pb2.Action]) -> game_pb2.Action:
-    """A uniformly random legal action (but a navegador knight whenever one is for sale)."""
-    knights = [a for a in legal if a.WhichOneof("game") == "navegador" and a.navegador.HasField("buy_knight")]
-    if knights:
-        return knights[0]
-    return rng.choice(list(legal))
 
 
 @dataclass
@@ -157,7 +149,7 @@ async def play_bot(client: FlotillaClient, seat: Seat, ledger: Ledger, rng: rand
                 raise
             trace.at(f"reopening after {error.code.name}")
             failures += 1
-            client._failover()
+            client._failover(on=stream._channel)  # the channel it broke on: moved on from already, or now
             await asyncio.sleep(client.backoff_s * 2 ** min(failures, 5))
 
 

@@ -214,6 +214,25 @@ def test_the_sync_client_fails_over_past_a_dead_target(stack: Stack) -> None:
         assert client.get_game(client.create_game("counter", 2, SHORT).name).seat_count == 2
 
 
+async def test_calls_failing_together_fail_over_once_not_once_each(stack: Stack) -> None:
+    """Eight calls fail at once on a dead first target: the client moves to the live one once.
+    (Each failure moving on in turn took an even number of them back to the dead target, every
+    retry again: a watch and a submit failing together when their gateway died gave up there.)"""
+    dead = f"127.0.0.1:{free_port()}"
+    client = FlotillaClient(dead, stack.gateways[0], backoff_s=0.01, retries=2)
+    try:
+        await client.sign_in(name("together"))  # fails over: the client is on the live gateway now
+        client._failover(on=client.channel)  # back on the dead one, as a crash would leave it
+        assert client.target == dead
+        moves = len(client._retired)  # channels failed over from
+        games = await asyncio.gather(*(client.create_game("counter", 2, SHORT) for _ in range(8)))
+        assert len({g.name for g in games}) == 8
+        assert client.target == stack.gateways[0]
+        assert len(client._retired) == moves + 1, "the client moved on once, not once per failed call"
+    finally:
+        await client.close()
+
+
 async def test_a_watch_fails_over_to_the_other_gateway_and_misses_nothing(stack: Stack) -> None:
     """The watcher's gateway is killed mid-game: the watch resumes on the other gateway by etag
     and sees every event once, in order, to the end."""

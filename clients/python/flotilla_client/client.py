@@ -77,11 +77,13 @@ class FlotillaClient(Api, AsyncRunner):
         attempt = 0
         while True:
             attempt += 1
+            channel = self.channel
             try:
                 token = await self.fresh(call.token) if call.token else ""
+                channel = self.channel  # the refresh may have failed over
                 reply = await self._method(call.rpc)(call.request, metadata=self._auth(token), timeout=self.timeout_s)
             except grpc.aio.AioRpcError as error:
-                await asyncio.sleep(self._retry_pause(error, attempt, call.retry))
+                await asyncio.sleep(self._retry_pause(error, attempt, on=channel, retry=call.retry))
             else:
                 return call.then(reply)
 
@@ -122,6 +124,7 @@ class FlotillaClient(Api, AsyncRunner):
         attempt = 0
         while True:
             used = await self.fresh(stream.token) if stream.token else ""
+            channel = self.channel
             call: Any = self._method(stream.rpc)(stream.request(), metadata=self._auth(used))
             try:
                 async for update in call:
@@ -134,7 +137,7 @@ class FlotillaClient(Api, AsyncRunner):
                 return
             except grpc.aio.AioRpcError as error:
                 attempt += 1
-                await asyncio.sleep(self._resume_pause(error, attempt, stream.token, used))
+                await asyncio.sleep(self._resume_pause(error, attempt, stream.token, used, on=channel))
             finally:
                 call.cancel()
 
@@ -196,6 +199,7 @@ class PlayStream:
         self._queue: asyncio.Queue[g.PlayRequest | None] = asyncio.Queue()
         for request in self.state.opening():
             self._queue.put_nowait(request)
+        self._channel = self.client.channel
         self.call: Any = self.client._method(PLAY)(self._requests(self._queue), metadata=self.client._auth(token))
         self._used = token
 
@@ -246,6 +250,6 @@ class PlayStream:
                 self.call.cancel()
             if failure is not None:
                 attempt += 1
-                await asyncio.sleep(client._resume_pause(failure, attempt, token, self._used))
+                await asyncio.sleep(client._resume_pause(failure, attempt, token, self._used, on=self._channel))
             self.reopened += 1
             self._connect(await client.fresh(token))

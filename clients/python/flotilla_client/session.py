@@ -85,12 +85,15 @@ class Session:
         self.channel = self._open(self.target)
         self._methods = {}
 
-    def _failover(self) -> None:
-        """Move to the next target (a no-op with one target: the channel reconnects by itself).
+    def _failover(self, on: Any) -> None:
+        """Move to the next target, if `on` (the channel a call just failed on) is still the
+        current one: calls that fail together (a watch and a submit when their gateway dies) move
+        on once, not once each, which with two targets would take them all back to the dead one.
+        A no-op with one target (the channel reconnects by itself).
 
         The old channel stays open until `close()`: other calls (a watch) may still run on it.
         """
-        if len(self.targets) > 1:
+        if len(self.targets) > 1 and on is self.channel:
             self._retired.append(self.channel)
             self._index += 1
             self._connect()
@@ -114,21 +117,21 @@ class Session:
         return (("authorization", f"Bearer {token}"),) if token else ()
 
     # --- retries -------------------------------------------------------------------------
-    def _retry_pause(self, error: RpcFailure, attempt: int, retry: bool = True) -> float:
-        """After failed `attempt` (1, 2, ...): the pause before the next one, failed over to the
-        next target; raises FlotillaError when the call must not be retried."""
+    def _retry_pause(self, error: RpcFailure, attempt: int, *, on: Any, retry: bool = True) -> float:
+        """After failed `attempt` (1, 2, ...) on the channel `on`: the pause before the next one,
+        failed over to the next target; raises FlotillaError when the call must not be retried."""
         delay = retry_after(error)
         if not retry or delay is None or attempt > self.retries:
             raise FlotillaError.from_rpc(error) from None
-        self._failover()
+        self._failover(on)
         return retry_pause_s(attempt, delay, self.backoff_s, self.max_backoff_s)
 
-    def _resume_pause(self, error: RpcFailure, attempt: int, token: str, used: str) -> float:
-        """A stream opened with `used` (the latest refresh of `token`) broke: the pause before it
-        is reopened where it stopped (at once when only its token expired)."""
+    def _resume_pause(self, error: RpcFailure, attempt: int, token: str, used: str, *, on: Any) -> float:
+        """A stream opened on channel `on` with `used` (the latest refresh of `token`) broke: the
+        pause before it is reopened where it stopped (at once when only its token expired)."""
         if token and self.current(token) != used and reason_of(error) == TOKEN_EXPIRED:
             return 0.0
-        return self._retry_pause(error, attempt)
+        return self._retry_pause(error, attempt, on=on)
 
     # --- tokens --------------------------------------------------------------------------
     def current(self, token: str) -> str:

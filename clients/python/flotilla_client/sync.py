@@ -59,11 +59,13 @@ class FlotillaSyncClient(Api, SyncRunner):
         attempt = 0
         while True:
             attempt += 1
+            channel = self.channel
             try:
                 token = self.fresh(call.token) if call.token else ""
+                channel = self.channel  # the refresh may have failed over
                 reply = self._method(call.rpc)(call.request, metadata=self._auth(token), timeout=self.timeout_s)
             except grpc.RpcError as error:
-                time.sleep(self._retry_pause(error, attempt, call.retry))
+                time.sleep(self._retry_pause(error, attempt, on=channel, retry=call.retry))
             else:
                 return call.then(reply)
 
@@ -92,6 +94,7 @@ class FlotillaSyncClient(Api, SyncRunner):
         attempt = 0
         while True:
             used = self.fresh(stream.token) if stream.token else ""
+            channel = self.channel
             call: Any = self._method(stream.rpc)(stream.request(), metadata=self._auth(used))
             try:
                 for update in call:
@@ -104,7 +107,7 @@ class FlotillaSyncClient(Api, SyncRunner):
                 return
             except grpc.RpcError as error:
                 attempt += 1
-                time.sleep(self._resume_pause(error, attempt, stream.token, used))
+                time.sleep(self._resume_pause(error, attempt, stream.token, used, on=channel))
             finally:
                 call.cancel()
 
@@ -168,6 +171,7 @@ class SyncPlayStream:
                 outgoing.put(request)
             self._put(None)  # ends the old call's request thread
             self._outgoing = outgoing
+        self._channel = self.client.channel
         self.call: Any = self.client._method(PLAY)(iter(outgoing.get, None), metadata=self.client._auth(token))
         self._used = token
 
@@ -212,6 +216,6 @@ class SyncPlayStream:
                 self.call.cancel()
             if failure is not None:
                 attempt += 1
-                time.sleep(client._resume_pause(failure, attempt, token, self._used))
+                time.sleep(client._resume_pause(failure, attempt, token, self._used, on=self._channel))
             self.reopened += 1
             self._connect(client.fresh(token))

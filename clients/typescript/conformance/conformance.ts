@@ -209,7 +209,7 @@ async function spectate(client: FlotillaClient, game: string, log: EventLog, res
     }
   }
   if (!log.finished) {
-    client.gateways.failover();
+    client.gateways.failover(client.gateways.current); // resume on the other gateway
     resumes++;
     for await (const update of client.watch(game, { afterEventId: log.last })) log.take(update);
   }

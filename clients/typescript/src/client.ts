@@ -175,14 +175,16 @@ export class FlotillaClient {
    */
   async call<T>(fn: (stubs: Stubs, options: CallOptions) => Promise<T>, policy: CallPolicy): Promise<T> {
     for (let attempt = 0; ; attempt++) {
+      let at = this.gateways.current;
       try {
         const token = policy.token ? await this.fresh(policy.token) : "";
-        return await fn(this.gateways.stubs(), { headers: bearer(token), timeoutMs: this.timeoutMs });
+        at = this.gateways.current; // the refresh may have failed over
+        return await fn(this.gateways.stubs(at), { headers: bearer(token), timeoutMs: this.timeoutMs });
       } catch (error) {
         const failure = FlotillaError.from(error);
         const delay = retryDelay(failure, policy.idempotent);
         if (delay === undefined || attempt >= this.retries) throw failure;
-        this.gateways.failover();
+        this.gateways.failover(at);
         await this.pause(attempt + 1, delay, failure);
       }
     }
@@ -343,8 +345,9 @@ export class FlotillaClient {
       const request = { game, afterEventId, afterEtag, joinCode: options.joinCode ?? "" };
       const call: CallOptions = { headers: bearer(used) };
       if (options.signal) call.signal = options.signal;
+      const at = this.gateways.current;
       try {
-        for await (const update of this.gateways.stubs().games.watchGame(request, call)) {
+        for await (const update of this.gateways.stubs(at).games.watchGame(request, call)) {
           attempt = 0;
           afterEventId = update.throughEventId;
           afterEtag = update.etag;
@@ -360,7 +363,7 @@ export class FlotillaClient {
         const delay = retryDelay(failure, true);
         if (delay === undefined || attempt >= (options.retries ?? this.retries)) throw failure;
         attempt++;
-        this.gateways.failover();
+        this.gateways.failover(at);
         options.onRetry?.(failure, attempt);
         await this.pause(attempt, delay, failure, options.signal);
       }

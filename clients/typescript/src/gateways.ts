@@ -65,9 +65,14 @@ export class Gateways {
     return this.index;
   }
 
-  /** Moves to the next address (a no-op with one). */
-  failover(): void {
-    this.index = (this.index + 1) % this.addresses.length;
+  /**
+   * Moves to the next address if `from` (the index `current` gave when the failed call began) is
+   * still the one in use: calls that fail together (a watch and a submit when their gateway dies)
+   * move on once, not once each, which with two addresses would take them back to the dead one.
+   * A no-op with one address.
+   */
+  failover(from: number): void {
+    if (from === this.index) this.index = (this.index + 1) % this.addresses.length;
   }
 
   /** Closes every connection (calls still running on them fail). */

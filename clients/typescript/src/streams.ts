@@ -21,8 +21,9 @@ export async function* resumed<T>(
     const used = token ? await client.fresh(token) : "";
     const options: CallOptions = { headers: bearer(used) };
     if (signal) options.signal = signal;
+    const at = client.gateways.current;
     try {
-      for await (const message of open(client.gateways.stubs(), options)) {
+      for await (const message of open(client.gateways.stubs(at), options)) {
         attempt = 0;
         yield message;
       }
@@ -34,7 +35,7 @@ export async function* resumed<T>(
       const delay = retryDelay(failure, true);
       if (delay === undefined || attempt >= client.maxRetries) throw failure;
       attempt++;
-      client.gateways.failover();
+      client.gateways.failover(at);
       await client.pause(attempt, delay, failure, signal);
     }
   }

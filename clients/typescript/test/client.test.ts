@@ -300,10 +300,20 @@ describe("against a server", { skip: GATEWAYS.length < 2 ? "set FLOTILLA_GATEWAY
     assert.equal(retried.length, 1);
     assert.equal(retried[0]?.code, Code.Unavailable);
     const game = await newGame(made, 2);
-    made.gateways.failover(); // back to the dead address: JoinGame has no request id, yet nothing was sent
+    made.gateways.failover(made.gateways.current); // back to the dead address: JoinGame has no request id, yet nothing was sent
     const seat = await made.join(game.name);
     assert.equal(seat.seat, 0);
     assert.equal(retried.length, 2);
+  });
+
+  it("moves on once when calls fail together, not once each", { timeout: 20_000 }, async () => {
+    const made = new FlotillaClient([DEAD, GATEWAYS[0] as string], { backoffMs: 10, retries: 2 });
+    clients.push(made);
+    await made.signIn("together"); // fails over: on the live gateway now
+    made.gateways.failover(made.gateways.current); // back on the dead one, as a crash would leave it
+    const games = await Promise.all(Array.from({ length: 8 }, () => newGame(made, 2)));
+    assert.equal(new Set(games.map((g) => g.name)).size, 8);
+    assert.equal(made.gateways.current % 2, 1, "eight failures moved it on once: to the live gateway, not back");
   });
 
   it("waits out a rate limit for its RetryInfo delay", { timeout: 20_000 }, async () => {
