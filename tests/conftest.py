@@ -18,8 +18,8 @@ share_ports(
 )
 
 # The longest modules (a minute or more of one worker each) start first, longest first, so that
-# the run does not end with one of them going on alone while the other xdist worker idles. Whole
-# modules move, so their module-scoped stacks are still set up once per worker.
+# the run does not end with one of them going on alone while the other xdist worker idles
+# (scripts/test hands out whole modules in this order: --dist loadscope --no-loadscope-reorder).
 LONGEST_FIRST = (
     "tests/web/test_play_in_the_browser.py",
     "tests/soak/test_soak.py",

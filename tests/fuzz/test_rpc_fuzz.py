@@ -39,7 +39,7 @@ from fuzz.proto_strategies import Pools, messages
 from raw_rpc import METHODS, Answer, answer_of, auth, call, path, serving, snapshot
 from support import Stack, pinned_tokens, start_stack, stored_tokens
 
-pytestmark = [pytest.mark.redis, pytest.mark.timeout(300), pytest.mark.xdist_group("fuzz")]
+pytestmark = [pytest.mark.redis, pytest.mark.timeout(300)]
 
 BYTES_EXAMPLES = 8  # per RPC
 MESSAGE_EXAMPLES = 16  # per RPC, but those that act on a game:

@@ -22,7 +22,7 @@ from flotilla_client.api.lobby.v1 import lobby_service_pb2, lobby_service_pb2_gr
 from flotilla_client.api.matchmaking.v1 import matchmaking_service_pb2, matchmaking_service_pb2_grpc
 from support import Stack, stack_limits, start_stack
 
-pytestmark = [pytest.mark.redis, pytest.mark.xdist_group("load")]
+pytestmark = [pytest.mark.redis]
 
 OVERLOADED = "RESOURCE_EXHAUSTED ERROR_REASON_OVERLOADED"
 # One watcher opens thousands of streams (over a few connections) at once here, one host makes

@@ -23,7 +23,7 @@ from flotilla.settings import Settings
 from support import Stack, stack_limits, start_stack
 
 # One xdist worker runs them all: one build, one stack.
-pytestmark = [pytest.mark.redis, pytest.mark.timeout(420), pytest.mark.xdist_group("typescript")]
+pytestmark = [pytest.mark.redis, pytest.mark.timeout(420)]
 
 PACKAGE = Path(__file__).resolve().parents[2] / "clients" / "typescript"
 # The conformance seats submit as fast as the server answers (Navegador's ~1,200 moves a game):
