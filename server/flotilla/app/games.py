@@ -14,6 +14,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequenc
 from typing import Any, cast
 
 import orjson
+import structlog
 
 from flotilla import metrics
 from flotilla.app import clocks
@@ -33,6 +34,8 @@ from flotilla.store import keys
 from flotilla.store.feeds import Feeds
 from flotilla.store.protocol import Store
 from flotilla.store.redis_store import GameMeta, RedisStore
+
+log = structlog.get_logger("flotilla.games")
 
 _GAME_NAME = re.compile(r"^games/([A-Za-z0-9_-]{1,64})$")
 _REQUEST_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,128}$")
@@ -287,6 +290,7 @@ class Games:
                     metrics.SUBMITS_REQUEUED.inc()
             if not waiter.done():
                 metrics.SUBMIT_DEADLINES.inc()
+                log.warning("game.submit_deadline", game=game_id, seat=seat, request_id=item.request_id, stream=stream)
                 raise TimeoutError
             outcome = waiter.result()
         finally:
