@@ -10,7 +10,7 @@ import pytest
 
 from flotilla.bots import decision_from_state, make
 from flotilla.bots.heuristic.driver import table
-from flotilla.bots.ismcts import IsmctsPolicy
+from flotilla.bots.ismcts import IsmctsPolicy, Node
 from flotilla.bots.policy import Policy, Rules
 from flotilla.games import REGISTRY
 from flotilla.rules import Rng, Seat
@@ -86,3 +86,27 @@ def test_relative_rewards_count_the_lead_gained_since_the_decision() -> None:
     players[0] = dataclasses.replace(players[0], money=players[0].money + 500)
     richer = dataclasses.replace(state, players=tuple(players))
     assert search._value(game, richer, Seat(0), base) > 0.5 > search._value(game, richer, Seat(1), base)
+
+
+def test_a_seats_consecutive_prompts_back_up_as_one_decision() -> None:
+    def walk(path: list[tuple[Node, Seat]], reward: float, chain: bool = True) -> None:
+        for node, mover in reversed(path):
+            node.back_up(mover, reward, chain)
+
+    me, them = Seat(0), Seat(1)
+    for chain in (True, False):
+        root, steady = Node(), Node()  # steady: a first step whose follow-ups are all middling
+        first, buy, decline, reply = Node(), Node(), Node(), Node()
+        root.children = {(me, "move far"): first, (me, "move near"): steady}
+        first.children = {(me, "buy"): buy, (me, "decline"): decline}
+        walk([(first, me), (buy, me)], 0.9, chain)
+        walk([(first, me), (decline, me)], 0.1, chain)
+        walk([(first, me), (decline, me)], 0.1, chain)
+        walk([(steady, me)], 0.6, chain)
+        if chain:  # the best second step is what the first step is worth
+            assert first.value() == 0.9 > steady.value() == 0.6
+            decline.children = {(them, "reply"): reply}  # another seat's prompt: its mean stays
+            walk([(first, me), (decline, me), (reply, them)], 0.7)
+            assert decline.value() == 0.3 and first.value() == 0.9
+        else:  # the mean: one good and two bad second steps lose to a middling first step
+            assert abs(first.value() - 1.1 / 3) < 1e-9 and first.value() < steady.value()

@@ -8,7 +8,10 @@ one action (its heuristic follow-through is the node's prior, a progressive bias
 on at random for the game table's `rollout` decisions and scores the position with the heuristic's
 `win_chance` for every seat (`rollout` 0: the new node's prior is the value; `relative`: the
 chance of the lead gained since the decision, so a game far from even still shows which action
-gains most); each node backs up the reward of the seat that acted into it. Seats
+gains most); each node backs up the reward of the seat that acted into it. A seat's consecutive
+prompts are one decision (Navegador's stepwise choices, Port Royal's draws): a node whose mover
+acts again below it is worth its best such child (`Node.value`), not the mean over them, so a good
+first step is not judged by the random second steps tried after it. Seats
 that must act at once (simultaneous decisions) act in turn, lowest seat first, as the engines
 accept them. The answer is the most visited root action. Given `rng` and a playout budget it is
 deterministic; `seconds` turns it into a time budget instead.
@@ -42,13 +45,32 @@ class Node:
     reward: float = 0.0
     available: int = 0
     prior: float = 0.5
+    best: float | None = None
+    """The best child's value among those of the same mover (its next prompt of the same
+    decision); None while there is none."""
     children: dict[tuple[Seat, Any], Node] = field(default_factory=dict)
+
+    def value(self) -> float:
+        """The edge's value for its mover: the best same-mover child's, else the mean reward."""
+        return self.reward / self.visits if self.best is None else self.best
+
+    def back_up(self, mover: Seat, reward: float, chain: bool = True) -> None:
+        """Count one playout through this edge (`mover` acted into it) with `reward`; `chain`
+        False keeps the plain mean (for comparisons)."""
+        self.visits += 1
+        self.reward += reward
+        if not chain:
+            return
+        values = [c.value() for (seat, _), c in self.children.items() if seat == mover and c.visits]
+        self.best = max(values) if values else None
 
 
 class IsmctsPolicy:
     """Information-set MCTS over `decision.sample`; `playouts` per decision (or `seconds`)."""
 
     name = "ismcts"
+    chain = True
+    """Value a seat's consecutive prompts as one decision (`Node.best`); False: the mean backup."""
 
     def __init__(self, rules: Rules, difficulty: int = 1, *, seconds: float | None = None) -> None:
         self.rules = rules
@@ -109,11 +131,10 @@ class IsmctsPolicy:
             rewards = self._leaf(game, state, seat, child.prior)
         else:
             state = self._rollout(state, rng)
-        for child, mover in path:
+        for child, mover in reversed(path):  # leaf first: a node's best child is up to date
             if mover not in rewards:
                 rewards[mover] = self._value(game, state, mover, base)
-            child.visits += 1
-            child.reward += rewards[mover]
+            child.back_up(mover, rewards[mover], self.chain)
 
     def _leaf(self, game: GameTable, state: Any, seat: Seat, prior: float) -> dict[Seat, float]:
         """Rollout 0: the new node's prior is its value for `seat`, its complement for the one
@@ -165,7 +186,7 @@ class IsmctsPolicy:
         best_value = -math.inf
         for action in legal:
             child = node.children[(seat, action)]
-            value = child.reward / child.visits + exploration * math.sqrt(math.log(child.available) / child.visits)
+            value = child.value() + exploration * math.sqrt(math.log(child.available) / child.visits)
             value += bias * child.prior / child.visits
             if value > best_value:
                 best, best_value = (action, child), value
