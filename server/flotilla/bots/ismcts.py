@@ -94,9 +94,9 @@ class IsmctsPolicy:
         self.playouts_done += done
         seat = decision.seat
 
-        def visits(i: int) -> int:
+        def visits(i: int) -> tuple[int, float]:  # ties: the better value, not the first action
             child = root.children.get((seat, decision.legal[i]))
-            return child.visits if child else -1
+            return (child.visits, child.value()) if child else (-1, 0.0)
 
         return decision.legal[max(range(len(decision.legal)), key=visits)]
 
@@ -140,7 +140,7 @@ class IsmctsPolicy:
         """Rollout 0: the new node's prior is its value for `seat`, its complement for the one
         opponent of a 2-seat game (other seats: their `win_chance`, computed when backed up)."""
         rewards = {seat: prior}
-        if self.rules.seats_of(state.config) == 2 and not game.shared(state):
+        if self.rules.seats_of(state.config) == 2 and not game.shared(state) and not game.own:
             rewards[Seat(1 - seat)] = 1.0 - prior
         return rewards
 
@@ -159,15 +159,17 @@ class IsmctsPolicy:
         """`GameTable.relative`: each seat's `position` in the playout's root world (else empty)."""
         if not game.relative or game.shared(world):
             return {}
-        return {Seat(i): position(self.rules, game, world, Seat(i)) for i in range(self.rules.seats_of(world.config))}
+        measure = game.evaluate if game.own else lambda s, seat: position(self.rules, game, s, seat)
+        return {Seat(i): measure(world, Seat(i)) for i in range(self.rules.seats_of(world.config))}
 
     def _value(self, game: GameTable, state: Any, seat: Seat, base: dict[Seat, float]) -> float:
         """The reward of an unfinished position: `win_chance`, or (`relative`) the chance of the
         seat's lead gained since the root; a finished game's is always the outcome."""
         if not base or self.rules.result(state) is not None:
             return win_chance(self.rules, game, state, seat)
-        lead = position(self.rules, game, state, seat)
-        return squash(game, lead - base[seat], abs(game.evaluate(state, seat)))
+        own = game.evaluate(state, seat)
+        lead = own if game.own else position(self.rules, game, state, seat)
+        return squash(game, lead - base[seat], abs(own))
 
     def _prior(self, state: Any, seat: Seat, base: dict[Seat, float]) -> float:
         """The heuristic's view of a new node: its greedy follow-through, as a chance to win (or,
@@ -176,22 +178,37 @@ class IsmctsPolicy:
         if self.rules.result(state) is not None or game.shared(state):
             return win_chance(self.rules, game, state, seat)
         lead = follow(self.rules, game, state, seat, game.lookahead - 1, [PRIOR_NODES])
-        return squash(game, lead - base.get(seat, 0.0), abs(game.evaluate(state, seat)))
+        own = game.evaluate(state, seat)
+        if game.own and base:  # the follow-through's lead plus the other seats' (unchanged) best
+            lead += own - position(self.rules, game, state, seat)
+        return squash(game, lead - base.get(seat, 0.0), abs(own))
 
     def _select(self, node: Node, seat: Seat, legal: tuple[Any, ...]) -> tuple[Any, Node]:
-        """UCB1 over the available actions, plus the prior's progressive bias (`GameTable.bias`)."""
+        """UCB1 over the available actions, plus the prior's progressive bias (`GameTable.bias`);
+        with `GameTable.spread`, values and priors count relative to their siblings' range."""
         game = table(self.rules)
         bias, exploration = game.bias, game.exploration
+        children = [node.children[(seat, action)] for action in legal]
+        values = [c.value() for c in children]
+        priors = [c.prior for c in children]
+        if game.spread > 0:
+            values, priors = _spread(values, game.spread), _spread(priors, game.spread)
         best: tuple[Any, Node] | None = None
         best_value = -math.inf
-        for action in legal:
-            child = node.children[(seat, action)]
-            value = child.value() + exploration * math.sqrt(math.log(child.available) / child.visits)
-            value += bias * child.prior / child.visits
+        for action, child, q, prior in zip(legal, children, values, priors, strict=True):
+            value = q + exploration * math.sqrt(math.log(child.available) / child.visits)
+            value += bias * prior / child.visits
             if value > best_value:
                 best, best_value = (action, child), value
         assert best is not None
         return best
+
+
+def _spread(values: list[float], least: float) -> list[float]:
+    """`values` rescaled to 0..1 over their range (a range under `least` counts as `least`)."""
+    low = min(values)
+    span = max(max(values) - low, least)
+    return [(v - low) / span for v in values]
 
 
 @register("ismcts")

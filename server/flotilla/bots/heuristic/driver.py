@@ -30,7 +30,10 @@ class GameTable:
     many random decisions a tree search plays on before it scores a new node (0: the node's prior
     is its value), `relative` that it rewards the lead gained since the decision (a game far from
     even still shows which action gains most), `exploration` its UCB1 constant (rewards are 0..1),
-    `bias` how much it trusts the heuristic's prior of a node (progressive bias); `temperature`
+    `own` that (`relative`) it rewards the seat's own evaluation gained rather than its lead (a
+leaf past the other seats' moves is not judged by their progress), `bias` how much it trusts the heuristic's prior of a node (progressive bias), `spread` (when
+above 0) that its values and priors count relative to their siblings' range, at least `spread`
+wide (a game whose actions differ by little still shows which is best); `temperature`
     and `nodes` (by difficulty) replace the driver's `TEMPERATURE` and `NODES`.
     """
 
@@ -43,6 +46,8 @@ class GameTable:
     relative: bool = False
     bias: float = 1.0
     exploration: float = 0.7
+    spread: float = 0.0
+    own: bool = False
     temperature: tuple[float, float, float] | None = None
     nodes: tuple[int, int, int] | None = None
 
