@@ -10,7 +10,7 @@ import pytest
 
 from flotilla.bots import decision_from_state, make
 from flotilla.bots.heuristic.driver import table
-from flotilla.bots.ismcts import IsmctsPolicy, Node
+from flotilla.bots.ismcts import IsmctsPolicy, Node, _spread
 from flotilla.bots.policy import Policy, Rules
 from flotilla.games import REGISTRY
 from flotilla.rules import Rng, Seat
@@ -85,7 +85,17 @@ def test_relative_rewards_count_the_lead_gained_since_the_decision() -> None:
     players = list(state.players)
     players[0] = dataclasses.replace(players[0], money=players[0].money + 500)
     richer = dataclasses.replace(state, players=tuple(players))
-    assert search._value(game, richer, Seat(0), base) > 0.5 > search._value(game, richer, Seat(1), base)
+    assert search._value(game, richer, Seat(0), base) > 0.5
+    assert game.own  # the seat's own gain: the other seat's riches are not its loss
+    assert search._value(game, richer, Seat(1), base) == 0.5
+    by_lead = dataclasses.replace(game, own=False)
+    assert search._value(by_lead, richer, Seat(1), search._base(by_lead, state)) < 0.5  # by the lead it would be
+
+
+def test_spread_counts_values_relative_to_their_siblings() -> None:
+    assert _spread([0.5, 0.507, 0.5], 0.02) == pytest.approx([0.0, 0.35, 0.0])  # a small gap, made visible
+    assert _spread([0.2, 0.8, 0.5], 0.02) == pytest.approx([0.0, 1.0, 0.5])
+    assert _spread([0.4, 0.4], 0.02) == [0.0, 0.0]  # all equal: no preference
 
 
 def test_a_seats_consecutive_prompts_back_up_as_one_decision() -> None:
@@ -107,6 +117,8 @@ def test_a_seats_consecutive_prompts_back_up_as_one_decision() -> None:
             assert first.value() == 0.9 > steady.value() == 0.6
             decline.children = {(them, "reply"): reply}  # another seat's prompt: its mean stays
             walk([(first, me), (decline, me), (reply, them)], 0.7)
-            assert decline.value() == 0.3 and first.value() == 0.9
+            assert decline.value() == 0.3
+            assert first.value() == 0.9
         else:  # the mean: one good and two bad second steps lose to a middling first step
-            assert abs(first.value() - 1.1 / 3) < 1e-9 and first.value() < steady.value()
+            assert abs(first.value() - 1.1 / 3) < 1e-9
+            assert first.value() < steady.value()

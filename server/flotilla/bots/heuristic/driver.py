@@ -30,11 +30,12 @@ class GameTable:
     many random decisions a tree search plays on before it scores a new node (0: the node's prior
     is its value), `relative` that it rewards the lead gained since the decision (a game far from
     even still shows which action gains most), `exploration` its UCB1 constant (rewards are 0..1),
-    `own` that (`relative`) it rewards the seat's own evaluation gained rather than its lead (a
-leaf past the other seats' moves is not judged by their progress), `bias` how much it trusts the heuristic's prior of a node (progressive bias), `spread` (when
-above 0) that its values and priors count relative to their siblings' range, at least `spread`
-wide (a game whose actions differ by little still shows which is best); `temperature`
-    and `nodes` (by difficulty) replace the driver's `TEMPERATURE` and `NODES`.
+    `bias` how much it trusts the heuristic's prior of a node (progressive bias); `temperature`
+    and `nodes` (by difficulty) replace the driver's `TEMPERATURE` and `NODES`. Tree search only:
+    `own` that (with `relative`) it rewards the seat's own evaluation gained, not its lead (a leaf
+    past the other seats' moves is not judged by their progress); `spread` above 0 that values and
+    priors count relative to their siblings' range, taken as at least `spread` wide (actions that
+    differ by little in large scores still show which is best).
     """
 
     evaluate: Callable[[Any, Seat], float]
