@@ -99,6 +99,9 @@ def test_spread_counts_values_relative_to_their_siblings() -> None:
 
 
 def test_a_seats_consecutive_prompts_back_up_as_one_decision() -> None:
+    assert table(REGISTRY["navegador"]).chain
+    assert not table(REGISTRY["port_royal"]).chain  # its draws are chance: the mean stays
+
     def walk(path: list[tuple[Node, Seat]], reward: float, chain: bool = True) -> None:
         for node, mover in reversed(path):
             node.back_up(mover, reward, chain)

@@ -8,10 +8,10 @@ one action (its heuristic follow-through is the node's prior, a progressive bias
 on at random for the game table's `rollout` decisions and scores the position with the heuristic's
 `win_chance` for every seat (`rollout` 0: the new node's prior is the value; `relative`: the
 chance of the lead gained since the decision, so a game far from even still shows which action
-gains most); each node backs up the reward of the seat that acted into it. A seat's consecutive
-prompts are one decision (Navegador's stepwise choices, Port Royal's draws): a node whose mover
-acts again below it is worth its best such child (`Node.value`), not the mean over them, so a good
-first step is not judged by the random second steps tried after it. Seats
+gains most); each node backs up the reward of the seat that acted into it. With the table's
+`chain`, a seat's consecutive prompts are one decision (Navegador's stepwise choices): a node whose
+mover acts again below it is worth its best such child (`Node.value`), not the mean over them, so
+a good first step is not judged by the random second steps tried after it. Seats
 that must act at once (simultaneous decisions) act in turn, lowest seat first, as the engines
 accept them. The answer is the most visited root action. Given `rng` and a playout budget it is
 deterministic; `seconds` turns it into a time budget instead.
@@ -54,9 +54,9 @@ class Node:
         """The edge's value for its mover: the best same-mover child's, else the mean reward."""
         return self.reward / self.visits if self.best is None else self.best
 
-    def back_up(self, mover: Seat, reward: float, chain: bool = True) -> None:
-        """Count one playout through this edge (`mover` acted into it) with `reward`; `chain`
-        False keeps the plain mean (for comparisons)."""
+    def back_up(self, mover: Seat, reward: float, chain: bool) -> None:
+        """Count one playout through this edge (`mover` acted into it) with `reward`; `chain`:
+        keep the best same-mover child's value too (else the value is the mean)."""
         self.visits += 1
         self.reward += reward
         if not chain:
@@ -69,14 +69,15 @@ class IsmctsPolicy:
     """Information-set MCTS over `decision.sample`; `playouts` per decision (or `seconds`)."""
 
     name = "ismcts"
-    chain = True
-    """Value a seat's consecutive prompts as one decision (`Node.best`); False: the mean backup."""
+    chain: bool | None = None
+    """Override of the game table's `chain` (for before/after comparisons); None: the table's."""
 
     def __init__(self, rules: Rules, difficulty: int = 1, *, seconds: float | None = None) -> None:
         self.rules = rules
         self.playouts = PLAYOUTS[max(0, min(difficulty, len(PLAYOUTS) - 1))]
         self.seconds = seconds
         self.rollout_depth = table(rules).rollout
+        self.backup_chain = table(rules).chain if self.chain is None else self.chain
         self.searches = 0
         """Decisions searched so far (more than one legal action) and the playouts they took."""
         self.playouts_done = 0
@@ -134,7 +135,7 @@ class IsmctsPolicy:
         for child, mover in reversed(path):  # leaf first: a node's best child is up to date
             if mover not in rewards:
                 rewards[mover] = self._value(game, state, mover, base)
-            child.back_up(mover, rewards[mover], self.chain)
+            child.back_up(mover, rewards[mover], self.backup_chain)
 
     def _leaf(self, game: GameTable, state: Any, seat: Seat, prior: float) -> dict[Seat, float]:
         """Rollout 0: the new node's prior is its value for `seat`, its complement for the one

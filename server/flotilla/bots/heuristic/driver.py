@@ -35,7 +35,9 @@ class GameTable:
     `own` that (with `relative`) it rewards the seat's own evaluation gained, not its lead (a leaf
     past the other seats' moves is not judged by their progress); `spread` above 0 that values and
     priors count relative to their siblings' range, taken as at least `spread` wide (actions that
-    differ by little in large scores still show which is best).
+    differ by little in large scores still show which is best); `chain` that a seat's consecutive
+    prompts back up as one decision (the best follow-up's value, not the mean: stepwise prompts
+    whose follow-ups chance does not change).
     """
 
     evaluate: Callable[[Any, Seat], float]
@@ -49,6 +51,7 @@ class GameTable:
     exploration: float = 0.7
     spread: float = 0.0
     own: bool = False
+    chain: bool = False
     temperature: tuple[float, float, float] | None = None
     nodes: tuple[int, int, int] | None = None
 
