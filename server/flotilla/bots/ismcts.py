@@ -126,6 +126,8 @@ class IsmctsPolicy:
             if untried or rules.result(state) is not None:
                 break
             seat = min(rules.to_act(state))
+            if game.horizon and seat == decision.seat and any(m != seat for _, m in path):
+                break  # the deciding seat's next turn: every leaf is scored at the same depth
             legal = rules.legal_actions(state, seat)
         rewards: dict[Seat, float] = {}
         if untried and self.rollout_depth == 0:

@@ -37,7 +37,8 @@ class GameTable:
     priors count relative to their siblings' range, taken as at least `spread` wide (actions that
     differ by little in large scores still show which is best); `chain` that a seat's consecutive
     prompts back up as one decision (the best follow-up's value, not the mean: stepwise prompts
-    whose follow-ups chance does not change).
+    whose follow-ups chance does not change); `horizon` that the tree ends at the deciding seat's
+    next turn (leaves deeper in the tree would count more turns of gains than shallow ones).
     """
 
     evaluate: Callable[[Any, Seat], float]
@@ -52,6 +53,7 @@ class GameTable:
     spread: float = 0.0
     own: bool = False
     chain: bool = False
+    horizon: bool = False
     temperature: tuple[float, float, float] | None = None
     nodes: tuple[int, int, int] | None = None
 

@@ -52,6 +52,7 @@ TABLES["navegador"] = GameTable(
     own=True,
     spread=0.02,
     chain=True,
+    horizon=True,
     temperature=(0.1, 0.08, 0.01),
     nodes=(24, 40, 120),
 )
@@ -62,7 +63,9 @@ evaluation); `own`: the seat's own gain, not its lead (a leaf past the other sea
 was judged by the other seat's progress, so the search preferred long chains of its own prompts,
 sailing to and fro, and never bought knights), `spread` 0.02: actions differ by a few points in
 scores of hundreds, so values count relative to their siblings'; `chain`: a rondel move is worth its best follow-up
-(what to buy, where to sail), not the mean of the random ones tried. Measured in
+(what to buy, where to sail), not the mean of the random ones tried; `horizon`: the tree ends at
+the seat's next turn (deeper leaves counted more turns of gains, so more playouts played worse).
+Measured in
 bench/results/bots.md and bench/results/navsearch.md.
 Difficulty 0 is less noisy than the driver's (temperature 0.1, not 0.35, and 24 nodes, not 12):
 one choice is several stepwise prompts, and noise in each made 3-seat games run to ~580-680
