@@ -9,7 +9,7 @@ import random
 import pytest
 
 from flotilla.bots import decision_from_state, make
-from flotilla.bots.heuristic.driver import table
+from flotilla.bots.heuristic.driver import TABLES, table
 from flotilla.bots.ismcts import IsmctsPolicy, Node, _spread
 from flotilla.bots.policy import Policy, Rules
 from flotilla.games import REGISTRY
@@ -125,3 +125,24 @@ def test_a_seats_consecutive_prompts_back_up_as_one_decision() -> None:
         else:  # the mean: one good and two bad second steps lose to a middling first step
             assert abs(first.value() - 1.1 / 3) < 1e-9
             assert first.value() < steady.value()
+
+
+@pytest.mark.parametrize("horizon", [True, False])
+def test_horizon_ends_the_tree_at_the_deciding_seats_next_turn(horizon: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    rules = REGISTRY["navegador"]
+    assert table(rules).horizon
+    monkeypatch.setitem(TABLES, "navegador", dataclasses.replace(table(rules), horizon=horizon))
+    rules, state = next(iter(positions("navegador", 2, {}, 1, seed=60)))
+    me = min(rules.to_act(state))
+    decision = decision_from_state(rules, state, me)
+    search, root, rng = IsmctsPolicy(rules, 0), Node(), random.Random(5)
+    for _ in range(150):
+        search._playout(root, decision, rng)
+
+    def next_turns(node: Node, left: bool) -> int:
+        """Nodes of the deciding seat below another seat's (its next turn)."""
+        return sum(
+            (left and seat == me) + next_turns(child, left or seat != me) for (seat, _), child in node.children.items()
+        )
+
+    assert (next_turns(root, False) == 0) == horizon
