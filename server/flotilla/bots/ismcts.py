@@ -11,7 +11,9 @@ chance of the lead gained since the decision, so a game far from even still show
 gains most); each node backs up the reward of the seat that acted into it. With the table's
 `chain`, a seat's consecutive prompts are one decision (Navegador's stepwise choices): a node whose
 mover acts again below it is worth its best such child (`Node.value`), not the mean over them, so
-a good first step is not judged by the random second steps tried after it. Seats
+a good first step is not judged by the random second steps tried after it. The table's `own`
+rewards the seat's own evaluation gained instead of its lead, `spread` compares siblings' values
+relative to their range, and `horizon` ends the tree at the deciding seat's next turn. Seats
 that must act at once (simultaneous decisions) act in turn, lowest seat first, as the engines
 accept them. The answer is the most visited root action. Given `rng` and a playout budget it is
 deterministic; `seconds` turns it into a time budget instead.
@@ -159,7 +161,8 @@ class IsmctsPolicy:
         return state
 
     def _base(self, game: GameTable, world: Any) -> dict[Seat, float]:
-        """`GameTable.relative`: each seat's `position` in the playout's root world (else empty)."""
+        """`GameTable.relative`: each seat's `position` (`own`: evaluation) in the playout's root
+        world (else empty)."""
         if not game.relative or game.shared(world):
             return {}
         measure = game.evaluate if game.own else lambda s, seat: position(self.rules, game, s, seat)
@@ -167,7 +170,8 @@ class IsmctsPolicy:
 
     def _value(self, game: GameTable, state: Any, seat: Seat, base: dict[Seat, float]) -> float:
         """The reward of an unfinished position: `win_chance`, or (`relative`) the chance of the
-        seat's lead gained since the root; a finished game's is always the outcome."""
+        seat's lead (`own`: its own evaluation) gained since the root; a finished game's is always
+        the outcome."""
         if not base or self.rules.result(state) is not None:
             return win_chance(self.rules, game, state, seat)
         own = game.evaluate(state, seat)
