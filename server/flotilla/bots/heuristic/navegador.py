@@ -49,7 +49,6 @@ TABLES["navegador"] = GameTable(
     bias=4.0,
     rollout=0,
     relative=True,
-    own=True,
     spread=0.02,
     chain=True,
     horizon=True,
@@ -59,14 +58,13 @@ TABLES["navegador"] = GameTable(
 """The search: no random rollout (through stepwise prompts it was noise: the prior, the greedy
 follow-through, is the leaf's value), rewards relative to the decision (scores multiply by
 knights, so a seat behind saw every action as lost and played at random), bias 4 (lean on the
-evaluation); `own`: the seat's own gain, not its lead (a leaf past the other seat's moves
-was judged by the other seat's progress, so the search preferred long chains of its own prompts,
-sailing to and fro, and never bought knights), `spread` 0.02: actions differ by a few points in
-scores of hundreds, so values count relative to their siblings'; `chain`: a rondel move is worth its best follow-up
-(what to buy, where to sail), not the mean of the random ones tried; `horizon`: the tree ends at
-the seat's next turn (deeper leaves counted more turns of gains, so more playouts played worse).
-Measured in
-bench/results/bots.md and bench/results/navsearch.md.
+evaluation); `horizon`: the tree ends at the seat's next turn (a leaf past the other seat's moves
+counted its progress and one inside the seat's own prompts did not, so the search preferred long
+chains of its own prompts, sailed to and fro and bought no knights; more playouts played worse);
+`chain`: a rondel move is worth its best follow-up (what to buy, where to sail), not the mean of
+the random ones tried; `spread` 0.02: actions differ by a few points in scores of hundreds, so
+values count relative to their siblings'. Measured in bench/results/bots.md and
+bench/results/navsearch.md.
 Difficulty 0 is less noisy than the driver's (temperature 0.1, not 0.35, and 24 nodes, not 12):
 one choice is several stepwise prompts, and noise in each made 3-seat games run to ~580-680
 decisions (now 386, bench/results/bots.md)."""
