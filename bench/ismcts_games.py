@@ -8,7 +8,9 @@ summary of such lines (win rate, Wilson 95% interval, decisions per game, playou
 Game `g` uses seed `seed + g`; `ismcts` sits at seat `g % 2`. A game that outlasts `--game-limit`
 seconds is recorded as cut and not counted. `--policies` replaces `ismcts,heuristic` (the first
 is the one searched; `--seconds`/`--budget` apply to it; one policy alone plays both seats, as in
-co-op Port Royal, and a game counts as won when the seats won).
+co-op Port Royal, and a game counts as won when the seats won). `--backup mean|max` overrides the
+game table's `chain` (a seat's consecutive prompts backed up as one decision), for before/after
+runs; the label then says which.
 """
 
 from __future__ import annotations
@@ -24,11 +26,13 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "server"))
 
 from flotilla.bots.arena import Entrant, run, wilson
+from flotilla.bots.ismcts import IsmctsPolicy
 from flotilla.games import REGISTRY
 
 
 def play(args: argparse.Namespace) -> None:
     rules = REGISTRY[args.kind]
+    IsmctsPolicy.chain = None if args.backup == "table" else args.backup == "max"
     options = dict(o.split("=", 1) for o in args.option)
     first, *rest = args.policies.split(",")
     search = Entrant(first, args.difficulty, args.budget, args.seconds)
@@ -44,7 +48,7 @@ def play(args: argparse.Namespace) -> None:
         line = {
             "kind": args.kind,
             "options": options,
-            "search": search.label,
+            "search": search.label + ("" if args.backup == "table" else f" {args.backup}"),
             "seed": args.seed + g,
             "seat": g % 2,
             "cut": report.cut or bool(report.unfinished),
@@ -100,6 +104,7 @@ def main() -> None:
     p.add_argument("--budget", type=int, default=None)
     p.add_argument("--seconds", type=float, default=None)
     p.add_argument("--game-limit", type=float, default=240.0)
+    p.add_argument("--backup", choices=("table", "max", "mean"), default="table")
     p.add_argument("--out", required=True)
     p.set_defaults(func=play)
     s = sub.add_parser("summary")

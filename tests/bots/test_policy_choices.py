@@ -9,8 +9,8 @@ import random
 import pytest
 
 from flotilla.bots import decision_from_state, make
-from flotilla.bots.heuristic.driver import table
-from flotilla.bots.ismcts import IsmctsPolicy
+from flotilla.bots.heuristic.driver import TABLES, table
+from flotilla.bots.ismcts import IsmctsPolicy, Node, _spread
 from flotilla.bots.policy import Policy, Rules
 from flotilla.games import REGISTRY
 from flotilla.rules import Rng, Seat
@@ -86,3 +86,61 @@ def test_relative_rewards_count_the_lead_gained_since_the_decision() -> None:
     players[0] = dataclasses.replace(players[0], money=players[0].money + 500)
     richer = dataclasses.replace(state, players=tuple(players))
     assert search._value(game, richer, Seat(0), base) > 0.5 > search._value(game, richer, Seat(1), base)
+    own = dataclasses.replace(game, own=True)  # the seat's own gain: the other seat's riches are not its loss
+    assert search._value(own, richer, Seat(1), search._base(own, state)) == 0.5
+
+
+def test_spread_counts_values_relative_to_their_siblings() -> None:
+    assert _spread([0.5, 0.507, 0.5], 0.02) == pytest.approx([0.0, 0.35, 0.0])  # a small gap, made visible
+    assert _spread([0.2, 0.8, 0.5], 0.02) == pytest.approx([0.0, 1.0, 0.5])
+    assert _spread([0.4, 0.4], 0.02) == [0.0, 0.0]  # all equal: no preference
+
+
+def test_a_seats_consecutive_prompts_back_up_as_one_decision() -> None:
+    assert table(REGISTRY["navegador"]).chain
+    assert not table(REGISTRY["port_royal"]).chain  # its draws are chance: the mean stays
+
+    def walk(path: list[tuple[Node, Seat]], reward: float, chain: bool = True) -> None:
+        for node, mover in reversed(path):
+            node.back_up(mover, reward, chain)
+
+    me, them = Seat(0), Seat(1)
+    for chain in (True, False):
+        root, steady = Node(), Node()  # steady: a first step whose follow-ups are all middling
+        first, buy, decline, reply = Node(), Node(), Node(), Node()
+        root.children = {(me, "move far"): first, (me, "move near"): steady}
+        first.children = {(me, "buy"): buy, (me, "decline"): decline}
+        walk([(first, me), (buy, me)], 0.9, chain)
+        walk([(first, me), (decline, me)], 0.1, chain)
+        walk([(first, me), (decline, me)], 0.1, chain)
+        walk([(steady, me)], 0.6, chain)
+        if chain:  # the best second step is what the first step is worth
+            assert first.value() == 0.9 > steady.value() == 0.6
+            decline.children = {(them, "reply"): reply}  # another seat's prompt: its mean stays
+            walk([(first, me), (decline, me), (reply, them)], 0.7)
+            assert decline.value() == 0.3
+            assert first.value() == 0.9
+        else:  # the mean: one good and two bad second steps lose to a middling first step
+            assert abs(first.value() - 1.1 / 3) < 1e-9
+            assert first.value() < steady.value()
+
+
+@pytest.mark.parametrize("horizon", [True, False])
+def test_horizon_ends_the_tree_at_the_deciding_seats_next_turn(horizon: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    rules = REGISTRY["navegador"]
+    assert table(rules).horizon
+    monkeypatch.setitem(TABLES, "navegador", dataclasses.replace(table(rules), horizon=horizon))
+    rules, state = next(iter(positions("navegador", 2, {}, 1, seed=60)))
+    me = min(rules.to_act(state))
+    decision = decision_from_state(rules, state, me)
+    search, root, rng = IsmctsPolicy(rules, 0), Node(), random.Random(5)
+    for _ in range(150):
+        search._playout(root, decision, rng)
+
+    def next_turns(node: Node, left: bool) -> int:
+        """Nodes of the deciding seat below another seat's (its next turn)."""
+        return sum(
+            (left and seat == me) + next_turns(child, left or seat != me) for (seat, _), child in node.children.items()
+        )
+
+    assert (next_turns(root, False) == 0) == horizon

@@ -8,7 +8,12 @@ one action (its heuristic follow-through is the node's prior, a progressive bias
 on at random for the game table's `rollout` decisions and scores the position with the heuristic's
 `win_chance` for every seat (`rollout` 0: the new node's prior is the value; `relative`: the
 chance of the lead gained since the decision, so a game far from even still shows which action
-gains most); each node backs up the reward of the seat that acted into it. Seats
+gains most); each node backs up the reward of the seat that acted into it. With the table's
+`chain`, a seat's consecutive prompts are one decision (Navegador's stepwise choices): a node whose
+mover acts again below it is worth its best such child (`Node.value`), not the mean over them, so
+a good first step is not judged by the random second steps tried after it. The table's `own`
+rewards the seat's own evaluation gained instead of its lead, `spread` compares siblings' values
+relative to their range, and `horizon` ends the tree at the deciding seat's next turn. Seats
 that must act at once (simultaneous decisions) act in turn, lowest seat first, as the engines
 accept them. The answer is the most visited root action. Given `rng` and a playout budget it is
 deterministic; `seconds` turns it into a time budget instead.
@@ -42,19 +47,39 @@ class Node:
     reward: float = 0.0
     available: int = 0
     prior: float = 0.5
+    best: float | None = None
+    """The best child's value among those of the same mover (its next prompt of the same
+    decision); None while there is none."""
     children: dict[tuple[Seat, Any], Node] = field(default_factory=dict)
+
+    def value(self) -> float:
+        """The edge's value for its mover: the best same-mover child's, else the mean reward."""
+        return self.reward / self.visits if self.best is None else self.best
+
+    def back_up(self, mover: Seat, reward: float, chain: bool) -> None:
+        """Count one playout through this edge (`mover` acted into it) with `reward`; `chain`:
+        keep the best same-mover child's value too (else the value is the mean)."""
+        self.visits += 1
+        self.reward += reward
+        if not chain:
+            return
+        values = [c.value() for (seat, _), c in self.children.items() if seat == mover and c.visits]
+        self.best = max(values) if values else None
 
 
 class IsmctsPolicy:
     """Information-set MCTS over `decision.sample`; `playouts` per decision (or `seconds`)."""
 
     name = "ismcts"
+    chain: bool | None = None
+    """Override of the game table's `chain` (for before/after comparisons); None: the table's."""
 
     def __init__(self, rules: Rules, difficulty: int = 1, *, seconds: float | None = None) -> None:
         self.rules = rules
         self.playouts = PLAYOUTS[max(0, min(difficulty, len(PLAYOUTS) - 1))]
         self.seconds = seconds
         self.rollout_depth = table(rules).rollout
+        self.backup_chain = table(rules).chain if self.chain is None else self.chain
         self.searches = 0
         """Decisions searched so far (more than one legal action) and the playouts they took."""
         self.playouts_done = 0
@@ -72,9 +97,9 @@ class IsmctsPolicy:
         self.playouts_done += done
         seat = decision.seat
 
-        def visits(i: int) -> int:
+        def visits(i: int) -> tuple[int, float]:  # ties: the better value, not the first action
             child = root.children.get((seat, decision.legal[i]))
-            return child.visits if child else -1
+            return (child.visits, child.value()) if child else (-1, 0.0)
 
         return decision.legal[max(range(len(decision.legal)), key=visits)]
 
@@ -103,23 +128,24 @@ class IsmctsPolicy:
             if untried or rules.result(state) is not None:
                 break
             seat = min(rules.to_act(state))
+            if game.horizon and seat == decision.seat and any(m != seat for _, m in path):
+                break  # the deciding seat's next turn: every leaf is scored at the same depth
             legal = rules.legal_actions(state, seat)
         rewards: dict[Seat, float] = {}
         if untried and self.rollout_depth == 0:
             rewards = self._leaf(game, state, seat, child.prior)
         else:
             state = self._rollout(state, rng)
-        for child, mover in path:
+        for child, mover in reversed(path):  # leaf first: a node's best child is up to date
             if mover not in rewards:
                 rewards[mover] = self._value(game, state, mover, base)
-            child.visits += 1
-            child.reward += rewards[mover]
+            child.back_up(mover, rewards[mover], self.backup_chain)
 
     def _leaf(self, game: GameTable, state: Any, seat: Seat, prior: float) -> dict[Seat, float]:
         """Rollout 0: the new node's prior is its value for `seat`, its complement for the one
         opponent of a 2-seat game (other seats: their `win_chance`, computed when backed up)."""
         rewards = {seat: prior}
-        if self.rules.seats_of(state.config) == 2 and not game.shared(state):
+        if self.rules.seats_of(state.config) == 2 and not game.shared(state) and not game.own:
             rewards[Seat(1 - seat)] = 1.0 - prior
         return rewards
 
@@ -135,18 +161,22 @@ class IsmctsPolicy:
         return state
 
     def _base(self, game: GameTable, world: Any) -> dict[Seat, float]:
-        """`GameTable.relative`: each seat's `position` in the playout's root world (else empty)."""
+        """`GameTable.relative`: each seat's `position` (`own`: evaluation) in the playout's root
+        world (else empty)."""
         if not game.relative or game.shared(world):
             return {}
-        return {Seat(i): position(self.rules, game, world, Seat(i)) for i in range(self.rules.seats_of(world.config))}
+        measure = game.evaluate if game.own else lambda s, seat: position(self.rules, game, s, seat)
+        return {Seat(i): measure(world, Seat(i)) for i in range(self.rules.seats_of(world.config))}
 
     def _value(self, game: GameTable, state: Any, seat: Seat, base: dict[Seat, float]) -> float:
         """The reward of an unfinished position: `win_chance`, or (`relative`) the chance of the
-        seat's lead gained since the root; a finished game's is always the outcome."""
+        seat's lead (`own`: its own evaluation) gained since the root; a finished game's is always
+        the outcome."""
         if not base or self.rules.result(state) is not None:
             return win_chance(self.rules, game, state, seat)
-        lead = position(self.rules, game, state, seat)
-        return squash(game, lead - base[seat], abs(game.evaluate(state, seat)))
+        own = game.evaluate(state, seat)
+        lead = own if game.own else position(self.rules, game, state, seat)
+        return squash(game, lead - base[seat], abs(own))
 
     def _prior(self, state: Any, seat: Seat, base: dict[Seat, float]) -> float:
         """The heuristic's view of a new node: its greedy follow-through, as a chance to win (or,
@@ -155,22 +185,37 @@ class IsmctsPolicy:
         if self.rules.result(state) is not None or game.shared(state):
             return win_chance(self.rules, game, state, seat)
         lead = follow(self.rules, game, state, seat, game.lookahead - 1, [PRIOR_NODES])
-        return squash(game, lead - base.get(seat, 0.0), abs(game.evaluate(state, seat)))
+        own = game.evaluate(state, seat)
+        if game.own and base:  # the follow-through's lead plus the other seats' (unchanged) best
+            lead += own - position(self.rules, game, state, seat)
+        return squash(game, lead - base.get(seat, 0.0), abs(own))
 
     def _select(self, node: Node, seat: Seat, legal: tuple[Any, ...]) -> tuple[Any, Node]:
-        """UCB1 over the available actions, plus the prior's progressive bias (`GameTable.bias`)."""
+        """UCB1 over the available actions, plus the prior's progressive bias (`GameTable.bias`);
+        with `GameTable.spread`, values and priors count relative to their siblings' range."""
         game = table(self.rules)
         bias, exploration = game.bias, game.exploration
+        children = [node.children[(seat, action)] for action in legal]
+        values = [c.value() for c in children]
+        priors = [c.prior for c in children]
+        if game.spread > 0:
+            values, priors = _spread(values, game.spread), _spread(priors, game.spread)
         best: tuple[Any, Node] | None = None
         best_value = -math.inf
-        for action in legal:
-            child = node.children[(seat, action)]
-            value = child.reward / child.visits + exploration * math.sqrt(math.log(child.available) / child.visits)
-            value += bias * child.prior / child.visits
+        for action, child, q, prior in zip(legal, children, values, priors, strict=True):
+            value = q + exploration * math.sqrt(math.log(child.available) / child.visits)
+            value += bias * prior / child.visits
             if value > best_value:
                 best, best_value = (action, child), value
         assert best is not None
         return best
+
+
+def _spread(values: list[float], least: float) -> list[float]:
+    """`values` rescaled to 0..1 over their range (a range under `least` counts as `least`)."""
+    low = min(values)
+    span = max(max(values) - low, least)
+    return [(v - low) / span for v in values]
 
 
 @register("ismcts")

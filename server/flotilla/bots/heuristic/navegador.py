@@ -49,13 +49,22 @@ TABLES["navegador"] = GameTable(
     bias=4.0,
     rollout=0,
     relative=True,
+    spread=0.02,
+    chain=True,
+    horizon=True,
     temperature=(0.1, 0.08, 0.01),
     nodes=(24, 40, 120),
 )
 """The search: no random rollout (through stepwise prompts it was noise: the prior, the greedy
 follow-through, is the leaf's value), rewards relative to the decision (scores multiply by
 knights, so a seat behind saw every action as lost and played at random), bias 4 (lean on the
-evaluation). Measured in bench/results/bots.md.
+evaluation); `horizon`: the tree ends at the seat's next turn (a leaf past the other seat's moves
+counted its progress and one inside the seat's own prompts did not, so the search preferred long
+chains of its own prompts, sailed to and fro and bought no knights; more playouts played worse);
+`chain`: a rondel move is worth its best follow-up (what to buy, where to sail), not the mean of
+the random ones tried; `spread` 0.02: actions differ by a few points in scores of hundreds, so
+values count relative to their siblings'. Measured in bench/results/bots.md and
+bench/results/navsearch.md.
 Difficulty 0 is less noisy than the driver's (temperature 0.1, not 0.35, and 24 nodes, not 12):
 one choice is several stepwise prompts, and noise in each made 3-seat games run to ~580-680
 decisions (now 386, bench/results/bots.md)."""
