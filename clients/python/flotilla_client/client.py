@@ -77,10 +77,9 @@ class FlotillaClient(Api, AsyncRunner):
         attempt = 0
         while True:
             attempt += 1
-            channel = self.channel
+            token = await self.fresh(call.token) if call.token else ""  # raises FlotillaError, not AioRpcError
+            channel = self.channel  # this attempt's (the refresh may have failed over)
             try:
-                token = await self.fresh(call.token) if call.token else ""
-                channel = self.channel  # the refresh may have failed over
                 reply = await self._method(call.rpc)(call.request, metadata=self._auth(token), timeout=self.timeout_s)
             except grpc.aio.AioRpcError as error:
                 await asyncio.sleep(self._retry_pause(error, attempt, on=channel, retry=call.retry))

@@ -59,10 +59,9 @@ class FlotillaSyncClient(Api, SyncRunner):
         attempt = 0
         while True:
             attempt += 1
-            channel = self.channel
+            token = self.fresh(call.token) if call.token else ""  # raises FlotillaError, not RpcError
+            channel = self.channel  # this attempt's (the refresh may have failed over)
             try:
-                token = self.fresh(call.token) if call.token else ""
-                channel = self.channel  # the refresh may have failed over
                 reply = self._method(call.rpc)(call.request, metadata=self._auth(token), timeout=self.timeout_s)
             except grpc.RpcError as error:
                 time.sleep(self._retry_pause(error, attempt, on=channel, retry=call.retry))
