@@ -67,3 +67,24 @@ def test_navegador_rewards_money_knights_and_workers(change: dict[str, int]) -> 
     p = state.players[SEAT]
     bigger = {k: getattr(p, k) + v for k, v in change.items()}
     _gains("navegador", _with_player(state, **bigger), state, rules)
+
+
+def test_navegador_values_the_workers_and_money_its_next_knight_needs() -> None:
+    """A seat with a knight's money and no Lisbon workers (or the workers and no money) values what
+    it lacks above its final rate: the knight is otherwise two turns away, beyond the search, and
+    the game stalls short of the 15th knight (bench/results/navsearch.md, "Stalls")."""
+    from flotilla.bots.heuristic.navegador import WEIGHTS, toward_knight
+    from flotilla.games.navegador.knights import price
+
+    rules, state = _a_position("navegador")
+    game = TABLES["navegador"]
+    p = state.players[SEAT]
+    need = state.knight_phase
+    rich = _with_player(state, money=10 * price(state), lisbon=0)
+    ready = _with_player(rich, lisbon=need)
+    assert toward_knight(rich, SEAT) == 0.0 and toward_knight(ready, SEAT) == 1.0
+    at_rate = need * WEIGHTS["worker"] * p.knights
+    assert game.evaluate(ready, SEAT) - game.evaluate(rich, SEAT) > at_rate
+    poor = _with_player(state, money=0, lisbon=need)
+    funded = _with_player(poor, money=price(state))
+    assert game.evaluate(funded, SEAT) - game.evaluate(poor, SEAT) > price(state) * WEIGHTS["money"] * p.knights

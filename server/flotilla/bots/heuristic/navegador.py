@@ -8,6 +8,8 @@ from flotilla.games.navegador.economy import held_buildings, held_colonies
 from flotilla.games.navegador.scoring import tiles_of
 from flotilla.games.navegador.state import State
 from flotilla.games.navegador.tables import (
+    KNIGHT_PRICES,
+    KNIGHTS_FOR_SALE,
     MONEY_PER_POINT,
     POINTS_BUILDING,
     POINTS_COLONY,
@@ -25,6 +27,7 @@ WEIGHTS = {
     "worker": float(POINTS_LISBON_WORKER),
     "ship": float(POINTS_SHIP),
     "knight": 1.0,  # the multiplier counts as knights + this share of one per knight held
+    "next_knight": 0.5,  # the share of a knight that the money and workers held toward the next are worth
 }
 
 
@@ -39,7 +42,19 @@ def evaluate(s: State, seat: Seat) -> float:
         + WEIGHTS["ship"] * sum(p.ships)
         + WEIGHTS["money"] * p.money
     )
-    return base * p.knights * WEIGHTS["knight"]
+    return base * (p.knights + WEIGHTS["next_knight"] * toward_knight(s, seat)) * WEIGHTS["knight"]
+
+
+def toward_knight(s: State, seat: Seat) -> float:
+    """How far the seat is toward buying the next knight, 0..1: the share of its price held times
+    the share of its Lisbon workers held. Without it a knight two turns away (workers to buy
+    first) is beyond the search's horizon, and a seat with the money and no workers (or the
+    workers and no money) never buys one: the game stalls short of the 15th knight."""
+    if s.knights_sold >= KNIGHTS_FOR_SALE:
+        return 0.0
+    p = s.players[seat]
+    cost, workers = KNIGHT_PRICES[s.knight_step], s.knight_phase
+    return min(1.0, p.money / cost) * min(1.0, p.lisbon / workers)
 
 
 TABLES["navegador"] = GameTable(
