@@ -76,13 +76,14 @@ def test_navegador_values_the_workers_and_money_its_next_knight_needs() -> None:
     from flotilla.bots.heuristic.navegador import WEIGHTS, toward_knight
     from flotilla.games.navegador.knights import price
 
-    rules, state = _a_position("navegador")
+    _, state = _a_position("navegador")
     game = TABLES["navegador"]
     p = state.players[SEAT]
     need = state.knight_phase
     rich = _with_player(state, money=10 * price(state), lisbon=0)
     ready = _with_player(rich, lisbon=need)
-    assert toward_knight(rich, SEAT) == 0.0 and toward_knight(ready, SEAT) == 1.0
+    assert toward_knight(rich, SEAT) == 0.0
+    assert toward_knight(ready, SEAT) == 1.0
     at_rate = need * WEIGHTS["worker"] * p.knights
     assert game.evaluate(ready, SEAT) - game.evaluate(rich, SEAT) > at_rate
     poor = _with_player(state, money=0, lisbon=need)

@@ -11,8 +11,8 @@ chance of the lead gained since the decision, so a game far from even still show
 gains most); each node backs up the reward of the seat that acted into it. With the table's
 `chain`, a seat's consecutive prompts are one decision (Navegador's stepwise choices): a node whose
 mover acts again below it is worth its best such child (`Node.value`), not the mean over them, so
-a good first step is not judged by the random second steps tried after it. The table's `own`
-rewards the seat's own evaluation gained instead of its lead, `spread` compares siblings' values
+a good first step is not judged by the random second steps tried after it. The table's `spread`
+compares siblings' values
 relative to their range, and `horizon` ends the tree at the deciding seat's next turn. Seats
 that must act at once (simultaneous decisions) act in turn, lowest seat first, as the engines
 accept them. The answer is the most visited root action. Given `rng` and a playout budget it is
@@ -145,7 +145,7 @@ class IsmctsPolicy:
         """Rollout 0: the new node's prior is its value for `seat`, its complement for the one
         opponent of a 2-seat game (other seats: their `win_chance`, computed when backed up)."""
         rewards = {seat: prior}
-        if self.rules.seats_of(state.config) == 2 and not game.shared(state) and not game.own:
+        if self.rules.seats_of(state.config) == 2 and not game.shared(state):
             rewards[Seat(1 - seat)] = 1.0 - prior
         return rewards
 
@@ -161,22 +161,19 @@ class IsmctsPolicy:
         return state
 
     def _base(self, game: GameTable, world: Any) -> dict[Seat, float]:
-        """`GameTable.relative`: each seat's `position` (`own`: evaluation) in the playout's root
-        world (else empty)."""
+        """`GameTable.relative`: each seat's `position` in the playout's root world (else empty)."""
         if not game.relative or game.shared(world):
             return {}
-        measure = game.evaluate if game.own else lambda s, seat: position(self.rules, game, s, seat)
-        return {Seat(i): measure(world, Seat(i)) for i in range(self.rules.seats_of(world.config))}
+        return {Seat(i): position(self.rules, game, world, Seat(i)) for i in range(self.rules.seats_of(world.config))}
 
     def _value(self, game: GameTable, state: Any, seat: Seat, base: dict[Seat, float]) -> float:
         """The reward of an unfinished position: `win_chance`, or (`relative`) the chance of the
-        seat's lead (`own`: its own evaluation) gained since the root; a finished game's is always
+        seat's lead gained since the root; a finished game's is always
         the outcome."""
         if not base or self.rules.result(state) is not None:
             return win_chance(self.rules, game, state, seat)
-        own = game.evaluate(state, seat)
-        lead = own if game.own else position(self.rules, game, state, seat)
-        return squash(game, lead - base[seat], abs(own))
+        lead = position(self.rules, game, state, seat)
+        return squash(game, lead - base[seat], abs(game.evaluate(state, seat)))
 
     def _prior(self, state: Any, seat: Seat, base: dict[Seat, float]) -> float:
         """The heuristic's view of a new node: its greedy follow-through, as a chance to win (or,
@@ -185,10 +182,7 @@ class IsmctsPolicy:
         if self.rules.result(state) is not None or game.shared(state):
             return win_chance(self.rules, game, state, seat)
         lead = follow(self.rules, game, state, seat, game.lookahead - 1, [PRIOR_NODES])
-        own = game.evaluate(state, seat)
-        if game.own and base:  # the follow-through's lead plus the other seats' (unchanged) best
-            lead += own - position(self.rules, game, state, seat)
-        return squash(game, lead - base.get(seat, 0.0), abs(own))
+        return squash(game, lead - base.get(seat, 0.0), abs(game.evaluate(state, seat)))
 
     def _select(self, node: Node, seat: Seat, legal: tuple[Any, ...]) -> tuple[Any, Node]:
         """UCB1 over the available actions, plus the prior's progressive bias (`GameTable.bias`);

@@ -32,13 +32,12 @@ class GameTable:
     even still shows which action gains most), `exploration` its UCB1 constant (rewards are 0..1),
     `bias` how much it trusts the heuristic's prior of a node (progressive bias); `temperature`
     and `nodes` (by difficulty) replace the driver's `TEMPERATURE` and `NODES`. Tree search only:
-    `own` that (with `relative`) it rewards the seat's own evaluation gained, not its lead (a leaf
-    past the other seats' moves is not judged by their progress); `spread` above 0 that values and
-    priors count relative to their siblings' range, taken as at least `spread` wide (actions that
-    differ by little in large scores still show which is best); `chain` that a seat's consecutive
-    prompts back up as one decision (the best follow-up's value, not the mean: stepwise prompts
-    whose follow-ups chance does not change); `horizon` that the tree ends at the deciding seat's
-    next turn (leaves deeper in the tree would count more turns of gains than shallow ones).
+    `spread` above 0 that values and priors count relative to their siblings' range, taken as at
+    least `spread` wide (actions that differ by little in large scores still show which is best);
+    `chain` that a seat's consecutive prompts back up as one decision (the best follow-up's value,
+    not the mean: stepwise prompts whose follow-ups chance does not change); `horizon` that the
+    tree ends at the deciding seat's next turn (leaves deeper in the tree would count more turns
+    of gains than shallow ones).
     """
 
     evaluate: Callable[[Any, Seat], float]
@@ -51,7 +50,6 @@ class GameTable:
     bias: float = 1.0
     exploration: float = 0.7
     spread: float = 0.0
-    own: bool = False
     chain: bool = False
     horizon: bool = False
     temperature: tuple[float, float, float] | None = None

@@ -1,0 +1,72 @@
+"""A pytest plugin that prints the CPU seconds each test file cost the whole process tree: the
+pytest (or xdist worker) process, every process it started (gateways, workers, redis-server,
+node, Chromium) and theirs, whether they still run or have exited. Setup and teardown count with
+the file, so a module-scoped stack's start and stop are in its file's total.
+
+    TREECPU_OUT=cpu.tsv PYTHONPATH=bench ./scripts/test -p pytest_tree_cpu
+    sort -rn cpu.tsv | head -40
+
+At each test's end it reads /proc: its own and its live descendants' utime + stime + cutime +
+cstime (cutime/cstime hold their exited, reaped children). The difference since the last test is
+the file's. A descendant that exits unreaped by anything that stays alive is missed (none here),
+and when xdist runs two files at once each worker counts only its own tree.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import defaultdict
+from collections.abc import Generator
+from pathlib import Path
+
+import pytest
+
+_TICK = os.sysconf("SC_CLK_TCK")
+_CPU: defaultdict[str, float] = defaultdict(float)
+_last: list[float] = []
+
+
+def _stat(pid: int) -> list[str] | None:
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    return text[text.rindex(")") + 2 :].split()  # fields from the 3rd on (the name may hold spaces)
+
+
+def tree_cpu(root: int) -> float:
+    """CPU seconds of `root` and its live descendants, each with its reaped children's."""
+    parents: dict[int, int] = {}
+    times: dict[int, float] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit() and (f := _stat(int(entry))) is not None:
+            parents[int(entry)] = int(f[1])
+            times[int(entry)] = sum(int(x) for x in f[11:15]) / _TICK
+    total, todo = 0.0, [root]
+    children: defaultdict[int, list[int]] = defaultdict(list)
+    for pid, ppid in parents.items():
+        children[ppid].append(pid)
+    while todo:
+        pid = todo.pop()
+        total += times.get(pid, 0.0)
+        todo.extend(children[pid])
+    return total
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Generator[None, None, None]:
+    """Add the tree's CPU over the test's setup, call and teardown to its file's total."""
+    if not _last:
+        _last.append(tree_cpu(os.getpid()))
+    yield
+    now = tree_cpu(os.getpid())
+    _CPU[item.nodeid.split("::")[0]] += now - _last[0]
+    _last[0] = now
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Append `seconds<TAB>file` lines to $TREECPU_OUT (each xdist worker its own files')."""
+    out = os.environ.get("TREECPU_OUT")
+    if out and _CPU:
+        with Path(out).open("a") as f:
+            f.writelines(f"{seconds:.1f}\t{path}\n" for path, seconds in _CPU.items())
