@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -34,6 +35,25 @@ LONGEST_FIRST = (
     "tests/games/navegador/test_conformance.py",
     "tests/e2e/test_all_games_e2e.py",
 )
+
+
+ONE_SCOPE = ("tests/web/",)
+"""Directories whose modules xdist hands out as one unit (scripts/test: --dist loadscope): the browser
+tests share one web stack and one Chromium, package-scoped, so on one worker, back to back, they
+start them once and stop them after the last (not at the session's end, idling meanwhile)."""
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """--dist loadscope, with each `ONE_SCOPE` directory one scope (else xdist's own scheduler)."""
+    if config.getoption("dist") != "loadscope":
+        return None
+    from xdist.scheduler import LoadScopeScheduling  # only xdist calls this hook
+
+    class DirectoryScopes(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return next((d for d in ONE_SCOPE if nodeid.startswith(d)), None) or super()._split_scope(nodeid)
+
+    return DirectoryScopes(config, log)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -25,6 +25,10 @@ from flotilla.redis_server import free_port
 from flotilla.store.auth_store import AuthStore
 from flotilla_client import FlotillaClient, FlotillaError
 from flotilla_client.api.game.v1 import game_pb2
+from forkserver import Proc, spawn
+
+FLOTILLA = [sys.executable, "-m", "flotilla.cli"]
+"""The command line of a Flotilla process (`forkserver.spawn` forks it from a preloaded server)."""
 
 START_TIMEOUT_S = 120.0
 """How long a test waits for a gateway it started to serve: a loaded machine imports slowly (the
@@ -56,36 +60,30 @@ class Stack:
 
     redis_url: str
     gateways: list[str]
-    gateway_procs: list[subprocess.Popen[bytes]]
-    worker_procs: list[subprocess.Popen[bytes]]
+    gateway_procs: list[Proc]
+    worker_procs: list[Proc]
     env: dict[str, str]
     log_dir: Path
     serve_metrics: bool = False
     metrics: list[tuple[str, int]] = field(default_factory=list)  # (process, port) when serve_metrics
 
-    def start_worker(self) -> subprocess.Popen[bytes]:
+    def start_worker(self) -> Proc:
         env = self.env
         if self.serve_metrics:
             env = dict(env, FLOTILLA_METRICS_PORT=str(port := free_port()))
             self.metrics.append(("worker", port))
-        with (self.log_dir / f"worker-{len(self.worker_procs)}.log").open("ab") as log:
-            proc = subprocess.Popen(
-                [sys.executable, "-m", "flotilla.cli", "worker"], env=env, stdout=log, stderr=subprocess.STDOUT
-            )
+        proc = spawn([*FLOTILLA, "worker"], env, self.log_dir / f"worker-{len(self.worker_procs)}.log")
         self.worker_procs.append(proc)
         return proc
 
-    def start_gateway(self, address: str) -> subprocess.Popen[bytes]:
+    def start_gateway(self, address: str) -> Proc:
         """A gateway process listening on `address` (not waited for: see `wait_for_gateway`)."""
         env = dict(self.env, FLOTILLA_BIND=address)
         if self.serve_metrics:
             env["FLOTILLA_METRICS_PORT"] = str(port := free_port())
             self.metrics.append(("gateway", port))
         n = len(list(self.log_dir.glob("gateway-*.log")))
-        with (self.log_dir / f"gateway-{n}.log").open("ab") as log:
-            return subprocess.Popen(
-                [sys.executable, "-m", "flotilla.cli", "gateway"], env=env, stdout=log, stderr=subprocess.STDOUT
-            )
+        return spawn([*FLOTILLA, "gateway"], env, self.log_dir / f"gateway-{n}.log")
 
     def restart_gateway(self, index: int) -> None:
         """SIGKILL gateway `index`, as a crash would, and start a new one on the same address."""

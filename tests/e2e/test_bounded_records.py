@@ -5,8 +5,6 @@ A stack of its own (fresh Redis, one gateway, one worker) with short lifetimes.
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import uuid
 from collections.abc import AsyncIterator, Iterator
 
@@ -25,7 +23,8 @@ from flotilla.store.redis_store import RedisStore
 from flotilla.worker.janitor import janitor_pass
 from flotilla.worker.loop import work_streams
 from flotilla_client import FlotillaClient, FlotillaError
-from support import Stack, start_stack, until, wait_for_gateway
+from forkserver import Proc, spawn
+from support import FLOTILLA, Stack, start_stack, until, wait_for_gateway
 from worker.counter_work import new_counter_game, work
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(120)]
@@ -142,15 +141,9 @@ async def test_a_guest_user_record_expires_with_its_sessions_unless_the_user_is_
             await player.close()
 
 
-def start_gateway(stack: Stack) -> tuple[subprocess.Popen[bytes], str]:
+def start_gateway(stack: Stack) -> tuple[Proc, str]:
     target = f"127.0.0.1:{free_port()}"
-    with (stack.log_dir / "extra-gateway.log").open("ab") as log:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "flotilla.cli", "gateway"],
-            env=dict(stack.env, FLOTILLA_BIND=target),
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
+    proc = spawn([*FLOTILLA, "gateway"], dict(stack.env, FLOTILLA_BIND=target), stack.log_dir / "extra-gateway.log")
     wait_for_gateway(target)
     return proc, target
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import subprocess
-import sys
 import uuid
 from collections.abc import Mapping
 from pathlib import Path
@@ -15,19 +14,16 @@ from flotilla_client import FlotillaClient, Tls
 from flotilla_client.api.lobby.v1 import lobby_service_pb2_grpc
 from flotilla_client.api.matchmaking.v1 import matchmaking_service_pb2 as mm_pb
 from flotilla_client.api.matchmaking.v1 import matchmaking_service_pb2_grpc
-from support import Stack
+from forkserver import Proc, spawn
+from support import FLOTILLA, Stack
 
 
-def start_matchmaker(stack: Stack, log_dir: Path, name: str, **env: str) -> subprocess.Popen[bytes]:
+def start_matchmaker(stack: Stack, log_dir: Path, name: str, **env: str) -> Proc:
     """A `flotilla matchmaker` process against the stack's Redis, bots playing through its gateways."""
-    penv = dict(stack.env, FLOTILLA_GATEWAY=",".join(stack.gateways), **env)
-    with (log_dir / f"matchmaker-{name}.log").open("ab") as log:
-        return subprocess.Popen(
-            [sys.executable, "-m", "flotilla.cli", "matchmaker"], env=penv, stdout=log, stderr=subprocess.STDOUT
-        )
+    return start_matchmaker_env(dict(stack.env, FLOTILLA_GATEWAY=",".join(stack.gateways), **env), log_dir, name)
 
 
-def stop(proc: subprocess.Popen[bytes]) -> None:
+def stop(proc: Proc) -> None:
     if proc.poll() is None:
         proc.terminate()
     try:
@@ -110,8 +106,5 @@ def options(**values: str | int) -> Mapping[str, str]:
     return {k: str(v) for k, v in values.items()}
 
 
-def start_matchmaker_env(env: Mapping[str, str], log_dir: Path, name: str) -> subprocess.Popen[bytes]:
-    with (log_dir / f"matchmaker-{name}.log").open("ab") as log:
-        return subprocess.Popen(
-            [sys.executable, "-m", "flotilla.cli", "matchmaker"], env=dict(env), stdout=log, stderr=subprocess.STDOUT
-        )
+def start_matchmaker_env(env: Mapping[str, str], log_dir: Path, name: str) -> Proc:
+    return spawn([*FLOTILLA, "matchmaker"], dict(env), log_dir / f"matchmaker-{name}.log")

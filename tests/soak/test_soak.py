@@ -18,8 +18,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-import subprocess
-import sys
 import time
 from collections import Counter
 from collections.abc import Iterator
@@ -33,8 +31,9 @@ from flotilla.store.redis_store import RedisStore
 from flotilla_client import FlotillaClient
 from flotilla_client.api.counter.v1 import counter_pb2
 from flotilla_client.api.game.v1 import game_pb2
+from forkserver import spawn
 from lobby.mm_support import start_matchmaker, stop
-from support import Stack, stack_limits, start_stack, wait_for_gateway
+from support import FLOTILLA, Stack, stack_limits, start_stack, wait_for_gateway
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow, pytest.mark.timeout(300)]
 
@@ -112,13 +111,9 @@ class Soak:
         victim = self.stack.gateway_procs[i]
         victim.kill()
         victim.wait(10)
-        with (self.stack.log_dir / f"gateway-{i}-restarted.log").open("ab") as log:
-            self.stack.gateway_procs[i] = subprocess.Popen(
-                [sys.executable, "-m", "flotilla.cli", "gateway"],
-                env=dict(self.stack.env, FLOTILLA_BIND=self.binds[i]),
-                stdout=log,
-                stderr=subprocess.STDOUT,
-            )
+        env = dict(self.stack.env, FLOTILLA_BIND=self.binds[i])
+        log = self.stack.log_dir / f"gateway-{i}-restarted.log"
+        self.stack.gateway_procs[i] = spawn([*FLOTILLA, "gateway"], env, log)
         wait_for_gateway(self.binds[i])
         self.kills.append("gateway")
 

@@ -18,10 +18,9 @@ from support import stack_limits, start_stack
 from web.webstack import WebStack, wait_for_page
 from web.webui import CHROMIUM, CHROMIUM_ARGS, Stats
 
-# The tests of tests/web share one stack and one browser per test process (each test makes its own
-# contexts, users and rooms), so they run on the session's event loop. They are in no xdist group:
-# each xdist worker that runs one starts its own stack and browser once, and the browser games
-# (the suite's longest tests) spread over the workers instead of queueing on one.
+# The tests of tests/web share one stack and one browser (each test makes its own contexts, users and
+# rooms), so they run on the session's event loop. Both are package-scoped: xdist hands tests/web out
+# as one unit (tests/conftest.py, ONE_SCOPE), so they start once and stop after the last web test.
 WEB_LIMITS = ("stream_open_per_user=off", "create_room_per_user=off", "open_rooms_per_user=off")
 
 
@@ -39,11 +38,10 @@ def _needs_browser() -> None:
         pytest.skip(why)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def web_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebStack]:
-    """On a Redis of its own: the stack lives until the session ends (tests/web is no package, so a
-    "package" scope would be the session's too), and its workers must not take the work of the
-    in-process workers that other tests run on the session's Redis."""
+    """On a Redis of its own: its workers must not take the work of the in-process workers that
+    other tests run on the session's Redis."""
     _needs_browser()
     port = free_port()
     env = {"FLOTILLA_BROWSER_BIND": f"127.0.0.1:{port}", "FLOTILLA_LIMITS": stack_limits(*WEB_LIMITS)}
@@ -64,7 +62,7 @@ def web_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebStack]:
         redis.stop()
 
 
-@pytest_asyncio.fixture(scope="session", loop_scope="session")
+@pytest_asyncio.fixture(scope="package", loop_scope="session")
 async def browser() -> AsyncIterator[Browser]:
     _needs_browser()
     async with async_playwright() as playwright:
