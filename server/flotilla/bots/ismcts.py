@@ -33,8 +33,10 @@ from flotilla.rules import Rng, Seat
 
 PLAYOUTS = (60, 300, 800)
 """Playouts per decision by difficulty 0, 1, 2. A playout (a determinization, the tree walk with
-the new node's heuristic prior, the rollout) costs roughly 1-1.5 ms on a quiet core (estimated
-from loaded runs, bench/results/bots.md), so difficulty 2 is about 1 s per decision there."""
+the new node's heuristic prior, the rollout) costs 1.4-2 ms on a quiet core of the benchmark
+machine in Port Royal, Sail Away and Pirates of Nassau and about 0.5 ms in Navegador
+(`bench/ismcts_rate.py`: 480-700 and about 2,000 playouts in 1 s), so difficulty 2 takes about
+1-1.6 s per decision in the first three."""
 PRIOR_NODES = 6
 """Applications the heuristic's greedy follow-through may spend on one new node's prior."""
 
