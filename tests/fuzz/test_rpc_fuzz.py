@@ -55,6 +55,8 @@ SKIP = (
     f"{keys.PREFIX}:inbox:",  # outcomes on their way to a gateway
     keys.TIMERS,  # the workers' wake-up index, claimed and settled on their own
     keys.WORKERS,  # the worker registry, renewed by every live worker
+    keys.JANITOR_LEASE,  # the janitor's pass (every 60 s, in a worker) takes its lease ...
+    keys.JANITOR_CURSORS,  # ... and moves its cursors, whatever a request did
     keys.ROOMS_PRESENCE,  # refreshed by live WatchRoom streams, also while one winds down
     keys.limit_bucket("", "").split("{")[0],  # rate-limit buckets: a refused call counts too; they expire
     keys.stream_leases("").split("{")[0],  # stream leases: renewed and released as streams live and end

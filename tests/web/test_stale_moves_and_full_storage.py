@@ -68,6 +68,12 @@ def page_submit(response: Response) -> bool:
     return response.url.endswith("/SubmitAction") and response.request.resource_type == "fetch"
 
 
+def unpadded_b64decode(value: str) -> bytes:
+    """Connect's JSON error details carry base64 without its padding (so `b64decode` alone fails
+    on about half of them, as the detail's length falls)."""
+    return base64.b64decode(value + "=" * (-len(value) % 4))
+
+
 async def no_alert(page: Page) -> None:
     assert await page.get_by_role("alert").count() == 0, await page.get_by_role("alert").first.inner_text()
 
@@ -95,7 +101,7 @@ async def test_a_click_on_a_prompt_the_game_moved_past_shows_no_alert_and_plays_
             assert await page.evaluate(STALE_CLICK_JS, [region, seat.token, body, label]) == 200
         response = await refused.value
         assert response.status != 200
-        reasons = [base64.b64decode(d.get("value", "")) for d in (await response.json()).get("details", [])]
+        reasons = [unpadded_b64decode(d.get("value", "")) for d in (await response.json()).get("details", [])]
         assert any(b"STALE_GAME_VERSION" in r or b"NOT_YOUR_TURN" in r for r in reasons), reasons
         await caught_up(page, grpc_client, table.game)
         await page.evaluate("() => new Promise((done) => requestAnimationFrame(() => done(null)))")
