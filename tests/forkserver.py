@@ -137,8 +137,7 @@ class _Server:
         if os.environ.get("FLOTILLA_TEST_EXEC") == "1":
             return False
         base = cls._env or os.environ
-        names = {k for k in (*env, *base) if k.startswith("PYTHON")} - {"PYTHONPATH"}
-        return all(env.get(k) == base.get(k) for k in names) and env.get("PYTHONPATH") == base.get("PYTHONPATH")
+        return all(env.get(k) == base.get(k) for k in {*env, *base} if k.startswith("PYTHON"))
 
 
 def spawn(args: list[str], env: dict[str, str], log: Path) -> Proc:
