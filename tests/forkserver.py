@@ -115,11 +115,13 @@ class _Server:
             if cls._proc is None or cls._proc.poll() is not None:
                 ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
                 cls._env = dict(os.environ)
+                here = str(Path(__file__).parent)
                 cls._proc = subprocess.Popen(
                     [sys.executable, "-c", "import forkserver; forkserver.serve()"],
                     stdin=subprocess.PIPE,
                     stdout=subprocess.PIPE,
-                    env=dict(os.environ, PYTHONPATH=str(Path(__file__).parent)),
+                    # the tests' folder first; a PYTHONPATH of the caller's (a worktree's server/) kept
+                    env=dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [here, os.environ.get("PYTHONPATH")]))),
                     cwd=os.getcwd(),
                 )
             assert cls._proc.stdin is not None
