@@ -180,7 +180,7 @@ async def test_a_start_that_fails_seats_no_one_and_reopens_the_room_with_its_rea
             assert await store.seats(clash) == {0: {"user": stranger.user.removeprefix("users/"), "name": "outsider"}}
             reopened = (await guest.get_room(room.name)).room
             assert reopened.state == lb.ROOM_STATE_OPEN
-            assert reopened.start_error.startswith("GAME_FULL: ")
+            assert reopened.start_error.startswith("ERROR_REASON_GAME_FULL: ")
             assert not reopened.game
             assert [s.user for s in reopened.seats] == [host.user, guest.user]
             assert not await store.redis.zscore(keys.ROOMS_STARTING, room_id)  # nothing left for the healer

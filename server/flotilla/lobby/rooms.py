@@ -446,7 +446,7 @@ class Rooms:
             if room["status"] == STARTING:
                 room["status"] = OPEN
                 room.pop("game_key", None)
-                room["start_error"] = f"{error.reason}: {error.message}"[:START_ERROR_CHARS]
+                room["start_error"] = f"ERROR_REASON_{error.reason}: {error.message}"[:START_ERROR_CHARS]
 
         await self._change(room_id, reopen)
         await self.store.done_starting(room_id)

@@ -129,7 +129,7 @@ export type Room = Message<"flotilla.api.lobby.v1.Room"> & {
   clock?: Clock | undefined;
 
   /**
-   * Why the last start failed, e.g. "QUOTA_EXCEEDED: ..." (the ErrorInfo reason, then its message):
+   * Why the last start failed, e.g. "ERROR_REASON_QUOTA_EXCEEDED: ..." (the ErrorInfo reason, then its message):
    * the room went back to ROOM_STATE_OPEN with nobody seated in a game. Empty once a start succeeds
    * or when none failed.
    *
