@@ -161,13 +161,16 @@ async def test_a_dead_gateways_inbox_expires_and_no_late_reply_brings_it_back(
         (inbox,) = await inboxes(store) - before
         assert 0 < await store.redis.pttl(inbox) <= INBOX_TTL_S * 1000
         player = FlotillaClient(target)  # a move through this gateway: its outcome comes back via the inbox
+        other = FlotillaClient(target)  # one user holds one seat
         await player.sign_in("p")
+        await other.sign_in("q")
         game = await player.create_game("counter", 2)
         seat = await player.join(game.name)
-        await player.join(game.name, 1)
+        await other.join(game.name, 1)
         prompt = (await player.view(game.name, seat)).prompt
         assert (await player.submit(game.name, seat, prompt.legal_actions[0])).through_event_id == 2
         await player.close()
+        await other.close()
         assert await store.redis.xlen(inbox) <= 1  # trimmed as read
         proc.kill()
         proc.wait(10)

@@ -27,7 +27,7 @@ from flotilla.lobby.ratings import Ratings
 from flotilla.store import keys
 from flotilla.store.lobby_store import LobbyStore
 from flotilla.store.redis_store import RedisStore
-from flotilla_client import Seat, play_random
+from flotilla_client import FlotillaError, Seat, play_random
 from flotilla_client.api.matchmaking.v1 import matchmaking_service_pb2 as pb
 from lobby.mm_support import Player, form_party, reason_of, start_matchmaker, stop
 from support import Stack
@@ -111,6 +111,14 @@ class TestTickets:
         assert m1.state == m2.state == pb.TICKET_STATE_MATCHED
         assert m1.game == m2.game
         assert {m1.seat, m2.seat} == {0, 1}
+        # The match's game is created with both seated and reserved for them: an outsider gets no seat.
+        outsider = players[2]
+        with pytest.raises(FlotillaError) as caught:
+            await outsider.client.join(m1.game)
+        assert (caught.value.code, caught.value.reason) == (
+            grpc.StatusCode.PERMISSION_DENIED,
+            "ERROR_REASON_NOT_SEATED",
+        )
         await asyncio.wait_for(
             asyncio.gather(
                 play_random(ada.client, Seat(m1.game, m1.seat, m1.seat_token), random.Random(1)),

@@ -18,7 +18,7 @@ import structlog
 
 from flotilla import metrics
 from flotilla.app import clocks
-from flotilla.app.errors import GameFull, GameNotFinished, GameNotFound, InvalidRequest
+from flotilla.app.errors import GameFull, GameNotFinished, GameNotFound, InvalidRequest, NotSeated, SeatAbsent
 from flotilla.app.host import GameHost, host_for, seed_commitment
 from flotilla.app.inbox import Inbox
 from flotilla.app.inputs import action_size, echo
@@ -76,6 +76,25 @@ def created_game_id(request_id: str, creator: str | None) -> str:
     return uuid.uuid5(uuid.NAMESPACE_URL, f"flotilla:create:{key}").hex
 
 
+async def still_seated(store: Store, game_id: str, seat: int, user: str) -> None:
+    """Refuse unless `user` holds `seat` (NotSeated) and the seat is not absent (SeatAbsent: its
+    player left, or it timed out too often; absence is for good). A seat token is given or
+    refreshed only then, so no token of a seat outlives its player leaving."""
+    holder = (await store.seats(game_id)).get(seat)
+    if holder is None or holder.get("user") != user:
+        raise NotSeated("you no longer hold this seat", game=f"games/{game_id}")
+    meta = await store.game_meta(game_id)
+    if meta is None:
+        raise GameNotFound(f"no game games/{game_id}", game=f"games/{game_id}")
+    seat_clocks = clocks.load(meta.seatclock, clocks.ClockConfig.from_plain(meta.clock), meta.seat_count)
+    if seat_clocks[seat].absent:
+        raise SeatAbsent(
+            f"seat {seat} is absent (its player left, or it timed out too often): its absence policy plays it, "
+            "and it gets no new token",
+            game=f"games/{game_id}",
+        )
+
+
 class Games:
     """The game use cases over one store; shared by every RPC of a gateway process."""
 
@@ -129,6 +148,7 @@ class Games:
         *,
         creator: str | None = None,
         hold: Callable[[str], Awaitable[None]] | None = None,
+        seated: Sequence[tuple[str, str]] = (),
     ) -> GameMeta:
         """Create a game with open seats. The same creator and request id return the same game.
 
@@ -137,10 +157,15 @@ class Games:
         `private_code`: the game of a private room; spectators must show that code.
         `hold`: called with the game id once the request is known to be valid, before anything
         is stored (the creator's quota of open games; it raises to refuse).
+        `seated`: every seat's (user, name) in seat order, distinct users (a room's or a match's
+        players): the game starts with all of them seated, in one step, and nobody else may join
+        it. The same request id with other players raises GameFull.
         """
         host = host_for(kind)
         if not 1 <= seats <= MAX_SEATS:
             raise InvalidRequest(f"seat_count must be 1..{MAX_SEATS}, got {seats}", field="seat_count")
+        if seated and (len(seated) != seats or len({user for user, _ in seated}) != seats):
+            raise InvalidRequest(f"a seated game needs {seats} distinct players, one a seat", field="seats")
         config = host.config(seats, options)
         game_id = created_game_id(request_id, creator)
         if hold is not None:
@@ -148,7 +173,7 @@ class Games:
         seed = secrets.randbits(128)
         now_ms = int(time.time() * 1000)
         step = host.start(config, seed, options, now_ms)
-        await self.store.create_game(
+        created = await self.store.create_game(
             game_id,
             kind=kind,
             rules_version=host.rules.version,
@@ -165,7 +190,12 @@ class Games:
             seatclock=orjson.dumps(clocks.dump(clocks.initial(clock or clocks.ClockConfig(), seats))),
             private_code=private_code,
             lineage=new_lineage(),
+            seated=seated,
         )
+        if created is None:
+            raise GameFull("a game with this id exists with other players", game=f"games/{game_id}")
+        if seated:  # every seat is taken: a worker starts the clocks (again on a retry: harmless)
+            await self.store.wake({game_id: now_ms})
         return await self.meta(game_id)
 
     async def still_open(self, game_ids: list[str]) -> list[bool]:
@@ -183,6 +213,19 @@ class Games:
             raise GameFull("that seat is taken" if seat is not None else "every seat is taken", game=game_id)
         if taken == -3:
             raise InvalidRequest(f"no seat {seat} in this game", field="seat")
+        if taken == -4:
+            held = await self.seat_of(game_id, user)
+            raise GameFull(
+                f"you hold seat {held} of this game already: one user holds one seat (JoinGame without a seat "
+                "answers it again)",
+                game=f"games/{game_id}",
+                seat=str(held),
+            )
+        if taken == -5:
+            raise NotSeated(
+                "this game's seats belong to the players of its room or match: join the room, not its game",
+                game=f"games/{game_id}",
+            )
         return taken, await self.meta(game_id)
 
     async def state(self, game_id: str) -> tuple[GameMeta, GameHost, Any]:

@@ -74,6 +74,9 @@ async def run_remote(
     (ValueError for an unknown policy; the server's FlotillaError for what it refuses)."""
     for entrant in entrants:
         require(entrant.name)
+    if api_key and seat_count > 1:
+        msg = "an API key is one user, and a user holds one seat of a game: run the arena as guests (no API key)"
+        raise ValueError(msg)
     options = dict(options or {})
     host_for(kind).config(seat_count, options)  # InvalidConfig here rather than from the server
     tally = Tally(kind, seat_count, entrants, options)

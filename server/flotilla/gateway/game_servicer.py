@@ -16,14 +16,12 @@ import structlog
 from google.rpc import code_pb2, status_pb2
 
 from flotilla import metrics
-from flotilla.app import clocks, inputs
+from flotilla.app import inputs
 from flotilla.app.errors import (
     ApiKeyInvalid,
-    GameNotFound,
     GuestsDisabled,
     InvalidRequest,
     NotSeated,
-    SeatAbsent,
     SeatTokenRequired,
     TokenExpired,
     TokenNotRefreshable,
@@ -31,7 +29,7 @@ from flotilla.app.errors import (
     Unauthenticated,
     WrongJoinCode,
 )
-from flotilla.app.games import Games, check_request_id, game_id_of
+from flotilla.app.games import Games, check_request_id, game_id_of, still_seated
 from flotilla.app.host import ABSENT, GameHost
 from flotilla.app.limits import Gate
 from flotilla.app.outcome import Outcome
@@ -151,17 +149,9 @@ class AuthServicer(game_service_pb2_grpc.AuthServiceServicer):
 
     async def _still_seated(self, game_id: str, seat: int, user: str) -> None:
         """A seat token is refreshed only while its user holds the seat: taken, not left, not absent."""
-        holder = (await self.store.seats(game_id)).get(seat)
-        if holder is None or holder.get("user") != user:
-            raise NotSeated("you no longer hold this seat", game=f"games/{game_id}")
         if await self.auth.seat_revoked(game_id, seat):
             raise TokenRevoked("this seat left the game: its tokens are revoked", game=f"games/{game_id}")
-        meta = await self.store.game_meta(game_id)
-        if meta is None:
-            raise GameNotFound(f"no game games/{game_id}", game=f"games/{game_id}")
-        seat_clocks = clocks.load(meta.seatclock, clocks.ClockConfig.from_plain(meta.clock), meta.seat_count)
-        if seat_clocks[seat].absent:
-            raise SeatAbsent("this seat is absent (it timed out too often): its absence policy plays it")
+        await still_seated(self.store, game_id, seat, user)
 
 
 class GameServicer(game_service_pb2_grpc.GameServiceServicer):
@@ -254,6 +244,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         await self.limits.check("join", context, principal.user)
         wanted = request.seat if request.HasField("seat") else None
         seat, meta = await self.games.join(game_id, principal.user, principal.name, wanted)
+        await still_seated(self.games.store, game_id, seat, principal.user)  # a seat that left gets no new token
         seats = await self.games.store.seats(game_id)
         log.info("game.joined", game=game_id, seat=seat, user=principal.user)
         return game_service_pb2.JoinGameResponse(

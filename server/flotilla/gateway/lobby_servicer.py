@@ -11,8 +11,8 @@ import grpc
 import structlog
 
 from flotilla.app import inputs
-from flotilla.app.errors import InvalidRequest
-from flotilla.app.games import check_request_id
+from flotilla.app.errors import GameNotFound, InvalidRequest, NotSeated, SeatAbsent
+from flotilla.app.games import check_request_id, still_seated
 from flotilla.gateway.auth import Principal, Tokens, session_of
 from flotilla.gateway.errors import maps_errors, maps_stream_errors
 from flotilla.gateway.game_servicer import MAX_PAGE
@@ -64,6 +64,7 @@ def render_room(version: int, room: Room, viewer: str) -> pb.Room:
         game=f"games/{room['game']}" if room["game"] else "",
         version=version,
         open_seats=sum(1 for s in room["seats"] if s is None),
+        start_error=room.get("start_error", ""),
     )
     out.create_time.FromMilliseconds(room["created_ms"])
     if (clock := room_clock(room)) is not None:
@@ -94,9 +95,15 @@ class LobbyServicer(pb_grpc.LobbyServiceServicer):
         self.tokens = tokens
         self.limits = limits
 
-    def _seat_token(self, room: Room, who: Principal) -> str:
+    async def _seat_token(self, room: Room, who: Principal) -> str:
+        """The caller's seat token for the room's game once it started ("" for none, or once the
+        seat left or went absent: no token outlives its seat's revocation)."""
         mine = seat_of(room, who.user)
         if room["status"] != STARTED or mine is None:
+            return ""
+        try:
+            await still_seated(self.rooms.games.store, room["game"], mine, who.user)
+        except (NotSeated, GameNotFound, SeatAbsent):
             return ""
         return self.tokens.seat(room["game"], mine, who.user, who.name, api_key=who.api_key)
 
@@ -143,7 +150,9 @@ class LobbyServicer(pb_grpc.LobbyServiceServicer):
     async def GetRoom(self, request: pb.GetRoomRequest, context: Context) -> pb.GetRoomResponse:
         who = await principal(self.tokens, context)
         version, room = await self.rooms.get(room_id_of(request.room), who.user, request.join_code)
-        return pb.GetRoomResponse(room=render_room(version, room, who.user), seat_token=self._seat_token(room, who))
+        return pb.GetRoomResponse(
+            room=render_room(version, room, who.user), seat_token=await self._seat_token(room, who)
+        )
 
     @maps_errors
     async def JoinRoom(self, request: pb.JoinRoomRequest, context: Context) -> pb.JoinRoomResponse:
@@ -195,7 +204,9 @@ class LobbyServicer(pb_grpc.LobbyServiceServicer):
         who = await principal(self.tokens, context)
         version, room = await self.rooms.start(room_id_of(request.room), who.user)
         log.info("room.started", room=room["id"], game=room["game"])
-        return pb.StartRoomResponse(room=render_room(version, room, who.user), seat_token=self._seat_token(room, who))
+        return pb.StartRoomResponse(
+            room=render_room(version, room, who.user), seat_token=await self._seat_token(room, who)
+        )
 
     @maps_stream_errors
     async def WatchRoom(self, request: pb.WatchRoomRequest, context: Context) -> AsyncIterator[pb.WatchRoomResponse]:
@@ -208,5 +219,5 @@ class LobbyServicer(pb_grpc.LobbyServiceServicer):
                     continue
                 version, room = change
                 yield pb.WatchRoomResponse(
-                    room=render_room(version, room, who.user), seat_token=self._seat_token(room, who)
+                    room=render_room(version, room, who.user), seat_token=await self._seat_token(room, who)
                 )

@@ -35,6 +35,9 @@ from flotilla.app.errors import (
     RoomNotFound,
     RoomNotOpen,
     RoomNotReady,
+    RulesVersionUnavailable,
+    StaleVersion,
+    StoreUnavailable,
     WrongJoinCode,
 )
 from flotilla.app.games import MAX_SEATS, Games
@@ -43,11 +46,15 @@ from flotilla.app.inputs import echo
 from flotilla.bots import POLICIES
 from flotilla.lobby.follow import Heartbeat, follow
 from flotilla.records import BotSeat
+from flotilla.rules.errors import RulesError
 from flotilla.store.lobby_store import LISTING_STEP, LobbyStore
 
 OPEN, STARTING, STARTED, CLOSED = "open", "starting", "started", "closed"
 MAX_BOT_DIFFICULTY = 9  # AddBot's difficulty range is 0..this (each policy documents what it does with it)
 CAS_RETRIES = 8
+START_ERROR_CHARS = 200  # a failed start's reason, as the room shows it
+# A start failing with these stays `starting` and is finished by a retry; any other AppError reopens the room.
+RETRIED_START_ERRORS = (StoreUnavailable, RulesVersionUnavailable, StaleVersion)
 _ROOM_NAME = re.compile(r"^rooms/([0-9a-f]{32})$")
 _CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 
@@ -369,7 +376,9 @@ class Rooms:
         return await self._change(room_id, change)
 
     async def start(self, room_id: str, user: str) -> tuple[int, Room]:
-        """open -> starting (membership frozen) -> game created, seats joined, bots queued -> started.
+        """open -> starting (membership frozen, the game's random id drawn) -> the game created with
+        every player seated, bots queued -> started; or, when the game cannot be made, back to open
+        with the reason in the room (`start_error`) and that error raised.
 
         Every step after `starting` is idempotent, so the host may retry a start that failed midway.
         """
@@ -385,6 +394,8 @@ class Rooms:
             if waiting:
                 raise RoomNotReady(f"not ready yet: {', '.join(waiting)}", room=f"rooms/{room_id}")
             room["status"] = STARTING
+            room["game_key"] = secrets.token_hex(16)  # the game's id derives from it: never from a public id
+            room.pop("start_error", None)
 
         _version, room = await self.get(room_id)
         freeze(copy.deepcopy(room))  # a refused start (not the host, not ready) writes nothing
@@ -395,29 +406,51 @@ class Rooms:
         return await self.finish_start(room_id, room)
 
     async def finish_start(self, room_id: str, room: Room) -> tuple[int, Room]:
-        """The idempotent rest of a start: the game, its seats, the bots, then `started`."""
-        meta = await self.games.create(
-            room["kind"],
-            room["seat_count"],
-            room["options"],
-            f"room:{room_id}",
-            room_clock(room),
-            private_code="" if room["public"] else str(room["code"]),
-        )
-        bots: list[BotSeat] = []
-        for i, seat in enumerate(room["seats"]):
-            await self.games.join(meta.game_id, seat["user"], seat["name"], i)
-            if seat["bot"]:
-                bots.append(BotSeat(meta.game_id, i, seat["user"], seat["name"], seat["bot"], seat.get("difficulty")))
+        """The idempotent rest of a start: the game with every player seated (all or none), the
+        bots, then `started`. A refusal (an AppError not worth retrying) reopens the room."""
+        try:
+            meta = await self.games.create(
+                room["kind"],
+                room["seat_count"],
+                room["options"],
+                f"room:{room.get('game_key') or room_id}",  # rooms that began starting before game keys
+                room_clock(room),
+                private_code="" if room["public"] else str(room["code"]),
+                seated=[(seat["user"], seat["name"]) for seat in room["seats"]],
+            )
+        except RETRIED_START_ERRORS:
+            raise  # the room stays `starting`: a retry (or finish_stuck_starts) finishes it
+        except (AppError, RulesError) as exc:  # e.g. a quota, or options these rules no longer take
+            await self._reopen(room_id, exc)
+            raise
+        bots = [
+            BotSeat(meta.game_id, i, seat["user"], seat["name"], seat["bot"], seat.get("difficulty"))
+            for i, seat in enumerate(room["seats"])
+            if seat["bot"]
+        ]
         await self.store.request_bots(bots)
 
         def started(room: Room) -> None:
-            room["status"] = STARTED
-            room["game"] = meta.game_id
+            if room["status"] == STARTING:
+                room["status"] = STARTED
+                room["game"] = meta.game_id
 
         done = await self._change(room_id, started)
         await self.store.done_starting(room_id)
         return done
+
+    async def _reopen(self, room_id: str, error: AppError | RulesError) -> None:
+        """A start that cannot succeed: the room is open again, showing why (`start_error`)."""
+
+        def reopen(room: Room) -> None:
+            if room["status"] == STARTING:
+                room["status"] = OPEN
+                room.pop("game_key", None)
+                room["start_error"] = f"ERROR_REASON_{error.reason}: {error.message}"[:START_ERROR_CHARS]
+
+        await self._change(room_id, reopen)
+        await self.store.done_starting(room_id)
+        log.warning("rooms.start_failed", room=room_id, reason=error.reason, error=error.message)
 
     async def finish_stuck_starts(self, lease_s: float, count: int = 100) -> int:
         """Finish starts whose starter vanished midway (the room stayed `starting` for `lease_s`)."""
@@ -427,7 +460,10 @@ class Rooms:
             if row is None or row[1]["status"] != STARTING:
                 await self.store.done_starting(room_id)  # started, or the start was refused: nothing to do
                 continue
-            await self.finish_start(room_id, row[1])
+            try:
+                await self.finish_start(room_id, row[1])
+            except (AppError, RulesError):
+                continue  # retried on the next pass, or reopened with the reason in the room
             finished += 1
         return finished
 

@@ -131,24 +131,26 @@ class Former:
         }
 
     async def make_game(self, queue: str, match_id: str, data: Mapping[str, Any]) -> int:
-        """Create the match's game, seat everyone (in a shuffled order), queue the bots, mark the tickets."""
-        meta = await self.games.create(data["kind"], data["seat_count"], data["options"], f"match:{match_id}")
+        """Create the match's game with everyone seated (in a shuffled order; all or none, and
+        nobody else may join it), queue the bots, mark the tickets."""
         order = list(range(data["seat_count"]))
         random.Random(match_id).shuffle(order)
         seats_by_ticket: dict[str, dict[str, int]] = {}
-        sitting: list[tuple[str, str, int]] = []
+        holders: dict[int, tuple[str, str]] = {}
         for ticket in data["tickets"]:
             seats_by_ticket[ticket["id"]] = {}
             for member in ticket["party"]:
-                seat = order[len(sitting)]
-                sitting.append((member["user"], member["name"], seat))
+                seat = order[len(holders)]
+                holders[seat] = (member["user"], member["name"])
                 seats_by_ticket[ticket["id"]][member["user"]] = seat
-        bots: list[BotSeat] = []
-        for seat in order[len(sitting) :]:
-            user, name = bot_user(match_id, seat), f"Bot {seat + 1} ({self.bot_policy})"
-            sitting.append((user, name, seat))
-            bots.append(BotSeat(meta.game_id, seat, user, name, self.bot_policy, self.bot_difficulty))
-        await asyncio.gather(*(self.games.join(meta.game_id, user, name, seat) for user, name, seat in sitting))
+        bot_seats = order[len(holders) :]
+        for seat in bot_seats:
+            holders[seat] = (bot_user(match_id, seat), f"Bot {seat + 1} ({self.bot_policy})")
+        players = [holders[seat] for seat in range(data["seat_count"])]
+        meta = await self.games.create(
+            data["kind"], data["seat_count"], data["options"], f"match:{match_id}", seated=players
+        )
+        bots = [BotSeat(meta.game_id, seat, *holders[seat], self.bot_policy, self.bot_difficulty) for seat in bot_seats]
         await self.store.request_bots(bots)
         if await self.store.match_done(queue, match_id, meta.game_id, seats_by_ticket):
             seated = sum(len(s) for s in seats_by_ticket.values())

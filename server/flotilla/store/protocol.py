@@ -51,8 +51,10 @@ class Store(Protocol):
         seatclock: bytes = b"",
         private_code: str = "",
         lineage: str = "",
-    ) -> bool:
-        """Store a new game (False: that id exists already)."""
+        seated: Sequence[tuple[str, str]] = (),
+    ) -> bool | None:
+        """Store a new game (False: that id exists already; None: with other holders than `seated`,
+        every seat's (user, name): the game starts with them seated, reserved for them)."""
         ...
 
     async def game_meta(self, game_id: str) -> GameMeta | None:
@@ -77,7 +79,8 @@ class Store(Protocol):
 
     # --- seats and history -------------------------------------------------------------
     async def join(self, game_id: str, user: str, name: str, seat: int | None) -> tuple[int, bool]:
-        """Take a seat (the given one, or the first free): (seat, whether the game started)."""
+        """Take a seat (the given one, or the first free): (seat, whether the game started); a
+        negative seat is a refusal (see RedisStore.join)."""
         ...
 
     async def seats(self, game_id: str) -> dict[int, dict[str, str]]:

@@ -365,14 +365,18 @@ class RedisStore:
         seatclock: bytes = b"",
         private_code: str = "",
         lineage: str = "",
-    ) -> bool:
-        """Store a new game and its first stream entry; False if the id exists already.
+        seated: Sequence[tuple[str, str]] = (),
+    ) -> bool | None:
+        """Store a new game and its first stream entry; False if the id exists already (None: with
+        other holders than `seated`).
 
-        The game expires after `lifetimes.unstarted_game_s` unless every seat gets taken.
+        The game expires after `lifetimes.unstarted_game_s` unless every seat gets taken. `seated`:
+        every seat's (user, name) in seat order; the game starts with them seated and nobody else
+        may join it (create_game.lua).
         """
         created_us = created_ms * 1000 + secrets.randbelow(1000)  # listing order; unique in practice
         created = await self._create(
-            keys=[keys.game(game_id), keys.game_events(game_id)],
+            keys=[keys.game(game_id), keys.game_events(game_id), keys.game_seats(game_id)],
             args=[
                 version,
                 state,
@@ -390,8 +394,11 @@ class RedisStore:
                 private_code,
                 lineage,
                 self.lifetimes.unstarted_game_s,
+                orjson.dumps([{"user": user, "name": name} for user, name in seated]) if seated else "",
             ],
         )
+        if created < 0:
+            return None
         if created:
             async with self.redis.pipeline(transaction=False) as pipe:
                 pipe.zadd(keys.GAMES, {game_id: created_us})
@@ -539,10 +546,12 @@ class RedisStore:
         return out
 
     async def join(self, game_id: str, user: str, name: str, seat: int | None) -> tuple[int, bool]:
-        """Take a seat: (seat, whether this join started the game), or seat -1 no game, -2 taken/full, -3 no seat."""
+        """Take a seat: (seat, whether this join started the game), or seat -1 no game, -2 taken/full,
+        -3 no seat, -4 the user holds another seat, -5 reserved for other players (join_seat.lua)."""
         holder = orjson.dumps({"user": user, "name": name})
         reply = await self._join(keys=keys.game_keys(game_id), args=[user, holder, "" if seat is None else seat])
-        return int(reply[0]), len(reply) > 1 and int(reply[1]) == 1
+        taken = int(reply[0])
+        return taken, taken >= 0 and len(reply) > 1 and int(reply[1]) == 1
 
     async def seats(self, game_id: str) -> dict[int, dict[str, str]]:
         raw = await self.redis.hgetall(keys.game_seats(game_id))

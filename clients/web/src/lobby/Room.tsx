@@ -75,6 +75,7 @@ export function Room({ id }: { id: string }) {
         </p>
       ) : null}
       <Alert error={error} onClose={() => setError(undefined)} />
+      {room.startError ? <p role="status">The last start failed, so the room is open again: {room.startError}</p> : null}
       <ul aria-label="Seats" class="seats">
         {room.seats.map((seat) => (
           <li key={seat.seat}>

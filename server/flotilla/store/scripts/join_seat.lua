@@ -2,7 +2,9 @@
 -- KEYS[1] = flotilla:game:{g}   KEYS[2] = flotilla:game:{g}:seats
 -- KEYS[3] = flotilla:game:{g}:events   KEYS[4] = flotilla:game:{g}:actions
 -- ARGV[1] = user id   ARGV[2] = seat JSON {user, name}   ARGV[3] = wanted seat or "" for any
--- Returns {seat, 1 if this join started the game else 0} on success, {-1} no such game, {-2} the wanted seat is taken or all are, {-3} bad seat.
+-- Returns {seat, 1 if this join started the game else 0} on success, {-1} no such game, {-2} the wanted seat is taken or all are, {-3} bad seat,
+-- {-4, held seat} the user holds another seat already (one user, one seat), {-5} the game is reserved for
+-- the players it was created with (a room's or a match's, create_game.lua) and the user is not one of them.
 -- A game that has not started lives under a TTL (create_game.lua); its seats share that TTL, and
 -- the join that takes the last seat removes it from every key of the game.
 local n = tonumber(redis.call('HGET', KEYS[1], 'seat_count'))
@@ -12,9 +14,15 @@ end
 local all = redis.call('HGETALL', KEYS[2])
 for i = 1, #all, 2 do
   local holder = cjson.decode(all[i + 1])
-  if holder['user'] == ARGV[1] and (ARGV[3] == '' or ARGV[3] == all[i]) then
-    return {tonumber(all[i]), 0}
+  if holder['user'] == ARGV[1] then
+    if ARGV[3] == '' or ARGV[3] == all[i] then
+      return {tonumber(all[i]), 0}
+    end
+    return {-4, tonumber(all[i])}
   end
+end
+if redis.call('HGET', KEYS[1], 'reserved') == '1' then
+  return {-5}
 end
 local seat = -2
 if ARGV[3] ~= '' then
