@@ -45,7 +45,9 @@ DEAD_LETTERS = Counter(
     "(delivered over FLOTILLA_MAX_DELIVERIES times)",
     ["why"],
 )
-DEAD_LETTERS_KEPT = Gauge("flotilla_work_dead_letters_kept", "Entries in the dead-letter stream (flotilla deadletter list)")
+DEAD_LETTERS_KEPT = Gauge(
+    "flotilla_work_dead_letters_kept", "Entries in the dead-letter stream (`flotilla deadletter list`)"
+)
 HELPER_FAILURES = Counter(
     "flotilla_worker_loop_failures_total",
     "Unexpected exceptions a worker's loop logged (with an incident id) and survived, by loop",

@@ -61,6 +61,10 @@ class Liveness:
             if not failing:
                 log.warning("worker.liveness_unavailable", error=str(exc))
             return True
+        except Exception as exc:  # a bug: logged once per run of failures, the thread goes on
+            if not failing:
+                log.error("worker.liveness_failed", error=str(exc)[:200], exc_info=exc)
+            return True
         return False
 
     def stop(self) -> None:

@@ -303,21 +303,26 @@ class Worker:
         letters, replies, acks = [], [], []
         for (stream, msg_id, fields), count in doomed:
             incident = uuid.uuid4().hex[:12]
-            log.error("worker.dead_lettered", incident=incident, stream=stream, entry=msg_id.decode(), deliveries=count)
             letters.append(DeadLetter(stream, msg_id.decode(), fields, DELIVERIES, incident, count))
             acks.append((stream, msg_id))
-            with contextlib.suppress(KeyError, ValueError, UnicodeDecodeError):  # malformed: nobody to answer
+            try:
                 work = parse_work(stream, msg_id, fields)
-                error = EngineFailure(
-                    f"this request failed on {count} workers (incident {incident}); it was set aside", incident=incident
-                )
-                if work.inbox:
-                    replies.append(
-                        (
-                            work.inbox,
-                            InboxReply(work.game_id, work.seat, work.request_id, Outcome.rejected(error).dumps()),
-                        )
-                    )
+            except (KeyError, ValueError, UnicodeDecodeError):  # malformed: nobody to answer
+                log.error("worker.dead_lettered", incident=incident, stream=stream, deliveries=count)
+                continue
+            log.error(
+                "worker.dead_lettered",
+                incident=incident,
+                stream=stream,
+                deliveries=count,
+                game=work.game_id,
+                seat=work.seat,
+                request_id=work.request_id,
+            )
+            message = f"this request failed on {count} workers (incident {incident}); it was set aside"
+            outcome = Outcome.rejected(EngineFailure(message, incident=incident))
+            if work.inbox:
+                replies.append((work.inbox, InboxReply(work.game_id, work.seat, work.request_id, outcome.dumps())))
         await self.dead_letters.add(letters)
         metrics.DEAD_LETTERS.labels(DELIVERIES).inc(len(letters))
         await self.store.finish_work(rejections=[], replies=replies, acks=acks)
