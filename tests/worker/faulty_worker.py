@@ -5,7 +5,8 @@ that counter's `apply`, on a seat's `Add(n)`:
 
 * n = 13: raises KeyError (a worker once reported that as the client's "malformed action");
 * n = 666: raises RuntimeError;
-* n = 999: ends the process at once (`os._exit`), as a segfault or the OOM killer would.
+* n = 999: ends the process at once (`os._exit`), as a segfault or the OOM killer would;
+* n = 777: never returns (the worker's watchdog, FLOTILLA_WORKER_STALL_S, ends the process).
 
     REDIS_URL=... FLOTILLA_WORKER_PROCESSES=1 python tests/worker/faulty_worker.py
 """
@@ -22,7 +23,7 @@ from flotilla.cli import main
 from flotilla.games import counter
 from flotilla.rules import Seat, Transition
 
-KEY_ERROR, RUNTIME_ERROR, CRASH = 13, 666, 999
+KEY_ERROR, RUNTIME_ERROR, CRASH, HANG = 13, 666, 999, 777
 
 
 def faulty_apply(state: Any, seat: Seat, action: Any) -> Transition[Any, Any]:
@@ -34,6 +35,8 @@ def faulty_apply(state: Any, seat: Seat, action: Any) -> Transition[Any, Any]:
             raise RuntimeError(msg)
         if action.n == CRASH:
             os._exit(70)
+        while action.n == HANG:
+            pass
     return counter.apply(state, seat, action)
 
 

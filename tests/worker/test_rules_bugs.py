@@ -26,13 +26,14 @@ import redis.asyncio as aioredis
 from flotilla.redis_server import RedisServer
 from flotilla.store import keys
 from flotilla.store.deadletter import DELIVERIES, ENGINE, DeadLetter, DeadLetters
+from flotilla.store.liveness import STALLED_EXIT
 from flotilla.worker.loop import work_streams
 from flotilla_client import FlotillaClient, FlotillaError, Seat
 from flotilla_client.api.counter.v1 import counter_pb2
 from flotilla_client.api.game.v1 import game_pb2
 from forkserver import Proc, spawn
 from support import FLOTILLA, Stack, start_stack, until
-from worker.faulty_worker import CRASH, KEY_ERROR, RUNTIME_ERROR
+from worker.faulty_worker import CRASH, HANG, KEY_ERROR, RUNTIME_ERROR
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(180)]
 
@@ -172,17 +173,22 @@ async def test_a_rules_exception_fails_its_move_alone_and_the_worker_lives(stack
         await redis.aclose()
 
 
-async def test_a_move_that_kills_its_workers_goes_to_the_dead_letters_after_max_deliveries(stack: Stack) -> None:
+@pytest.mark.parametrize(("n", "exit_status"), [(CRASH, 70), (HANG, STALLED_EXIT)], ids=["crash", "hang"])
+async def test_a_move_that_kills_its_workers_goes_to_the_dead_letters_after_max_deliveries(
+    stack: Stack, n: int, exit_status: int
+) -> None:
+    """`crash`: the rules end the process; `hang`: they never return, and the worker's watchdog
+    (FLOTILLA_WORKER_STALL_S, scaled to 1 s from 60) ends it."""
     redis = aioredis.Redis.from_url(stack.redis_url)
-    env = {"FLOTILLA_MAX_DELIVERIES": "2"}
-    workers = [start_faulty_worker(stack, f"crashing-{i}", **env) for i in range(2)]
+    env = {"FLOTILLA_MAX_DELIVERIES": "2", "FLOTILLA_WORKER_STALL_S": "1"}
+    workers = [start_faulty_worker(stack, f"crashing-{n}-{i}", **env) for i in range(2)]
     players = [FlotillaClient(stack.gateways[0]) for _ in range(2)]
     try:
         await workers_alive(redis, 2)
         for i, player in enumerate(players):
             await player.sign_in(f"c{i}")
         game, seats = await new_game(players)
-        submit = asyncio.create_task(players[0].submit(game, seats[0], add(CRASH), request_id="crash-1"))
+        submit = asyncio.create_task(players[0].submit(game, seats[0], add(n), request_id="crash-1"))
 
         # Each worker that takes the move dies with it: the first reads it, the second takes it
         # over from the first. Two deliveries, the most FLOTILLA_MAX_DELIVERIES=2 allows.
@@ -191,9 +197,9 @@ async def test_a_move_that_kills_its_workers_goes_to_the_dead_letters_after_max_
             return all(worker.poll() is not None for worker in workers)
 
         await until(both_dead, 60, "both workers to die", every_s=0.05)
-        assert [w.returncode for w in workers] == [70, 70]
+        assert [w.returncode for w in workers] == [exit_status, exit_status]
         # A third worker (a supervisor's restart) takes it over once more: delivered too often, set aside.
-        survivor = start_faulty_worker(stack, "crashing-survivor", **env)
+        survivor = start_faulty_worker(stack, f"crashing-{n}-survivor", **env)
         workers.append(survivor)
 
         async def set_aside() -> bool:
@@ -214,7 +220,7 @@ async def test_a_move_that_kills_its_workers_goes_to_the_dead_letters_after_max_
         assert (await players[0].get_game(game)).last_event_id == 1
         assert (await players[0].submit(game, seats[0], add(1))).through_event_id == 2
         assert survivor.poll() is None
-        listed = cli(stack, "deadletter-list-2", "list")
+        listed = cli(stack, f"deadletter-list-{n}", "list")
         assert letter.incident in listed
         assert "deliveries=3" in listed
     finally:

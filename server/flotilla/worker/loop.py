@@ -74,6 +74,7 @@ from flotilla.worker.plan import (
 log = structlog.get_logger("flotilla.worker")
 
 STATS_INTERVAL_S = 5.0
+BEAT_S = 0.1  # how often the event loop tells the watchdog it runs (FLOTILLA_WORKER_STALL_S)
 FULL_SWEEP_EVERY = 50
 """A worker's first sweep, and then every this many (5 s at the default 100 ms), lists every work
 stream's consumers whatever the worker registry says (the backstop for consumers it does not name)."""
@@ -133,6 +134,7 @@ class Worker:
         takeover: Takeover | None = None,
         max_deliveries: int = 5,
         dead_letter_maxlen: int = 10_000,
+        stall_s: float = 0.0,
     ) -> None:
         self.store = store
         self.kinds = list(kinds or REGISTRY)
@@ -154,6 +156,8 @@ class Worker:
         self.takeover = takeover  # plays absent seats (None: the game's default action)
         self.max_deliveries = max(max_deliveries, 1)
         self.dead_letters = DeadLetters(store.redis, dead_letter_maxlen)
+        self.stall_s = stall_s  # the event loop blocked this long: the process ends (0: never)
+        self.beat = time.monotonic()  # the event loop last ran (a task renews it)
         self.applied = 0
         self.rejected = 0
         self.timeouts = 0
@@ -185,6 +189,7 @@ class Worker:
             timer_lease_ms=settings.timer_lease_ms,
             max_deliveries=settings.max_deliveries,
             dead_letter_maxlen=settings.dead_letter_maxlen,
+            stall_s=settings.worker_stall_s,
         )
 
     def stop(self) -> None:
@@ -195,7 +200,16 @@ class Worker:
         """Serve the work streams and the timers until `stop()`."""
         self._stopping.clear()
         client = self.store.sync_client(timeout_s=2.0)
-        liveness = Liveness(client, self.consumer, ttl_ms=self.liveness_ttl_ms, refresh_ms=self.liveness_refresh_ms)
+        self.beat = time.monotonic()
+        beat = asyncio.create_task(self._beat_loop(), name="beat")  # before the watchdog (asyncio.run ends it)
+        liveness = Liveness(
+            client,
+            self.consumer,
+            ttl_ms=self.liveness_ttl_ms,
+            refresh_ms=self.liveness_refresh_ms,
+            stalled_for=lambda: time.monotonic() - self.beat,
+            stall_s=self.stall_s,
+        )
         await asyncio.to_thread(liveness.start)
         for stream in self.streams:
             await self.store.ensure_group(stream)
@@ -204,6 +218,7 @@ class Worker:
             asyncio.create_task(self._timer_loop(), name="timers"),
             asyncio.create_task(self._sweep_loop(), name="sweep"),
             asyncio.create_task(self._janitor_loop(), name="janitor"),
+            beat,
         ]
         try:
             await self._work_loop()
@@ -380,6 +395,12 @@ class Worker:
         self.reclaimed += len(messages)
         metrics.WORK_RECLAIMED.labels(how).inc(len(messages))
         log.info("worker.reclaimed", how=how, messages=len(messages))
+
+    async def _beat_loop(self) -> None:
+        """Tell the liveness thread's watchdog that the event loop runs."""
+        while True:
+            self.beat = time.monotonic()
+            await asyncio.sleep(BEAT_S)
 
     # --- the janitor -------------------------------------------------------------------
     async def _janitor_loop(self) -> None:
