@@ -200,7 +200,7 @@ class Worker:
         """Serve the work streams and the timers until `stop()`."""
         self._stopping.clear()
         client = self.store.sync_client(timeout_s=2.0)
-        self.beat = time.monotonic()
+        self.beat_now()
         beat = asyncio.create_task(self._beat_loop(), name="beat")  # before the watchdog (asyncio.run ends it)
         liveness = Liveness(
             client,
@@ -399,8 +399,13 @@ class Worker:
     async def _beat_loop(self) -> None:
         """Tell the liveness thread's watchdog that the event loop runs."""
         while True:
-            self.beat = time.monotonic()
+            self.beat_now()
             await asyncio.sleep(BEAT_S)
+
+    def beat_now(self) -> None:
+        """The event loop runs (also called between the pieces of work of a round, and between the
+        states a prefetch decodes: the watchdog bounds one piece of rules work, not a batch)."""
+        self.beat = time.monotonic()
 
     # --- the janitor -------------------------------------------------------------------
     async def _janitor_loop(self) -> None:
@@ -512,6 +517,7 @@ class Worker:
             settles_work=self.store.settles_work,
             takeover=self.takeover,
             broken=broken,
+            beat=self.beat_now,
         )
         recheck = self.recheck(plan, unread)
         await self.set_aside(plan.failed)
@@ -644,6 +650,7 @@ class Worker:
                 log.error("worker.wrong_rules_version", game=work.game_id, error=exc.message)
                 self.cache.pop(work.game_id, None)
                 continue
+            self.beat_now()
             try:
                 decoded = host.loads(state or b"")
             except Exception as exc:  # a snapshot the rules' codec or upcasters fail on

@@ -261,6 +261,7 @@ def plan_round(
     new_lineage: Callable[[], str] = lineage.new_lineage,
     takeover: Takeover | None = None,
     broken: Mapping[str, Exception] | None = None,
+    beat: Callable[[], None] | None = None,
 ) -> RoundPlan:
     """One piece of work per game: the commits it makes and the answers known without one.
 
@@ -268,9 +269,12 @@ def plan_round(
     (RedisStore.settles_work); otherwise the worker does both after the commits. `broken`: games
     whose stored state the prefetch could not decode (what it raised). Whatever the rules raise
     other than their own errors fails that work alone (`engine_failure`, in `plan.failed`): never
-    the round, never recorded as the request's outcome."""
+    the round, never recorded as the request's outcome. `beat` is called before each piece of
+    work (the worker's watchdog times one piece, not a round of many bots' decisions)."""
     plan = RoundPlan()
     for work, previous, clock in zip(works, earlier, clock_rows, strict=True):
+        if beat is not None:
+            beat()
         if previous is not None:  # applied before (a retry, or a redelivery): its first outcome
             plan.replies.append(Reply(work, Outcome.loads(previous)))
             plan.duplicates += 1
