@@ -158,6 +158,7 @@ class Worker:
         self.dead_letters = DeadLetters(store.redis, dead_letter_maxlen)
         self.stall_s = stall_s  # the event loop blocked this long: the process ends (0: never)
         self.beat = time.monotonic()  # the event loop last ran (a task renews it)
+        self._failures = 0  # unexpected errors of the work loop in a row (its back-off)
         self.applied = 0
         self.rejected = 0
         self.timeouts = 0
@@ -267,23 +268,33 @@ class Worker:
                         self._count_reclaimed("idle", stuck)
                     reclaimed += stuck
                 await self.handle_messages(messages, reclaimed)
+                self._failures = 0
             except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
                 log.warning("worker.redis_unavailable", error=str(exc))
                 self.cache.clear()
                 self.orphans = True
                 await asyncio.sleep(0.5)
             except ResponseError as exc:
-                if "NOGROUP" not in str(exc):
-                    raise
+                if "NOGROUP" not in str(exc):  # a script's error, an out-of-memory Redis, ...
+                    await self._survive(exc)
+                    continue
                 log.warning("worker.group_missing", error=str(exc))  # Redis lost its data: start over
                 self.cache.clear()
                 for stream in self.streams:
                     await self.store.ensure_group(stream)
-            except Exception as exc:  # a bug: what this consumer holds is read again, then set aside
-                incident_of("work", exc)
-                self.cache.clear()
-                self.orphans = True
-                await asyncio.sleep(0.5)
+            except Exception as exc:  # a bug
+                await self._survive(exc)
+
+    async def _survive(self, exc: Exception) -> None:
+        """After an unexpected error in the work loop: log it, and read what this consumer holds
+        again (a move that keeps failing that way is set aside by its delivery count)."""
+        incident_of("work", exc)
+        self.cache.clear()
+        self.orphans = True
+        # Backing off (0.5 s, doubling, at most 30 s): each re-read is one more delivery, so a cause
+        # that lasts (a Redis out of memory) reaches FLOTILLA_MAX_DELIVERIES only after ~15 s.
+        await asyncio.sleep(min(0.5 * 2**self._failures, 30.0))
+        self._failures += 1
 
     async def handle_messages(self, fresh: list[Message], reclaimed: list[Message]) -> None:
         """Apply new messages and reclaimed ones (delivered before, to this or another consumer).
