@@ -345,7 +345,7 @@ class Worker:
                 seat=work.seat,
                 request_id=work.request_id,
             )
-            message = f"this request failed on {count} workers (incident {incident}); it was set aside"
+            message = f"this request was delivered {count} times without an answer (incident {incident}); set aside"
             outcome = Outcome.rejected(EngineFailure(message, incident=incident))
             if work.inbox:
                 replies.append((work.inbox, InboxReply(work.game_id, work.seat, work.request_id, outcome.dumps())))
