@@ -1,4 +1,4 @@
-"""The `flotilla` command: up | gateway | worker | matchmaker | bot | keys | apikey | arena."""
+"""The `flotilla` command: up | gateway | worker | matchmaker | bot | keys | apikey | deadletter | arena."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from flotilla.metrics import serve as serve_metrics
 from flotilla.processes import stop_all
 from flotilla.redis_server import APPENDFSYNC_CHOICES
 from flotilla.settings import Settings
+from flotilla.worker.deadletters import add_parser as add_deadletter_parser
 from flotilla_client.tls import Tls
 
 _T = TypeVar("_T")
@@ -319,6 +320,16 @@ def cmd_apikey(args: argparse.Namespace) -> int:
     return _admin(work)
 
 
+def cmd_deadletter(args: argparse.Namespace) -> int:
+    """List or retry the work entries the workers set aside (worker/deadletters.py)."""
+    from flotilla.worker.deadletters import run  # noqa: PLC0415
+
+    async def work(auth: Any, _settings: Settings) -> int:
+        return await run(args, auth.redis)
+
+    return _admin(work)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="flotilla", description="Flotilla game server")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -367,6 +378,8 @@ def build_parser() -> argparse.ArgumentParser:
     apikey.add_argument("id", nargs="?", default="", help="the key id to revoke")
     apikey.add_argument("--name", default="", help="the bot's display name (create)")
     apikey.set_defaults(func=cmd_apikey)
+    add_deadletter_parser(sub)
+    sub.choices["deadletter"].set_defaults(func=cmd_deadletter)
     add_arena_parser(sub)
     return parser
 

@@ -39,6 +39,20 @@ WORK_RECLAIMED = Counter(
     "Messages taken over from another worker: how=dead (its liveness key lapsed), idle (the stuck-worker backstop)",
     ["how"],
 )
+DEAD_LETTERS = Counter(
+    "flotilla_work_dead_letters_total",
+    "Work entries set aside in the dead-letter stream: why=engine (the rules failed on it), deliveries "
+    "(delivered over FLOTILLA_MAX_DELIVERIES times)",
+    ["why"],
+)
+DEAD_LETTERS_KEPT = Gauge(
+    "flotilla_work_dead_letters_kept", "Entries in the dead-letter stream (`flotilla deadletter list`)"
+)
+HELPER_FAILURES = Counter(
+    "flotilla_worker_loop_failures_total",
+    "Unexpected exceptions a worker's loop logged (with an incident id) and survived, by loop",
+    ["loop"],
+)
 WORK_LAG = Gauge("flotilla_work_lag", "Messages in a work stream not yet delivered to any worker", ["stream"])
 SUBMIT_SECONDS = Histogram(
     "flotilla_submit_seconds",

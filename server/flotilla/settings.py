@@ -36,6 +36,11 @@ class Settings:
     reclaim_idle_ms: int = 10_000  # [FLOTILLA_RECLAIM_IDLE_MS] backstop: take over work a live worker held this long
     janitor_interval_s: int = 60  # [FLOTILLA_JANITOR_INTERVAL] a pass dropping listing entries of expired games
     timer_lease_ms: int = 2000  # [FLOTILLA_TIMER_LEASE_MS] a worker firing a turn clock holds it this long
+    max_deliveries: int = 5  # [FLOTILLA_MAX_DELIVERIES] a work entry delivered more often goes to the dead letters
+    dead_letter_maxlen: int = 10_000  # [FLOTILLA_DEAD_LETTER_MAXLEN] dead letters kept (the oldest are trimmed)
+    worker_stall_s: float = (
+        60.0  # [FLOTILLA_WORKER_STALL_S] a worker whose event loop is blocked this long exits; 0: never
+    )
     max_starting_calls: int = 1000  # [FLOTILLA_MAX_STARTING_CALLS] gateway: unary calls + streams not yet open
     max_open_streams: int = 20_000  # [FLOTILLA_MAX_OPEN_STREAMS] gateway: open streams of all kinds
     max_queue_wait_ms: int = 2000  # [FLOTILLA_MAX_QUEUE_WAIT_MS] gateway: wait of calls queued in grpc core
@@ -115,6 +120,9 @@ class Settings:
             reclaim_idle_ms=_int("FLOTILLA_RECLAIM_IDLE_MS", d.reclaim_idle_ms),
             janitor_interval_s=_int("FLOTILLA_JANITOR_INTERVAL", d.janitor_interval_s),
             timer_lease_ms=_int("FLOTILLA_TIMER_LEASE_MS", d.timer_lease_ms),
+            max_deliveries=_int("FLOTILLA_MAX_DELIVERIES", d.max_deliveries),
+            dead_letter_maxlen=_int("FLOTILLA_DEAD_LETTER_MAXLEN", d.dead_letter_maxlen),
+            worker_stall_s=float(os.environ.get("FLOTILLA_WORKER_STALL_S", d.worker_stall_s)),
             max_starting_calls=_int("FLOTILLA_MAX_STARTING_CALLS", d.max_starting_calls),
             max_open_streams=_int("FLOTILLA_MAX_OPEN_STREAMS", d.max_open_streams),
             max_queue_wait_ms=_int("FLOTILLA_MAX_QUEUE_WAIT_MS", d.max_queue_wait_ms),

@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import orjson
 
 from flotilla.app import clocks
-from flotilla.app.host import host_for
+from flotilla.app.host import GameHost, host_for
 from flotilla.app.outcome import Outcome
 from flotilla.records import CLOCK, LEAVE
 from flotilla.store.redis_store import Committed
 from flotilla.worker.plan import (
     CAS_RETRIES,
+    ENGINE_RETRY_MS,
     Clocks,
     FastPath,
     Loaded,
@@ -205,3 +207,57 @@ def test_the_fast_path_pauses_while_the_cache_is_often_stale() -> None:
     assert fast.on()  # one in four refused: still worth it
     fast.count(plan.commits, [Committed(-1), Committed(-1), Committed(1), Committed(1)], unread)
     assert [fast.on() for _ in range(4)] == [False, False, False, True]
+
+
+def _faulty_host(**broken: Any) -> GameHost:
+    """Counter with rules functions replaced by `broken` (a rules bug, as a worker meets it)."""
+    return GameHost(dataclasses.replace(HOST.rules, **broken))
+
+
+def _raises(exc: Exception) -> Any:
+    def rules_function(*_args: Any) -> Any:
+        raise exc
+
+    return rules_function
+
+
+def test_a_rules_exception_fails_its_work_alone_and_is_never_blamed_on_the_action() -> None:
+    state = HOST.rules.new_game(HOST.config(2, {}), seed=7)
+    cache = {
+        "key-error": Loaded(_faulty_host(apply=_raises(KeyError("bug"))), 1, state, False, 2, "l1"),
+        "runtime": Loaded(_faulty_host(apply=_raises(RuntimeError("bug"))), 1, state, False, 2, "l1"),
+        "sound": _loaded(),
+        "garbage": _loaded(),
+        "undecodable": _loaded(),
+    }
+    works = [
+        _add("key-error", 0, 1, "a"),
+        _add("runtime", 0, 1, "b"),
+        _add("sound", 0, 1, "c"),
+        Work("garbage", 0, "d", action=b"{", inbox="in", msg_id=b"d"),
+        _add("undecodable", 0, 1, "e"),
+    ]
+    plan = plan_round(
+        works, cache, [None] * 5, [NO_CLOCKS] * 5, 1000, _call, retain_s=60, broken={"undecodable": ValueError("x")}
+    )
+    assert [p.work.request_id for p in plan.commits] == ["c"]  # the round goes on
+    reasons = [(r.work.request_id, r.outcome.reason, r.cache_it) for r in plan.replies]
+    assert reasons == [
+        ("a", "ENGINE_FAILURE", False),  # a KeyError in the rules is not "malformed action"
+        ("b", "ENGINE_FAILURE", False),  # never recorded as the request's outcome
+        ("d", "INVALID_ACTION", False),  # an undecodable action still is
+        ("e", "ENGINE_FAILURE", False),  # a stored state the rules cannot decode
+    ]
+    assert [work.request_id for work, _error in plan.failed] == ["a", "b", "e"]
+    for reply, (_work, error) in zip([plan.replies[i] for i in (0, 1, 3)], plan.failed, strict=True):
+        assert reply.outcome.metadata == {"incident": error.metadata["incident"]}
+        assert error.metadata["incident"] in reply.outcome.message
+
+
+def test_a_clock_the_rules_fail_on_is_looked_at_again_later_not_in_a_loop() -> None:
+    state = HOST.rules.new_game(HOST.config(2, {}), seed=7)
+    loaded = Loaded(_faulty_host(to_act=_raises(RuntimeError("bug"))), 1, state, False, 2, "l1")
+    clock = Work("g", 0, "@clock:1", kind=CLOCK, msg_id=b"clock:g:1", leased_until=3000)
+    plan = plan_round([clock], {"g": loaded}, [None], [NO_CLOCKS], 1000, _call, retain_s=60)
+    assert plan.replies[0].outcome.reason == "ENGINE_FAILURE"
+    assert plan.settle == {"g": 1000 + ENGINE_RETRY_MS}

@@ -64,6 +64,13 @@ class RulesVersionUnavailable(AppError):
     reason = "RULES_VERSION_UNAVAILABLE"
 
 
+class EngineFailure(AppError):
+    """The rules failed on this work (a server bug, never the client's action): nothing was applied,
+    nothing recorded under the request id; metadata `incident` names the worker's log entry."""
+
+    reason = "ENGINE_FAILURE"
+
+
 # --- lobbies and matchmaking: subclasses, so gateway/errors.py maps them to the parent's status.
 class RoomNotFound(GameNotFound):
     reason = "ROOM_NOT_FOUND"

@@ -44,6 +44,7 @@ STATUS_OF: tuple[tuple[type[Exception], grpc.StatusCode], ...] = (
     (app.GameNotFinished, grpc.StatusCode.FAILED_PRECONDITION),
     (app.StoreUnavailable, grpc.StatusCode.UNAVAILABLE),
     (app.RulesVersionUnavailable, grpc.StatusCode.UNAVAILABLE),
+    (app.EngineFailure, grpc.StatusCode.INTERNAL),
     (app.NoWorkerAnswer, grpc.StatusCode.DEADLINE_EXCEEDED),
     (app.RateLimited, grpc.StatusCode.RESOURCE_EXHAUSTED),
     (app.QuotaExceeded, grpc.StatusCode.RESOURCE_EXHAUSTED),

@@ -18,6 +18,9 @@ All keys of one game share the tag `{<game_id>}`, so every script touches one sl
 | | | is deleted once applied |
 | flotilla:worker:{<consumer>} | STRING | a live worker (PX FLOTILLA_WORKER_TTL_MS, renewed by the worker); once it is |
 | | | gone, other workers take over that consumer's pending work and remove the consumer |
+| flotilla:deadletter | STREAM | work entries set aside (the rules failed on one, or it was delivered over |
+| | | FLOTILLA_MAX_DELIVERIES times): why, incident, deliveries, at, its stream and id, w.<field> its |
+| | | fields; MAXLEN ~ FLOTILLA_DEAD_LETTER_MAXLEN; `flotilla deadletter list|retry` |
 | flotilla:workers | ZSET | consumer -> when its liveness key lapses unless renewed (Redis time, ms): where the |
 | | | sweep looks for dead workers; a member leaves once it is swept; the key expires 10 min after |
 | | | the last renewal of any worker |
@@ -48,6 +51,7 @@ API_KEYS = f"{PREFIX}:apikeys"
 WORKERS = f"{PREFIX}:workers"
 JANITOR_LEASE = f"{PREFIX}:janitor:lease"
 JANITOR_CURSORS = f"{PREFIX}:janitor:cursors"
+DEAD_LETTERS = f"{PREFIX}:deadletter"
 
 
 def game(g: str) -> str:

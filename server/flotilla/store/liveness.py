@@ -13,7 +13,10 @@ instead of listing every work stream's consumers (`RedisStore.lapsed_workers`).
 from __future__ import annotations
 
 import contextlib
+import os
 import threading
+import time
+from collections.abc import Callable
 from typing import Any
 
 import redis
@@ -24,6 +27,13 @@ from flotilla.store.redis_store import _script
 
 log = structlog.get_logger("flotilla.worker")
 
+STALLED_EXIT = 75
+"""The exit status of a worker process its watchdog ended (its event loop was blocked too long)."""
+
+PAUSED_S = 5.0
+"""The liveness thread woke this much later than asked: the whole process was paused (SIGSTOP, a
+suspended host), so the watchdog gives the event loop a fresh `stall_s` from then."""
+
 REGISTRY_TTL_MS = 600_000
 """The worker registry expires this long after the last renewal of any worker's key (no worker
 alive: nobody to sweep for; a worker that starts sweeps every consumer at once)."""
@@ -32,8 +42,21 @@ alive: nobody to sweep for; a worker that starts sweeps every consumer at once).
 class Liveness:
     """Keeps one consumer's liveness key alive from a daemon thread until `stop()`."""
 
-    def __init__(self, client: Any, consumer: str, *, ttl_ms: int, refresh_ms: int) -> None:
+    def __init__(
+        self,
+        client: Any,
+        consumer: str,
+        *,
+        ttl_ms: int,
+        refresh_ms: int,
+        stalled_for: Callable[[], float] | None = None,
+        stall_s: float = 0.0,
+    ) -> None:
+        """`stalled_for`: how long the worker's event loop has not run (seconds); past `stall_s`
+        (> 0) the process ends (`STALLED_EXIT`) and its work is taken over at once."""
         self.client = client
+        self.stalled_for = stalled_for
+        self.stall_s = stall_s
         self.key = keys.worker(consumer)
         self.consumer = consumer
         self._register = client.register_script(_script("worker_register.lua"))
@@ -49,8 +72,30 @@ class Liveness:
 
     def _run(self) -> None:
         failing = False
+        last = resumed = time.monotonic()
         while not self._stop.wait(self.refresh_ms / 1000):
+            now = time.monotonic()
+            if now - last > PAUSED_S:  # this thread did not run either: the process was stopped, not its loop
+                resumed = now
+            last = now
+            if (
+                self.stall_s > 0
+                and self.stalled_for is not None
+                and min(self.stalled_for(), now - resumed) > self.stall_s
+            ):
+                self._give_up()
             failing = self._renew(failing)
+
+    def _give_up(self) -> None:
+        """The event loop is blocked (a rules function that never returns): end the process, as a
+        crash would, so the move is taken over and counted towards FLOTILLA_MAX_DELIVERIES."""
+        log.critical(
+            "worker.stalled", consumer=self.consumer, stalled_s=round(self.stalled_for() if self.stalled_for else 0, 1)
+        )
+        with contextlib.suppress(Exception):
+            self.client.delete(self.key)
+            self.client.zadd(keys.WORKERS, {self.consumer: 0})  # lapsed now: taken over at once
+        os._exit(STALLED_EXIT)
 
     def _renew(self, failing: bool) -> bool:
         """Set the key again; returns whether that failed (logged once per outage)."""
@@ -60,6 +105,10 @@ class Liveness:
         except (redis.RedisError, OSError) as exc:  # unreachable, failing over, ...: try again next time
             if not failing:
                 log.warning("worker.liveness_unavailable", error=str(exc))
+            return True
+        except Exception as exc:  # a bug: logged once per run of failures, the thread goes on
+            if not failing:
+                log.error("worker.liveness_failed", error=str(exc)[:200], exc_info=exc)
             return True
         return False
 

@@ -28,6 +28,7 @@ import os
 import secrets
 import socket
 import time
+import uuid
 from collections import OrderedDict
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
@@ -41,7 +42,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from flotilla import metrics
 from flotilla.app import clocks
-from flotilla.app.errors import AppError
+from flotilla.app.errors import AppError, EngineFailure
 from flotilla.app.host import host_for
 from flotilla.app.outcome import Outcome
 from flotilla.bots.takeover import Takeover
@@ -50,6 +51,7 @@ from flotilla.records import ACT, CLOCK, InboxReply, WorkItem
 from flotilla.rules import Seat
 from flotilla.settings import Settings
 from flotilla.store import keys
+from flotilla.store.deadletter import DELIVERIES, ENGINE, DeadLetter, DeadLetters
 from flotilla.store.liveness import Liveness
 from flotilla.store.redis_store import RedisStore
 from flotilla.worker.janitor import janitor_pass
@@ -72,12 +74,26 @@ from flotilla.worker.plan import (
 log = structlog.get_logger("flotilla.worker")
 
 STATS_INTERVAL_S = 5.0
+BEAT_S = 0.1  # how often the event loop tells the watchdog it runs (FLOTILLA_WORKER_STALL_S)
 FULL_SWEEP_EVERY = 50
 """A worker's first sweep, and then every this many (5 s at the default 100 ms), lists every work
 stream's consumers whatever the worker registry says (the backstop for consumers it does not name)."""
 
 
 Message = tuple[str, bytes, dict[bytes, bytes]]  # (work stream, message id, fields) as read
+
+ISOLATE_FROM = 3
+"""A reclaimed entry delivered this many times or more is applied in a batch of its own: when one
+entry of a batch kills its worker, the batch's other entries are redelivered with it; alone, they
+are acknowledged before the entry that kills, so only that one reaches the dead letters."""
+
+
+def incident_of(where: str, exc: BaseException) -> str:
+    """Log an unexpected exception a worker's loop survives, under a new incident id."""
+    incident = uuid.uuid4().hex[:12]
+    log.error("worker.loop_failed", loop=where, incident=incident, exc_info=exc)
+    metrics.HELPER_FAILURES.labels(where).inc()
+    return incident
 
 
 def parse_work(stream: str, msg_id: bytes, fields: dict[bytes, bytes]) -> Work:
@@ -116,6 +132,9 @@ class Worker:
         timer_lease_ms: int = 2_000,
         finished_ttl_s: int = 30 * 24 * 3600,
         takeover: Takeover | None = None,
+        max_deliveries: int = 5,
+        dead_letter_maxlen: int = 10_000,
+        stall_s: float = 0.0,
     ) -> None:
         self.store = store
         self.kinds = list(kinds or REGISTRY)
@@ -135,6 +154,11 @@ class Worker:
         self.timer_lease_ms = timer_lease_ms
         self.finished_ttl_s = finished_ttl_s
         self.takeover = takeover  # plays absent seats (None: the game's default action)
+        self.max_deliveries = max(max_deliveries, 1)
+        self.dead_letters = DeadLetters(store.redis, dead_letter_maxlen)
+        self.stall_s = stall_s  # the event loop blocked this long: the process ends (0: never)
+        self.beat = time.monotonic()  # the event loop last ran (a task renews it)
+        self._failures = 0  # unexpected errors of the work loop in a row (its back-off)
         self.applied = 0
         self.rejected = 0
         self.timeouts = 0
@@ -164,6 +188,9 @@ class Worker:
             sweep_ms=settings.reclaim_sweep_ms,
             janitor_interval_s=settings.janitor_interval_s,
             timer_lease_ms=settings.timer_lease_ms,
+            max_deliveries=settings.max_deliveries,
+            dead_letter_maxlen=settings.dead_letter_maxlen,
+            stall_s=settings.worker_stall_s,
         )
 
     def stop(self) -> None:
@@ -174,7 +201,16 @@ class Worker:
         """Serve the work streams and the timers until `stop()`."""
         self._stopping.clear()
         client = self.store.sync_client(timeout_s=2.0)
-        liveness = Liveness(client, self.consumer, ttl_ms=self.liveness_ttl_ms, refresh_ms=self.liveness_refresh_ms)
+        self.beat_now()
+        beat = asyncio.create_task(self._beat_loop(), name="beat")  # before the watchdog (asyncio.run ends it)
+        liveness = Liveness(
+            client,
+            self.consumer,
+            ttl_ms=self.liveness_ttl_ms,
+            refresh_ms=self.liveness_refresh_ms,
+            stalled_for=lambda: time.monotonic() - self.beat,
+            stall_s=self.stall_s,
+        )
         await asyncio.to_thread(liveness.start)
         for stream in self.streams:
             await self.store.ensure_group(stream)
@@ -183,6 +219,7 @@ class Worker:
             asyncio.create_task(self._timer_loop(), name="timers"),
             asyncio.create_task(self._sweep_loop(), name="sweep"),
             asyncio.create_task(self._janitor_loop(), name="janitor"),
+            beat,
         ]
         try:
             await self._work_loop()
@@ -212,11 +249,14 @@ class Worker:
                         metrics.WORK_PENDING.labels(stream).set(pending)
                         if lag is not None:
                             metrics.WORK_LAG.labels(stream).set(lag)
+                    metrics.DEAD_LETTERS_KEPT.set(await self.dead_letters.length())
+                messages: list[Message] = []
+                reclaimed: list[Message] = []
                 if self.orphans:
                     self.orphans = False
-                    messages = await self.store.read_own_pending(self.streams, self.consumer, self.batch)
-                    if messages:
-                        self._count_reclaimed("own", messages)
+                    reclaimed = await self.store.read_own_pending(self.streams, self.consumer, self.batch)
+                    if reclaimed:
+                        self._count_reclaimed("own", reclaimed)
                 else:
                     messages = await self.store.read_work(self.streams, self.consumer, self.batch, self.block_ms)
                 if time.monotonic() - last_claim > self.claim_idle_ms / 2000:
@@ -226,21 +266,92 @@ class Worker:
                         stuck += await self.store.reclaim_work(stream, self.consumer, self.claim_idle_ms, 100)
                     if stuck:
                         self._count_reclaimed("idle", stuck)
-                    messages += stuck
-                if messages:
-                    await self.handle(await self.parsed(messages))
+                    reclaimed += stuck
+                await self.handle_messages(messages, reclaimed)
+                self._failures = 0
             except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
                 log.warning("worker.redis_unavailable", error=str(exc))
                 self.cache.clear()
                 self.orphans = True
                 await asyncio.sleep(0.5)
             except ResponseError as exc:
-                if "NOGROUP" not in str(exc):
-                    raise
+                if "NOGROUP" not in str(exc):  # a script's error, an out-of-memory Redis, ...
+                    await self._survive(exc)
+                    continue
                 log.warning("worker.group_missing", error=str(exc))  # Redis lost its data: start over
                 self.cache.clear()
                 for stream in self.streams:
                     await self.store.ensure_group(stream)
+            except Exception as exc:  # a bug
+                await self._survive(exc)
+
+    async def _survive(self, exc: Exception) -> None:
+        """After an unexpected error in the work loop: log it, and read what this consumer holds
+        again (a move that keeps failing that way is set aside by its delivery count)."""
+        incident_of("work", exc)
+        self.cache.clear()
+        self.orphans = True
+        # Backing off (0.5 s, doubling, at most 30 s): each re-read is one more delivery, so a cause
+        # that lasts (a Redis out of memory) reaches FLOTILLA_MAX_DELIVERIES only after ~15 s.
+        await asyncio.sleep(min(0.5 * 2**self._failures, 30.0))
+        self._failures += 1
+
+    async def handle_messages(self, fresh: list[Message], reclaimed: list[Message]) -> None:
+        """Apply new messages and reclaimed ones (delivered before, to this or another consumer).
+
+        A reclaimed message delivered more than `max_deliveries` times is set aside in the dead
+        letters (it took a worker down each time); one delivered `ISOLATE_FROM` times or more is
+        applied alone, after the others."""
+        alone: list[Message] = []
+        if reclaimed:
+            counts = await self.dead_letters.deliveries([(stream, msg_id) for stream, msg_id, _f in reclaimed])
+            together: list[Message] = []
+            doomed: list[tuple[Message, int]] = []
+            for message, count in zip(reclaimed, counts, strict=True):
+                if count > self.max_deliveries:
+                    doomed.append((message, count))
+                elif count >= ISOLATE_FROM:
+                    alone.append(message)
+                else:
+                    together.append(message)
+            await self.bury(doomed)
+            fresh = fresh + together
+        if fresh:
+            await self.handle(await self.parsed(fresh))
+        for message in alone:
+            await self.handle(await self.parsed([message]))
+
+    async def bury(self, doomed: list[tuple[Message, int]]) -> None:
+        """Set aside messages delivered too often: dead letters, an INTERNAL answer to whoever still
+        waits (never recorded as the request's outcome), then acknowledged."""
+        if not doomed:
+            return
+        letters, replies, acks = [], [], []
+        for (stream, msg_id, fields), count in doomed:
+            incident = uuid.uuid4().hex[:12]
+            letters.append(DeadLetter(stream, msg_id.decode(), fields, DELIVERIES, incident, count))
+            acks.append((stream, msg_id))
+            try:
+                work = parse_work(stream, msg_id, fields)
+            except (KeyError, ValueError, UnicodeDecodeError):  # malformed: nobody to answer
+                log.error("worker.dead_lettered", incident=incident, stream=stream, deliveries=count)
+                continue
+            log.error(
+                "worker.dead_lettered",
+                incident=incident,
+                stream=stream,
+                deliveries=count,
+                game=work.game_id,
+                seat=work.seat,
+                request_id=work.request_id,
+            )
+            message = f"this request was delivered {count} times without an answer (incident {incident}); set aside"
+            outcome = Outcome.rejected(EngineFailure(message, incident=incident))
+            if work.inbox:
+                replies.append((work.inbox, InboxReply(work.game_id, work.seat, work.request_id, outcome.dumps())))
+        await self.dead_letters.add(letters)
+        metrics.DEAD_LETTERS.labels(DELIVERIES).inc(len(letters))
+        await self.store.finish_work(rejections=[], replies=replies, acks=acks)
 
     async def parsed(self, messages: list[Message]) -> list[Work]:
         """The messages as work; a malformed one (not written by a gateway) is acknowledged and dropped."""
@@ -263,6 +374,9 @@ class Worker:
             except (RedisError, OSError) as exc:  # a failover, a lost group, ...: sweep again next time
                 log.warning("worker.sweep_failed", error=str(exc))
                 self.orphans = True  # a claim whose reply was lost, a batch cut short: ours now
+            except Exception as exc:  # a bug: logged, and the next sweep goes on
+                incident_of("sweep", exc)
+                self.orphans = True
             await asyncio.sleep(self.sweep_ms / 1000)
 
     async def reclaim_dead(self, *, full: bool | None = None) -> int:
@@ -283,7 +397,7 @@ class Worker:
         claimed = await self.store.claim_from_dead(self.streams, self.consumer, quiet_ms=quiet_ms, count=self.batch)
         if claimed:
             self._count_reclaimed("dead", claimed)
-            await self.handle(await self.parsed(claimed))
+            await self.handle_messages([], claimed)
         else:
             await self.store.forget_workers(lapsed)
         return len(claimed)
@@ -292,6 +406,17 @@ class Worker:
         self.reclaimed += len(messages)
         metrics.WORK_RECLAIMED.labels(how).inc(len(messages))
         log.info("worker.reclaimed", how=how, messages=len(messages))
+
+    async def _beat_loop(self) -> None:
+        """Tell the liveness thread's watchdog that the event loop runs."""
+        while True:
+            self.beat_now()
+            await asyncio.sleep(BEAT_S)
+
+    def beat_now(self) -> None:
+        """The event loop runs (also called between the pieces of work of a round, and between the
+        states a prefetch decodes: the watchdog bounds one piece of rules work, not a batch)."""
+        self.beat = time.monotonic()
 
     # --- the janitor -------------------------------------------------------------------
     async def _janitor_loop(self) -> None:
@@ -306,6 +431,8 @@ class Worker:
                     await janitor_pass(self.store)
             except (RedisError, OSError) as exc:
                 log.warning("worker.janitor_failed", error=str(exc))
+            except Exception as exc:  # a bug: logged, and the next pass goes on
+                incident_of("janitor", exc)
 
     # --- timers ------------------------------------------------------------------------
     async def _timer_loop(self) -> None:
@@ -315,6 +442,8 @@ class Worker:
                 busy = await self.timer_pass()
             except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
                 log.warning("worker.timers_unavailable", error=str(exc))
+            except Exception as exc:  # a bug (a Redis error included): logged, and the timers go on
+                incident_of("timers", exc)
             if not busy:  # while timers keep coming due (bots playing absent seats), go on at once
                 await asyncio.sleep(self.timer_interval_s)
 
@@ -385,7 +514,8 @@ class Worker:
         Three round trips: the prefetch, the commit scripts (and WAIT, with the durability knob
         on), and the answers with the acknowledgements. The decisions between them are pure
         (worker/plan.py)."""
-        earlier, clock_rows, unread = await self.prefetch(works)
+        broken: dict[str, Exception] = {}
+        earlier, clock_rows, unread = await self.prefetch(works, broken)
         now_ms = _now_ms()
         plan = plan_round(
             works,
@@ -397,8 +527,11 @@ class Worker:
             retain_s=self.finished_ttl_s,
             settles_work=self.store.settles_work,
             takeover=self.takeover,
+            broken=broken,
+            beat=self.beat_now,
         )
         recheck = self.recheck(plan, unread)
+        await self.set_aside(plan.failed)
         started = time.perf_counter()
         done = await self.store.commit_many([pending.call for pending in plan.commits])
         if plan.commits:
@@ -425,7 +558,18 @@ class Worker:
                     self.verify.add(reply.work.game_id)
                     plan.settle.pop(reply.work.game_id, None)
             plan.replies = [r for r in plan.replies if r.work.key not in again]
+            plan.failed = [(work, error) for work, error in plan.failed if work.key not in again]
         return again
+
+    async def set_aside(self, failed: list[tuple[Work, EngineFailure]]) -> None:
+        """The work entries the rules failed on, into the dead letters (before they are acknowledged)."""
+        letters = [
+            DeadLetter(work.stream, work.msg_id.decode(), _raw(work), ENGINE, error.metadata["incident"], 1)
+            for work, error in failed
+            if work.stream
+        ]
+        await self.dead_letters.add(letters)
+        metrics.DEAD_LETTERS.labels(ENGINE).inc(len(letters))
 
     def _account(self, result: RoundResult) -> None:
         """The cache, counters, metrics and logs of a settled round."""
@@ -470,9 +614,12 @@ class Worker:
             for r in replies
         ]
 
-    async def prefetch(self, works: list[Work]) -> tuple[list[bytes | None], list[Clocks], set[MessageKey]]:
+    async def prefetch(
+        self, works: list[Work], broken: dict[str, Exception] | None = None
+    ) -> tuple[list[bytes | None], list[Clocks], set[MessageKey]]:
         """Earlier outcomes of these request ids, the games' clocks, and their current states;
-        and the work left unread (planned on the cache alone).
+        and the work left unread (planned on the cache alone). A state the rules cannot decode
+        is not cached: what decoding raised goes into `broken` by game (`plan_round` fails its work).
 
         One round trip for the whole round, or none: while this worker's cached states are
         rarely stale (one worker, or games that stay with it), work on a cached game is planned
@@ -514,18 +661,16 @@ class Worker:
                 log.error("worker.wrong_rules_version", game=work.game_id, error=exc.message)
                 self.cache.pop(work.game_id, None)
                 continue
-            self.remember(
-                work.game_id,
-                Loaded(
-                    host,
-                    meta.version,
-                    host.loads(state or b""),
-                    meta.status == "finished",
-                    meta.seat_count,
-                    meta.head,
-                    clock,
-                ),
-            )
+            self.beat_now()
+            try:
+                decoded = host.loads(state or b"")
+            except Exception as exc:  # a snapshot the rules' codec or upcasters fail on
+                self.cache.pop(work.game_id, None)
+                if broken is not None:
+                    broken[work.game_id] = exc
+                continue
+            loaded = Loaded(host, meta.version, decoded, meta.status == "finished", meta.seat_count, meta.head, clock)
+            self.remember(work.game_id, loaded)
         return earlier, clock_rows, unread
 
     def remember(self, game_id: str, loaded: Loaded) -> None:
@@ -561,3 +706,11 @@ class Worker:
 
 def _loads(raw: bytes | None) -> Any:
     return orjson.loads(raw) if raw else None
+
+
+def _raw(work: Work) -> dict[bytes, bytes]:
+    """A work entry's fields as read from its stream (what `flotilla deadletter retry` queues again)."""
+    return {
+        name.encode(): value if isinstance(value, bytes) else str(value).encode()
+        for name, value in work.fields().items()
+    }

@@ -9,6 +9,7 @@ three round trips.
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -17,7 +18,15 @@ import orjson
 import structlog
 
 from flotilla.app import clocks, lineage
-from flotilla.app.errors import AppError, GameNotFound, InvalidRequest, SeatAbsent, StaleVersion, StoreUnavailable
+from flotilla.app.errors import (
+    AppError,
+    EngineFailure,
+    GameNotFound,
+    InvalidRequest,
+    SeatAbsent,
+    StaleVersion,
+    StoreUnavailable,
+)
 from flotilla.app.host import ABSENT, FINISHED, TIMED_OUT, GameHost, Step, result_plain
 from flotilla.app.outcome import Outcome
 from flotilla.bots.takeover import Takeover
@@ -32,6 +41,30 @@ SERVER_REQUEST = "@"  # starts the worker's own request ids: never a client's (a
 
 CommitCall = tuple[list[str], list[Any]]  # the commit script's keys and arguments (RedisStore.commit_args)
 MessageKey = tuple[str, bytes]  # (stream, entry id): an entry id alone is unique only in its stream
+ENGINE_RETRY_MS = 60_000
+"""A turn clock whose default or takeover action made the rules fail is looked at again this much
+later (not at once, in a loop): a fixed worker deployed meanwhile moves the game on."""
+
+
+class MalformedAction(Exception):
+    """The work's action does not decode as this game's action (not written by a gateway)."""
+
+
+def engine_failure(work: WorkItem, exc: BaseException) -> EngineFailure:
+    """Log an exception the rules (or the state's codec) raised on `work` under a new incident id;
+    the error its client gets (INTERNAL / ENGINE_FAILURE, never blamed on the action)."""
+    incident = uuid.uuid4().hex[:12]
+    log.error(
+        "worker.engine_failed",
+        incident=incident,
+        game=work.game_id,
+        seat=work.seat,
+        request_id=work.request_id,
+        work_kind=work.kind,
+        exc_info=exc,
+    )
+    message = f"the rules failed on this request (incident {incident}); nothing was applied: report the incident"
+    return EngineFailure(message, incident=incident)
 
 
 @dataclass(slots=True)
@@ -100,6 +133,7 @@ class RoundPlan:
     replies: list[Reply] = field(default_factory=list)
     settle: dict[str, int | None] = field(default_factory=dict)
     duplicates: int = 0  # answered from an earlier attempt's outcome (read by the prefetch)
+    failed: list[tuple[Work, EngineFailure]] = field(default_factory=list)  # the rules failed: dead letters
 
 
 @dataclass(slots=True)
@@ -169,7 +203,10 @@ def plan_step(
     if work.kind == ACT:
         if 0 <= seat < len(seat_clocks) and seat_clocks[seat].absent:  # left, or timed out too often
             raise SeatAbsent(f"seat {seat} is absent: its absence policy plays it now", seat=str(int(seat)))
-        action = host.loads(work.action)
+        try:
+            action = host.loads(work.action)
+        except (ValueError, TypeError, KeyError) as exc:
+            raise MalformedAction(str(exc)) from exc
         step = host.step(state, seat, action, version, now_ms, adjust=forfeits)
         seat_clocks = clocks.schedule(
             config, clocks.voluntary(seat_clocks, seat), step.to_act, seat, now_ms, running=running
@@ -223,19 +260,29 @@ def plan_round(
     settles_work: bool = False,
     new_lineage: Callable[[], str] = lineage.new_lineage,
     takeover: Takeover | None = None,
+    broken: Mapping[str, Exception] | None = None,
+    beat: Callable[[], None] | None = None,
 ) -> RoundPlan:
     """One piece of work per game: the commits it makes and the answers known without one.
 
     `settles_work`: the commit script acknowledges the work and answers the gateway itself
-    (RedisStore.settles_work); otherwise the worker does both after the commits."""
+    (RedisStore.settles_work); otherwise the worker does both after the commits. `broken`: games
+    whose stored state the prefetch could not decode (what it raised). Whatever the rules raise
+    other than their own errors fails that work alone (`engine_failure`, in `plan.failed`): never
+    the round, never recorded as the request's outcome. `beat` is called before each piece of
+    work (the worker's watchdog times one piece, not a round of many bots' decisions)."""
     plan = RoundPlan()
     for work, previous, clock in zip(works, earlier, clock_rows, strict=True):
+        if beat is not None:
+            beat()
         if previous is not None:  # applied before (a retry, or a redelivery): its first outcome
             plan.replies.append(Reply(work, Outcome.loads(previous)))
             plan.duplicates += 1
             continue
         loaded = cache.get(work.game_id)
         try:
+            if broken and work.game_id in broken:
+                raise broken[work.game_id]
             if loaded is None:
                 raise GameNotFound(f"no game games/{work.game_id}", game=work.game_id)
             if work.etag and not lineage.matches(loaded.version, loaded.lineage, *_etag(work.etag)):
@@ -244,51 +291,71 @@ def plan_round(
                     f"etag {work.etag[:40]} is stale; the game is at {current}", etag=work.etag, current=current
                 )
             planned = plan_step(work, loaded, clock, now_ms, takeover)
+            if planned is None:  # nothing to do (a clock that is no longer due, a seat already gone)
+                if work.kind == CLOCK:
+                    seat_clocks = clocks.load(_loads(clock.raw), clock.config, loaded.seats)
+                    plan.settle[work.game_id] = clocks.next_deadline(seat_clocks)
+                plan.replies.append(Reply(work, Outcome.accepted(loaded.version, [], loaded.lineage)))
+                continue
+            pending = _pending(work, loaded, clock, planned, commit_args, new_lineage(), retain_s, settles_work)
         except (RulesError, AppError) as exc:
             plan.replies.append(Reply(work, Outcome.rejected(exc), isinstance(exc, RulesError)))
             continue
-        except (ValueError, TypeError, KeyError) as exc:  # an undecodable action in the stream
-            log.warning("worker.bad_message", game=work.game_id, request_id=work.request_id, error=str(exc))
+        except MalformedAction as exc:  # an undecodable action in the stream
+            log.warning("worker.bad_message", game=work.game_id, request_id=work.request_id, error=str(exc)[:200])
             plan.replies.append(Reply(work, Outcome(False, reason="INVALID_ACTION", message="malformed action")))
             continue
-        if planned is None:  # nothing to do (a clock that is no longer due, a seat already gone)
+        except Exception as exc:  # a bug in the rules: this work fails, the round goes on
+            failure = engine_failure(work, exc)
+            plan.replies.append(Reply(work, Outcome.rejected(failure)))
+            plan.failed.append((work, failure))
             if work.kind == CLOCK:
-                seat_clocks = clocks.load(_loads(clock.raw), clock.config, loaded.seats)
-                plan.settle[work.game_id] = clocks.next_deadline(seat_clocks)
-            plan.replies.append(Reply(work, Outcome.accepted(loaded.version, [], loaded.lineage)))
+                plan.settle[work.game_id] = now_ms + ENGINE_RETRY_MS
             continue
-        step, seat_clocks, record = planned
-        head = new_lineage()
-        outcome = Outcome.accepted(step.version, step.events, head)
-        seatclock = orjson.dumps(clocks.dump(seat_clocks))
-        call = commit_args(
-            work.game_id,
-            work.seat,
-            work.request_id,
-            expected=loaded.version,
-            version=step.version,
-            state=loaded.host.dumps(step.state),
-            events=orjson.dumps(step.events),
-            prompts=orjson.dumps(step.prompts),
-            to_act=orjson.dumps(step.to_act),
-            status=step.status,
-            result=orjson.dumps(result_plain(step.result)) if step.result is not None else b"",
-            record=record,
-            outcome=outcome.dumps(),
-            seatclock=seatclock,
-            retain_s=retain_s,
-            expected_lineage=loaded.lineage,
-            lineage=head,
-            expected_clocks=(clock.status, clock.raw or b""),
-            ack=work.key if work.stream else None,
-            answer_to=work.inbox,
-            answer_commit=not work.follows,  # a follower is answered by the committed entry; a duplicate is not
-        )
-        after_clock = Clocks(step.status or clock.status, clock.config, seatclock)
-        after = Loaded(loaded.host, step.version, step.state, step.status != "", loaded.seats, head, after_clock)
-        pending = Pending(work, after, outcome, clocks.next_deadline(seat_clocks), call, settles_work)
         plan.commits.append(pending)
     return plan
+
+
+def _pending(
+    work: Work,
+    loaded: Loaded,
+    clock: Clocks,
+    planned: tuple[Step, tuple[clocks.SeatClock, ...], bytes],
+    commit_args: Callable[..., CommitCall],
+    head: str,
+    retain_s: int,
+    settles_work: bool,
+) -> Pending:
+    """The commit of a planned step (encoding what the rules returned may raise too)."""
+    step, seat_clocks, record = planned
+    outcome = Outcome.accepted(step.version, step.events, head)
+    seatclock = orjson.dumps(clocks.dump(seat_clocks))
+    call = commit_args(
+        work.game_id,
+        work.seat,
+        work.request_id,
+        expected=loaded.version,
+        version=step.version,
+        state=loaded.host.dumps(step.state),
+        events=orjson.dumps(step.events),
+        prompts=orjson.dumps(step.prompts),
+        to_act=orjson.dumps(step.to_act),
+        status=step.status,
+        result=orjson.dumps(result_plain(step.result)) if step.result is not None else b"",
+        record=record,
+        outcome=outcome.dumps(),
+        seatclock=seatclock,
+        retain_s=retain_s,
+        expected_lineage=loaded.lineage,
+        lineage=head,
+        expected_clocks=(clock.status, clock.raw or b""),
+        ack=work.key if work.stream else None,
+        answer_to=work.inbox,
+        answer_commit=not work.follows,  # a follower is answered by the committed entry; a duplicate is not
+    )
+    after_clock = Clocks(step.status or clock.status, clock.config, seatclock)
+    after = Loaded(loaded.host, step.version, step.state, step.status != "", loaded.seats, head, after_clock)
+    return Pending(work, after, outcome, clocks.next_deadline(seat_clocks), call, settles_work)
 
 
 def settle_round(plan: RoundPlan, done: Sequence[Any], attempts: dict[MessageKey, int], now_ms: int) -> RoundResult:
