@@ -46,6 +46,7 @@ from flotilla import metrics
 from flotilla.app.errors import MalformedMessage
 from flotilla.gateway.cors import Cors
 from flotilla.gateway.errors import to_status
+from flotilla.gateway.json_limits import over_limits
 from flotilla.gateway.peers import BRIDGE_HEADER
 from flotilla.gateway.static import Static, bundle
 from flotilla.gateway.tls import CertificateFiles
@@ -89,7 +90,8 @@ class BinaryCodec:
 
 class JsonCodec:
     """`application/json`: the proto3 JSON mapping, converted to bytes here (unknown fields ignored,
-    as the binary format ignores them); a body that is not the message is MALFORMED_MESSAGE."""
+    as the binary format ignores them); a body that is not the message is MALFORMED_MESSAGE, one
+    with a field over its maximum INVALID_REQUEST, found before the message is built (json_limits)."""
 
     def name(self) -> str:
         return "json"
@@ -100,11 +102,16 @@ class JsonCodec:
     def decode(self, data: bytes | bytearray, message_class: type[Message]) -> Wire:
         request = message_class()
         try:
-            json_format.Parse(bytes(data), request, ignore_unknown_fields=True)
+            text = bytes(data).decode()
+            problem = over_limits(text, message_class.DESCRIPTOR)  # before any message is built
+            if problem is None:
+                json_format.Parse(text, request, ignore_unknown_fields=True)
         except (json_format.ParseError, ValueError, RecursionError) as exc:
             name = message_class.DESCRIPTOR.full_name
-            problem = MalformedMessage(f"the request is not a {name} (proto3 JSON)", message=name)
-            raise connect_error(to_status(problem)) from exc
+            malformed = MalformedMessage(f"the request is not a {name} (proto3 JSON)", message=name)
+            raise connect_error(to_status(malformed)) from exc
+        if problem is not None:
+            raise connect_error(to_status(problem))
         return Wire(request.SerializeToString(), message_class)
 
 

@@ -18,6 +18,7 @@ from functools import cache
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from google.protobuf.message import Message
 
+from flotilla.app.errors import InvalidRequest
 from flotilla.app.inputs import MAX_ACTION_BYTES, MAX_OPTION_CHARS, MAX_OPTIONS
 
 NAME = 70  # a resource name: "games/", "rooms/" or "users/" and an id of at most 64 characters
@@ -155,9 +156,30 @@ def checker(message: Descriptor) -> Check:
     return check
 
 
+def refusal(problem: str) -> InvalidRequest:
+    """The error of a field over its maximum (`problem` starts with the field's name)."""
+    return InvalidRequest(f"{problem} (docs/security.md)", field=problem.split(" ")[0])
+
+
+def too_long(name: str, most: int) -> str:
+    return f"{name} has more than {most} characters"
+
+
+def too_many(name: str, most: int) -> str:
+    return f"{name} has more than {most} entries"
+
+
+def entry_too_long(name: str, each: int) -> str:
+    return f"{name} entries have at most {each} characters"
+
+
+def option_too_long(name: str) -> str:
+    return f"{name} keys and values have at most {MAX_OPTION_CHARS} characters"
+
+
 def _length(name: str, most: int) -> Check:
     def check(request: Message) -> str | None:
-        return f"{name} has more than {most} characters" if len(getattr(request, name)) > most else None
+        return too_long(name, most) if len(getattr(request, name)) > most else None
 
     return check
 
@@ -166,8 +188,8 @@ def _strings(name: str, most: int, each: int) -> Check:
     def check(request: Message) -> str | None:
         values = getattr(request, name)
         if len(values) > most:
-            return f"{name} has more than {most} entries"
-        return f"{name} entries have at most {each} characters" if any(len(v) > each for v in values) else None
+            return too_many(name, most)
+        return entry_too_long(name, each) if any(len(v) > each for v in values) else None
 
     return check
 
@@ -176,9 +198,9 @@ def _map(name: str, most: int) -> Check:
     def check(request: Message) -> str | None:
         entries = getattr(request, name)
         if len(entries) > most:
-            return f"{name} has more than {most} entries"
+            return too_many(name, most)
         if any(len(k) > MAX_OPTION_CHARS or len(v) > MAX_OPTION_CHARS for k, v in entries.items()):
-            return f"{name} keys and values have at most {MAX_OPTION_CHARS} characters"
+            return option_too_long(name)
         return None
 
     return check

@@ -21,7 +21,7 @@ from google.protobuf.message import Message
 
 from flotilla.app.errors import InvalidRequest, MalformedMessage
 from flotilla.gateway.errors import abort
-from flotilla.gateway.field_limits import checker
+from flotilla.gateway.field_limits import checker, refusal
 
 Context = grpc.aio.ServicerContext[Any, Any]
 
@@ -56,7 +56,7 @@ def _decoder(method: MethodDescriptor) -> Callable[[bytes], Message | Malformed]
             return Malformed(name)
         problem = check(request)
         if problem is not None:
-            return Malformed(name, InvalidRequest(f"{problem} (docs/security.md)", field=problem.split(" ")[0]))
+            return Malformed(name, refusal(problem))
         return request
 
     return decode
