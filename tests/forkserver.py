@@ -121,7 +121,9 @@ class _Server:
                     stdin=subprocess.PIPE,
                     stdout=subprocess.PIPE,
                     # the tests' folder first; a PYTHONPATH of the caller's (a worktree's server/) kept
-                    env=dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [here, os.environ.get("PYTHONPATH")]))),
+                    env=dict(
+                        os.environ, PYTHONPATH=os.pathsep.join(filter(None, [here, os.environ.get("PYTHONPATH")]))
+                    ),
                     cwd=os.getcwd(),
                 )
             assert cls._proc.stdin is not None

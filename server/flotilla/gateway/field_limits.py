@@ -158,7 +158,7 @@ def checker(message: Descriptor) -> Check:
 
 def refusal(problem: str) -> InvalidRequest:
     """The error of a field over its maximum (`problem` starts with the field's name)."""
-    return InvalidRequest(f"{problem} (docs/security.md)", field=problem.split(" ")[0])
+    return InvalidRequest(f"{problem} (docs/security.md)", field=problem.split(" ", maxsplit=1)[0])
 
 
 def too_long(name: str, most: int) -> str:

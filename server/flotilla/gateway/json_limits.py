@@ -14,9 +14,9 @@ A string token is read by the json module's C scanner (linear, no Python per cha
 from __future__ import annotations
 
 import re
+from _json import scanstring
 from collections.abc import Iterator
 from functools import cache
-from json.decoder import scanstring
 
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 

@@ -36,6 +36,7 @@ from flotilla.gateway.matchmaking_servicer import MatchmakingServicer, RatingSer
 from flotilla.gateway.peers import trusted_networks
 from flotilla.gateway.render import Renderer
 from flotilla.gateway.services import add_services
+from flotilla.gateway.slow_requests import Timeouts
 from flotilla.gateway.tls import CertificateFiles
 from flotilla.gateway.webconfig import PageConfig
 from flotilla.gc_policy import GcPolicy
@@ -220,6 +221,7 @@ async def start_gateway(settings: Settings, store: RedisStore | None = None) -> 
             settings.browser_cors_origins,
             tls,
             page,
+            Timeouts(settings.browser_header_timeout_s, settings.browser_body_timeout_s),
         )
     admission.watch_queue(max(core_server_ids() - known_servers, default=None))
     for service in ("", *SERVICES):
