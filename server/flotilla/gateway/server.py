@@ -45,6 +45,7 @@ from flotilla.lobby.parties import Parties
 from flotilla.lobby.ratings import Ratings
 from flotilla.lobby.rooms import Rooms
 from flotilla.lobby.tickets import Tickets
+from flotilla.loop_lag import watch_loop
 from flotilla.settings import Settings
 from flotilla.store.auth_store import AuthStore
 from flotilla.store.feeds import Feeds
@@ -308,7 +309,8 @@ async def serve(settings: Settings) -> None:
     for sig in (signal.SIGTERM, signal.SIGINT):
         with contextlib.suppress(NotImplementedError):
             loop.add_signal_handler(sig, stop.set)
-    await stop.wait()
+    async with watch_loop(settings.loop_stall_ms):
+        await stop.wait()
     log.info("gateway.stopping")
     await gateway.stop()
     if policy is not None:

@@ -22,6 +22,7 @@ from google.protobuf.message import Message
 from flotilla.app.errors import InvalidRequest, MalformedMessage
 from flotilla.gateway.errors import abort
 from flotilla.gateway.field_limits import checker, refusal
+from flotilla.loop_lag import name_task
 
 Context = grpc.aio.ServicerContext[Any, Any]
 
@@ -48,8 +49,10 @@ def _decoder(method: MethodDescriptor) -> Callable[[bytes], Message | Malformed]
     cls = message_factory.GetMessageClass(method.input_type)
     name = method.input_type.full_name
     check = checker(method.input_type)
+    task_name = f"{method.containing_service.name}/{method.name}"
 
     def decode(data: bytes) -> Message | Malformed:
+        name_task(task_name)  # a stall of the loop in this call is logged with it (flotilla/loop_lag.py)
         try:
             request = cls.FromString(data)
         except Exception:  # DecodeError, bad UTF-8, nesting too deep: all of them the client's doing

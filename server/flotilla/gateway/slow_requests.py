@@ -20,6 +20,8 @@ from typing import Any
 import structlog
 from hypercorn.config import Config
 
+from flotilla.loop_lag import name_task
+
 log = structlog.get_logger("flotilla.gateway")
 
 Scope = MutableMapping[str, Any]
@@ -53,6 +55,7 @@ class BodyDeadline:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        name_task(f"browser {str(scope.get('path', ''))[:80]}")  # a stall is logged with it (flotilla/loop_lag.py)
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.seconds
         body_in = timed_out = started = False  # the body has all arrived; it did not in time; answered
