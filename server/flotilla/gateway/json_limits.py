@@ -8,7 +8,9 @@ with the request's descriptor and the same table (`MAXIMA`), and stops at the fi
 maximum: a repeated field at its maximum plus one entry, a string as soon as it is read. What no
 field limit names (unknown fields, scalars, an action's inside) counts against `MAX_JSON_VALUES`
 and `MAX_JSON_DEPTH`, so every body the scan lets through is cheap to build (milliseconds at most).
-A string token is read by the json module's C scanner (linear, no Python per character).
+A string token is read by the json module's C scanner (linear, no Python per character). Bodies
+shorter than SCAN_FROM_CHARS are parsed at once (the scan would cost as much as the parse); the
+gRPC server's field check refuses theirs with the same words.
 """
 
 from __future__ import annotations
@@ -25,14 +27,18 @@ from flotilla.app.inputs import MAX_OPTION_CHARS
 from flotilla.gateway.field_limits import (
     MAXIMA,
     PARTY_MEMBER,
+    Limit,
     entry_too_long,
     inner,
+    limit_of,
     option_too_long,
     refusal,
     too_long,
     too_many,
+    whole_request,
 )
 
+SCAN_FROM_CHARS = 1024  # shorter bodies are parsed at once: at most ~500 values, half a millisecond
 MAX_JSON_VALUES = 4096  # values (scalars, strings, arrays, objects) in one JSON request body
 MAX_JSON_DEPTH = 32  # arrays and objects nested in one JSON request body
 
@@ -47,7 +53,10 @@ class _Refused(Exception):
 
 def over_limits(text: str, message: Descriptor) -> InvalidRequest | None:
     """The refusal of a JSON body for `message` that has a field over its maximum, or too many values
-    or levels; None when it is within them. ValueError when the scan finds it is not JSON."""
+    or levels; None when it is within them (or shorter than SCAN_FROM_CHARS: the check after
+    decoding judges those). ValueError when the scan finds it is not JSON."""
+    if len(text) < SCAN_FROM_CHARS:
+        return None
     try:
         problem = _Scan(text).message(message, 0)
     except _Refused as refused:
@@ -59,10 +68,6 @@ def over_limits(text: str, message: Descriptor) -> InvalidRequest | None:
 def _fields(message: Descriptor) -> dict[str, FieldDescriptor]:
     """A message's fields by both names the JSON mapping accepts (`seatCounts`, `seat_counts`)."""
     return {**{f.name: f for f in message.fields}, **{f.json_name: f for f in message.fields}}
-
-
-def _is_map(field: FieldDescriptor) -> bool:
-    return field.message_type is not None and field.message_type.GetOptions().map_entry
 
 
 class _Scan:
@@ -90,17 +95,9 @@ class _Scan:
     def count(self, depth: int) -> None:
         self.left -= 1
         if self.left < 0:
-            raise _Refused(
-                InvalidRequest(
-                    f"the request has more than {MAX_JSON_VALUES} JSON values (docs/security.md)", field="request"
-                )
-            )
+            raise _Refused(whole_request(f"has more than {MAX_JSON_VALUES} JSON values"))
         if depth > MAX_JSON_DEPTH:
-            raise _Refused(
-                InvalidRequest(
-                    f"the request is nested more than {MAX_JSON_DEPTH} deep (docs/security.md)", field="request"
-                )
-            )
+            raise _Refused(whole_request(f"is nested more than {MAX_JSON_DEPTH} deep"))
 
     def value(self, depth: int) -> str | None:
         """Scan any value; a string's text is returned (its length is what limits count)."""
@@ -170,19 +167,17 @@ class _Scan:
         return None
 
     def field(self, field: FieldDescriptor, depth: int) -> str | None:
-        name, most, nested = field.name, MAXIMA.get(field.full_name), inner(field)
+        name, most, limit = field.name, MAXIMA.get(field.full_name, 0), limit_of(field)
+        nested = inner(field)
         if nested is not None:
             problem = self.message(nested, depth)
             return None if problem is None else f"{name}.{problem}"
-        if most is None or field.type == FieldDescriptor.TYPE_BYTES:
-            self.value(depth)  # a scalar, or bytes (base64): checked once built
-        elif _is_map(field):
+        if limit is Limit.MAP:
             return self.entries(name, most, depth)
-        elif field.type == FieldDescriptor.TYPE_MESSAGE:
-            self.value(depth)  # bounded by its encoded size, checked once built
-        elif field.is_repeated:
+        if limit in (Limit.STRINGS, Limit.LENGTH) and field.is_repeated:
             return self.repeated(field, most, depth)
-        elif len(self.value(depth) or "") > most:
+        value = self.value(depth)  # a scalar, an action (its bytes are checked once built), or a string
+        if limit is Limit.LENGTH and field.type == FieldDescriptor.TYPE_STRING and len(value or "") > most:
             return too_long(name, most)
         return None
 
@@ -203,7 +198,7 @@ class _Scan:
             self.value(depth)
             return None
         self.count(depth)
-        strings = field.type == FieldDescriptor.TYPE_STRING
+        strings = limit_of(field) is Limit.STRINGS
         for index in self.elements(depth):
             if index == most:
                 return too_many(field.name, most)

@@ -22,6 +22,7 @@ from google.protobuf.message import Message
 from flotilla.app.errors import InvalidRequest, MalformedMessage
 from flotilla.gateway.errors import abort
 from flotilla.gateway.field_limits import checker, refusal
+from flotilla.gateway.wire_limits import over_limits
 from flotilla.loop_lag import name_task
 
 Context = grpc.aio.ServicerContext[Any, Any]
@@ -53,6 +54,9 @@ def _decoder(method: MethodDescriptor) -> Callable[[bytes], Message | Malformed]
 
     def decode(data: bytes) -> Message | Malformed:
         name_task(task_name)  # a stall of the loop in this call is logged with it (flotilla/loop_lag.py)
+        refused = over_limits(data, method.input_type)  # before the message is built
+        if refused is not None:
+            return Malformed(name, refused)
         try:
             request = cls.FromString(data)
         except Exception:  # DecodeError, bad UTF-8, nesting too deep: all of them the client's doing
