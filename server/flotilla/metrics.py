@@ -104,6 +104,14 @@ RPC_SECONDS = Histogram(
     ["method"],
     buckets=(0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10),
 )
+LOOP_LAG = Histogram(
+    "flotilla_event_loop_lag_seconds",
+    "How late the event loop ran a timer (flotilla/loop_lag.py): time other callbacks held it",
+    buckets=(0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5),
+)
+LOOP_STALLS = Counter(
+    "flotilla_event_loop_stalls_total", "Times the event loop was held longer than FLOTILLA_LOOP_STALL_MS (logged)"
+)
 BROWSER_CALLS = Counter(
     "flotilla_browser_calls_total",
     "Gateway: calls through the browser listener (also in flotilla_rpc_calls_total), by protocol and codec",

@@ -91,6 +91,12 @@ class Settings:
     browser_bind: str = "off"  # [FLOTILLA_BROWSER_BIND] gateway: Connect + gRPC-Web listener (HTTP/1.1, h2c); off
     browser_cors_origins: str = ""  # [FLOTILLA_BROWSER_CORS_ORIGINS] origins allowed cross-origin calls (`*`: any)
     up_browser_bind: str = "127.0.0.1:8080"  # `flotilla up`'s FLOTILLA_BROWSER_BIND when unset: the web client
+    browser_header_timeout_s: float = (
+        5.0  # [FLOTILLA_BROWSER_HEADER_TIMEOUT] a request's headers (and TLS) arrive within
+    )
+    browser_body_timeout_s: float = 10.0  # [FLOTILLA_BROWSER_BODY_TIMEOUT] a request's whole body arrives within
+    # --- event loop (flotilla/loop_lag.py) ---
+    loop_stall_ms: float = 100.0  # [FLOTILLA_LOOP_STALL_MS] a callback holding the loop longer is logged
     web_oidc_client_id: str = ""  # [FLOTILLA_WEB_OIDC_CLIENT_ID] web client's public OAuth client id at the OIDC issuer
     web_oidc_scopes: str = "openid profile"  # [FLOTILLA_WEB_OIDC_SCOPES] scopes the web client asks for (openid needed)
     web_oidc_provider: str = ""  # [FLOTILLA_WEB_OIDC_PROVIDER] "Sign in with <this>"; empty: the issuer's host name
@@ -166,6 +172,11 @@ class Settings:
             worker_processes=_int("FLOTILLA_WORKER_PROCESSES", d.worker_processes),
             browser_bind=os.environ.get("FLOTILLA_BROWSER_BIND") or d.browser_bind,
             browser_cors_origins=os.environ.get("FLOTILLA_BROWSER_CORS_ORIGINS", d.browser_cors_origins),
+            browser_header_timeout_s=float(
+                os.environ.get("FLOTILLA_BROWSER_HEADER_TIMEOUT", d.browser_header_timeout_s)
+            ),
+            browser_body_timeout_s=float(os.environ.get("FLOTILLA_BROWSER_BODY_TIMEOUT", d.browser_body_timeout_s)),
+            loop_stall_ms=float(os.environ.get("FLOTILLA_LOOP_STALL_MS", d.loop_stall_ms)),
             web_oidc_client_id=os.environ.get("FLOTILLA_WEB_OIDC_CLIENT_ID", d.web_oidc_client_id),
             web_oidc_scopes=os.environ.get("FLOTILLA_WEB_OIDC_SCOPES") or d.web_oidc_scopes,
             web_oidc_provider=os.environ.get("FLOTILLA_WEB_OIDC_PROVIDER", d.web_oidc_provider),

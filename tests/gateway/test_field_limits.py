@@ -1,5 +1,9 @@
 """Every string and repeated field of every request has a documented maximum, checked on arrival.
 
+A binary body past gateway/wire_limits.py's WALK_FROM_BYTES is held to the same maxima before it is
+decoded: the walk and the check after decoding must agree (same words, same fields), and the issue's
+4 MiB bodies are refused after a few entries (the tests at the end).
+
 The table is gateway/field_limits.py; the .proto comments and docs/security.md must say
 the same, and a gateway refuses one over it with INVALID_ARGUMENT naming the field, before any
 work (these calls carry no token: the size check comes before authentication).
@@ -8,20 +12,25 @@ work (these calls carry no token: the size check comes before authentication).
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import grpc
 import pytest
-from google.protobuf import message_factory
+from google.protobuf import json_format, message_factory
 from google.protobuf.descriptor import Descriptor, FieldDescriptor, MethodDescriptor
 from google.protobuf.message import Message
 
-from flotilla.gateway.field_limits import MAXIMA, grows, inner
+from flotilla.gateway.field_limits import MAXIMA, Limit, checker, grows, inner, limit_of
+from flotilla.gateway.json_limits import SCAN_FROM_CHARS
+from flotilla.gateway.json_limits import over_limits as json_over_limits
 from flotilla.gateway.server import Gateway, start_gateway
+from flotilla.gateway.wire_limits import MAX_WIRE_FIELDS, WALK_FROM_BYTES, over_limits
 from flotilla.settings import Settings
 from flotilla_client.api.game.v1 import game_service_pb2 as game
 from flotilla_client.api.lobby.v1 import lobby_service_pb2 as lobby
+from flotilla_client.api.matchmaking.v1 import matchmaking_service_pb2 as matchmaking
 from raw_rpc import METHODS, auth, call, call_message
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(60)]
@@ -193,3 +202,94 @@ async def test_a_room_keeps_its_normalised_name(gateway: Gateway) -> None:
             metadata=metadata,
         )
         assert reply.room.display_name == "Zo\u00eb's table"
+
+
+PADDING = b"\xba\x3e" + _varint(WALK_FROM_BYTES) + b"p" * WALK_FROM_BYTES  # unknown field 999, walked past
+TICKET = matchmaking.CreateTicketRequest
+SEAT_COUNTS = TICKET.DESCRIPTOR.fields_by_name["seat_counts"].number
+
+
+def field_named(full_name: str) -> FieldDescriptor:
+    return next(f for f in growing_fields() if f.full_name == full_name)
+
+
+@pytest.mark.parametrize("full_name", sorted(MAXIMA))
+def test_the_walk_and_the_check_after_decoding_agree_on_every_maximum(full_name: str) -> None:
+    field, most = field_named(full_name), MAXIMA[full_name]
+    message = field.containing_type
+    over = filled(field, most + 1).SerializeToString() + PADDING
+    refused = over_limits(over, message)
+    assert refused is not None, full_name
+    after = checker(message)(type(filled(field, 0)).FromString(over))
+    assert refused.args[0] == f"{after} (docs/security.md)"
+    assert refused.metadata == {"field": field.name}
+    slack = 16 if field.type == FieldDescriptor.TYPE_MESSAGE else 0  # an action's own bytes around its padding
+    assert over_limits(filled(field, most - slack).SerializeToString() + PADDING, message) is None
+
+
+def test_a_nested_request_is_walked_too() -> None:
+    request = game.PlayRequest(open=game.WatchGameRequest(game="games/" + "g" * 70))
+    refused = over_limits(request.SerializeToString() + PADDING, game.PlayRequest.DESCRIPTOR)
+    assert refused is not None
+    assert refused.metadata == {"field": "open.game"}
+
+
+HOSTILE_BINARY = {  # name -> a 4 MiB-class CreateTicket body, and the field it is refused for
+    "1.3M packed seat_counts": (
+        TICKET(kind="port_royal", seat_counts=[2] * 1_300_000).SerializeToString(),
+        "seat_counts",
+    ),
+    "2M unpacked seat_counts": (bytes([SEAT_COUNTS << 3, 2]) * 2_000_000, "seat_counts"),
+    "2M empty party members": (TICKET(party=["", ""]).SerializeToString() * 1_000_000, "party"),
+    "1.3M unknown fields": (b"\xc0\x3e\x01" * 1_300_000, "request"),
+    "4M-byte kind": (TICKET(kind="k" * 4_000_000).SerializeToString(), "kind"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE_BINARY))
+def test_the_issues_binary_bodies_are_refused_after_a_few_entries(name: str) -> None:
+    body, field = HOSTILE_BINARY[name]
+    began = time.perf_counter()
+    refused = over_limits(body, TICKET.DESCRIPTOR)
+    took = time.perf_counter() - began
+    assert refused is not None
+    assert refused.metadata == {"field": field}
+    assert took < 0.5, took  # decoding it first: up to 45 ms (measured ~1 ms or less here, unloaded)
+
+
+def test_unreadable_bodies_are_left_to_the_decoder_and_small_ones_decoded_at_once() -> None:
+    assert over_limits(b"\x0a\xff\xff\xff\x0f" + PADDING, TICKET.DESCRIPTOR) is None  # a length past the end
+    assert over_limits(b"\x0b" * 100 + PADDING, TICKET.DESCRIPTOR) is None  # groups nested too deep
+    assert over_limits(PADDING + b"\x0c", TICKET.DESCRIPTOR) is None  # a group's end with no start
+    small = TICKET(seat_counts=[2] * 17).SerializeToString()
+    assert len(small) <= WALK_FROM_BYTES
+    assert over_limits(small, TICKET.DESCRIPTOR) is None  # the check after decoding refuses it
+
+
+def test_a_body_of_more_fields_than_the_walk_allows_is_refused_as_a_whole() -> None:
+    refused = over_limits(b"\xc0\x3e\x01" * (MAX_WIRE_FIELDS + 1) + PADDING, TICKET.DESCRIPTOR)
+    assert refused is not None
+    assert refused.metadata == {"field": "request"}
+    assert refused.args[0] == f"the request has more than {MAX_WIRE_FIELDS} fields (docs/security.md)"
+
+
+@pytest.mark.parametrize("full_name", sorted(MAXIMA))
+def test_the_json_scan_and_the_check_after_decoding_agree_on_every_maximum(full_name: str) -> None:
+    """gateway/json_limits.py holds JSON bodies to the same maxima in the same words (an action is
+    bounded by its encoded size: that one is judged once built)."""
+    field, most = field_named(full_name), MAXIMA[full_name]
+    message = field.containing_type
+
+    def body(count: int) -> str:
+        text = json_format.MessageToJson(filled(field, count), indent=None)
+        return text[:-1] + ', "padding": "' + "p" * SCAN_FROM_CHARS + '"}'  # an unknown field: scanned past
+
+    refused = json_over_limits(body(most + 1), message)
+    if limit_of(field) is Limit.ENCODED:
+        assert refused is None
+        return
+    assert refused is not None, full_name
+    after = checker(message)(filled(field, most + 1))
+    assert refused.args[0] == f"{after} (docs/security.md)"
+    assert refused.metadata == {"field": field.name}
+    assert json_over_limits(body(most), message) is None

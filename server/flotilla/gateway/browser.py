@@ -46,7 +46,9 @@ from flotilla import metrics
 from flotilla.app.errors import MalformedMessage
 from flotilla.gateway.cors import Cors
 from flotilla.gateway.errors import to_status
+from flotilla.gateway.json_limits import over_limits
 from flotilla.gateway.peers import BRIDGE_HEADER
+from flotilla.gateway.slow_requests import BodyDeadline, Timeouts
 from flotilla.gateway.static import Static, bundle
 from flotilla.gateway.tls import CertificateFiles
 from flotilla.gateway.webconfig import PATH as CONFIG_PATH
@@ -89,7 +91,8 @@ class BinaryCodec:
 
 class JsonCodec:
     """`application/json`: the proto3 JSON mapping, converted to bytes here (unknown fields ignored,
-    as the binary format ignores them); a body that is not the message is MALFORMED_MESSAGE."""
+    as the binary format ignores them); a body that is not the message is MALFORMED_MESSAGE, one
+    with a field over its maximum INVALID_REQUEST, found before the message is built (json_limits)."""
 
     def name(self) -> str:
         return "json"
@@ -100,11 +103,16 @@ class JsonCodec:
     def decode(self, data: bytes | bytearray, message_class: type[Message]) -> Wire:
         request = message_class()
         try:
-            json_format.Parse(bytes(data), request, ignore_unknown_fields=True)
+            text = bytes(data).decode()
+            problem = over_limits(text, cast(Descriptor, message_class.DESCRIPTOR))  # before a message is built
+            if problem is None:
+                json_format.Parse(text, request, ignore_unknown_fields=True)
         except (json_format.ParseError, ValueError, RecursionError) as exc:
             name = message_class.DESCRIPTOR.full_name
-            problem = MalformedMessage(f"the request is not a {name} (proto3 JSON)", message=name)
-            raise connect_error(to_status(problem)) from exc
+            malformed = MalformedMessage(f"the request is not a {name} (proto3 JSON)", message=name)
+            raise connect_error(to_status(malformed)) from exc
+        if problem is not None:
+            raise connect_error(to_status(problem))
         return Wire(request.SerializeToString(), message_class)
 
 
@@ -284,10 +292,12 @@ async def start_browser(
     cors_origins: str,
     tls: CertificateFiles | None = None,
     page: PageConfig | None = None,
+    timeouts: Timeouts | None = None,
 ) -> Browser:
     """Serve `services` to browsers on `sock`, forwarding to the gRPC server at `bridge`; over TLS (ALPN
     h2 and http/1.1) with the gateway's certificate when it has one (no client certificates:
-    browsers authenticate with their session token). `page`: the web client's /config.json and CSP."""
+    browsers authenticate with their session token). `page`: the web client's /config.json and CSP;
+    `timeouts`: how long a request's headers and body may take (gateway/slow_requests.py)."""
     channel = grpc.aio.insecure_channel(
         bridge.target,
         options=[
@@ -298,8 +308,11 @@ async def start_browser(
     endpoints = Forwarder(channel, bridge.key).endpoints(services)
     page = page or PageConfig()
     files = {**bundle(), CONFIG_PATH: page.file()}
+    timeouts = timeouts or Timeouts()
     app = Cors(Static(BridgeApp(endpoints), files, endpoints.keys(), page.policy()), cors_origins)
+    guarded = BodyDeadline(cast(Any, app), timeouts.body_s)
     config = Config()
+    timeouts.configure(config)
     config.accesslog = None
     config.errorlog = None
     config.graceful_timeout = 1.0
@@ -311,7 +324,7 @@ async def start_browser(
     stop_serving = asyncio.Event()
     task = asyncio.create_task(
         worker_serve(
-            wrap_app(cast(Any, app), config.wsgi_max_body_size, "asgi"),
+            wrap_app(cast(Any, guarded), config.wsgi_max_body_size, "asgi"),
             config,
             sockets=Sockets(secure_sockets=[sock], insecure_sockets=[], quic_sockets=[])
             if tls is not None

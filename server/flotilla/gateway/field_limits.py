@@ -12,12 +12,14 @@ characters, options against the rules) come later, in the handlers.
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Callable
 from functools import cache
 
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from google.protobuf.message import Message
 
+from flotilla.app.errors import InvalidRequest
 from flotilla.app.inputs import MAX_ACTION_BYTES, MAX_OPTION_CHARS, MAX_OPTIONS
 
 NAME = 70  # a resource name: "games/", "rooms/" or "users/" and an id of at most 64 characters
@@ -125,25 +127,51 @@ def inner(field: FieldDescriptor) -> Descriptor | None:
     return kind if kind is not None and kind.full_name.startswith(_OWN_PACKAGES) else None
 
 
+class Limit(enum.Enum):
+    """How a field is bounded (`limit_of`); the binary and JSON checks go by the same answer."""
+
+    NESTED = "nested"  # a request message inside: its own fields are checked
+    MAP = "map"  # entries, and characters of each key and value
+    ENCODED = "encoded"  # a message bounded as a whole by its encoded bytes (an action)
+    STRINGS = "strings"  # entries, and characters of each entry
+    LENGTH = "length"  # characters (or bytes) of one string, entries of a repeated scalar
+
+
+@cache
+def limit_of(field: FieldDescriptor) -> Limit | None:
+    """How `field` is bounded; None for a scalar (or a field added without a maximum:
+    test_field_limits.py fails on it)."""
+    if inner(field) is not None:
+        return Limit.NESTED
+    if field.full_name not in MAXIMA:
+        return None
+    if field.message_type is not None and field.message_type.GetOptions().map_entry:
+        return Limit.MAP
+    if field.type == FieldDescriptor.TYPE_MESSAGE:
+        return Limit.ENCODED
+    if field.is_repeated and field.type == FieldDescriptor.TYPE_STRING:
+        return Limit.STRINGS
+    return Limit.LENGTH
+
+
 @cache
 def checker(message: Descriptor) -> Check:
     """The check of one request message type: the first field over its maximum, or None."""
     checks: list[Check] = []
     for field in message.fields:
-        most = MAXIMA.get(field.full_name)
+        limit = limit_of(field)
+        most = MAXIMA.get(field.full_name, 0)
         nested = inner(field)
         if nested is not None:
             checks.append(_nested(field.name, checker(nested)))
-        elif most is None:
-            continue  # a scalar (or a field added without a maximum: test_field_limits.py fails on it)
-        elif field.message_type is not None and field.message_type.GetOptions().map_entry:
+        elif limit is Limit.MAP:
             checks.append(_map(field.name, most))
-        elif field.type == FieldDescriptor.TYPE_MESSAGE:
+        elif limit is Limit.ENCODED:
             checks.append(_encoded(field.name, most))
-        elif field.is_repeated and field.type == FieldDescriptor.TYPE_STRING:
+        elif limit is Limit.STRINGS:
             checks.append(_strings(field.name, most, PARTY_MEMBER))
-        else:
-            checks.append(_length(field.name, most))
+        elif limit is Limit.LENGTH:
+            checks.append(_length(field.name, most, field.is_repeated))
 
     def check(request: Message) -> str | None:
         for one in checks:
@@ -155,9 +183,37 @@ def checker(message: Descriptor) -> Check:
     return check
 
 
-def _length(name: str, most: int) -> Check:
+def refusal(problem: str) -> InvalidRequest:
+    """The error of a field over its maximum (`problem` starts with the field's name)."""
+    return InvalidRequest(f"{problem} (docs/security.md)", field=problem.split(" ", maxsplit=1)[0])
+
+
+def whole_request(problem: str) -> InvalidRequest:
+    """The error of a body over a bound of the whole request (`problem`: "has more than ...")."""
+    return InvalidRequest(f"the request {problem} (docs/security.md)", field="request")
+
+
+def too_long(name: str, most: int) -> str:
+    return f"{name} has more than {most} characters"
+
+
+def too_many(name: str, most: int) -> str:
+    return f"{name} has more than {most} entries"
+
+
+def entry_too_long(name: str, each: int) -> str:
+    return f"{name} entries have at most {each} characters"
+
+
+def option_too_long(name: str) -> str:
+    return f"{name} keys and values have at most {MAX_OPTION_CHARS} characters"
+
+
+def _length(name: str, most: int, repeated: bool) -> Check:
+    problem = too_many(name, most) if repeated else too_long(name, most)
+
     def check(request: Message) -> str | None:
-        return f"{name} has more than {most} characters" if len(getattr(request, name)) > most else None
+        return problem if len(getattr(request, name)) > most else None
 
     return check
 
@@ -166,8 +222,8 @@ def _strings(name: str, most: int, each: int) -> Check:
     def check(request: Message) -> str | None:
         values = getattr(request, name)
         if len(values) > most:
-            return f"{name} has more than {most} entries"
-        return f"{name} entries have at most {each} characters" if any(len(v) > each for v in values) else None
+            return too_many(name, most)
+        return entry_too_long(name, each) if any(len(v) > each for v in values) else None
 
     return check
 
@@ -176,17 +232,21 @@ def _map(name: str, most: int) -> Check:
     def check(request: Message) -> str | None:
         entries = getattr(request, name)
         if len(entries) > most:
-            return f"{name} has more than {most} entries"
+            return too_many(name, most)
         if any(len(k) > MAX_OPTION_CHARS or len(v) > MAX_OPTION_CHARS for k, v in entries.items()):
-            return f"{name} keys and values have at most {MAX_OPTION_CHARS} characters"
+            return option_too_long(name)
         return None
 
     return check
 
 
+def too_large(name: str, most: int) -> str:
+    return f"{name} is larger than {most} bytes"
+
+
 def _encoded(name: str, most: int) -> Check:
     def check(request: Message) -> str | None:
-        return f"{name} is larger than {most} bytes" if getattr(request, name).ByteSize() > most else None
+        return too_large(name, most) if getattr(request, name).ByteSize() > most else None
 
     return check
 

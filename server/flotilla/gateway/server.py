@@ -36,6 +36,7 @@ from flotilla.gateway.matchmaking_servicer import MatchmakingServicer, RatingSer
 from flotilla.gateway.peers import trusted_networks
 from flotilla.gateway.render import Renderer
 from flotilla.gateway.services import add_services
+from flotilla.gateway.slow_requests import Timeouts
 from flotilla.gateway.tls import CertificateFiles
 from flotilla.gateway.webconfig import PageConfig
 from flotilla.gc_policy import GcPolicy
@@ -44,6 +45,7 @@ from flotilla.lobby.parties import Parties
 from flotilla.lobby.ratings import Ratings
 from flotilla.lobby.rooms import Rooms
 from flotilla.lobby.tickets import Tickets
+from flotilla.loop_lag import watch_loop
 from flotilla.settings import Settings
 from flotilla.store.auth_store import AuthStore
 from flotilla.store.feeds import Feeds
@@ -220,6 +222,7 @@ async def start_gateway(settings: Settings, store: RedisStore | None = None) -> 
             settings.browser_cors_origins,
             tls,
             page,
+            Timeouts(settings.browser_header_timeout_s, settings.browser_body_timeout_s),
         )
     admission.watch_queue(max(core_server_ids() - known_servers, default=None))
     for service in ("", *SERVICES):
@@ -306,7 +309,8 @@ async def serve(settings: Settings) -> None:
     for sig in (signal.SIGTERM, signal.SIGINT):
         with contextlib.suppress(NotImplementedError):
             loop.add_signal_handler(sig, stop.set)
-    await stop.wait()
+    async with watch_loop(settings.loop_stall_ms):
+        await stop.wait()
     log.info("gateway.stopping")
     await gateway.stop()
     if policy is not None:

@@ -21,7 +21,9 @@ from google.protobuf.message import Message
 
 from flotilla.app.errors import InvalidRequest, MalformedMessage
 from flotilla.gateway.errors import abort
-from flotilla.gateway.field_limits import checker
+from flotilla.gateway.field_limits import checker, refusal
+from flotilla.gateway.wire_limits import over_limits
+from flotilla.loop_lag import name_task
 
 Context = grpc.aio.ServicerContext[Any, Any]
 
@@ -48,15 +50,20 @@ def _decoder(method: MethodDescriptor) -> Callable[[bytes], Message | Malformed]
     cls = message_factory.GetMessageClass(method.input_type)
     name = method.input_type.full_name
     check = checker(method.input_type)
+    task_name = f"{method.containing_service.name}/{method.name}"
 
     def decode(data: bytes) -> Message | Malformed:
+        name_task(task_name)  # a stall of the loop in this call is logged with it (flotilla/loop_lag.py)
+        refused = over_limits(data, method.input_type)  # before the message is built
+        if refused is not None:
+            return Malformed(name, refused)
         try:
             request = cls.FromString(data)
         except Exception:  # DecodeError, bad UTF-8, nesting too deep: all of them the client's doing
             return Malformed(name)
         problem = check(request)
         if problem is not None:
-            return Malformed(name, InvalidRequest(f"{problem} (docs/security.md)", field=problem.split(" ")[0]))
+            return Malformed(name, refusal(problem))
         return request
 
     return decode

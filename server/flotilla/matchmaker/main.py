@@ -37,6 +37,7 @@ from flotilla.gateway.tls import client_tls
 from flotilla.identity.configure import close_tokens, start_tokens
 from flotilla.lobby.ratings import Ratings
 from flotilla.lobby.rooms import Rooms
+from flotilla.loop_lag import watch_loop
 from flotilla.matchmaker.forming import Former
 from flotilla.matchmaker.matcher import Policy
 from flotilla.matchmaker.workers import BotRunner, RatingsConsumer, RoomSweeper
@@ -128,7 +129,8 @@ async def run_matchmaker(settings: Settings, mm: MatchmakerSettings) -> None:
         tasks.append(RoomSweeper(Rooms(lobby, games), mm.room_grace_s, lease_s=mm.lease_s).run(stop))
     log.info("matchmaker.started", roles=sorted(mm.roles), targets=mm.targets)
     try:
-        await asyncio.gather(*tasks)
+        async with watch_loop(settings.loop_stall_ms):
+            await asyncio.gather(*tasks)
     finally:
         log.info("matchmaker.stopped")
         await close_tokens(tokens)

@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import signal
 
+from flotilla.loop_lag import watch_loop
 from flotilla.settings import Settings
 from flotilla.store.redis_store import RedisStore
 from flotilla.worker.loop import Worker
@@ -19,6 +20,7 @@ async def run_worker(settings: Settings) -> None:
         with contextlib.suppress(NotImplementedError):
             loop.add_signal_handler(sig, worker.stop)
     try:
-        await worker.run()
+        async with watch_loop(settings.loop_stall_ms):
+            await worker.run()
     finally:
         await store.close()
