@@ -10,7 +10,7 @@ import grpc
 
 from flotilla.app.limits import Gate, Limiter
 from flotilla.app.stream_leases import StreamLeases
-from flotilla.gateway.peers import Network, bridged_peer, client_address
+from flotilla.gateway.peers import XFF, Network, bridged_peer, client_address
 
 Context = grpc.aio.ServicerContext[Any, Any]
 
@@ -18,14 +18,17 @@ Context = grpc.aio.ServicerContext[Any, Any]
 class CallLimits:
     """Rate limits, quotas and stream leases of one gateway, by gRPC call."""
 
-    def __init__(self, limiter: Limiter, streams: StreamLeases, trusted: tuple[Network, ...]) -> None:
+    def __init__(
+        self, limiter: Limiter, streams: StreamLeases, trusted: tuple[Network, ...], forwarded_header: str = XFF
+    ) -> None:
         self.limiter = limiter
         self.streams = streams
         self.trusted = trusted
+        self.forwarded_header = forwarded_header  # the one header trusted proxies write (gateway/peers.py)
         self.bridge_key: str | None = None  # set when the browser bridge runs (gateway/browser.py)
 
     def address(self, context: Context) -> str:
-        return client_address(context, self.trusted, self.bridge_key)
+        return client_address(context, self.trusted, self.bridge_key, self.forwarded_header)
 
     def connection(self, context: Context) -> str:
         """The client's connection: the grpc peer, or the browser's of a bridged call."""
