@@ -7,12 +7,25 @@ headers, which these gateways trust from 127.0.0.1).
 
 from __future__ import annotations
 
+import grpc
 import pytest
 import redis.asyncio as aioredis
 
 from flotilla.store import keys
 from flotilla_client.api.game.v1 import game_service_pb2, game_service_pb2_grpc
-from gateway.test_limits import HOUR, Player, assert_rate_limited, fresh_address, gateways, refused
+from gateway.test_limits import (
+    GENEROUS,
+    HOUR,
+    Player,
+    _version,
+    add,
+    assert_rate_limited,
+    fresh_address,
+    gateways,
+    refused,
+    seated_game,
+    worker,
+)
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(60)]
 
@@ -79,3 +92,30 @@ async def test_a_chain_of_trusted_proxies_is_walked_to_the_first_untrusted_hop(r
             await refused(_sign_in(target, [("x-forwarded-for", f"{fresh_address()}, junk, 127.0.0.7")])),
             "sign_in_per_address",
         )
+
+
+# --- etags: a bare version is refused where the game's etags carry a lineage -----------------
+async def test_a_bare_version_etag_is_refused_and_changes_nothing(redis_url: str, redis: aioredis.Redis) -> None:
+    """`"1"` names version 1 of no history: refused INVALID_ARGUMENT naming the field and showing
+    what an etag looks like; the move is not applied. The etag as returned still works."""
+    async with gateways(redis_url, GENEROUS) as started, worker(redis_url):
+        targets = [f"127.0.0.1:{g.port}" for g in started]
+        async with seated_game(targets, "user") as (players, tokens, game):
+            p, token = players[0], tokens[0]
+            first = game_service_pb2.SubmitActionRequest(game=game, action=add(1), request_id="m0")
+            etag = (await p.games().SubmitAction(first, metadata=p.md(token), timeout=20)).etag
+            p, token = players[1], tokens[1]
+            version, _, lineage = etag.partition(".")
+            assert lineage, etag  # this game's etags carry a lineage
+            for bare in (version, f'"{version}"'):
+                request = game_service_pb2.SubmitActionRequest(game=game, action=add(1), request_id="m1", etag=bare)
+                with pytest.raises(grpc.aio.AioRpcError) as caught:
+                    await p.games().SubmitAction(request, metadata=p.md(token), timeout=20)
+                assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+                details = caught.value.details() or ""
+                assert "no lineage" in details
+                assert etag in details
+                assert await _version(p, game) == int(version)
+            request = game_service_pb2.SubmitActionRequest(game=game, action=add(1), request_id="m2", etag=etag)
+            reply = await p.games().SubmitAction(request, metadata=p.md(token), timeout=20)
+            assert reply.etag.startswith(f"{int(version) + 1}.")
