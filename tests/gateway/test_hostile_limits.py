@@ -7,11 +7,15 @@ headers, which these gateways trust from 127.0.0.1).
 
 from __future__ import annotations
 
+import asyncio
+
 import grpc
 import pytest
 import redis.asyncio as aioredis
+from prometheus_client import REGISTRY
 
 from flotilla.store import keys
+from flotilla.store.auth_store import AuthStore
 from flotilla_client.api.game.v1 import game_service_pb2, game_service_pb2_grpc
 from gateway.test_limits import (
     GENEROUS,
@@ -20,6 +24,7 @@ from gateway.test_limits import (
     _version,
     add,
     assert_rate_limited,
+    counter_game,
     fresh_address,
     gateways,
     refused,
@@ -119,3 +124,82 @@ async def test_a_bare_version_etag_is_refused_and_changes_nothing(redis_url: str
             request = game_service_pb2.SubmitActionRequest(game=game, action=add(1), request_id="m2", etag=etag)
             reply = await p.games().SubmitAction(request, metadata=p.md(token), timeout=20)
             assert reply.etag.startswith(f"{int(version) + 1}.")
+
+
+# --- moves: per game and seat, and bot accounts sized for many games ------------------------
+async def _bot(targets: list[str], redis: aioredis.Redis) -> Player:
+    """A bot account signed in with an API key (minted as `flotilla apikey create` does)."""
+    _record, key = await AuthStore(redis).create_api_key(f"bot-{fresh_address()[-6:]}")
+    bot = Player(targets, fresh_address())
+    stub = game_service_pb2_grpc.AuthServiceStub(bot.channel())
+    reply = await stub.SignInWithApiKey(game_service_pb2.SignInWithApiKeyRequest(api_key=key), metadata=bot.md())
+    bot.token, bot.user = reply.session_token, reply.user.removeprefix("users/")
+    return bot
+
+
+async def _seat(p: Player, game: str) -> str:
+    reply = await p.games().JoinGame(game_service_pb2.JoinGameRequest(game=game), metadata=p.md())
+    return reply.seat_token
+
+
+async def _move(p: Player, token: str, game: str, request_id: str) -> None:
+    request = game_service_pb2.SubmitActionRequest(game=game, action=add(1), request_id=request_id)
+    await p.games().SubmitAction(request, metadata=p.md(token), timeout=30)
+
+
+GAMES, PER_GAME_RATE, SECONDS = 10, 10.0, 3.0  # 100 moves a second in all: 100 games at 1/s, scaled
+
+
+async def test_a_bot_account_moving_in_many_games_at_once_is_never_refused(
+    redis_url: str, redis: aioredis.Redis
+) -> None:
+    """Default limits: a bot account (API key) moves in 10 games at 10 moves a second each, 100 a
+    second from one address for 3 s (what 100 games at a move a second ask of the per-bot and
+    per-address buckets; each seat stays under submit_per_seat). No move is refused; a guest
+    moving at the same pace from its address is (submit_per_user), so the abuse stays refused."""
+    async with gateways(redis_url, "", count=1) as started, worker(redis_url):
+        targets = [f"127.0.0.1:{started[0].port}"]
+        bot = await _bot(targets, redis)
+        games = []
+        for _ in range(GAMES):  # a creator and opponent per game, each from its own address
+            rival = await Player(targets, fresh_address()).sign_in("rival")
+            game = await counter_game(rival, moves=200)
+            games.append((game, await _seat(bot, game), rival, await _seat(rival, game)))
+
+        async def play(game: str, mine: str, rival: Player, theirs: str) -> int:
+            loop = asyncio.get_running_loop()
+            start, moves = loop.time(), 0
+            while (elapsed := loop.time() - start) < SECONDS:
+                await asyncio.sleep(max(0.0, moves / PER_GAME_RATE - elapsed))  # pacing, not synchronisation
+                await _move(bot, mine, game, f"b{moves}")
+                await _move(rival, theirs, game, f"r{moves}")
+                moves += 1
+            return moves
+
+        before = {limit: refusals_by(limit) for limit in ("submit_per_bot", "submit_per_seat", "submit_per_address")}
+        done = await asyncio.gather(*(play(*g) for g in games))
+        assert sum(done) >= GAMES * PER_GAME_RATE * SECONDS * 0.5, done  # the pace was (mostly) kept
+        assert {limit: refusals_by(limit) for limit in before} == before
+
+
+async def test_a_bot_account_is_held_to_its_rate_per_game_and_seat(redis_url: str, redis: aioredis.Redis) -> None:
+    """A bot account's moves in one game are bounded by submit_per_seat (here 3 an hour): the
+    refused move is not applied, and the same bot's other game is not held back."""
+    async with gateways(redis_url, f"submit_per_seat={HOUR}:3", count=1) as started, worker(redis_url):
+        targets = [f"127.0.0.1:{started[0].port}"]
+        bot = await _bot(targets, redis)
+        rival = await Player(targets, fresh_address()).sign_in("rival")
+        games = [await counter_game(rival) for _ in range(2)]
+        seats = [(await _seat(bot, g), await _seat(rival, g)) for g in games]
+        for i in range(3):
+            await _move(bot, seats[0][0], games[0], f"b{i}")
+            await _move(rival, seats[0][1], games[0], f"r{i}")
+        before = await _version(bot, games[0])
+        assert_rate_limited(await refused(_move(bot, seats[0][0], games[0], "b3")), "submit_per_seat")
+        assert await _version(bot, games[0]) == before
+        assert not await redis.exists(keys.game_reply(games[0].removeprefix("games/"), 0, "b3"))
+        await _move(bot, seats[1][0], games[1], "b0")  # another game, another seat: its own bucket
+
+
+def refusals_by(limit: str) -> float:
+    return REGISTRY.get_sample_value("flotilla_limit_refusals_total", {"limit": limit}) or 0.0

@@ -30,12 +30,13 @@ LEASE_S = 90.0
 
 
 class StreamLeases:
-    """Admits stream opens within `streams_per_user` / `anonymous_streams_per_address` (shared)
+    """Admits stream opens within `streams_per_user` (`streams_per_bot`) / `anonymous_streams_per_address` (shared)
     and `streams_per_connection` (this gateway), and renews the leases of open streams."""
 
     def __init__(self, store: LimitStore, rows: Mapping[str, Limit], gateway_id: str, lease_s: float = LEASE_S) -> None:
         self.store = store
         self.per_user = rows.get("streams_per_user")
+        self.per_bot = rows.get("streams_per_bot")  # a bot account's (API key), in place of per_user
         self.per_address = rows.get("anonymous_streams_per_address")
         self.per_connection = rows.get("streams_per_connection")
         self.gateway_id = gateway_id
@@ -47,13 +48,17 @@ class StreamLeases:
         self._releases: set[asyncio.Task[None]] = set()
 
     @contextlib.asynccontextmanager
-    async def open(self, user: str | None, address: str, connection: str) -> AsyncIterator[None]:
-        """Hold a place for one stream while the block runs, or raise QuotaExceeded."""
+    async def open(self, user: str | None, address: str, connection: str, *, bot: bool = False) -> AsyncIterator[None]:
+        """Hold a place for one stream while the block runs, or raise QuotaExceeded (`bot`: the
+        user is a bot account, held to streams_per_bot)."""
         if self.per_connection is not None and self.connections[connection] >= self.per_connection.burst:
             raise quota_exceeded(self.per_connection, "end one of this connection's streams first")
         self.connections[connection] += 1
         try:
-            limit, subject = (self.per_user, user) if user else (self.per_address, f"address:{address}")
+            if user:
+                limit, subject = (self.per_bot if bot else self.per_user), user
+            else:
+                limit, subject = self.per_address, f"address:{address}"
             if limit is None:
                 yield
                 return

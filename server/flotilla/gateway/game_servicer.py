@@ -39,7 +39,7 @@ from flotilla.app.watching import Batch
 from flotilla.gateway import interceptors
 from flotilla.gateway.auth import Principal, Tokens, principal_of, session_of
 from flotilla.gateway.errors import maps_errors, maps_stream_errors, to_status
-from flotilla.gateway.limiting import CallLimits
+from flotilla.gateway.limiting import CallLimits, is_bot
 from flotilla.gateway.render import STATE_NAMES, Renderer, clock_from_pb
 from flotilla.rules import RulesError, Seat
 from flotilla.store.auth_store import AuthStore
@@ -251,7 +251,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
     ) -> game_service_pb2.JoinGameResponse:
         principal = await self.session(context)
         game_id = game_id_of(request.game)
-        await self.limits.check("join", context, principal.user)
+        await self.limits.check("join", context, principal.user, bot=is_bot(principal))
         wanted = request.seat if request.HasField("seat") else None
         seat, meta = await self.games.join(game_id, principal.user, principal.name, wanted)
         seats = await self.games.store.seats(game_id)
@@ -271,7 +271,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         seat = self.acting_seat(principal, game_id)
         assert principal is not None
         request_id = check_request_id(request.request_id)
-        gate = self.limits.gate("submit", context, principal.user)
+        gate = self.limits.submit_gate(context, principal)
         outcome = await self.games.leave(game_id, seat, request_id, gate)
         if not outcome.ok:
             raise outcome.error()
@@ -367,7 +367,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         seat = self.acting_seat(principal, game_id)
         assert principal is not None
         remaining = context.time_remaining()  # the client's deadline, if it set one
-        gate = self.limits.gate("submit", context, principal.user)
+        gate = self.limits.submit_gate(context, principal)
         host, outcome = await self._submit(game_id, seat, request, gate, remaining)
         return game_service_pb2.SubmitActionResponse(
             etag=outcome.etag,
@@ -419,7 +419,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
     ) -> AsyncIterator[game_service_pb2.WatchGameResponse]:
         game_id = game_id_of(request.game)
         principal = await self.principal(context, required=False)
-        async with self.limits.stream(context, principal.user if principal else None):
+        async with self.limits.stream(context, principal.user if principal else None, bot=is_bot(principal)):
             viewer = await self.viewer(principal, game_id, request.join_code)
             structlog.contextvars.bind_contextvars(seat=viewer)
             guard = StreamGuard(principal, viewer)
@@ -439,8 +439,8 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         interceptors.bind(first.open)
         principal = await self.principal(context, required=False)
         user = principal.user if principal else None
-        async with self.limits.stream(context, user):
-            gate = self.limits.gate("submit", context, user)
+        async with self.limits.stream(context, user, bot=is_bot(principal)):
+            gate = self.limits.submit_gate(context, principal)
             async with contextlib.aclosing(self._play(first.open, game_id, request_iterator, principal, gate)) as items:
                 async for item in items:
                     yield item
