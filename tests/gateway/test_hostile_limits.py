@@ -17,6 +17,7 @@ from prometheus_client import REGISTRY
 from flotilla.store import keys
 from flotilla.store.auth_store import AuthStore
 from flotilla_client.api.game.v1 import game_service_pb2, game_service_pb2_grpc
+from flotilla_client.api.lobby.v1 import lobby_service_pb2
 from gateway.test_limits import (
     GENEROUS,
     HOUR,
@@ -203,3 +204,45 @@ async def test_a_bot_account_is_held_to_its_rate_per_game_and_seat(redis_url: st
 
 def refusals_by(limit: str) -> float:
     return REGISTRY.get_sample_value("flotilla_limit_refusals_total", {"limit": limit}) or 0.0
+
+
+# --- names ---------------------------------------------------------------------------------
+async def _users(redis: aioredis.Redis) -> int:
+    return len([k async for k in redis.scan_iter(match=keys.user("*"), count=1000)])
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        " \u3000 ",  # spaces only
+        "\u3164",  # Hangul filler
+        "\u2800\u2800",  # braille blanks
+        "\u0301\u0302",  # combining marks alone
+        "Bot 2 (random)",  # a server bot's name
+        "B0T 7 ( ISMCTS )",  # the same, spelt otherwise
+        "Ada (bоt)",  # a Cyrillic о
+    ],
+)
+async def test_blank_and_bot_impersonating_names_are_refused(redis_url: str, redis: aioredis.Redis, name: str) -> None:
+    """INVALID_ARGUMENT naming the field; no user is made."""
+    async with gateways(redis_url, GENEROUS, count=1) as started:
+        p = Player([f"127.0.0.1:{started[0].port}"], fresh_address())
+        before = await _users(redis)
+        with pytest.raises(grpc.aio.AioRpcError) as caught:
+            await p.sign_in(name)
+        assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+        assert "display_name" in (caught.value.details() or "")
+        assert await _users(redis) == before
+
+
+async def test_look_alike_names_in_one_room_are_told_apart(redis_url: str) -> None:
+    """ "Ada" hosts, "Аda" (a Cyrillic А) joins: the room shows "Ada" and "Аda (2)"."""
+    async with gateways(redis_url, GENEROUS, count=1) as started:
+        targets = [f"127.0.0.1:{started[0].port}"]
+        host = await Player(targets, fresh_address()).sign_in("Ada")
+        request = lobby_service_pb2.CreateRoomRequest(kind="counter", seat_count=2, request_id="names")
+        room = (await host.lobby().CreateRoom(request, metadata=host.md())).room.name
+        twin = await Player(targets, fresh_address()).sign_in("\u0410da")
+        await twin.lobby().JoinRoom(lobby_service_pb2.JoinRoomRequest(room=room), metadata=twin.md())
+        got = await host.lobby().GetRoom(lobby_service_pb2.GetRoomRequest(room=room), metadata=host.md())
+        assert [s.display_name for s in got.room.seats] == ["Ada", "\u0410da (2)"]

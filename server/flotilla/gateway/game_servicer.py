@@ -36,6 +36,7 @@ from flotilla.app.host import ABSENT, GameHost
 from flotilla.app.limits import Gate
 from flotilla.app.outcome import Outcome
 from flotilla.app.watching import Batch
+from flotilla.bots import POLICIES
 from flotilla.gateway import interceptors
 from flotilla.gateway.auth import Principal, Tokens, principal_of, session_of
 from flotilla.gateway.errors import maps_errors, maps_stream_errors, to_status
@@ -102,7 +103,7 @@ class AuthServicer(game_service_pb2_grpc.AuthServiceServicer):
         if not self.guests:
             raise GuestsDisabled("guest sign-in is off here: use the operator's identity provider or an API key")
         await self.limits.check("sign_in", context, None)
-        name = inputs.display_name(request.display_name)
+        name = inputs.person_name(request.display_name, POLICIES)
         user = uuid.uuid4().hex
         await self.store.create_user(user, name, int(time.time() * 1000))
         log.info("auth.guest_signed_in", user=user)

@@ -39,7 +39,7 @@ from flotilla.app.errors import (
 )
 from flotilla.app.games import MAX_SEATS, Games
 from flotilla.app.host import host_for
-from flotilla.app.inputs import echo
+from flotilla.app.inputs import distinct_name, echo
 from flotilla.bots import POLICIES
 from flotilla.lobby.follow import Heartbeat, follow
 from flotilla.records import BotSeat
@@ -280,7 +280,8 @@ class Rooms:
                 if not free:
                     raise RoomFull("every seat is taken", room=f"rooms/{room_id}")
                 wanted = free[0]
-            room["seats"][wanted] = {"user": user, "name": name, "ready": False, "bot": ""}
+            others = [s["name"] for s in room["seats"] if s is not None]
+            room["seats"][wanted] = {"user": user, "name": distinct_name(name, others), "ready": False, "bot": ""}
 
         return await self._change(room_id, change)
 
