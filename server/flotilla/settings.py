@@ -27,7 +27,7 @@ class Settings:
     wait_replicas: int = 0  # [FLOTILLA_WAIT_REPLICAS] replicas each commit waits for (WAIT) before confirming
     wait_timeout_ms: int = 1000  # [FLOTILLA_WAIT_TIMEOUT_MS] how long a commit waits for them
     finished_ttl_s: int = 30 * 24 * 3600  # [FLOTILLA_FINISHED_TTL] keep ended games this long (0: forever)
-    unstarted_ttl_s: int = 24 * 3600  # [FLOTILLA_UNSTARTED_TTL] a game whose seats never all fill expires (0: never)
+    unstarted_ttl_s: int = 15 * 60  # [FLOTILLA_UNSTARTED_TTL] a game whose seats never all fill expires (0: never)
     outcome_ttl_s: int = 24 * 3600  # [FLOTILLA_OUTCOME_TTL] a request id's recorded outcome (idempotent retries)
     inbox_ttl_s: int = 30  # [FLOTILLA_INBOX_TTL] a gateway's reply stream outlives a dead gateway this long
     worker_ttl_ms: int = 500  # [FLOTILLA_WORKER_TTL_MS] a worker's liveness key; once gone, its work is taken over

@@ -8,6 +8,7 @@ headers, which these gateways trust from 127.0.0.1).
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import grpc
 import pytest
@@ -24,6 +25,7 @@ from gateway.test_limits import (
     Player,
     _version,
     add,
+    assert_quota_exceeded,
     assert_rate_limited,
     counter_game,
     fresh_address,
@@ -246,3 +248,42 @@ async def test_look_alike_names_in_one_room_are_told_apart(redis_url: str) -> No
         await twin.lobby().JoinRoom(lobby_service_pb2.JoinRoomRequest(room=room), metadata=twin.md())
         got = await host.lobby().GetRoom(lobby_service_pb2.GetRoomRequest(room=room), metadata=host.md())
         assert [s.display_name for s in got.room.seats] == ["Ada", "\u0410da (2)"]
+
+
+# --- bounded cost: bot seats and rooms' games ------------------------------------------------
+async def _room(host: Player, request_id: str) -> str:
+    request = lobby_service_pb2.CreateRoomRequest(kind="counter", seat_count=2, request_id=request_id)
+    return (await host.lobby().CreateRoom(request, metadata=host.md())).room.name
+
+
+def _add_bot(host: Player, room: str, policy: str, difficulty: int) -> Any:
+    request = lobby_service_pb2.AddBotRequest(room=room, policy=policy, difficulty=difficulty)
+    return host.lobby().AddBot(request, metadata=host.md())
+
+
+async def test_server_bots_are_held_to_a_budget_that_prices_policy_and_difficulty(redis_url: str) -> None:
+    """Default budget (40): top-difficulty ISMCTS costs 20, ISMCTS at 1 costs 8, heuristic at 2
+    costs 3. With 31 spent, another top ISMCTS bot is refused QUOTA_EXCEEDED (the room keeps its
+    open seat) while a random bot (1) still fits."""
+    async with gateways(redis_url, GENEROUS, count=1) as started:
+        host = await Player([f"127.0.0.1:{started[0].port}"], fresh_address()).sign_in("host")
+        for i, (policy, difficulty) in enumerate((("ismcts", 2), ("ismcts", 1), ("heuristic", 2))):
+            await _add_bot(host, await _room(host, f"r{i}"), policy, difficulty)
+        last = await _room(host, "r3")
+        assert_quota_exceeded(await refused(_add_bot(host, last, "ismcts", 9)), "bot_cost_per_user")
+        got = await host.lobby().GetRoom(lobby_service_pb2.GetRoomRequest(room=last), metadata=host.md())
+        assert got.room.open_seats == 1
+        await _add_bot(host, last, "random", 9)
+
+
+async def test_a_started_room_counts_until_its_game_is_over(redis_url: str) -> None:
+    """A room whose game runs still counts in open_rooms_per_user (here 1): its host cannot open
+    another room (and so start another bot game) until that game is over."""
+    async with gateways(redis_url, f"{GENEROUS},open_rooms_per_user=1", count=1) as started:
+        host = await Player([f"127.0.0.1:{started[0].port}"], fresh_address()).sign_in("host")
+        room = await _room(host, "first")
+        await _add_bot(host, room, "random", 0)
+        await host.lobby().SetReady(lobby_service_pb2.SetReadyRequest(room=room, ready=True), metadata=host.md())
+        reply = await host.lobby().StartRoom(lobby_service_pb2.StartRoomRequest(room=room), metadata=host.md())
+        assert reply.room.game
+        assert_quota_exceeded(await refused(_room(host, "second")), "open_rooms_per_user")

@@ -74,12 +74,26 @@ LIMITS: tuple[Limit, ...] = (
     Limit("stream_open_per_address", "WatchGame, Play, WatchRoom and WatchTicket opens", ADDRESS, 10, 100),
     Limit("stream_open_per_bot", "stream opens of a bot account (API key)", BOT, 10, 200),
     Limit("open_games_per_user", "games a user created that have not finished or expired", USER, 0, 20),
-    Limit("open_rooms_per_user", "rooms a user created that have not started or closed", USER, 0, 5),
+    Limit("open_rooms_per_user", "rooms a user created that are open or whose game is not over", USER, 0, 5),
+    Limit("bot_cost_per_user", "cost of the server bots in those rooms (see BOT_COSTS)", USER, 0, 40),
     Limit("streams_per_user", "open streams of a signed-in user, over every gateway", USER, 0, 64),
     Limit("streams_per_bot", "open streams of a bot account (API key), over every gateway", BOT, 0, 400),
     Limit("anonymous_streams_per_address", "open streams without a token, per client address", ADDRESS, 0, 64),
     Limit("streams_per_connection", "open streams of one connection (this gateway)", CONNECTION, 0, 100),
 )
+# What one server bot seat costs against bot_cost_per_user, by policy and difficulty (the last
+# entry for any higher one), after its CPU per decision: ISMCTS runs 60, 300, 800 playouts.
+BOT_COSTS: dict[str, tuple[int, ...]] = {"random": (1,), "heuristic": (1, 2, 3), "ismcts": (2, 8, 20)}
+BOT_COST_DEFAULT_DIFFICULTY = 1  # a bot without a difficulty plays at the runner's default (FLOTILLA_BOT_DIFFICULTY)
+
+
+def bot_cost(policy: str, difficulty: int | None) -> int:
+    """The cost of one server bot seat (a policy not in BOT_COSTS costs as much as the dearest)."""
+    costs = BOT_COSTS.get(policy or "random", (max(c[-1] for c in BOT_COSTS.values()),))
+    level = BOT_COST_DEFAULT_DIFFICULTY if difficulty is None else difficulty
+    return costs[min(max(level, 0), len(costs) - 1)]
+
+
 # Calls whose bot accounts (API keys) take their `_per_bot` row instead of `_per_user` and `_per_address`.
 BOT_CALLS = frozenset(limit.name.removesuffix("_per_bot") for limit in LIMITS if limit.per == BOT)
 _UNITS = {"s": 1.0, "m": 60.0, "h": 3600.0}
@@ -196,6 +210,20 @@ class Limiter:
                 break
             await self.store.release(key, *closed)
         raise quota_exceeded(limit, f"finish or leave one of yours first (you have {limit.burst} open)")
+
+    async def bot_budget(
+        self, user: str, room: str, cost: int, *, spent: Callable[[list[str]], Awaitable[int]]
+    ) -> None:
+        """Refuse (QuotaExceeded) a server bot of `cost` in `room` when the bots of the rooms `user`
+        holds (`spent`: their cost, counting only rooms still open or playing) would pass
+        bot_cost_per_user."""
+        limit = self.rows.get("bot_cost_per_user")
+        if limit is None:
+            return
+        rooms = sorted({*await self.store.held(keys.held(user, "rooms")), room})
+        used = await spent(rooms)
+        if used + cost > limit.burst:
+            raise quota_exceeded(limit, f"this bot costs {cost} and your rooms' bots {used}: finish a game first")
 
     async def release(self, what: str, user: str, member: str) -> None:
         """Stop counting `member` (its creation failed after it was counted)."""

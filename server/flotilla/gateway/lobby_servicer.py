@@ -187,7 +187,9 @@ class LobbyServicer(pb_grpc.LobbyServiceServicer):
         who = await principal(self.tokens, context)
         seat = request.seat if request.HasField("seat") else None
         difficulty = request.difficulty if request.HasField("difficulty") else None
-        version, room = await self.rooms.add_bot(room_id_of(request.room), who.user, seat, request.policy, difficulty)
+        room_id = room_id_of(request.room)
+        budget = partial(self.limits.limiter.bot_budget, who.user, room_id, spent=self.rooms.bot_costs)
+        version, room = await self.rooms.add_bot(room_id, who.user, seat, request.policy, difficulty, budget=budget)
         return pb.AddBotResponse(room=render_room(version, room, who.user))
 
     @maps_errors
