@@ -23,7 +23,9 @@ from gateway.test_limits import (
     GENEROUS,
     HOUR,
     Player,
+    _first,
     _version,
+    _zcard_is,
     add,
     assert_quota_exceeded,
     assert_rate_limited,
@@ -34,6 +36,7 @@ from gateway.test_limits import (
     seated_game,
     worker,
 )
+from support import until
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(60)]
 
@@ -287,3 +290,36 @@ async def test_a_started_room_counts_until_its_game_is_over(redis_url: str) -> N
         reply = await host.lobby().StartRoom(lobby_service_pb2.StartRoomRequest(room=room), metadata=host.md())
         assert reply.room.game
         assert_quota_exceeded(await refused(_room(host, "second")), "open_rooms_per_user")
+
+
+async def test_signed_in_streams_are_capped_per_address(redis_url: str, redis: aioredis.Redis) -> None:
+    """Many guests from one address cannot hold more than streams_per_address streams (here 2,
+    scaled from 128): the third guest's stream is refused QUOTA_EXCEEDED and holds no lease; one
+    ending frees a place; another address is not affected."""
+    async with gateways(redis_url, f"{GENEROUS},streams_per_address=2", count=1) as started:
+        targets = [f"127.0.0.1:{started[0].port}"]
+        address = fresh_address()
+        guests = [await Player(targets, address).sign_in(f"g{i}") for i in range(3)]
+        game = await counter_game(guests[0])
+        watch = game_service_pb2.WatchGameRequest(game=game)
+        calls = [g.games().WatchGame(watch, metadata=g.md()) for g in guests[:2]]
+        try:
+            for call in calls:
+                await _first(call)
+            assert_quota_exceeded(
+                await refused(_first(guests[2].games().WatchGame(watch, metadata=guests[2].md()))),
+                "streams_per_address",
+            )
+            assert not await redis.exists(keys.stream_leases(guests[2].user))
+            elsewhere = await Player(targets, fresh_address()).sign_in("e")
+            other = elsewhere.games().WatchGame(watch, metadata=elsewhere.md())
+            await _first(other)
+            other.cancel()
+            calls[0].cancel()
+            subject = address.rsplit("::", 1)[0] + "::/64"
+            await until(lambda: _zcard_is(redis, keys.stream_leases(f"signed-in:{subject}"), 1), 10, "a lease freed")
+            calls[0] = guests[2].games().WatchGame(watch, metadata=guests[2].md())
+            await _first(calls[0])
+        finally:
+            for call in calls:
+                call.cancel()

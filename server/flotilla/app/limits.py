@@ -79,6 +79,9 @@ LIMITS: tuple[Limit, ...] = (
     Limit("streams_per_user", "open streams of a signed-in user, over every gateway", USER, 0, 64),
     Limit("streams_per_bot", "open streams of a bot account (API key), over every gateway", BOT, 0, 400),
     Limit("anonymous_streams_per_address", "open streams without a token, per client address", ADDRESS, 0, 64),
+    Limit(
+        "streams_per_address", "open streams of signed-in users (not bot accounts), per client address", ADDRESS, 0, 128
+    ),
     Limit("streams_per_connection", "open streams of one connection (this gateway)", CONNECTION, 0, 100),
 )
 # What one server bot seat costs against bot_cost_per_user, by policy and difficulty (the last
