@@ -85,6 +85,7 @@ class Settings:
     worker_processes: int = 1  # [FLOTILLA_WORKER_PROCESSES] `flotilla worker` runs N workers; 0: per cores
     # --- browsers (gateway/browser.py, docs/browser-transport.md) ---
     browser_bind: str = "off"  # [FLOTILLA_BROWSER_BIND] gateway: Connect + gRPC-Web listener (HTTP/1.1, h2c); off
+    browser_body_timeout_s: float = 30.0  # [FLOTILLA_BROWSER_BODY_TIMEOUT] a browser request's whole body; 0: none
     browser_cors_origins: str = ""  # [FLOTILLA_BROWSER_CORS_ORIGINS] origins allowed cross-origin calls (`*`: any)
     up_browser_bind: str = "127.0.0.1:8080"  # `flotilla up`'s FLOTILLA_BROWSER_BIND when unset: the web client
     web_oidc_client_id: str = ""  # [FLOTILLA_WEB_OIDC_CLIENT_ID] web client's public OAuth client id at the OIDC issuer
@@ -159,6 +160,7 @@ class Settings:
             gateway_reuseport=os.environ.get("FLOTILLA_GATEWAY_REUSEPORT", "").lower() in ("1", "true", "on", "yes"),
             worker_processes=_int("FLOTILLA_WORKER_PROCESSES", d.worker_processes),
             browser_bind=os.environ.get("FLOTILLA_BROWSER_BIND") or d.browser_bind,
+            browser_body_timeout_s=float(os.environ.get("FLOTILLA_BROWSER_BODY_TIMEOUT", d.browser_body_timeout_s)),
             browser_cors_origins=os.environ.get("FLOTILLA_BROWSER_CORS_ORIGINS", d.browser_cors_origins),
             web_oidc_client_id=os.environ.get("FLOTILLA_WEB_OIDC_CLIENT_ID", d.web_oidc_client_id),
             web_oidc_scopes=os.environ.get("FLOTILLA_WEB_OIDC_SCOPES") or d.web_oidc_scopes,

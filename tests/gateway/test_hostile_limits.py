@@ -323,3 +323,51 @@ async def test_signed_in_streams_are_capped_per_address(redis_url: str, redis: a
         finally:
             for call in calls:
                 call.cancel()
+
+
+# --- slow bodies on the browser listener --------------------------------------------------------
+async def _post(port: int, body: bytes, length: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    head = (
+        "POST /flotilla.api.game.v1.GameService/ListGames HTTP/1.1\r\nhost: 127.0.0.1\r\n"
+        f"content-type: application/json\r\ncontent-length: {length}\r\n\r\n"
+    )
+    writer.write(head.encode() + body)
+    await writer.drain()
+    return reader, writer
+
+
+async def test_a_slow_browser_body_is_cut_off_at_its_deadline(redis_url: str) -> None:
+    """A body sent a byte at a time gets `408` and a closed connection once
+    FLOTILLA_BROWSER_BODY_TIMEOUT (here 1 s, 30 by default) has passed, however steadily it trickles;
+    a whole body is answered as usual."""
+    async with gateways(
+        redis_url, GENEROUS, count=1, browser_bind="127.0.0.1:0", browser_body_timeout_s=1.0
+    ) as started:
+        browser = started[0].browser
+        assert browser is not None
+        reader, writer = await _post(browser.port, b"{", 10)
+        loop = asyncio.get_running_loop()
+        begun = loop.time()
+
+        async def trickle() -> None:
+            for _ in range(8):  # never completes: 9 of 10 bytes, one every 0.4 s
+                await asyncio.sleep(0.4)  # the attacker's pace, not synchronisation
+                writer.write(b" ")
+                await writer.drain()
+
+        feeder = asyncio.create_task(trickle())
+        try:
+            async with asyncio.timeout(20):
+                answer = await reader.read()  # to the connection's end
+        finally:
+            feeder.cancel()
+            writer.close()
+        assert answer.startswith(b"HTTP/1.1 408"), answer[:80]
+        assert b"deadline_exceeded" in answer
+        assert loop.time() - begun < 15
+        reader, writer = await _post(browser.port, b"{}", 2)
+        async with asyncio.timeout(20):
+            status = await reader.readline()
+        writer.close()
+        assert status.startswith(b"HTTP/1.1 200"), status

@@ -44,6 +44,7 @@ from protobuf.wkt import Any as AnyDetail
 
 from flotilla import metrics
 from flotilla.app.errors import MalformedMessage
+from flotilla.gateway.body_deadline import BodyDeadline
 from flotilla.gateway.cors import Cors
 from flotilla.gateway.errors import to_status
 from flotilla.gateway.peers import BRIDGE_HEADER
@@ -284,10 +285,12 @@ async def start_browser(
     cors_origins: str,
     tls: CertificateFiles | None = None,
     page: PageConfig | None = None,
+    body_timeout_s: float = 30.0,
 ) -> Browser:
     """Serve `services` to browsers on `sock`, forwarding to the gRPC server at `bridge`; over TLS (ALPN
     h2 and http/1.1) with the gateway's certificate when it has one (no client certificates:
-    browsers authenticate with their session token). `page`: the web client's /config.json and CSP."""
+    browsers authenticate with their session token). `page`: the web client's /config.json and CSP.
+    `body_timeout_s`: each request's whole body within this (gateway/body_deadline.py)."""
     channel = grpc.aio.insecure_channel(
         bridge.target,
         options=[
@@ -298,7 +301,9 @@ async def start_browser(
     endpoints = Forwarder(channel, bridge.key).endpoints(services)
     page = page or PageConfig()
     files = {**bundle(), CONFIG_PATH: page.file()}
-    app = Cors(Static(BridgeApp(endpoints), files, endpoints.keys(), page.policy()), cors_origins)
+    app = BodyDeadline(
+        Cors(Static(BridgeApp(endpoints), files, endpoints.keys(), page.policy()), cors_origins), body_timeout_s
+    )
     config = Config()
     config.accesslog = None
     config.errorlog = None

@@ -221,6 +221,7 @@ async def start_gateway(settings: Settings, store: RedisStore | None = None) -> 
             settings.browser_cors_origins,
             tls,
             page,
+            settings.browser_body_timeout_s,
         )
     admission.watch_queue(max(core_server_ids() - known_servers, default=None))
     for service in ("", *SERVICES):
