@@ -8,6 +8,7 @@ headers, which these gateways trust from 127.0.0.1).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from typing import Any
 
 import grpc
@@ -351,10 +352,11 @@ async def test_a_slow_browser_body_is_cut_off_at_its_deadline(redis_url: str) ->
         begun = loop.time()
 
         async def trickle() -> None:
-            for _ in range(8):  # never completes: 9 of 10 bytes, one every 0.4 s
-                await asyncio.sleep(0.4)  # the attacker's pace, not synchronisation
-                writer.write(b" ")
-                await writer.drain()
+            with contextlib.suppress(OSError):  # the server closed the connection
+                for _ in range(8):  # never completes: 9 of 10 bytes, one every 0.4 s
+                    await asyncio.sleep(0.4)  # the attacker's pace, not synchronisation
+                    writer.write(b" ")
+                    await writer.drain()
 
         feeder = asyncio.create_task(trickle())
         try:
@@ -371,3 +373,31 @@ async def test_a_slow_browser_body_is_cut_off_at_its_deadline(redis_url: str) ->
             status = await reader.readline()
         writer.close()
         assert status.startswith(b"HTTP/1.1 200"), status
+
+
+async def test_slow_browser_headers_are_cut_off(redis_url: str) -> None:
+    """Headers sent a line every 0.5 s never make a request: the connection is closed after the
+    listener's keep-alive timeout (5 s), however steadily they trickle."""
+    async with gateways(redis_url, GENEROUS, count=1, browser_bind="127.0.0.1:0") as started:
+        browser = started[0].browser
+        assert browser is not None
+        reader, writer = await asyncio.open_connection("127.0.0.1", browser.port)
+        writer.write(b"POST /flotilla.api.game.v1.GameService/ListGames HTTP/1.1\r\n")
+
+        async def trickle() -> None:
+            with contextlib.suppress(OSError):  # the server closed the connection
+                for i in range(60):
+                    await asyncio.sleep(0.5)  # the attacker's pace, not synchronisation
+                    writer.write(f"x-slow-{i}: 1\r\n".encode())
+                    await writer.drain()
+
+        feeder = asyncio.create_task(trickle())
+        loop = asyncio.get_running_loop()
+        begun = loop.time()
+        try:
+            async with asyncio.timeout(20):
+                assert await reader.read() == b""  # closed, no request served
+        finally:
+            feeder.cancel()
+            writer.close()
+        assert loop.time() - begun < 15
