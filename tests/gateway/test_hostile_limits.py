@@ -198,6 +198,8 @@ async def test_a_bot_account_is_held_to_its_rate_per_game_and_seat(redis_url: st
         rival = await Player(targets, fresh_address()).sign_in("rival")
         games = [await counter_game(rival) for _ in range(2)]
         seats = [(await _seat(bot, g), await _seat(rival, g)) for g in games]
+        shown = await rival.games().GetGame(game_service_pb2.GetGameRequest(game=games[0]), metadata=rival.md())
+        assert shown.game.seats[0].display_name.endswith(" (bot)")  # a bot account is marked as one
         for i in range(3):
             await _move(bot, seats[0][0], games[0], f"b{i}")
             await _move(rival, seats[0][1], games[0], f"r{i}")

@@ -67,14 +67,23 @@ def skeleton(name: str) -> str:
 
 
 def person_name(raw: str, bot_policies: Collection[str], field: str = "display_name") -> str:
-    """A person's display name (`display_name`) that does not pass for a server bot's: those end
-    with their policy in parentheses ("Bot 2 (random)"), so a person's may not end with a policy
-    name or "bot" in parentheses, however spelt."""
+    """A person's display name (`display_name`) that does not pass for a bot's: server bots' end
+    with their policy in parentheses ("Bot 2 (random)"), bot accounts' with "(bot)"
+    (`bot_account_name`), so a person's may not end with either, however spelt."""
     name = display_name(raw, field)
-    mark = _BOT_MARK.search(skeleton(name))
-    if mark is not None and mark.group(1) in {skeleton(word) for word in ("bot", *bot_policies)}:
-        raise InvalidRequest(f"{field} may not end like a server bot's name, e.g. '(random)'", field=field)
+    if _bot_marked(name, bot_policies):
+        raise InvalidRequest(f"{field} may not end like a bot's name, e.g. '(bot)' or '(random)'", field=field)
     return name
+
+
+def bot_account_name(name: str, bot_policies: Collection[str]) -> str:
+    """The name a bot account (an API key's) is shown by: marked " (bot)" unless it is already."""
+    return name if _bot_marked(name, bot_policies) else f"{name} (bot)"
+
+
+def _bot_marked(name: str, bot_policies: Collection[str]) -> bool:
+    mark = _BOT_MARK.search(skeleton(name))
+    return mark is not None and mark.group(1) in {skeleton(word) for word in ("bot", *bot_policies)}
 
 
 def distinct_name(name: str, others: Collection[str]) -> str:

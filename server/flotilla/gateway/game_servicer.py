@@ -119,11 +119,12 @@ class AuthServicer(game_service_pb2_grpc.AuthServiceServicer):
         key = await self.auth.check_api_key(request.api_key)
         if key is None:
             raise ApiKeyInvalid("unknown or revoked API key (keys look like flk_<id>_<secret>)")
-        await self.store.create_user(key.user, key.name, int(time.time() * 1000))
+        name = inputs.bot_account_name(key.name, POLICIES)
+        await self.store.create_user(key.user, name, int(time.time() * 1000))
         log.info("auth.api_key_signed_in", user=key.user, api_key=key.key_id)
         return game_service_pb2.SignInWithApiKeyResponse(
             user=f"users/{key.user}",
-            session_token=self.tokens.session(key.user, key.name, api_key=key.key_id),
+            session_token=self.tokens.session(key.user, name, api_key=key.key_id),
             expires_in=self.tokens.session_ttl_for(key.key_id),
         )
 
