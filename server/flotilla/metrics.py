@@ -84,6 +84,10 @@ FEED_REWINDS = Counter(
 WATCH_RESYNCS = Counter(
     "flotilla_gateway_watch_resyncs_total", "Gateway: full views sent to resync a watcher, by cause", ["cause"]
 )
+BROWSER_BODY_TIMEOUTS = Counter(
+    "flotilla_browser_body_timeouts_total",
+    "Gateway: browser requests whose body did not arrive within FLOTILLA_BROWSER_BODY_TIMEOUT (answered 408)",
+)
 LIMIT_REFUSALS = Counter(
     "flotilla_limit_refusals_total",
     "Gateway: calls refused by a rate limit or quota (RESOURCE_EXHAUSTED, RATE_LIMITED / QUOTA_EXCEEDED), by limit",

@@ -27,7 +27,7 @@ class Settings:
     wait_replicas: int = 0  # [FLOTILLA_WAIT_REPLICAS] replicas each commit waits for (WAIT) before confirming
     wait_timeout_ms: int = 1000  # [FLOTILLA_WAIT_TIMEOUT_MS] how long a commit waits for them
     finished_ttl_s: int = 30 * 24 * 3600  # [FLOTILLA_FINISHED_TTL] keep ended games this long (0: forever)
-    unstarted_ttl_s: int = 24 * 3600  # [FLOTILLA_UNSTARTED_TTL] a game whose seats never all fill expires (0: never)
+    unstarted_ttl_s: int = 15 * 60  # [FLOTILLA_UNSTARTED_TTL] a game whose seats never all fill expires (0: never)
     outcome_ttl_s: int = 24 * 3600  # [FLOTILLA_OUTCOME_TTL] a request id's recorded outcome (idempotent retries)
     inbox_ttl_s: int = 30  # [FLOTILLA_INBOX_TTL] a gateway's reply stream outlives a dead gateway this long
     worker_ttl_ms: int = 500  # [FLOTILLA_WORKER_TTL_MS] a worker's liveness key; once gone, its work is taken over
@@ -79,7 +79,8 @@ class Settings:
     oidc_keys_ttl_s: float = 300.0  # [FLOTILLA_OIDC_KEYS_TTL] how long its keys are cached before a refresh
     oidc_name_claim: str = "name"  # [FLOTILLA_OIDC_NAME_CLAIM] the claim holding the display name
     limits: str = ""  # [FLOTILLA_LIMITS] changes to the table of rate limits and quotas (app/limits.py); off: none
-    trusted_proxies: str = ""  # [FLOTILLA_TRUSTED_PROXIES] CIDRs whose x-forwarded-for / forwarded name the client
+    trusted_proxies: str = ""  # [FLOTILLA_TRUSTED_PROXIES] CIDRs whose forwarded header names the client
+    forwarded_header: str = "x-forwarded-for"  # [FLOTILLA_FORWARDED_HEADER] the one they write: or `forwarded`
     # --- gateway garbage collector (flotilla/gc_policy.py)
     gc_budget_ms: float = 50.0  # [FLOTILLA_GC_BUDGET_MS] longest full-collection pause allowed; 0: Python's own policy
     gc_max_age_s: float = 21_600.0  # [FLOTILLA_GC_MAX_AGE] a full collection at least this often anyway; 0: never
@@ -165,6 +166,7 @@ class Settings:
             oidc_name_claim=os.environ.get("FLOTILLA_OIDC_NAME_CLAIM", d.oidc_name_claim),
             limits=os.environ.get("FLOTILLA_LIMITS", d.limits),
             trusted_proxies=os.environ.get("FLOTILLA_TRUSTED_PROXIES", d.trusted_proxies),
+            forwarded_header=os.environ.get("FLOTILLA_FORWARDED_HEADER") or d.forwarded_header,
             gc_budget_ms=float(os.environ.get("FLOTILLA_GC_BUDGET_MS", d.gc_budget_ms)),
             gc_max_age_s=float(os.environ.get("FLOTILLA_GC_MAX_AGE", d.gc_max_age_s)),
             gateway_processes=_int("FLOTILLA_GATEWAY_PROCESSES", d.gateway_processes),

@@ -78,7 +78,7 @@ class TestBadInput:
             stack, game, client.submit(game, second, add(1)), grpc.StatusCode.FAILED_PRECONDITION, "NOT_YOUR_TURN"
         )
         await self.expect(
-            stack, game, client.submit(game, first, add(1), etag="0"), grpc.StatusCode.ABORTED, "STALE_GAME_VERSION"
+            stack, game, client.submit(game, first, add(1), etag="0.0"), grpc.StatusCode.ABORTED, "STALE_GAME_VERSION"
         )
         other_client, _other_game, other_seats = await two_seats(stack)
         await self.expect(

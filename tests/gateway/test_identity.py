@@ -287,7 +287,7 @@ async def test_api_keys_minted_and_revoked_with_the_cli(stack: Stack) -> None:
         assert player.returncode == 0, err.decode()[-2000:]
         final = await host.get_game(game.name)
         assert final.seats[1].user == bot.user
-        assert final.seats[1].display_name == name
+        assert final.seats[1].display_name == f"{name} (bot)"  # bot accounts are marked (issue 23)
         cli("apikey", "revoke", key_id)
         assert key_id not in cli("apikey", "list")
         for call in (

@@ -12,7 +12,7 @@ import contextlib
 import secrets
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import grpc
@@ -47,7 +47,7 @@ def fresh_address() -> str:
 
 
 @contextlib.asynccontextmanager
-async def gateways(redis_url: str, limits: str, count: int = 2) -> AsyncIterator[list[Gateway]]:
+async def gateways(redis_url: str, limits: str, count: int = 2, **changes: Any) -> AsyncIterator[list[Gateway]]:
     settings = Settings(
         redis_url=redis_url,
         secret="limits-test-secret-" + "l" * 32,
@@ -56,6 +56,7 @@ async def gateways(redis_url: str, limits: str, count: int = 2) -> AsyncIterator
         limits=limits,
         trusted_proxies="127.0.0.1/32",
     )
+    settings = replace(settings, **changes)
     started = [await start_gateway(settings) for _ in range(count)]
     try:
         yield started

@@ -98,16 +98,19 @@ async def test_outsiders_racing_for_a_public_rooms_seats_are_refused_and_the_sta
         signed_in(stack.gateways[0], *names[:2]) as (host, guest),
         signed_in(stack.gateways[1], *names[2:]) as outsiders,
     ):
-        for _ in range(ROUNDS):
-            room = await ready_room(host, guest)
-            listed = await host.list_games("counter", game_pb2.GAME_STATE_WAITING, page_size=500)
+        for round_ in range(ROUNDS):
+            # the two members take turns hosting: a started room counts in its host's
+            # open_rooms_per_user (5) until its game is over, and these games are left unfinished
+            first, second = (host, guest) if round_ % 2 == 0 else (guest, host)
+            room = await ready_room(first, second)
+            listed = await first.list_games("counter", game_pb2.GAME_STATE_WAITING, page_size=500)
             before = {g.name for g in listed.games}
             opened = [asyncio.Event() for _ in outsiders]
             attacks = [
                 asyncio.create_task(outsider(o, room.name, before, e)) for o, e in zip(outsiders, opened, strict=True)
             ]
             await asyncio.wait_for(asyncio.gather(*(e.wait() for e in opened)), 20)  # all watch the room
-            started = await host.start_room(room.name)
+            started = await first.start_room(room.name)
             assert started.room.state == lb.ROOM_STATE_STARTED
             assert not started.room.start_error
             tried = [t for attack in await asyncio.wait_for(asyncio.gather(*attacks), 30) for t in attack]
@@ -119,14 +122,14 @@ async def test_outsiders_racing_for_a_public_rooms_seats_are_refused_and_the_sta
             assert {r for w, r in tried if w.startswith("room's game")} == {"ERROR_REASON_NOT_SEATED"}
             assert not [w for w, _ in tried if w == "new waiting game"]  # the game never waited for players
             # ... and the refusals changed nothing: the room's players hold the seats, the game is unmoved.
-            game = await host.get_game(started.room.game)
-            assert [s.user for s in game.seats] == [host.user, guest.user]
+            game = await first.get_game(started.room.game)
+            assert [s.user for s in game.seats] == [first.user, second.user]
             assert game.state == game_pb2.GAME_STATE_ACTIVE
             assert game.last_event_id == 1
             assert started.room.game.removeprefix("games/") != created_game_id(f"room:{room.name[6:]}", None)
-            seat = await host.join(started.room.game)
+            seat = await first.join(started.room.game)
             assert seat.seat == 0
-            assert (await host.submit(started.room.game, seat, add(1))).through_event_id == 2
+            assert (await first.submit(started.room.game, seat, add(1))).through_event_id == 2
 
 
 async def test_one_user_never_holds_two_seats(stack: Stack) -> None:

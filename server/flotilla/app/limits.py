@@ -2,7 +2,8 @@
 
 Each row of `LIMITS` is a setting: its name (the ErrorInfo metadata `limit`, the metric label and
 the key of an override in FLOTILLA_LIMITS), what it limits, per what (a user, a client address or
-a connection) and its amount:
+a connection; a seat of a game; a bot account, whose `_per_bot` rows replace its `_per_user`
+and `_per_address` ones) and its amount:
 
 * a **rate limit** lets `burst` calls through at once and then `rate` calls per second (GCRA: one
   Redis key per bucket holding its theoretical arrival time; store/limits_store.py). A call over
@@ -27,7 +28,7 @@ from flotilla.app.errors import QuotaExceeded, RateLimited
 from flotilla.store import keys
 from flotilla.store.limits_store import Bucket, LimitStore
 
-USER, ADDRESS, CONNECTION = "user", "address", "connection"
+USER, ADDRESS, CONNECTION, SEAT, BOT = "user", "address", "connection", "seat", "bot"
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,22 +59,46 @@ LIMITS: tuple[Limit, ...] = (
     Limit("create_room_per_address", "CreateRoom calls", ADDRESS, 1, 20),
     Limit("join_per_user", "JoinGame and JoinRoom calls", USER, 2, 20),
     Limit("join_per_address", "JoinGame and JoinRoom calls", ADDRESS, 10, 100),
+    Limit("join_per_bot", "JoinGame and JoinRoom calls of a bot account (API key)", BOT, 10, 200),
     Limit("ticket_per_user", "CreateTicket calls", USER, 0.5, 10),
     Limit("ticket_per_address", "CreateTicket calls", ADDRESS, 5, 50),
     Limit("submit_per_user", "SubmitAction calls, Play submits and LeaveGame calls", USER, 20, 60),
     Limit("submit_per_address", "SubmitAction calls, Play submits and LeaveGame calls", ADDRESS, 100, 300),
+    Limit("submit_per_seat", "moves (SubmitAction, Play submits, LeaveGame) of one seat of one game", SEAT, 20, 60),
+    Limit("submit_per_bot", "moves of a bot account (API key) over all its games", BOT, 200, 600),
     Limit("party_per_user", "party changes (create, invite, accept, decline, leave)", USER, 0.5, 20),
     Limit("party_per_address", "party changes (create, invite, accept, decline, leave)", ADDRESS, 5, 100),
     Limit("view_at_per_user", "GetViewAt calls (each may replay a finished game)", USER, 5, 60),
     Limit("view_at_per_address", "GetViewAt calls (each may replay a finished game)", ADDRESS, 20, 200),
     Limit("stream_open_per_user", "WatchGame, Play, WatchRoom and WatchTicket opens", USER, 2, 30),
     Limit("stream_open_per_address", "WatchGame, Play, WatchRoom and WatchTicket opens", ADDRESS, 10, 100),
+    Limit("stream_open_per_bot", "stream opens of a bot account (API key)", BOT, 10, 200),
     Limit("open_games_per_user", "games a user created that have not finished or expired", USER, 0, 20),
-    Limit("open_rooms_per_user", "rooms a user created that have not started or closed", USER, 0, 5),
+    Limit("open_rooms_per_user", "rooms a user created that are open or whose game is not over", USER, 0, 5),
+    Limit("bot_cost_per_user", "cost of the server bots in those rooms (see BOT_COSTS)", USER, 0, 40),
     Limit("streams_per_user", "open streams of a signed-in user, over every gateway", USER, 0, 64),
+    Limit("streams_per_bot", "open streams of a bot account (API key), over every gateway", BOT, 0, 400),
     Limit("anonymous_streams_per_address", "open streams without a token, per client address", ADDRESS, 0, 64),
+    Limit(
+        "streams_per_address", "open streams of signed-in users (not bot accounts), per client address", ADDRESS, 0, 128
+    ),
     Limit("streams_per_connection", "open streams of one connection (this gateway)", CONNECTION, 0, 100),
 )
+# What one server bot seat costs against bot_cost_per_user, by policy and difficulty (the last
+# entry for any higher one), after its CPU per decision: ISMCTS runs 60, 300, 800 playouts.
+BOT_COSTS: dict[str, tuple[int, ...]] = {"random": (1,), "heuristic": (1, 2, 3), "ismcts": (2, 8, 20)}
+BOT_COST_DEFAULT_DIFFICULTY = 1  # a bot without a difficulty plays at the runner's default (FLOTILLA_BOT_DIFFICULTY)
+
+
+def bot_cost(policy: str, difficulty: int | None) -> int:
+    """The cost of one server bot seat (a policy not in BOT_COSTS costs as much as the dearest)."""
+    costs = BOT_COSTS.get(policy or "random", (max(c[-1] for c in BOT_COSTS.values()),))
+    level = BOT_COST_DEFAULT_DIFFICULTY if difficulty is None else difficulty
+    return costs[min(max(level, 0), len(costs) - 1)]
+
+
+# Calls whose bot accounts (API keys) take their `_per_bot` row instead of `_per_user` and `_per_address`.
+BOT_CALLS = frozenset(limit.name.removesuffix("_per_bot") for limit in LIMITS if limit.per == BOT)
 _UNITS = {"s": 1.0, "m": 60.0, "h": 3600.0}
 _RATE = re.compile(r"(?P<n>[0-9]+(?:\.[0-9]+)?)/(?P<unit>[smh])(?::(?P<burst>[0-9]+))?")
 
@@ -144,19 +169,28 @@ class Limiter:
         self.rows = dict(rows)
         self.held_ttl_ms = max(held_ttl_s, 24 * 3600) * 1000
 
-    def gate(self, call: str, user: str | None, address: str | None) -> Gate:
-        """The buckets of `call` (e.g. "submit") for this user and address (None: not known)."""
+    def gate(
+        self, call: str, user: str | None, address: str | None, *, bot: bool = False, seat: str | None = None
+    ) -> Gate:
+        """The buckets of `call` (e.g. "submit") for this user and address (None: not known).
+
+        `bot`: the user is a bot account (an API key's): its `_per_bot` row replaces the user's
+        and the address's, where the call has one (bots play many games at once; the operator
+        minted the key, so signing in again cannot multiply it). `seat`: the game and seat acted
+        for (`<game>:<seat>`), counted in the call's `_per_seat` row."""
         limits, buckets = [], []
-        for per, subject in ((USER, user), (ADDRESS, address)):
+        people = ((BOT, user),) if bot and call in BOT_CALLS else ((USER, user), (ADDRESS, address))
+        for per, subject in (*people, (SEAT, seat)):
             limit = self.rows.get(f"{call}_per_{per}")
             if limit is not None and subject:
                 limits.append(limit)
                 buckets.append(limit.bucket(subject))
         return Gate(tuple(limits), tuple(buckets))
 
-    async def check(self, call: str, user: str | None, address: str | None) -> None:
-        """Take one `call` from the user's and the address's buckets, or raise RateLimited."""
-        gate = self.gate(call, user, address)
+    async def check(self, call: str, user: str | None, address: str | None, *, bot: bool = False) -> None:
+        """Take one `call` from the user's and the address's buckets (a bot's: see `gate`), or raise
+        RateLimited."""
+        gate = self.gate(call, user, address, bot=bot)
         refusal = await self.store.take(gate.buckets)
         if refusal is not None:
             raise gate.refused(refusal)
@@ -179,6 +213,20 @@ class Limiter:
                 break
             await self.store.release(key, *closed)
         raise quota_exceeded(limit, f"finish or leave one of yours first (you have {limit.burst} open)")
+
+    async def bot_budget(
+        self, user: str, room: str, cost: int, *, spent: Callable[[list[str]], Awaitable[int]]
+    ) -> None:
+        """Refuse (QuotaExceeded) a server bot of `cost` in `room` when the bots of the rooms `user`
+        holds (`spent`: their cost, counting only rooms still open or playing) would pass
+        bot_cost_per_user."""
+        limit = self.rows.get("bot_cost_per_user")
+        if limit is None:
+            return
+        rooms = sorted({*await self.store.held(keys.held(user, "rooms")), room})
+        used = await spent(rooms)
+        if used + cost > limit.burst:
+            raise quota_exceeded(limit, f"this bot costs {cost} and your rooms' bots {used}: finish a game first")
 
     async def release(self, what: str, user: str, member: str) -> None:
         """Stop counting `member` (its creation failed after it was counted)."""

@@ -1,4 +1,5 @@
-"""Quotas of open streams: per signed-in user (or anonymous client address) over every gateway,
+"""Quotas of open streams: per signed-in user and per address (bot accounts: per account; no
+token: per address) over every gateway,
 and per connection on this gateway.
 
 A subject's open streams are leases in one Redis ZSET (`flotilla:streams:{<subject>}`, member
@@ -30,13 +31,16 @@ LEASE_S = 90.0
 
 
 class StreamLeases:
-    """Admits stream opens within `streams_per_user` / `anonymous_streams_per_address` (shared)
+    """Admits stream opens within `streams_per_user` and `streams_per_address` (a bot account:
+    `streams_per_bot`; no token: `anonymous_streams_per_address`), shared by every gateway,
     and `streams_per_connection` (this gateway), and renews the leases of open streams."""
 
     def __init__(self, store: LimitStore, rows: Mapping[str, Limit], gateway_id: str, lease_s: float = LEASE_S) -> None:
         self.store = store
         self.per_user = rows.get("streams_per_user")
+        self.per_bot = rows.get("streams_per_bot")  # a bot account's (API key), in place of per_user
         self.per_address = rows.get("anonymous_streams_per_address")
+        self.signed_in_per_address = rows.get("streams_per_address")  # signed-in users' (not bots')
         self.per_connection = rows.get("streams_per_connection")
         self.gateway_id = gateway_id
         self.lease_ms = int(lease_s * 1000)
@@ -47,29 +51,39 @@ class StreamLeases:
         self._releases: set[asyncio.Task[None]] = set()
 
     @contextlib.asynccontextmanager
-    async def open(self, user: str | None, address: str, connection: str) -> AsyncIterator[None]:
-        """Hold a place for one stream while the block runs, or raise QuotaExceeded."""
+    async def open(self, user: str | None, address: str, connection: str, *, bot: bool = False) -> AsyncIterator[None]:
+        """Hold a place for one stream while the block runs, or raise QuotaExceeded (`bot`: the
+        user is a bot account, held to streams_per_bot)."""
         if self.per_connection is not None and self.connections[connection] >= self.per_connection.burst:
             raise quota_exceeded(self.per_connection, "end one of this connection's streams first")
         self.connections[connection] += 1
+        held: list[tuple[str, str]] = []
         try:
-            limit, subject = (self.per_user, user) if user else (self.per_address, f"address:{address}")
-            if limit is None:
-                yield
-                return
-            key, member = keys.stream_leases(subject), f"{self.gateway_id}:{next(self._numbers)}"
-            if await self.store.hold(key, member, limit.burst, self.lease_ms, self.lease_ms) != 0:
-                raise quota_exceeded(limit, "end one of your streams first")
-            self.leases[key].add(member)
-            self._ensure_renewer()
-            try:
-                yield
-            finally:
-                self._forget(key, member)
+            for limit, subject in self._quotas(user, address, bot):
+                key, member = keys.stream_leases(subject), f"{self.gateway_id}:{next(self._numbers)}"
+                if await self.store.hold(key, member, limit.burst, self.lease_ms, self.lease_ms) != 0:
+                    whose = "your" if subject == user else "this address's"
+                    raise quota_exceeded(limit, f"end one of {whose} streams first")
+                held.append((key, member))
+                self.leases[key].add(member)
+                self._ensure_renewer()
+            yield
         finally:
+            for key, member in held:
+                self._forget(key, member)
             self.connections[connection] -= 1
             if self.connections[connection] <= 0:
                 del self.connections[connection]
+
+    def _quotas(self, user: str | None, address: str, bot: bool) -> list[tuple[Limit, str]]:
+        """The stream quotas one stream takes a place in: (limit, lease subject)."""
+        if not user:
+            wanted = [(self.per_address, f"address:{address}")]
+        elif bot:
+            wanted = [(self.per_bot, user)]
+        else:
+            wanted = [(self.per_user, user), (self.signed_in_per_address, f"signed-in:{address}")]
+        return [(limit, subject) for limit, subject in wanted if limit is not None]
 
     def _forget(self, key: str, member: str) -> None:
         held = self.leases[key]

@@ -34,10 +34,11 @@ from flotilla.app.host import ABSENT, GameHost
 from flotilla.app.limits import Gate
 from flotilla.app.outcome import Outcome
 from flotilla.app.watching import Batch
+from flotilla.bots import POLICIES
 from flotilla.gateway import interceptors
 from flotilla.gateway.auth import Principal, Tokens, principal_of, session_of
 from flotilla.gateway.errors import maps_errors, maps_stream_errors, to_status
-from flotilla.gateway.limiting import CallLimits
+from flotilla.gateway.limiting import CallLimits, is_bot
 from flotilla.gateway.render import STATE_NAMES, Renderer, clock_from_pb
 from flotilla.rules import RulesError, Seat
 from flotilla.store.auth_store import AuthStore
@@ -100,7 +101,7 @@ class AuthServicer(game_service_pb2_grpc.AuthServiceServicer):
         if not self.guests:
             raise GuestsDisabled("guest sign-in is off here: use the operator's identity provider or an API key")
         await self.limits.check("sign_in", context, None)
-        name = inputs.display_name(request.display_name)
+        name = inputs.person_name(request.display_name, POLICIES)
         user = uuid.uuid4().hex
         await self.store.create_user(user, name, int(time.time() * 1000))
         log.info("auth.guest_signed_in", user=user)
@@ -116,11 +117,12 @@ class AuthServicer(game_service_pb2_grpc.AuthServiceServicer):
         key = await self.auth.check_api_key(request.api_key)
         if key is None:
             raise ApiKeyInvalid("unknown or revoked API key (keys look like flk_<id>_<secret>)")
-        await self.store.create_user(key.user, key.name, int(time.time() * 1000))
+        name = inputs.bot_account_name(key.name, POLICIES)
+        await self.store.create_user(key.user, name, int(time.time() * 1000))
         log.info("auth.api_key_signed_in", user=key.user, api_key=key.key_id)
         return game_service_pb2.SignInWithApiKeyResponse(
             user=f"users/{key.user}",
-            session_token=self.tokens.session(key.user, key.name, api_key=key.key_id),
+            session_token=self.tokens.session(key.user, name, api_key=key.key_id),
             expires_in=self.tokens.session_ttl_for(key.key_id),
         )
 
@@ -241,7 +243,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
     ) -> game_service_pb2.JoinGameResponse:
         principal = await self.session(context)
         game_id = game_id_of(request.game)
-        await self.limits.check("join", context, principal.user)
+        await self.limits.check("join", context, principal.user, bot=is_bot(principal))
         wanted = request.seat if request.HasField("seat") else None
         seat, meta = await self.games.join(game_id, principal.user, principal.name, wanted)
         await still_seated(self.games.store, game_id, seat, principal.user)  # a seat that left gets no new token
@@ -262,7 +264,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         seat = self.acting_seat(principal, game_id)
         assert principal is not None
         request_id = check_request_id(request.request_id)
-        gate = self.limits.gate("submit", context, principal.user)
+        gate = self.limits.submit_gate(context, principal)
         outcome = await self.games.leave(game_id, seat, request_id, gate)
         if not outcome.ok:
             raise outcome.error()
@@ -358,7 +360,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         seat = self.acting_seat(principal, game_id)
         assert principal is not None
         remaining = context.time_remaining()  # the client's deadline, if it set one
-        gate = self.limits.gate("submit", context, principal.user)
+        gate = self.limits.submit_gate(context, principal)
         host, outcome = await self._submit(game_id, seat, request, gate, remaining)
         return game_service_pb2.SubmitActionResponse(
             etag=outcome.etag,
@@ -410,7 +412,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
     ) -> AsyncIterator[game_service_pb2.WatchGameResponse]:
         game_id = game_id_of(request.game)
         principal = await self.principal(context, required=False)
-        async with self.limits.stream(context, principal.user if principal else None):
+        async with self.limits.stream(context, principal.user if principal else None, bot=is_bot(principal)):
             viewer = await self.viewer(principal, game_id, request.join_code)
             structlog.contextvars.bind_contextvars(seat=viewer)
             guard = StreamGuard(principal, viewer)
@@ -430,8 +432,8 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         interceptors.bind(first.open)
         principal = await self.principal(context, required=False)
         user = principal.user if principal else None
-        async with self.limits.stream(context, user):
-            gate = self.limits.gate("submit", context, user)
+        async with self.limits.stream(context, user, bot=is_bot(principal)):
+            gate = self.limits.submit_gate(context, principal)
             async with contextlib.aclosing(self._play(first.open, game_id, request_iterator, principal, gate)) as items:
                 async for item in items:
                     yield item

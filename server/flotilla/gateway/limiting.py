@@ -10,41 +10,60 @@ import grpc
 
 from flotilla.app.limits import Gate, Limiter
 from flotilla.app.stream_leases import StreamLeases
-from flotilla.gateway.peers import Network, bridged_peer, client_address
+from flotilla.gateway.peers import XFF, Network, bridged_peer, client_address
+from flotilla.identity.principal import Principal
 
 Context = grpc.aio.ServicerContext[Any, Any]
+
+
+def is_bot(who: Principal | None) -> bool:
+    """Whether `who` is a bot account (its token came from an API key): limits of its own."""
+    return who is not None and bool(who.api_key)
 
 
 class CallLimits:
     """Rate limits, quotas and stream leases of one gateway, by gRPC call."""
 
-    def __init__(self, limiter: Limiter, streams: StreamLeases, trusted: tuple[Network, ...]) -> None:
+    def __init__(
+        self, limiter: Limiter, streams: StreamLeases, trusted: tuple[Network, ...], forwarded_header: str = XFF
+    ) -> None:
         self.limiter = limiter
         self.streams = streams
         self.trusted = trusted
+        self.forwarded_header = forwarded_header  # the one header trusted proxies write (gateway/peers.py)
         self.bridge_key: str | None = None  # set when the browser bridge runs (gateway/browser.py)
 
     def address(self, context: Context) -> str:
-        return client_address(context, self.trusted, self.bridge_key)
+        return client_address(context, self.trusted, self.bridge_key, self.forwarded_header)
 
     def connection(self, context: Context) -> str:
         """The client's connection: the grpc peer, or the browser's of a bridged call."""
         browser = bridged_peer(context, self.bridge_key)
         return (context.peer() or "") if browser is None else f"browser:{browser}"
 
-    async def check(self, call: str, context: Context, user: str | None) -> None:
-        """Refuse (RateLimited) or count one `call` of this user from this address."""
-        await self.limiter.check(call, user, self.address(context))
+    async def check(self, call: str, context: Context, user: str | None, *, bot: bool = False) -> None:
+        """Refuse (RateLimited) or count one `call` of this user (`bot`: a bot account's) from this address."""
+        await self.limiter.check(call, user, self.address(context), bot=bot)
 
-    def gate(self, call: str, context: Context, user: str | None) -> Gate:
-        """The buckets of one `call`, taken later (with the work it queues: see Games.submit)."""
-        return self.limiter.gate(call, user, self.address(context))
+    def gate(
+        self, call: str, context: Context, user: str | None, *, bot: bool = False, seat: str | None = None
+    ) -> Gate:
+        """The buckets of one `call`, taken later (with the work it queues: see Games.submit);
+        `seat`: `<game>:<seat>` acted for (Limiter.gate)."""
+        return self.limiter.gate(call, user, self.address(context), bot=bot, seat=seat)
+
+    def submit_gate(self, context: Context, who: Principal | None) -> Gate:
+        """The buckets of a move by `who` (a seat token's: its game and seat count too)."""
+        if who is None:
+            return self.gate("submit", context, None)
+        seat = f"{who.game}:{who.seat}" if who.is_seat else None
+        return self.gate("submit", context, who.user, bot=is_bot(who), seat=seat)
 
     @contextlib.asynccontextmanager
-    async def stream(self, context: Context, user: str | None) -> AsyncIterator[None]:
+    async def stream(self, context: Context, user: str | None, *, bot: bool = False) -> AsyncIterator[None]:
         """A stream opens: the stream_open rate limits, then a place within the stream quotas
         while the block runs."""
         address = self.address(context)
-        await self.limiter.check("stream_open", user, address)
-        async with self.streams.open(user, address, self.connection(context)):
+        await self.limiter.check("stream_open", user, address, bot=bot)
+        async with self.streams.open(user, address, self.connection(context), bot=bot):
             yield

@@ -16,7 +16,7 @@ from flotilla.app.games import check_request_id, still_seated
 from flotilla.gateway.auth import Principal, Tokens, session_of
 from flotilla.gateway.errors import maps_errors, maps_stream_errors
 from flotilla.gateway.game_servicer import MAX_PAGE
-from flotilla.gateway.limiting import CallLimits
+from flotilla.gateway.limiting import CallLimits, is_bot
 from flotilla.gateway.render import clock_from_pb, clock_pb
 from flotilla.lobby.rooms import (
     CLOSED,
@@ -158,7 +158,7 @@ class LobbyServicer(pb_grpc.LobbyServiceServicer):
     async def JoinRoom(self, request: pb.JoinRoomRequest, context: Context) -> pb.JoinRoomResponse:
         who = await principal(self.tokens, context)
         room_id = room_id_of(request.room)
-        await self.limits.check("join", context, who.user)
+        await self.limits.check("join", context, who.user, bot=is_bot(who))
         seat = request.seat if request.HasField("seat") else None
         version, room = await self.rooms.join(room_id, who.user, who.name, request.join_code, seat)
         return pb.JoinRoomResponse(room=render_room(version, room, who.user))
@@ -196,7 +196,9 @@ class LobbyServicer(pb_grpc.LobbyServiceServicer):
         who = await principal(self.tokens, context)
         seat = request.seat if request.HasField("seat") else None
         difficulty = request.difficulty if request.HasField("difficulty") else None
-        version, room = await self.rooms.add_bot(room_id_of(request.room), who.user, seat, request.policy, difficulty)
+        room_id = room_id_of(request.room)
+        budget = partial(self.limits.limiter.bot_budget, who.user, room_id, spent=self.rooms.bot_costs)
+        version, room = await self.rooms.add_bot(room_id, who.user, seat, request.policy, difficulty, budget=budget)
         return pb.AddBotResponse(room=render_room(version, room, who.user))
 
     @maps_errors
@@ -212,7 +214,7 @@ class LobbyServicer(pb_grpc.LobbyServiceServicer):
     async def WatchRoom(self, request: pb.WatchRoomRequest, context: Context) -> AsyncIterator[pb.WatchRoomResponse]:
         who = await principal(self.tokens, context)
         room_id = room_id_of(request.room)
-        async with self.limits.stream(context, who.user):
+        async with self.limits.stream(context, who.user, bot=is_bot(who)):
             async for change in self.rooms.watch(room_id, request.after_version, who.user, join_code=request.join_code):
                 if change is None:
                     yield pb.WatchRoomResponse(is_checkpoint=True)

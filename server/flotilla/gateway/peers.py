@@ -1,10 +1,14 @@
 """Who is calling from where: the client address that per-address limits count.
 
 The address is the connection's peer (`context.peer()`), unless that peer is a proxy the operator
-trusts (FLOTILLA_TRUSTED_PROXIES, CIDRs): then it is the right-most address of the
-`x-forwarded-for` (or RFC 7239 `forwarded: for=`) header that is not itself a trusted proxy. A
-header from any other peer is ignored, so a client cannot pick its own address. IPv6 addresses
-count per /64 (what one subscriber gets), IPv4 addresses one by one.
+trusts (FLOTILLA_TRUSTED_PROXIES, CIDRs). Then one rule: only the header the trusted proxies write
+(FLOTILLA_FORWARDED_HEADER: `x-forwarded-for`, the default, or RFC 7239 `forwarded`'s `for=`) is
+read, every line of it in order, and the address is the right-most hop in it that is not itself a
+trusted proxy (a malformed or obfuscated hop ends the walk: nothing left of it is trusted). The
+other header is never read, so a client's own `forwarded` (or `x-forwarded-for`) cannot pick its
+address wherever it sits; a client's own copy of the read header sits left of what the proxies
+appended, so it counts only when every hop right of it is a trusted proxy. A header from any other
+peer is ignored. IPv6 addresses count per /64 (what one subscriber gets), IPv4 addresses one by one.
 
 A call the browser bridge (gateway/browser.py) forwards comes from this gateway's own loopback
 channel: its connection is the browser's, which the bridge names in the `flotilla-bridge-peer`
@@ -25,12 +29,23 @@ Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 IPV6_PREFIX = 64
 BRIDGE_HEADER = "flotilla-bridge-peer"  # "<bridge key> <browser host:port>", set by gateway/browser.py
-_FORWARDED_FOR = re.compile(r'for="?\[?([^\]";,]+)', re.IGNORECASE)
+XFF, FORWARDED = "x-forwarded-for", "forwarded"
+FORWARDED_HEADERS = (XFF, FORWARDED)  # the values of FLOTILLA_FORWARDED_HEADER
+_FORWARDED_FOR = re.compile(r'(?:^|;)\s*for\s*=\s*"?\[?([^\]";,]+)', re.IGNORECASE)
 
 
 def trusted_networks(text: str) -> tuple[Network, ...]:
     """FLOTILLA_TRUSTED_PROXIES parsed: comma-separated addresses or CIDRs; ValueError when malformed."""
     return tuple(ipaddress.ip_network(part.strip(), strict=False) for part in text.split(",") if part.strip())
+
+
+def forwarded_header(text: str) -> str:
+    """FLOTILLA_FORWARDED_HEADER checked: the one header trusted proxies write; ValueError otherwise."""
+    name = text.strip().lower()
+    if name not in FORWARDED_HEADERS:
+        msg = f"FLOTILLA_FORWARDED_HEADER must be one of {', '.join(FORWARDED_HEADERS)}, not {text[:40]!r}"
+        raise ValueError(msg)
+    return name
 
 
 def peer_ip(peer: str) -> Address | None:
@@ -60,15 +75,27 @@ def _parse(text: str) -> Address | None:
         return None
 
 
-def _forwarded(metadata: Iterable[tuple[str, Any]]) -> list[Address | None]:
+def forwarded_hops(metadata: Iterable[tuple[str, Any]], header: str = XFF) -> list[Address | None]:
+    """The addresses of `header` (every line, in order; None for a malformed or obfuscated hop)."""
     hops: list[Address | None] = []
     for key, value in metadata:
+        if key != header:
+            continue
         text = value if isinstance(value, str) else value.decode(errors="replace")
-        if key == "forwarded":
-            hops += [_parse(m) for m in _FORWARDED_FOR.findall(text)]
-        elif key == "x-forwarded-for":
+        if header == FORWARDED:
+            hops += [_parse(element) for element in _forwarded_for(text)]
+        else:
             hops += [_parse(part) for part in text.split(",")]
     return hops
+
+
+def _forwarded_for(text: str) -> list[str]:
+    """The `for=` of each element of a `forwarded` value ("" for an element without one)."""
+    found = []
+    for element in text.split(","):
+        match = _FORWARDED_FOR.search(element)
+        found.append(match.group(1) if match else "")
+    return found
 
 
 def subject(address: Address) -> str:
@@ -94,7 +121,10 @@ def bridged_peer(context: grpc.aio.ServicerContext[Any, Any], key: str | None) -
 
 
 def client_address(
-    context: grpc.aio.ServicerContext[Any, Any], trusted: Sequence[Network], bridge_key: str | None = None
+    context: grpc.aio.ServicerContext[Any, Any],
+    trusted: Sequence[Network],
+    bridge_key: str | None = None,
+    header: str = XFF,
 ) -> str:
     """The subject of the calling client's address (see the module docstring)."""
     browser = bridged_peer(context, bridge_key)
@@ -104,7 +134,7 @@ def client_address(
         return peer
     if trusted and any(ip in net for net in trusted):
         metadata: Any = context.invocation_metadata() or ()
-        for hop in reversed(_forwarded(metadata)):
+        for hop in reversed(forwarded_hops(metadata, header)):
             if hop is None:
                 break  # a malformed hop: trust nothing before it
             ip = hop

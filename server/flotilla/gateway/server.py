@@ -33,7 +33,7 @@ from flotilla.gateway.interceptors import CallContext
 from flotilla.gateway.limiting import CallLimits
 from flotilla.gateway.lobby_servicer import LobbyServicer
 from flotilla.gateway.matchmaking_servicer import MatchmakingServicer, RatingServicer
-from flotilla.gateway.peers import trusted_networks
+from flotilla.gateway.peers import forwarded_header, trusted_networks
 from flotilla.gateway.render import Renderer
 from flotilla.gateway.services import add_services
 from flotilla.gateway.slow_requests import Timeouts
@@ -153,6 +153,7 @@ async def start_gateway(settings: Settings, store: RedisStore | None = None) -> 
         Limiter(store.limits, rows, held_ttl_s=settings.finished_ttl_s),
         StreamLeases(store.limits, rows, inbox.key.partition("{")[2].rstrip("}")),
         trusted_networks(settings.trusted_proxies),
+        forwarded_header(settings.forwarded_header),
     )
     admission = Admission(Limits.from_settings(settings))
     known_servers = core_server_ids()

@@ -20,6 +20,7 @@ from typing import Any
 import structlog
 from hypercorn.config import Config
 
+from flotilla import metrics
 from flotilla.loop_lag import name_task
 
 log = structlog.get_logger("flotilla.gateway")
@@ -82,6 +83,7 @@ class BodyDeadline:
         await self.app(scope, receiving, sending)
         if not timed_out:
             return
+        metrics.BROWSER_BODY_TIMEOUTS.inc()
         log.info("gateway.browser_slow_body", path=str(scope.get("path", ""))[:80], seconds=self.seconds)
         if not started:
             await send(

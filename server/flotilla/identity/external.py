@@ -23,7 +23,8 @@ import jwt
 from jwt import PyJWK, PyJWKClient, PyJWKSet
 
 from flotilla.app.errors import InvalidRequest, TokenExpired, Unauthenticated
-from flotilla.app.inputs import display_name
+from flotilla.app.inputs import person_name
+from flotilla.bots import POLICIES
 from flotilla.identity.keycache import KeyCache, KeySet
 from flotilla.identity.principal import Principal
 
@@ -137,7 +138,7 @@ class ExternalIssuer:
     @staticmethod
     def _name(raw: object, user: str) -> str:
         try:
-            return display_name(raw if isinstance(raw, str) else "")
+            return person_name(raw if isinstance(raw, str) else "", POLICIES)
         except InvalidRequest:
             return f"player-{user[:8]}"
 

@@ -42,7 +42,8 @@ from flotilla.app.errors import (
 )
 from flotilla.app.games import MAX_SEATS, Games
 from flotilla.app.host import host_for
-from flotilla.app.inputs import echo
+from flotilla.app.inputs import distinct_name, echo
+from flotilla.app.limits import bot_cost
 from flotilla.bots import POLICIES
 from flotilla.lobby.follow import Heartbeat, follow
 from flotilla.records import BotSeat
@@ -265,9 +266,25 @@ class Rooms:
         return written, room
 
     async def still_open(self, room_ids: list[str]) -> list[bool]:
-        """For each room: whether it still exists and has neither started nor closed."""
+        """For each room: whether it still exists and is open, starting, or started with its game
+        not over (what open_rooms_per_user and bot_cost_per_user count)."""
+        return [row is not None for row in await self._live(room_ids)]
+
+    async def bot_costs(self, room_ids: list[str]) -> int:
+        """The cost (app/limits.py, bot_cost) of the server bots of those rooms still live."""
+        rooms = [row[1] for row in await self._live(room_ids) if row is not None]
+        return sum(bot_cost(s["bot"], s.get("difficulty")) for r in rooms for s in r["seats"] if s and s["bot"])
+
+    async def _live(self, room_ids: list[str]) -> list[tuple[int, Room] | None]:
         rows = await self.store.rooms(room_ids) if room_ids else []
-        return [row is not None and row[1]["status"] in (OPEN, STARTING) for row in rows]
+        games = [row[1]["game"] for row in rows if row is not None and row[1]["status"] == STARTED]
+        playing = dict(zip(games, await self.games.still_open(games), strict=True))
+        return [
+            row
+            if row is not None and (row[1]["status"] in (OPEN, STARTING) or playing.get(row[1].get("game"), False))
+            else None
+            for row in rows
+        ]
 
     async def join(self, room_id: str, user: str, name: str, code: str, seat: int | None) -> tuple[int, Room]:
         def change(room: Room) -> None:
@@ -287,7 +304,8 @@ class Rooms:
                 if not free:
                     raise RoomFull("every seat is taken", room=f"rooms/{room_id}")
                 wanted = free[0]
-            room["seats"][wanted] = {"user": user, "name": name, "ready": False, "bot": ""}
+            others = [s["name"] for s in room["seats"] if s is not None]
+            room["seats"][wanted] = {"user": user, "name": distinct_name(name, others), "ready": False, "bot": ""}
 
         return await self._change(room_id, change)
 
@@ -341,15 +359,24 @@ class Rooms:
         return await self._change(room_id, change)
 
     async def add_bot(
-        self, room_id: str, user: str, seat: int | None, policy: str, difficulty: int | None = None
+        self,
+        room_id: str,
+        user: str,
+        seat: int | None,
+        policy: str,
+        difficulty: int | None = None,
+        budget: Callable[[int], Awaitable[None]] | None = None,
     ) -> tuple[int, Room]:
         """A bot of `policy` (flotilla.bots.POLICIES; "" is "random") at `difficulty` (0 to
-        MAX_BOT_DIFFICULTY; None: the bot runner's default) in `seat` (None: the lowest open one)."""
+        MAX_BOT_DIFFICULTY; None: the bot runner's default) in `seat` (None: the lowest open one).
+        `budget`: called with the bot's cost (app/limits.py, bot_cost) once the request is valid."""
         policy = policy or "random"
         if policy not in POLICIES:
             raise InvalidRequest(f"bot policy must be one of {sorted(POLICIES)}", field="policy")
         if difficulty is not None and not 0 <= difficulty <= MAX_BOT_DIFFICULTY:
             raise InvalidRequest(f"bot difficulty must be 0..{MAX_BOT_DIFFICULTY}", field="difficulty")
+        if budget is not None:
+            await budget(bot_cost(policy, difficulty))
 
         def change(room: Room) -> None:
             _require_host(room, user)

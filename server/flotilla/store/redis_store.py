@@ -50,7 +50,7 @@ def _split_url(url: str) -> tuple[str, bool]:
 class Lifetimes:
     """How long records live in Redis, in seconds (0: no TTL). Defaults are the settings' defaults."""
 
-    unstarted_game_s: int = 24 * 3600  # a game whose seats never all fill
+    unstarted_game_s: int = 15 * 60  # a game whose seats never all fill
     outcome_s: int = 24 * 3600  # a request id's recorded outcome
     user_s: int = 7 * 24 * 3600  # a guest user record (its sessions live as long)
 

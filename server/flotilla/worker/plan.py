@@ -285,11 +285,8 @@ def plan_round(
                 raise broken[work.game_id]
             if loaded is None:
                 raise GameNotFound(f"no game games/{work.game_id}", game=work.game_id)
-            if work.etag and not lineage.matches(loaded.version, loaded.lineage, *_etag(work.etag)):
-                current = lineage.etag(loaded.version, loaded.lineage)
-                raise StaleVersion(
-                    f"etag {work.etag[:40]} is stale; the game is at {current}", etag=work.etag, current=current
-                )
+            if work.etag:
+                lineage.check(loaded.version, loaded.lineage, work.etag)
             planned = plan_step(work, loaded, clock, now_ms, takeover)
             if planned is None:  # nothing to do (a clock that is no longer due, a seat already gone)
                 if work.kind == CLOCK:
@@ -414,14 +411,6 @@ def reannounced(replies: Sequence[Reply], unconfirmed: set[MessageKey]) -> list[
         for r in replies
         if r.work.key in unconfirmed and r.outcome.ok and any(row[2] == FINISHED for row in r.outcome.events)
     ]
-
-
-def _etag(text: str) -> tuple[int, str]:
-    """A submitted etag (checked by the gateway); one that does not parse matches no version."""
-    try:
-        return lineage.parse_etag(text)
-    except AppError:
-        return -1, ""
 
 
 def _loads(raw: bytes | None) -> Any:
