@@ -19,7 +19,7 @@ from flotilla.logs import configure
 from flotilla.metrics import DEFAULT_PORTS
 from flotilla.metrics import serve as serve_metrics
 from flotilla.processes import stop_all
-from flotilla.redis_acl import masked
+from flotilla.redis_acl import URL_FILE, masked, write_private
 from flotilla.redis_server import APPENDFSYNC_CHOICES
 from flotilla.settings import Settings
 from flotilla_client.tls import Tls
@@ -63,8 +63,7 @@ def up_client_tls(settings: Settings) -> Tls | None:
 def cmd_up(args: argparse.Namespace) -> int:
     """Embedded Redis (unless REDIS_URL) + G gateway processes on one port + W workers + a matchmaker,
     as separate processes; G and W sized from the cores unless given (flotilla/cores.py)."""
-    from flotilla.redis_acl import PASSWORDS_FILE, URL_FILE, RedisUsers, make_private, write_private  # noqa: PLC0415
-    from flotilla.redis_server import RedisServer  # noqa: PLC0415
+    from flotilla.redis_server import embedded_redis  # noqa: PLC0415
 
     settings = Settings.from_env()
     tls = up_client_tls(settings)
@@ -76,11 +75,7 @@ def cmd_up(args: argparse.Namespace) -> int:
     redis_server = None
     env = dict(os.environ)
     if not env.get("REDIS_URL"):
-        make_private(state_dir)  # 0700, and what an older run left readable closed (the AOF holds the keys)
-        users = RedisUsers.load_or_create(state_dir / PASSWORDS_FILE)
-        redis_server = RedisServer(
-            state_dir / "redis", args.redis_port, aof=True, appendfsync=args.appendfsync, users=users
-        ).start()
+        redis_server = embedded_redis(state_dir, args.redis_port, args.appendfsync).start()
         env["REDIS_URL"] = redis_server.url
         write_private(state_dir / URL_FILE, f"{redis_server.url}\n")
     env["FLOTILLA_BIND"] = f"{args.host}:{args.port}"

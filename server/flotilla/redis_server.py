@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Literal
 
-from flotilla.redis_acl import APP_USER, RedisUsers, make_private, write_private
+from flotilla.redis_acl import APP_USER, PASSWORDS_FILE, RedisUsers, make_private, write_private
 
 Appendfsync = Literal["always", "everysec"]
 APPENDFSYNC_CHOICES: tuple[Appendfsync, ...] = ("always", "everysec")
@@ -231,6 +231,15 @@ class RedisServer:
             self.process.kill()
             self.process.wait()
             self.process = None
+
+
+def embedded_redis(state_dir: Path, port: int | None = None, appendfsync: Appendfsync = "always") -> RedisServer:
+    """`flotilla up`'s Redis (not started): `state_dir` 0700 with everything in it 0600 (even what an
+    older run left readable), its users' passwords in `state_dir`/redis.passwords (made at the first
+    start), AOF in `state_dir`/redis."""
+    make_private(state_dir)
+    users = RedisUsers.load_or_create(state_dir / PASSWORDS_FILE)
+    return RedisServer(state_dir / "redis", port, aof=True, appendfsync=appendfsync, users=users)
 
 
 class RedisCluster:
