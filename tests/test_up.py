@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import ssl
 import subprocess
 import sys
@@ -21,7 +20,7 @@ import trustme
 from flotilla.cli import metrics_ports
 from flotilla.redis_acl import ADMIN_USER, APP_USER, PASSWORDS_FILE, URL_FILE, RedisUsers
 from flotilla.redis_server import embedded_redis, free_port
-from support import listening_on
+from support import ask, listening_on
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(120)]
 
@@ -140,21 +139,6 @@ def older_state(state: Path) -> None:
         (state / name).chmod(0o644)
     for directory in (state, state / "redis"):
         directory.chmod(0o755)
-
-
-def ask(port: int, *command: bytes, user: bytes = b"", password: bytes = b"") -> bytes:
-    """One command on a fresh connection (after AUTH when given a user), its raw RESP reply."""
-    parts = ((b"AUTH", user, password),) if user else ()
-
-    def resp(args: tuple[bytes, ...]) -> bytes:
-        return b"*%d\r\n" % len(args) + b"".join(b"$%d\r\n%s\r\n" % (len(a), a) for a in args)
-
-    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
-        sock.sendall(b"".join(resp(p) for p in (*parts, command)))
-        reply = b""
-        while reply.count(b"\r\n") < 1 + len(parts) and (chunk := sock.recv(4096)):
-            reply += chunk
-    return reply.split(b"\r\n", len(parts))[-1]
 
 
 DANGEROUS = (

@@ -54,7 +54,7 @@ APP_RULES: tuple[str, ...] = (
 """The application user's commands, in order (Redis applies ACL rules left to right). Valid on
 Redis 6.2 (the embedded server) and 7."""
 
-ADMIN_RULES: tuple[str, ...] = ("+@all",)
+ADMIN_RULES: tuple[str, ...] = ("allchannels", "+@all")
 
 PASSWORDS_FILE = "redis.passwords"
 """Beside the data directory, under `flotilla up`'s state directory: `user password` lines."""

@@ -123,6 +123,11 @@ def free_cluster_port() -> int:
     return _PLAN.pick(LOWEST_PORT, max(LOWEST_PORT + 10_000, min(65_535, low - 1)), (0, 10_000))
 
 
+def resp_command(*parts: bytes) -> bytes:
+    """One command in Redis's protocol (RESP), as a client sends it."""
+    return b"*%d\r\n" % len(parts) + b"".join(b"$%d\r\n%s\r\n" % (len(p), p) for p in parts)
+
+
 class RedisServer:
     """One redis-server process on 127.0.0.1 (with an append-only file fsynced per `appendfsync`)."""
 
@@ -154,8 +159,7 @@ class RedisServer:
         the answer when it is up."""
         if self.users is None:
             return b"PING\r\n", b"+PONG\r\n"
-        parts = (b"AUTH", APP_USER.encode(), self.users.app_password.encode())
-        auth = b"*3\r\n" + b"".join(b"$%d\r\n%s\r\n" % (len(p), p) for p in parts)
+        auth = resp_command(b"AUTH", APP_USER.encode(), self.users.app_password.encode())
         return auth + b"PING\r\n", b"+OK\r\n+PONG\r\n"
 
     def start(self, timeout_s: float = 10.0) -> RedisServer:
