@@ -18,11 +18,11 @@ from typing import Any
 import pytest
 import yaml
 from chart_support import CHART, RELEASE, ROOT, Render, one, process_env_vars
-from support import ask, listening_on
 
 from flotilla.cli import build_parser
 from flotilla.redis_acl import ADMIN_USER, APP_RULES, APP_USER, RedisUsers
 from flotilla.redis_server import free_port, redis_server_binary
+from support import ask, listening_on
 
 DEPLOY = ROOT / "deploy"
 FLOTILLA_SERVICES = ("gateway-1", "gateway-2", "worker", "matchmaker")
@@ -167,7 +167,8 @@ def test_compose_and_the_chart_have_flotilla_ups_users() -> None:
     template = acl_users((DEPLOY / "redis" / "users.acl").read_text())
     ours = acl_users(RedisUsers("app", "admin").acl_file())
     assert set(template) == set(ours) == {"default", APP_USER, ADMIN_USER}
-    assert template["default"] == ours["default"] and "off" in template["default"]
+    assert template["default"] == ours["default"]
+    assert "off" in template["default"]
     for user, placeholder in ((APP_USER, "#APP_PASSWORD_SHA256"), (ADMIN_USER, "#ADMIN_PASSWORD_SHA256")):
         assert template[user][1] == placeholder
         assert template[user][:1] + template[user][2:] == ours[user][:1] + ours[user][2:], user
@@ -206,7 +207,8 @@ def test_compose_redis_admits_only_its_users(compose: dict[str, Any], tmp_path: 
         admin = {"user": ADMIN_USER.encode(), "password": passwords["REDIS_ADMIN_PASSWORD"].encode()}
         deadline = time.monotonic() + 20
         while not listening_on(port):
-            assert server.poll() is None and time.monotonic() < deadline, (tmp_path / "redis.log").read_text()
+            assert server.poll() is None, (tmp_path / "redis.log").read_text()
+            assert time.monotonic() < deadline, (tmp_path / "redis.log").read_text()
             time.sleep(0.05)
         assert ask(port, b"PING").startswith(b"-NOAUTH")
         assert ask(port, b"PING", **app) == b"+PONG\r\n"
