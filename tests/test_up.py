@@ -115,20 +115,15 @@ def test_up_demo_plays_over_tls(tmp_path: Path) -> None:
     assert f"Redis at redis://{APP_USER}:***@127.0.0.1:" in out
     assert users.app_password not in out + done.stderr.decode()
     assert (state / URL_FILE).read_text().startswith(f"redis://{APP_USER}:{users.app_password}@127.0.0.1:")
-    assert {path: mode for path, mode in modes(state).items() if not path.startswith("redis/")} == {
-        ".": 0o700,
-        "redis": 0o700,
-        PASSWORDS_FILE: 0o600,
-        URL_FILE: 0o600,
-    }
-    assert set(modes(state / "redis").values()) <= {0o700, 0o600}  # the AOF (a directory of files on Redis 7)
+    assert_private(state, PASSWORDS_FILE, URL_FILE, "redis/users.acl")
 
 
-def modes(top: Path) -> dict[str, int]:
-    """The permission bits of `top` and of everything under it, by path relative to `top`."""
-    found = {".": top.stat().st_mode & 0o777}
-    found.update({str(p.relative_to(top)): p.stat().st_mode & 0o777 for p in top.rglob("*")})
-    return found
+def assert_private(top: Path, *files: str) -> None:
+    """`top` and every directory under it are 0700, every file 0600 (the AOF is one file on Redis 6.2,
+    a directory of them on 7), and `files` are there."""
+    found = {p: p.stat().st_mode & 0o777 for p in (top, *top.rglob("*"))}
+    assert {top / name for name in files} <= set(found)
+    assert found == {p: 0o700 if p.is_dir() else 0o600 for p in found}
 
 
 def older_state(state: Path) -> None:
@@ -141,6 +136,7 @@ def older_state(state: Path) -> None:
         directory.chmod(0o755)
 
 
+REFUSALS = (b"NOPERM", b"can't run this command", b"DEBUG command not allowed")  # (a script's; Redis 7's DEBUG)
 DANGEROUS = (
     (b"CONFIG", b"SET", b"dir", b"/tmp"),
     (b"SAVE",),
@@ -154,7 +150,7 @@ DANGEROUS = (
     (b"MONITOR",),
     (b"SCRIPT", b"FLUSH"),
     (b"CLIENT", b"KILL", b"TYPE", b"normal"),
-    (b"EVAL", b"return redis.call('CONFIG', 'GET', 'dir')", b"0"),
+    (b"EVAL", b"return redis.call('FLUSHALL')", b"0"),  # not from a script either
 )
 
 
@@ -173,7 +169,9 @@ def test_the_embedded_redis_refuses_strangers_and_the_app_user_cannot_touch_the_
         app = {"user": APP_USER.encode(), "password": users.app_password.encode()}
         assert ask(server.port, b"PING", user=APP_USER.encode(), password=b"wrong").startswith(b"-NOAUTH")
         for command in DANGEROUS:
-            assert ask(server.port, *command, **app).startswith((b"-NOPERM", b"-ERR Error running script")), command
+            reply = ask(server.port, *command, **app)
+            assert reply.startswith(b"-"), command
+            assert any(why in reply for why in REFUSALS), reply
         assert ask(server.port, b"SET", b"k", b"v", **app) == b"+OK\r\n"
         assert ask(server.port, b"CONFIG", b"GET", b"dir", **app).startswith(b"-NOPERM")  # nothing changed it
         admin = {"user": ADMIN_USER.encode(), "password": users.admin_password.encode()}
@@ -186,13 +184,6 @@ def test_the_embedded_redis_refuses_strangers_and_the_app_user_cannot_touch_the_
         assert server.url == f"redis://{APP_USER}:{users.app_password}@127.0.0.1:{server.port}/0"
     finally:
         server.stop()
-    assert modes(state) == {
-        ".": 0o700,
-        "redis": 0o700,
-        PASSWORDS_FILE: 0o600,
-        "redis/appendonly.aof": 0o600,
-        "redis/redis.log": 0o600,
-        "redis/users.acl": 0o600,
-    }
+    assert_private(state, PASSWORDS_FILE, "redis/redis.log", "redis/users.acl")  # and the AOF, whatever its form
     assert users.app_password not in (state / "redis" / "users.acl").read_text()  # only its SHA-256
     assert RedisUsers.load_or_create(state / PASSWORDS_FILE) == users  # made once, kept across restarts

@@ -47,12 +47,11 @@ APP_RULES: tuple[str, ...] = (
     "+script|exists",  # redis-py's scripts; never SCRIPT FLUSH or KILL
     "+client|id",
     "+client|unblock",  # a stream reader woken up (store/feeds.py, store/lobby_store.py)
-    "+client|setname",
-    "+client|setinfo",  # redis-py's connection handshake
+    "+client|setname",  # redis-py's handshake (its CLIENT SETINFO: @connection on 7.2+, absent before)
     "+cluster|slots",  # a Redis Cluster's topology, for the cluster client
 )
 """The application user's commands, in order (Redis applies ACL rules left to right). Valid on
-Redis 6.2 (the embedded server) and 7."""
+Redis 6.2 (the embedded server) and 7.0+ (which refuses a file naming a subcommand it lacks)."""
 
 ADMIN_RULES: tuple[str, ...] = ("allchannels", "+@all")
 
