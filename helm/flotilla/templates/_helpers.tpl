@@ -61,10 +61,10 @@ app.kubernetes.io/component: {{ .component }}
 {{- if .Values.secret.existingSecret }}{{ .Values.secret.existingSecretKey }}{{ else }}flotilla-secret{{ end }}
 {{- end }}
 
-{{/* The Redis URL without a password: the managed Redis's when enabled, else redis.url. */}}
+{{/* The Redis URL without a password: the managed Redis's (as its `flotilla` ACL user) when enabled, else redis.url. */}}
 {{- define "flotilla.redisUrl" -}}
 {{- if .Values.redis.managed.enabled }}
-{{- printf "redis://%s-redis:6379/0" (include "flotilla.fullname" .) }}
+{{- printf "redis://flotilla@%s-redis:6379/0" (include "flotilla.fullname" .) }}
 {{- else }}
 {{- required "redis.url is required (or redis.existingSecretUrlKey, or redis.managed.enabled)" .Values.redis.url }}
 {{- end }}
@@ -82,9 +82,25 @@ app.kubernetes.io/component: {{ .component }}
 {{- end }}
 {{- end }}
 
-{{/* Is the Redis password in a Secret (spliced into the URL)? */}}
+{{/* Is the Redis password in a Secret (spliced into the URL)? Always for the managed Redis. */}}
 {{- define "flotilla.redisPasswordFromSecret" -}}
-{{- if and .Values.redis.existingSecret .Values.redis.existingSecretPasswordKey (not .Values.redis.existingSecretUrlKey) }}true{{ end }}
+{{- if .Values.redis.managed.enabled }}true
+{{- else if and .Values.redis.existingSecret .Values.redis.existingSecretPasswordKey (not .Values.redis.existingSecretUrlKey) }}true{{ end }}
+{{- end }}
+
+{{/* The Secret holding the Redis password (redis.existingSecret, else the managed Redis's own), and its key. */}}
+{{- define "flotilla.redisSecretName" -}}
+{{- if .Values.redis.existingSecret }}{{ .Values.redis.existingSecret }}
+{{- else }}{{ printf "%s-redis-users" (include "flotilla.fullname" .) }}{{ end }}
+{{- end }}
+
+{{- define "flotilla.redisPasswordKey" -}}
+{{- if .Values.redis.existingSecret }}{{ required "redis.managed.enabled with redis.existingSecret needs redis.existingSecretPasswordKey (the flotilla user's password)" .Values.redis.existingSecretPasswordKey }}
+{{- else }}password{{ end }}
+{{- end }}
+
+{{- define "flotilla.redisAdminPasswordKey" -}}
+{{- if .Values.redis.existingSecret }}{{ .Values.redis.managed.adminPasswordKey }}{{ else }}admin-password{{ end }}
 {{- end }}
 
 {{/* KEDA when the values say so, or (auto) when the cluster serves its API. */}}
@@ -118,8 +134,8 @@ app.kubernetes.io/component: {{ .component }}
 - name: REDIS_PASSWORD
   valueFrom:
     secretKeyRef:
-      name: {{ $r.existingSecret }}
-      key: {{ $r.existingSecretPasswordKey }}
+      name: {{ include "flotilla.redisSecretName" . }}
+      key: {{ include "flotilla.redisPasswordKey" . }}
 - name: REDIS_URL
   value: {{ printf "%s://%s:$(REDIS_PASSWORD)@%s%s%s" $u.scheme $u.userinfo $u.host $u.path (ternary (printf "?%s" $u.query) "" (ne $u.query "")) | quote }}
 {{- else }}
