@@ -142,16 +142,21 @@ class LobbyServicer(pb_grpc.LobbyServiceServicer):
     @maps_errors
     async def GetRoom(self, request: pb.GetRoomRequest, context: Context) -> pb.GetRoomResponse:
         who = await principal(self.tokens, context)
-        version, room = await self.rooms.get(room_id_of(request.room), who.user, request.join_code)
+        async with self.limits.guessing(context, who.user, request.join_code):
+            room_id = await self.rooms.find(request.room, request.join_code)
+            version, room = await self.rooms.get(room_id, who.user, request.join_code)
         return pb.GetRoomResponse(room=render_room(version, room, who.user), seat_token=self._seat_token(room, who))
 
     @maps_errors
     async def JoinRoom(self, request: pb.JoinRoomRequest, context: Context) -> pb.JoinRoomResponse:
         who = await principal(self.tokens, context)
-        room_id = room_id_of(request.room)
+        if request.room:
+            room_id_of(request.room)  # a malformed name is refused before any limit is taken
         await self.limits.check("join", context, who.user)
         seat = request.seat if request.HasField("seat") else None
-        version, room = await self.rooms.join(room_id, who.user, who.name, request.join_code, seat)
+        async with self.limits.guessing(context, who.user, request.join_code):
+            room_id = await self.rooms.find(request.room, request.join_code)
+            version, room = await self.rooms.join(room_id, who.user, who.name, request.join_code, seat)
         return pb.JoinRoomResponse(room=render_room(version, room, who.user))
 
     @maps_errors
@@ -202,6 +207,9 @@ class LobbyServicer(pb_grpc.LobbyServiceServicer):
         who = await principal(self.tokens, context)
         room_id = room_id_of(request.room)
         async with self.limits.stream(context, who.user):
+            if request.join_code:  # checked once here, where a wrong code counts (the watch checks it again)
+                async with self.limits.guessing(context, who.user, request.join_code):
+                    await self.rooms.get(room_id, who.user, request.join_code)
             async for change in self.rooms.watch(room_id, request.after_version, who.user, join_code=request.join_code):
                 if change is None:
                     yield pb.WatchRoomResponse(is_checkpoint=True)
