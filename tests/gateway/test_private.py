@@ -49,7 +49,8 @@ async def private_room(host: Player, moves: int = 1) -> lb.Room:
 
 
 async def started(host: Player, friend: Player) -> tuple[lb.Room, str]:
-    """A private counter room the friend joined by its code alone (typed loosely), started: (room, host's seat token)."""
+    """A private counter room the friend joined by its code alone (typed loosely), started.
+    Returns the room and the host's seat token."""
     room = await private_room(host)
     typed = f" {room.join_code[:4].lower()}-{room.join_code[4:]} "
     joined = await friend.lobby().JoinRoom(lb.JoinRoomRequest(join_code=typed), metadata=friend.md())
@@ -131,10 +132,14 @@ async def test_guessing_codes_locks_the_guesser_even_for_the_right_code(redis_ur
 
         async def guess(player: Player, code: str, how: int) -> Any:
             if how % 3 == 0:
-                return await player.lobby().GetRoom(lb.GetRoomRequest(room=room.name, join_code=code), metadata=player.md())
+                return await player.lobby().GetRoom(
+                    lb.GetRoomRequest(room=room.name, join_code=code), metadata=player.md()
+                )
             if how % 3 == 1:
                 return await player.lobby().JoinRoom(lb.JoinRoomRequest(join_code=code), metadata=player.md())
-            return await player.lobby().JoinRoom(lb.JoinRoomRequest(room=room.name, join_code=code), metadata=player.md())
+            return await player.lobby().JoinRoom(
+                lb.JoinRoomRequest(room=room.name, join_code=code), metadata=player.md()
+            )
 
         # A user: 10 wrong codes, then locked (per user), whatever the code.
         for i in range(10):
@@ -200,7 +205,9 @@ async def test_codes_are_short_found_alone_and_old_codes_still_work(redis_url: s
             assert joined.room.join_code == "ABC234"
             # A code that names no room is a wrong code, like any other.
             stranger = await Player(targets, fresh_address()).sign_in("stranger")
-            refusal = await refused(stranger.lobby().GetRoom(lb.GetRoomRequest(join_code=WRONG), metadata=stranger.md()))
+            refusal = await refused(
+                stranger.lobby().GetRoom(lb.GetRoomRequest(join_code=WRONG), metadata=stranger.md())
+            )
             assert (refusal.code, refusal.reason) == PERMISSION
     finally:
         await store.close()
