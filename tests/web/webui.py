@@ -280,13 +280,13 @@ async def start(host: Page, others: Sequence[Page]) -> str:
     return f"games/{ids.pop()}"
 
 
-async def caught_up(page: Page, grpc_client: FlotillaClient, game: str) -> int:
-    """Until the page shows the game's last event (as GetGame has it); that event id."""
+async def caught_up(page: Page, grpc_client: FlotillaClient, game: str, join_code: str = "") -> int:
+    """Until the page shows the game's last event (as GetGame has it, with a private game's code); that event id."""
     last = 0
 
     async def same() -> bool:
         nonlocal last
-        last = (await grpc_client.get_game(game)).last_event_id
+        last = (await grpc_client.get_game(game, join_code=join_code)).last_event_id
         return await through_event_id(page) == last
 
     await until(same, 30, f"the page at {game}'s last event")
@@ -404,6 +404,7 @@ class Table:
     host: Page
     guest: Page
     game: str
+    code: str = ""  # a private room's join code: what a checker that holds no seat reads the game with
 
     async def close(self) -> None:
         await self.host.context.close()
@@ -427,7 +428,7 @@ async def seat_a_table(
     game = await start(host, [guest])
     for page in (host, guest):  # the lobby's clicks are not moves
         await page.evaluate("window.__flotillaLog.clicks = []")
-    return Table(host, guest, game)
+    return Table(host, guest, game, code)
 
 
 async def play_some(pages: Sequence[Page], moves: int, chooser: Chooser = eager, seed: int = 0) -> int:
