@@ -32,6 +32,8 @@ async def test_an_invite_link_signs_in_and_seats_its_opener(browser: Browser, we
     await friend.wait_for_url(re.compile(r"#/rooms/"))
     seats = friend.get_by_role("main").get_by_role("list", name="Seats", exact=True)
     await seats.get_by_text(name, exact=True).wait_for()
-    await host.get_by_role("main").get_by_role("list", name="Seats", exact=True).get_by_text(name, exact=True).wait_for()
+    await (
+        host.get_by_role("main").get_by_role("list", name="Seats", exact=True).get_by_text(name, exact=True).wait_for()
+    )
     await context.close()
     await host.context.close()
