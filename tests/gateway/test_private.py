@@ -125,9 +125,13 @@ async def test_guessing_codes_locks_the_guesser_even_for_the_right_code(redis_ur
         targets = [f"127.0.0.1:{g.port}" for g in running]
         host = await Player(targets, fresh_address()).sign_in("host")
         room = await private_room(host)
+        guesser_address = fresh_address()
+        member = await Player(targets, guesser_address).sign_in("member")  # behind the same NAT as the guesser
+        await member.lobby().JoinRoom(
+            lb.JoinRoomRequest(room=room.name, join_code=room.join_code), metadata=member.md()
+        )
         get_room = host.lobby().GetRoom(lb.GetRoomRequest(room=room.name), metadata=host.md())
         version = (await get_room).room.version
-        guesser_address = fresh_address()
         first, second, third = [await Player(targets, guesser_address).sign_in("g") for _ in range(3)]
 
         async def guess(player: Player, code: str, how: int) -> Any:
@@ -154,14 +158,20 @@ async def test_guessing_codes_locks_the_guesser_even_for_the_right_code(redis_ur
             assert (refusal.code, refusal.reason) == PERMISSION
         for i in range(3):
             assert_locked(await refused(guess(third, room.join_code, i)), "code_guess_per_address")
-        # Nothing changed: the room is as it was, no one joined it.
+        # Nothing changed: the room is as it was, no one else joined it.
         after = (await host.lobby().GetRoom(lb.GetRoomRequest(room=room.name), metadata=host.md())).room
         assert after.version == version
-        assert [s.user for s in after.seats if s.taken] == [f"users/{host.user}"]
+        assert [s.user for s in after.seats if s.taken] == [f"users/{host.user}", f"users/{member.user}"]
+        # A member needs no code, so the locked address does not lock it out of its own room (clients
+        # send the code they keep anyway).
+        mine = lb.GetRoomRequest(room=room.name, join_code=room.join_code)
+        assert (await member.lobby().GetRoom(mine, metadata=member.md())).room.version == version
+        again = lb.JoinRoomRequest(room=room.name, join_code=room.join_code)
+        assert (await member.lobby().JoinRoom(again, metadata=member.md())).room.version == version
         # Another address and user with the right code is not concerned.
         friend = await Player(targets, fresh_address()).sign_in("friend")
-        joined = await friend.lobby().JoinRoom(lb.JoinRoomRequest(join_code=room.join_code), metadata=friend.md())
-        assert joined.room.seats[1].user == f"users/{friend.user}"
+        found = await friend.lobby().GetRoom(lb.GetRoomRequest(join_code=room.join_code), metadata=friend.md())
+        assert found.room.name == room.name
 
 
 async def test_anonymous_guesses_at_a_private_game_lock_the_address(redis_url: str) -> None:

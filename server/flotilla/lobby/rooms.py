@@ -68,11 +68,14 @@ def code_matches(room: Room, code: str) -> bool:
     return join_codes.matches(code, str(room["code"]))
 
 
+def needs_code(room: Room, user: str) -> bool:
+    """Whether `user` needs the room's join code to see it: a private room it does not sit in."""
+    return not room["public"] and seat_of(room, user) is None
+
+
 def check_join_code(room: Room, user: str, code: str) -> None:
     """Refuse `user` a private room it does not sit in unless `code` is its join code (WrongJoinCode)."""
-    if room["public"] or seat_of(room, user) is not None:
-        return
-    if not code_matches(room, code):
+    if needs_code(room, user) and not code_matches(room, code):
         raise WrongJoinCode("this private room needs its join code", room=f"rooms/{room['id']}")
 
 
