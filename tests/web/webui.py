@@ -189,6 +189,7 @@ def unique(name: str) -> str:
 async def choose_game(page: Page, kind_name: str, mode: Callable[[str], bool] | None = None) -> str:
     """Select the lobby's "Game" option of `kind_name` (and of a mode, by a test on its text)."""
     game = page.get_by_role("main").get_by_role("combobox", name="Game", exact=True)
+    await game.locator("option").first.wait_for(state="attached")  # the catalogue may still be loading
     texts = [t.strip() for t in await game.locator("option").all_inner_texts()]
     fits = [t for t in texts if t.lower().startswith(kind_name.lower()) and (mode is None or mode(t.lower()))]
     assert fits, f"no {kind_name} option among {texts}"
