@@ -93,6 +93,10 @@ LIMIT_REFUSALS = Counter(
     "Gateway: calls refused by a rate limit or quota (RESOURCE_EXHAUSTED, RATE_LIMITED / QUOTA_EXCEEDED), by limit",
     ["limit"],
 )
+WRONG_JOIN_CODES = Counter(
+    "flotilla_gateway_wrong_join_codes_total",
+    "Gateway: join codes refused as wrong (PERMISSION_DENIED / WRONG_JOIN_CODE; each counts against code_guess_*)",
+)
 TICKETS_WAITING = Gauge("flotilla_tickets_waiting", "Matchmaking tickets waiting, by queue", ["queue"])
 TOKENS_REFUSED = Counter("flotilla_gateway_tokens_refused_total", "Gateway: tokens refused, by reason", ["reason"])
 KEY_LOADS = Counter(

@@ -650,7 +650,8 @@ def test_the_docs_list_every_limit_with_its_default() -> None:
 
     doc = (Path(__file__).resolve().parents[2] / "docs/security.md").read_text()
     for limit in LIMITS:
-        rate = "—" if limit.is_quota else (f"{limit.rate:g}/s" if limit.rate >= 1 else f"{limit.rate * 60:g}/min")
+        per_minute = f"{limit.rate * 60:g}/min" if limit.rate * 60 >= 1 else f"{limit.rate * 3600:g}/h"
+        rate = "—" if limit.is_quota else (f"{limit.rate:g}/s" if limit.rate >= 1 else per_minute)
         assert f"| `{limit.name}` | {limit.what} | {limit.per} | {rate} | {limit.burst} |" in doc
     assert parse_limits("") == {limit.name: limit for limit in LIMITS}
     changed = parse_limits("submit_per_user=120/m:7, open_games_per_user=3, join_per_address=off")

@@ -92,10 +92,13 @@ class HeuristicPlayer:
         self.rereads = 0  # GetView was ahead of the page (the page was still catching up)
 
     @classmethod
-    async def sit(cls, page: Page, client: FlotillaClient, game: str, seed: int) -> HeuristicPlayer:
-        """The player of the seat `page`'s tab holds in `game`; `seed` fixes its choices."""
+    async def sit(
+        cls, page: Page, client: FlotillaClient, game: str, seed: int, join_code: str = ""
+    ) -> HeuristicPlayer:
+        """The player of the seat `page`'s tab holds in `game` (a private game: with its code); `seed`
+        fixes its choices."""
         seat = await seat_of(page, game)
-        found = await client.get_game(game)
+        found = await client.get_game(game, join_code=join_code)
         rules = host_for(found.kind, found.rules_version).rules
         return cls(client, seat, PolicyBot(rules, make(POLICY, rules, DIFFICULTY), random.Random(seed)))
 

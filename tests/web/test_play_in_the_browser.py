@@ -70,7 +70,7 @@ async def play_to_the_end(
     over; then both show GetGame's final scores and ranks, log and board at the game's last event,
     and no render on the way showed the log ahead of the board."""
     pages = (table.host, table.guest)
-    players = [await HeuristicPlayer.sit(p, grpc_client, table.game, seed) for seed, p in enumerate(pages)]
+    players = [await HeuristicPlayer.sit(p, grpc_client, table.game, seed, table.code) for seed, p in enumerate(pages)]
     shot = asyncio.create_task(_screenshot_mid_game(table.host, screenshot)) if screenshot else None
     began = time.monotonic()
     clicks = await asyncio.gather(*(play_seat(p, player) for p, player in zip(pages, players, strict=True)))
@@ -78,7 +78,7 @@ async def play_to_the_end(
     if shot:
         await shot
     assert all(clicks), f"each player made moves: {clicks}"
-    game = await grpc_client.get_game(table.game)
+    game = await grpc_client.get_game(table.game, join_code=table.code)
     assert game.state == game_pb2.GAME_STATE_FINISHED
     for page in pages:
         assert parsed(await final_scores(page)) == expected_rows(game)
@@ -161,24 +161,24 @@ async def test_two_browsers_and_a_bot_play_a_port_royal_mode_for_a_while(
         pages = (table.host, table.guest)
         made = await play_some(pages, SOME_MOVES)
         assert made >= SOME_MOVES
-        last = await until_settled(table.game, grpc_client, pages)
+        last = await until_settled(table.game, grpc_client, pages, table.code)
         for page in pages:
             board = page.get_by_role("main").get_by_role("region", name="Board", exact=True)
             assert int(await board.get_attribute("data-view-event-id") or 0) == last
             await board.get_by_role("region", name=board_part).first.wait_for()
             assert not (await page_log(page)).board_behind
         assert await scores_table(table.host) == await scores_table(table.guest)
-        game = await grpc_client.get_game(table.game)
+        game = await grpc_client.get_game(table.game, join_code=table.code)
         assert (game.kind, game.options["mode"], game.state) == ("port_royal", option, game_pb2.GAME_STATE_ACTIVE)
     finally:
         await table.close()
 
 
-async def until_settled(game: str, grpc_client: FlotillaClient, pages: tuple[Page, ...]) -> int:
+async def until_settled(game: str, grpc_client: FlotillaClient, pages: tuple[Page, ...], code: str) -> int:
     """Once the bot has made any move left to it: the game's last event, shown by every page."""
     while True:
-        last = (await grpc_client.get_game(game)).last_event_id
+        last = (await grpc_client.get_game(game, join_code=code)).last_event_id
         for page in pages:
-            await caught_up(page, grpc_client, game)
-        if (await grpc_client.get_game(game)).last_event_id == last:
+            await caught_up(page, grpc_client, game, code)
+        if (await grpc_client.get_game(game, join_code=code)).last_event_id == last:
             return last

@@ -189,6 +189,7 @@ def unique(name: str) -> str:
 async def choose_game(page: Page, kind_name: str, mode: Callable[[str], bool] | None = None) -> str:
     """Select the lobby's "Game" option of `kind_name` (and of a mode, by a test on its text)."""
     game = page.get_by_role("main").get_by_role("combobox", name="Game", exact=True)
+    await game.locator("option").first.wait_for(state="attached")  # the catalogue may still be loading
     texts = [t.strip() for t in await game.locator("option").all_inner_texts()]
     fits = [t for t in texts if t.lower().startswith(kind_name.lower()) and (mode is None or mode(t.lower()))]
     assert fits, f"no {kind_name} option among {texts}"
@@ -280,13 +281,13 @@ async def start(host: Page, others: Sequence[Page]) -> str:
     return f"games/{ids.pop()}"
 
 
-async def caught_up(page: Page, grpc_client: FlotillaClient, game: str) -> int:
-    """Until the page shows the game's last event (as GetGame has it); that event id."""
+async def caught_up(page: Page, grpc_client: FlotillaClient, game: str, join_code: str = "") -> int:
+    """Until the page shows the game's last event (as GetGame has it, with a private game's code); that event id."""
     last = 0
 
     async def same() -> bool:
         nonlocal last
-        last = (await grpc_client.get_game(game)).last_event_id
+        last = (await grpc_client.get_game(game, join_code=join_code)).last_event_id
         return await through_event_id(page) == last
 
     await until(same, 30, f"the page at {game}'s last event")
@@ -404,6 +405,7 @@ class Table:
     host: Page
     guest: Page
     game: str
+    code: str = ""  # a private room's join code: what a checker that holds no seat reads the game with
 
     async def close(self) -> None:
         await self.host.context.close()
@@ -427,7 +429,7 @@ async def seat_a_table(
     game = await start(host, [guest])
     for page in (host, guest):  # the lobby's clicks are not moves
         await page.evaluate("window.__flotillaLog.clicks = []")
-    return Table(host, guest, game)
+    return Table(host, guest, game, code)
 
 
 async def play_some(pages: Sequence[Page], moves: int, chooser: Chooser = eager, seed: int = 0) -> int:

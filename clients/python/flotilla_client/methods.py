@@ -127,9 +127,11 @@ class Api(Session):
         return call(LEAVE_GAME, request, seat.token, same)
 
     @operation
-    def get_game(self, game: str) -> Call[game_pb2.Game]:
-        """The game resource (seats, state, result, seed commitment)."""
-        return call(GET_GAME, g.GetGameRequest(game=game), self.session_token, lambda reply: reply.game)
+    def get_game(self, game: str, *, join_code: str = "") -> Call[game_pb2.Game]:
+        """The game resource (seats, state, result, seed commitment); a private room's game needs
+        a seat in it or the room's `join_code`."""
+        request = g.GetGameRequest(game=game, join_code=join_code)
+        return call(GET_GAME, request, self.session_token, lambda reply: reply.game)
 
     @operation
     def list_games(
@@ -172,9 +174,10 @@ class Api(Session):
         return watch_game(game, token, after_event_id, after_etag, join_code)
 
     @operation
-    def record(self, game: str) -> Call[g.GetGameRecordResponse]:
-        """A finished game's record: the revealed seed and every action in order."""
-        return call(GET_GAME_RECORD, g.GetGameRecordRequest(game=game), self.session_token, same)
+    def record(self, game: str, *, join_code: str = "") -> Call[g.GetGameRecordResponse]:
+        """A finished game's record: the revealed seed and every action in order (a private room's
+        game: a seat in it or the room's `join_code`)."""
+        return call(GET_GAME_RECORD, g.GetGameRecordRequest(game=game, join_code=join_code), self.session_token, same)
 
     @operation
     def view_at(
@@ -223,14 +226,15 @@ class Api(Session):
 
     @operation
     def get_room(self, room: str, *, join_code: str = "") -> Call[lb.GetRoomResponse]:
-        """The room, and your seat token once it started."""
+        """The room, and your seat token once it started; `room` "" finds the private room whose
+        `join_code` that is."""
         return call(
             GET_ROOM, lb.GetRoomRequest(room=room, join_code=join_code), self.session_token, lambda reply: reply
         )
 
     @operation
     def join_room(self, room: str, *, join_code: str = "", seat: int | None = None) -> Call[lb.Room]:
-        """Take a seat in a room (a private room needs its join code)."""
+        """Take a seat in a room (a private room needs its join code; `room` "": the room of that code)."""
         request = lb.JoinRoomRequest(room=room, join_code=join_code, seat=seat)
         return call(JOIN_ROOM, request, self.session_token, lambda reply: reply.room)
 

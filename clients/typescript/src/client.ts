@@ -258,9 +258,9 @@ export class FlotillaClient {
     return reply.etag;
   }
 
-  /** A game's public description. */
-  async getGame(game: string): Promise<Game> {
-    const reply = await this.call((s, o) => s.games.getGame({ game }, o), {
+  /** A game's public description (a private room's game: a seat in it or the room's `joinCode`). */
+  async getGame(game: string, opts: { joinCode?: string } = {}): Promise<Game> {
+    const reply = await this.call((s, o) => s.games.getGame({ game, joinCode: opts.joinCode ?? "" }, o), {
       token: this.sessionToken,
       idempotent: true,
     });
@@ -311,9 +311,12 @@ export class FlotillaClient {
     return this.call((s, o) => s.games.submitAction(request, o), { token: seat.token, idempotent: true });
   }
 
-  /** A finished game's seed and action log. */
-  getGameRecord(game: string): Promise<GetGameRecordResponse> {
-    return this.call((s, o) => s.games.getGameRecord({ game }, o), { token: this.sessionToken, idempotent: true });
+  /** A finished game's seed and action log (a private room's game: a seat in it or the room's `joinCode`). */
+  getGameRecord(game: string, opts: { joinCode?: string } = {}): Promise<GetGameRecordResponse> {
+    return this.call((s, o) => s.games.getGameRecord({ game, joinCode: opts.joinCode ?? "" }, o), {
+      token: this.sessionToken,
+      idempotent: true,
+    });
   }
 
   /**

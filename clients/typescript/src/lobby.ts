@@ -66,7 +66,7 @@ export class Lobby {
     return this.run((s, o) => s.lobby.getRoom({ room: name, joinCode: options.joinCode ?? "" }, o), true);
   }
 
-  /** Takes a seat (the lowest open one, or `seat`); a private room needs its join code. */
+  /** Takes a seat (the lowest open one, or `seat`); a private room needs its join code (`name` "": the room of that code). */
   async joinRoom(name: string, options: { joinCode?: string; seat?: number } = {}): Promise<Room> {
     const request = { room: name, joinCode: options.joinCode ?? "", ...(options.seat === undefined ? {} : { seat: options.seat }) };
     const reply = await this.run((s, o) => s.lobby.joinRoom(request, o), false);

@@ -5,6 +5,7 @@ import { useState } from "preact/hooks";
 import { Alert } from "./Alert";
 import { Game } from "./game/Game";
 import { Replay } from "./game/Replay";
+import { Join } from "./lobby/Join";
 import { Lobby } from "./lobby/Lobby";
 import { Room } from "./lobby/Room";
 import { SignIn } from "./lobby/SignIn";
@@ -50,6 +51,8 @@ function App({ config, signedIn, failure }: { config: PageConfig; signedIn?: Ses
         <SignIn config={config} failure={failure} onSignedIn={setSession} />
       ) : route.page === "room" ? (
         <Room key={route.id} id={route.id} />
+      ) : route.page === "join" ? (
+        <Join key={route.code} code={route.code} room={route.room} />
       ) : route.page === "game" && route.mode === "replay" ? (
         <Replay key={route.id} id={route.id} />
       ) : route.page === "game" ? (

@@ -19,12 +19,13 @@ A refused call does nothing else. `FLOTILLA_LIMITS` changes rows: a comma-separa
 
 from __future__ import annotations
 
+import contextlib
 import re
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from flotilla import metrics
-from flotilla.app.errors import QuotaExceeded, RateLimited
+from flotilla.app.errors import QuotaExceeded, RateLimited, WrongJoinCode
 from flotilla.store import keys
 from flotilla.store.limits_store import Bucket, LimitStore
 
@@ -48,6 +49,8 @@ class Limit:
     def bucket(self, subject: str) -> Bucket:
         return Bucket(keys.limit_bucket(self.name, subject), 1000 / self.rate, self.burst)
 
+
+_GUESSES = "wrong join codes (a locked subject's every code is refused: docs/security.md)"
 
 # The production defaults. Rate limits are named <call>_per_<user|address>; a call checks both.
 LIMITS: tuple[Limit, ...] = (
@@ -73,6 +76,8 @@ LIMITS: tuple[Limit, ...] = (
     Limit("stream_open_per_user", "WatchGame, Play, WatchRoom and WatchTicket opens", USER, 2, 30),
     Limit("stream_open_per_address", "WatchGame, Play, WatchRoom and WatchTicket opens", ADDRESS, 10, 100),
     Limit("stream_open_per_bot", "stream opens of a bot account (API key)", BOT, 10, 200),
+    Limit("code_guess_per_user", _GUESSES, USER, 10 / 3600, 10),
+    Limit("code_guess_per_address", _GUESSES, ADDRESS, 10 / 3600, 20),
     Limit("open_games_per_user", "games a user created that have not finished or expired", USER, 0, 20),
     Limit("open_rooms_per_user", "rooms a user created that are open or whose game is not over", USER, 0, 5),
     Limit("bot_cost_per_user", "cost of the server bots in those rooms (see BOT_COSTS)", USER, 0, 40),
@@ -194,6 +199,25 @@ class Limiter:
         refusal = await self.store.take(gate.buckets)
         if refusal is not None:
             raise gate.refused(refusal)
+
+    @contextlib.asynccontextmanager
+    async def guessing(self, user: str | None, address: str | None) -> AsyncIterator[None]:
+        """A join code is checked in the block: one failure is taken from the `code_guess` buckets
+        first (RateLimited when one is empty: the subject is locked, whatever its code) and given
+        back unless the block raises WrongJoinCode."""
+        gate = self.gate("code_guess", user, address)
+        refusal = await self.store.take(gate.buckets)
+        if refusal is not None:
+            raise gate.refused(refusal)
+        try:
+            yield
+        except WrongJoinCode:
+            metrics.WRONG_JOIN_CODES.inc()
+            raise
+        except BaseException:
+            await self.store.give_back(gate.buckets)
+            raise
+        await self.store.give_back(gate.buckets)
 
     async def hold(self, what: str, user: str, member: str, still_open: StillOpen) -> None:
         """Count `member` (a game or room id) among the open `what` ("games", "rooms") `user` created,

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import secrets
 import time
 import uuid
 from collections.abc import AsyncGenerator, AsyncIterator
@@ -16,7 +15,7 @@ import structlog
 from google.rpc import code_pb2, status_pb2
 
 from flotilla import metrics
-from flotilla.app import inputs
+from flotilla.app import inputs, join_codes
 from flotilla.app.errors import (
     ApiKeyInvalid,
     GuestsDisabled,
@@ -42,7 +41,7 @@ from flotilla.gateway.limiting import CallLimits, is_bot
 from flotilla.gateway.render import STATE_NAMES, Renderer, clock_from_pb
 from flotilla.rules import RulesError, Seat
 from flotilla.store.auth_store import AuthStore
-from flotilla.store.redis_store import RedisStore
+from flotilla.store.redis_store import GameMeta, RedisStore
 from flotilla_client.api.game.v1 import game_pb2, game_service_pb2, game_service_pb2_grpc
 
 log = structlog.get_logger("flotilla.gateway")
@@ -206,15 +205,26 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
             return None  # the user left that seat: a spectator now
         return seat
 
-    async def viewer(self, principal: Principal | None, game_id: str, join_code: str) -> Seat | None:
+    async def viewer(self, context: Context, principal: Principal | None, game_id: str, join_code: str) -> Seat | None:
         """The caller's seat, or None for a spectator; a private room's game needs its join code."""
         seat = await self.viewing_seat(principal, game_id)
         if seat is None:
-            meta = await self.games.meta(game_id)
-            given = join_code.strip().upper().encode()
-            if meta.private_code and not secrets.compare_digest(given, meta.private_code.encode()):
-                raise WrongJoinCode("this game is private: watch it with its room's join code", game=f"games/{game_id}")
+            await self.check_code(context, principal, await self.games.meta(game_id), join_code)
         return seat
+
+    async def shown(self, context: Context, principal: Principal | None, meta: GameMeta, join_code: str) -> None:
+        """Refuse a private room's game to a caller without a seat in it or the room's code."""
+        if meta.private_code and await self.viewing_seat(principal, meta.game_id) is None:
+            await self.check_code(context, principal, meta, join_code)
+
+    async def check_code(self, context: Context, principal: Principal | None, meta: GameMeta, join_code: str) -> None:
+        """A spectator of a private room's game shows the room's code; a wrong one counts against
+        the code_guess limits (a locked caller is refused whatever its code)."""
+        if not meta.private_code:
+            return
+        async with self.limits.guessing(context, principal.user if principal else None, join_code):
+            if not join_codes.matches(join_code, meta.private_code):
+                raise WrongJoinCode("this game is private: show its room's join code", game=f"games/{meta.game_id}")
 
     # --- unary -------------------------------------------------------------------------
     @maps_errors
@@ -278,6 +288,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
     ) -> game_service_pb2.GetGameResponse:
         game_id = game_id_of(request.game)
         meta = await self.games.meta(game_id)
+        await self.shown(context, await self.principal(context, required=False), meta, request.join_code)
         return game_service_pb2.GetGameResponse(game=self.render.game(meta, await self.games.store.seats(game_id)))
 
     @maps_errors
@@ -314,7 +325,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         self, request: game_service_pb2.GetViewRequest, context: Context
     ) -> game_service_pb2.GetViewResponse:
         game_id = game_id_of(request.game)
-        viewer = await self.viewer(await self.principal(context, required=False), game_id, request.join_code)
+        viewer = await self.viewer(context, await self.principal(context, required=False), game_id, request.join_code)
         batch = await self.games.view(game_id, viewer)
         response = game_service_pb2.GetViewResponse(view=self.render.view(game_id, batch, viewer))
         if (prompt := self.render.batch_prompt(batch, viewer)) is not None:
@@ -373,6 +384,8 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         self, request: game_service_pb2.GetGameRecordRequest, context: Context
     ) -> game_service_pb2.GetGameRecordResponse:
         game_id = game_id_of(request.game)
+        principal = await self.principal(context, required=False)
+        await self.shown(context, principal, await self.games.meta(game_id), request.join_code)
         meta, host, seed, log_rows = await self.games.record(game_id)
         actions = []
         for row in log_rows:
@@ -394,7 +407,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         game_id = game_id_of(request.game)
         principal = await self.principal(context, required=False)
         await self.limits.check("view_at", context, principal.user if principal else None)
-        viewer = await self.viewer(principal, game_id, request.join_code)
+        viewer = await self.viewer(context, principal, game_id, request.join_code)
         batch = await self.games.view_at(game_id, request.event_id, viewer)
         return game_service_pb2.GetViewAtResponse(view=self.render.view(game_id, batch, viewer))
 
@@ -413,7 +426,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         game_id = game_id_of(request.game)
         principal = await self.principal(context, required=False)
         async with self.limits.stream(context, principal.user if principal else None, bot=is_bot(principal)):
-            viewer = await self.viewer(principal, game_id, request.join_code)
+            viewer = await self.viewer(context, principal, game_id, request.join_code)
             structlog.contextvars.bind_contextvars(seat=viewer)
             guard = StreamGuard(principal, viewer)
             with metrics.OPEN_STREAMS.labels("WatchGame").track_inprogress():
@@ -434,19 +447,22 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         user = principal.user if principal else None
         async with self.limits.stream(context, user, bot=is_bot(principal)):
             gate = self.limits.submit_gate(context, principal)
-            async with contextlib.aclosing(self._play(first.open, game_id, request_iterator, principal, gate)) as items:
+            async with contextlib.aclosing(
+                self._play(context, first.open, game_id, request_iterator, principal, gate)
+            ) as items:
                 async for item in items:
                     yield item
 
     async def _play(
         self,
+        context: Context,
         first: game_service_pb2.WatchGameRequest,
         game_id: str,
         request_iterator: AsyncIterator[game_service_pb2.PlayRequest],
         principal: Principal | None,
         gate: Gate,
     ) -> AsyncGenerator[game_service_pb2.PlayResponse]:
-        seat = await self.viewer(principal, game_id, first.join_code)
+        seat = await self.viewer(context, principal, game_id, first.join_code)
         # Bounded: the watch waits while the client is not reading (flow control reaches the store reads).
         out: asyncio.Queue[game_service_pb2.PlayResponse | None] = asyncio.Queue(PLAY_QUEUE)
         idle = asyncio.Event()

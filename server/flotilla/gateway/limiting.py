@@ -60,6 +60,17 @@ class CallLimits:
         return self.gate("submit", context, who.user, bot=is_bot(who), seat=seat)
 
     @contextlib.asynccontextmanager
+    async def guessing(self, context: Context, user: str | None, code: str) -> AsyncIterator[None]:
+        """The block checks join `code` (if any) for this user from this address: a wrong one counts
+        against the code_guess limits, and a locked subject is refused before the check
+        (Limiter.guessing). An empty code guesses nothing and costs nothing."""
+        if not code:
+            yield
+            return
+        async with self.limiter.guessing(user, self.address(context)):
+            yield
+
+    @contextlib.asynccontextmanager
     async def stream(self, context: Context, user: str | None, *, bot: bool = False) -> AsyncIterator[None]:
         """A stream opens: the stream_open rate limits, then a place within the stream quotas
         while the block runs."""

@@ -26,6 +26,7 @@ from flotilla.lobby.rooms import (
     Room,
     RoomFilter,
     Rooms,
+    needs_code,
     room_clock,
     room_id_of,
     seat_of,
@@ -107,6 +108,17 @@ class LobbyServicer(pb_grpc.LobbyServiceServicer):
             return ""
         return self.tokens.seat(room["game"], mine, who.user, who.name, api_key=who.api_key)
 
+    async def _admitted(self, context: Context, who: Principal, name: str, code: str) -> tuple[int, Room]:
+        """The room `name` (or, when it is empty, the one whose join code `code` is), if `who` may see
+        it: a private room it does not sit in needs its code, and checking one is a guess
+        (CallLimits.guessing: a wrong code counts, a locked caller is refused whatever its code)."""
+        if name:
+            row = await self.rooms.get(room_id_of(name))
+            if not needs_code(row[1], who.user):
+                return row
+        async with self.limits.guessing(context, who.user, code):
+            return await self.rooms.get(await self.rooms.find(name, code), who.user, code)
+
     @maps_errors
     async def CreateRoom(self, request: pb.CreateRoomRequest, context: Context) -> pb.CreateRoomResponse:
         who = await principal(self.tokens, context)
@@ -149,7 +161,7 @@ class LobbyServicer(pb_grpc.LobbyServiceServicer):
     @maps_errors
     async def GetRoom(self, request: pb.GetRoomRequest, context: Context) -> pb.GetRoomResponse:
         who = await principal(self.tokens, context)
-        version, room = await self.rooms.get(room_id_of(request.room), who.user, request.join_code)
+        version, room = await self._admitted(context, who, request.room, request.join_code)
         return pb.GetRoomResponse(
             room=render_room(version, room, who.user), seat_token=await self._seat_token(room, who)
         )
@@ -157,10 +169,12 @@ class LobbyServicer(pb_grpc.LobbyServiceServicer):
     @maps_errors
     async def JoinRoom(self, request: pb.JoinRoomRequest, context: Context) -> pb.JoinRoomResponse:
         who = await principal(self.tokens, context)
-        room_id = room_id_of(request.room)
+        if request.room:
+            room_id_of(request.room)  # a malformed name is refused before any limit is taken
         await self.limits.check("join", context, who.user, bot=is_bot(who))
         seat = request.seat if request.HasField("seat") else None
-        version, room = await self.rooms.join(room_id, who.user, who.name, request.join_code, seat)
+        _, found = await self._admitted(context, who, request.room, request.join_code)
+        version, room = await self.rooms.join(found["id"], who.user, who.name, request.join_code, seat)
         return pb.JoinRoomResponse(room=render_room(version, room, who.user))
 
     @maps_errors
@@ -215,6 +229,8 @@ class LobbyServicer(pb_grpc.LobbyServiceServicer):
         who = await principal(self.tokens, context)
         room_id = room_id_of(request.room)
         async with self.limits.stream(context, who.user, bot=is_bot(who)):
+            if request.join_code:  # checked once here, where a wrong code counts (the watch checks it again)
+                await self._admitted(context, who, request.room, request.join_code)
             async for change in self.rooms.watch(room_id, request.after_version, who.user, join_code=request.join_code):
                 if change is None:
                     yield pb.WatchRoomResponse(is_checkpoint=True)

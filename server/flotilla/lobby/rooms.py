@@ -25,6 +25,7 @@ import structlog
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from flotilla.app import join_codes
 from flotilla.app.clocks import ClockConfig
 from flotilla.app.errors import (
     AppError,
@@ -57,7 +58,7 @@ START_ERROR_CHARS = 200  # a failed start's reason, as the room shows it
 # A start failing with these stays `starting` and is finished by a retry; any other AppError reopens the room.
 RETRIED_START_ERRORS = (StoreUnavailable, RulesVersionUnavailable, StaleVersion)
 _ROOM_NAME = re.compile(r"^rooms/([0-9a-f]{32})$")
-_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+CODE_TRIES = 8  # fresh codes tried when one is taken by another live room (1 in 2**40 per room)
 
 Room = dict[str, Any]
 log = structlog.get_logger("flotilla.lobby")
@@ -71,15 +72,18 @@ def room_id_of(name: str) -> str:
 
 
 def code_matches(room: Room, code: str) -> bool:
-    """Whether `code` is the room's join code (any case; compared in constant time)."""
-    return secrets.compare_digest(code.upper().encode(), str(room["code"]).encode())
+    """Whether `code` is the room's join code (join_codes.normal: any case, spaces, dashes)."""
+    return join_codes.matches(code, str(room["code"]))
+
+
+def needs_code(room: Room, user: str) -> bool:
+    """Whether `user` needs the room's join code to see it: a private room it does not sit in."""
+    return not room["public"] and seat_of(room, user) is None
 
 
 def check_join_code(room: Room, user: str, code: str) -> None:
     """Refuse `user` a private room it does not sit in unless `code` is its join code (WrongJoinCode)."""
-    if room["public"] or seat_of(room, user) is not None:
-        return
-    if not code_matches(room, code):
+    if needs_code(room, user) and not code_matches(room, code):
         raise WrongJoinCode("this private room needs its join code", room=f"rooms/{room['id']}")
 
 
@@ -250,7 +254,7 @@ class Rooms:
             "seat_count": seat_count,
             "options": dict(options),
             "public": public,
-            "code": "" if public else "".join(secrets.choice(_CODE_ALPHABET) for _ in range(6)),
+            "code": "" if public else await self._new_code(room_id),
             "host": user,
             "seats": seats,
             "status": OPEN,
@@ -264,6 +268,24 @@ class Rooms:
         if written is None:  # a concurrent retry of the same request created it
             return await self.get(room_id)
         return written, room
+
+    async def _new_code(self, room_id: str) -> str:
+        """A join code no other live room has, which now finds `room_id` (`find`)."""
+        for _ in range(CODE_TRIES):
+            code = join_codes.new_code()
+            if await self.store.claim_room_code(code, room_id):
+                return code
+        raise RoomBusy("no free join code was found; retry")
+
+    async def find(self, name: str, code: str) -> str:
+        """The room id of `name` (rooms/<id>), or when `name` is empty, of the room whose join code
+        `code` is (WrongJoinCode when none is)."""
+        if name or not code:
+            return room_id_of(name)
+        found = await self.store.room_of_code(join_codes.normal(code)) if join_codes.looks_like_code(code) else None
+        if found is None:
+            raise WrongJoinCode("no room has this join code (codes are 8 letters and digits)")
+        return found
 
     async def still_open(self, room_ids: list[str]) -> list[bool]:
         """For each room: whether it still exists and is open, starting, or started with its game

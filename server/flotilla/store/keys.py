@@ -119,6 +119,8 @@ def user(u: str) -> str:
 # | flotilla:room:{r}:changes | STREAM | one entry per room version, id 0-<version>: d (room JSON) |
 # | flotilla:rooms:seq | STRING | counter giving each room its listing sequence number |
 # | flotilla:rooms:listed[:<kind>] | ZSET | open public room id -> open seats * 1e13 + seq |
+# | flotilla:roomcode:{<code>} | STRING | a private room's id, by its join code (LobbyService finds a room by code); |
+# | | | TTL a room's (24 h) from its creation |
 # | flotilla:mm:queues | SET | queue ids (<kind>.<options hash>) that have had tickets |
 # | flotilla:mm:{q}:waiting | ZSET | waiting ticket id -> enqueue ms |
 # | flotilla:mm:{q}:ticket:<t> | HASH | data (JSON), state, match, game, seats (JSON user -> seat) |
@@ -143,6 +145,10 @@ RATINGS_GROUP = "ratings"
 
 def room(r: str) -> str:
     return f"{PREFIX}:room:{{{r}}}"
+
+
+def room_code(code: str) -> str:
+    return f"{PREFIX}:roomcode:{{{code}}}"
 
 
 def room_changes(r: str) -> str:

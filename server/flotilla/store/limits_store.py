@@ -90,8 +90,17 @@ class LimitStore:
         refused = [(i, refusal[1]) for i, r in enumerate(replies) if (refusal := refusals_of(r)[0]) is not None]
         if not refused:
             return None
-        await asyncio.gather(*(self._run([(None, [b], {})], -1) for b in passed))
+        await self.give_back(passed)
         return refused[0]
+
+    async def give_back(self, buckets: Sequence[Bucket]) -> None:
+        """Give back one call taken from every bucket (the call it was taken for did not count)."""
+        if not buckets:
+            return
+        if not self.cluster:
+            await self._run([(None, buckets, {})], -1)
+            return
+        await asyncio.gather(*(self._run([(None, [b], {})], -1) for b in buckets))
 
     async def _run(self, calls: Sequence[Call], take: int = 1) -> Any:
         keys, args = gate_call(calls, take)

@@ -92,6 +92,15 @@ class LobbyStore:
             return None
         return int(version), orjson.loads(data)
 
+    async def claim_room_code(self, code: str, room_id: str) -> bool:
+        """Make `code` find `room_id` for a room's lifetime; False when another room has it."""
+        return bool(await self.redis.set(keys.room_code(code), room_id, nx=True, ex=ROOM_TTL_S))
+
+    async def room_of_code(self, code: str) -> str | None:
+        """The id of the room whose join code `code` is (None: none, or it expired)."""
+        found = await self.redis.get(keys.room_code(code))
+        return None if found is None else found.decode()
+
     async def rooms(self, room_ids: Sequence[str]) -> list[tuple[int, dict[str, Any]] | None]:
         async with self.redis.pipeline(transaction=False) as pipe:
             for room_id in room_ids:

@@ -113,7 +113,7 @@ export function Game({ id, watch }: { id: string; watch: boolean }) {
             asked = wanted;
             const [now, game] = await Promise.all([
               client.getView(name, seat ? { seat } : { joinCode }),
-              clocked ? client.getGame(name) : undefined,
+              clocked ? client.getGame(name, { joinCode }) : undefined,
             ]);
             if (stop.signal.aborted) return;
             if (game) setInfo(game);
@@ -138,7 +138,7 @@ export function Game({ id, watch }: { id: string; watch: boolean }) {
     };
     const refresh = async () => {
       const turn = ++refreshes.current;
-      const [game, now] = await Promise.all([client.getGame(name), client.getView(name, seat ? { seat } : { joinCode })]);
+      const [game, now] = await Promise.all([client.getGame(name, { joinCode }), client.getView(name, seat ? { seat } : { joinCode })]);
       if (turn !== refreshes.current || stop.signal.aborted) return;
       setInfo(game);
       showView(now.view);
@@ -157,7 +157,7 @@ export function Game({ id, watch }: { id: string; watch: boolean }) {
     };
     (async () => {
       try {
-        const game = await client.getGame(name);
+        const game = await client.getGame(name, { joinCode });
         setInfo(game);
         clocked = Boolean(game.clock && (game.clock.turnSeconds || game.clock.bankSeconds));
         void kindName(game.kind).then((kind) => setTitle(game.options["mode"] ? `${kind} (${game.options["mode"]})` : kind));

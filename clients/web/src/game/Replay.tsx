@@ -25,7 +25,8 @@ export function Replay({ id }: { id: string }) {
     const stop = new AbortController();
     (async () => {
       try {
-        const found = await client.getGameRecord(name);
+        const joinCode = sessionStorage.getItem(`flotilla.code.${name}`) ?? ""; // a private room's game
+        const found = await client.getGameRecord(name, { joinCode });
         setRecord(found);
         const game = found.game;
         if (game) {

@@ -79,7 +79,7 @@ export function Lobby() {
     event.preventDefault();
     void act(async () => {
       const { room, joinCode } = parseRoomCode(code);
-      const joined = await client.lobby.joinRoom(`rooms/${room}`, { joinCode });
+      const joined = await client.lobby.joinRoom(room, { joinCode });
       sessionStorage.setItem(`flotilla.code.${joined.name}`, joinCode);
       go(`#/rooms/${idOf(joined.name)}`);
     });
@@ -175,12 +175,20 @@ export function roomTitle(room: lobby.Room): string {
   return `${host}'s room`;
 }
 
-/** The code a private room shows: its id and join code ("<room id>-<join code>"; the server finds
- * private rooms by id, the code admits). */
-export const roomCode = (room: lobby.Room): string => `${idOf(room.name)}-${room.joinCode}`;
+/** The code a private room shows, in two halves to read aloud ("K7MQ-2XWD"; the server ignores
+ * dashes and case). Rooms made before codes were 8 long show "<room id>-<code>": the server finds
+ * only 8-character codes alone. */
+export const roomCode = (room: lobby.Room): string =>
+  room.joinCode.length === 8 ? `${room.joinCode.slice(0, 4)}-${room.joinCode.slice(4)}` : `${idOf(room.name)}-${room.joinCode}`;
 
+/** The invite link of a private room: opening it signs in (if needed) and joins with the code. */
+export const inviteLink = (room: lobby.Room): string =>
+  `${location.origin}${location.pathname}#/join/${encodeURIComponent(room.joinCode)}/${idOf(room.name)}`;
+
+/** What the "Room code" box was given: a code alone (room "", the server finds it), or the old
+ * "<room id>-<code>" form. */
 export function parseRoomCode(text: string): { room: string; joinCode: string } {
   const trimmed = text.trim();
-  const at = trimmed.lastIndexOf("-");
-  return at < 0 ? { room: trimmed, joinCode: "" } : { room: trimmed.slice(0, at), joinCode: trimmed.slice(at + 1) };
+  const old = /^([0-9a-f]{32})-(.+)$/i.exec(trimmed);
+  return old ? { room: `rooms/${old[1]!.toLowerCase()}`, joinCode: old[2]! } : { room: "", joinCode: trimmed };
 }

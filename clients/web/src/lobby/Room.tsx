@@ -8,7 +8,7 @@ import { go } from "../route";
 import { useAction } from "../useAction";
 import { saveSeat } from "../session";
 import { clockLabel } from "./clocks";
-import { roomCode, roomTitle } from "./Lobby";
+import { inviteLink, roomCode, roomTitle } from "./Lobby";
 
 export function Room({ id }: { id: string }) {
   const name = `rooms/${id}`;
@@ -70,9 +70,19 @@ export function Room({ id }: { id: string }) {
       </p>
       <p aria-label="Turn clock">Turn clock: {clockLabel(room.clock) || "none"}</p>
       {room.visibility === lobby.RoomVisibility.PRIVATE && room.joinCode ? (
-        <p>
-          Code: <code>{roomCode(room)}</code> <span class="muted">(give it to the players you invite)</span>
-        </p>
+        <>
+          <p>
+            Code: <code>{roomCode(room)}</code> <span class="muted">(give it to the players you invite)</span>
+          </p>
+          <p>
+            Invite link: <a href={inviteLink(room)}>{inviteLink(room)}</a>{" "}
+            {navigator.clipboard ? (
+              <button type="button" onClick={() => void navigator.clipboard.writeText(inviteLink(room))}>
+                Copy invite link
+              </button>
+            ) : null}
+          </p>
+        </>
       ) : null}
       <Alert error={error} onClose={() => setError(undefined)} />
       {room.startError ? <p role="status">The last start failed, so the room is open again: {room.startError}</p> : null}

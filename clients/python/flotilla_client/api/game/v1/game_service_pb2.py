@@ -27,7 +27,7 @@ from flotilla_client._google.api import field_behavior_pb2 as google_dot_api_dot
 from flotilla_client._google.rpc import status_pb2 as google_dot_rpc_dot_status__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\'flotilla/api/game/v1/game_service.proto\x12\x14\x66lotilla.api.game.v1\x1a\x1f\x66lotilla/api/game/v1/game.proto\x1a\x1fgoogle/api/field_behavior.proto\x1a\x17google/rpc/status.proto\"2\n\x14SignInAsGuestRequest\x12\x1a\n\x0c\x64isplay_name\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\"P\n\x15SignInAsGuestResponse\x12\x0c\n\x04user\x18\x01 \x01(\t\x12\x15\n\rsession_token\x18\x02 \x01(\t\x12\x12\n\nexpires_in\x18\x03 \x01(\x03\"0\n\x17SignInWithApiKeyRequest\x12\x15\n\x07\x61pi_key\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\"S\n\x18SignInWithApiKeyResponse\x12\x0c\n\x04user\x18\x01 \x01(\t\x12\x15\n\rsession_token\x18\x02 \x01(\t\x12\x12\n\nexpires_in\x18\x03 \x01(\x03\"*\n\x13RefreshTokenRequest\x12\x13\n\x05token\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\"9\n\x14RefreshTokenResponse\x12\r\n\x05token\x18\x01 \x01(\t\x12\x12\n\nexpires_in\x18\x02 \x01(\x03\"\x8a\x02\n\x11\x43reateGameRequest\x12\x12\n\x04kind\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12\x18\n\nseat_count\x18\x02 \x01(\x05\x42\x04\xe2\x41\x01\x02\x12K\n\x07options\x18\x03 \x03(\x0b\x32\x34.flotilla.api.game.v1.CreateGameRequest.OptionsEntryB\x04\xe2\x41\x01\x01\x12\x18\n\nrequest_id\x18\x04 \x01(\tB\x04\xe2\x41\x01\x01\x12\x30\n\x05\x63lock\x18\x05 \x01(\x0b\x32\x1b.flotilla.api.game.v1.ClockB\x04\xe2\x41\x01\x01\x1a.\n\x0cOptionsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\">\n\x12\x43reateGameResponse\x12(\n\x04game\x18\x01 \x01(\x0b\x32\x1a.flotilla.api.game.v1.Game\"G\n\x0fJoinGameRequest\x12\x12\n\x04game\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12\x17\n\x04seat\x18\x02 \x01(\x05\x42\x04\xe2\x41\x01\x01H\x00\x88\x01\x01\x42\x07\n\x05_seat\"^\n\x10JoinGameResponse\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x12\n\nseat_token\x18\x02 \x01(\t\x12(\n\x04game\x18\x03 \x01(\x0b\x32\x1a.flotilla.api.game.v1.Game\"@\n\x10LeaveGameRequest\x12\x12\n\x04game\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12\x18\n\nrequest_id\x18\x02 \x01(\tB\x04\xe2\x41\x01\x01\"!\n\x11LeaveGameResponse\x12\x0c\n\x04\x65tag\x18\x01 \x01(\t\"$\n\x0eGetGameRequest\x12\x12\n\x04game\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\";\n\x0fGetGameResponse\x12(\n\x04game\x18\x01 \x01(\x0b\x32\x1a.flotilla.api.game.v1.Game\"\x8f\x01\n\x10ListGamesRequest\x12\x12\n\x04kind\x18\x01 \x01(\tB\x04\xe2\x41\x01\x01\x12\x34\n\x05state\x18\x02 \x01(\x0e\x32\x1f.flotilla.api.game.v1.GameStateB\x04\xe2\x41\x01\x01\x12\x17\n\tpage_size\x18\x03 \x01(\x05\x42\x04\xe2\x41\x01\x01\x12\x18\n\npage_token\x18\x04 \x01(\tB\x04\xe2\x41\x01\x01\"W\n\x11ListGamesResponse\x12)\n\x05games\x18\x01 \x03(\x0b\x32\x1a.flotilla.api.game.v1.Game\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"=\n\x0eGetViewRequest\x12\x12\n\x04game\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12\x17\n\tjoin_code\x18\x02 \x01(\tB\x04\xe2\x41\x01\x01\"m\n\x0fGetViewResponse\x12,\n\x04view\x18\x01 \x01(\x0b\x32\x1e.flotilla.api.game.v1.GameView\x12,\n\x06prompt\x18\x02 \x01(\x0b\x32\x1c.flotilla.api.game.v1.Prompt\"\x8b\x01\n\x13SubmitActionRequest\x12\x12\n\x04game\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12\x32\n\x06\x61\x63tion\x18\x02 \x01(\x0b\x32\x1c.flotilla.api.game.v1.ActionB\x04\xe2\x41\x01\x02\x12\x12\n\x04\x65tag\x18\x03 \x01(\tB\x04\xe2\x41\x01\x01\x12\x18\n\nrequest_id\x18\x04 \x01(\tB\x04\xe2\x41\x01\x01\"o\n\x14SubmitActionResponse\x12\x0c\n\x04\x65tag\x18\x01 \x01(\t\x12\x18\n\x10through_event_id\x18\x02 \x01(\x03\x12/\n\x06\x65vents\x18\x03 \x03(\x0b\x32\x1f.flotilla.api.game.v1.GameEvent\"w\n\x10WatchGameRequest\x12\x12\n\x04game\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12\x1c\n\x0e\x61\x66ter_event_id\x18\x02 \x01(\x03\x42\x04\xe2\x41\x01\x01\x12\x17\n\tjoin_code\x18\x03 \x01(\tB\x04\xe2\x41\x01\x01\x12\x18\n\nafter_etag\x18\x04 \x01(\tB\x04\xe2\x41\x01\x01\"\xb8\x02\n\x11WatchGameResponse\x12,\n\x04view\x18\x01 \x01(\x0b\x32\x1e.flotilla.api.game.v1.GameView\x12/\n\x06\x65vents\x18\x02 \x03(\x0b\x32\x1f.flotilla.api.game.v1.GameEvent\x12\x18\n\x10through_event_id\x18\x03 \x01(\x03\x12\x15\n\ris_checkpoint\x18\x04 \x01(\x08\x12,\n\x06prompt\x18\x05 \x01(\x0b\x32\x1c.flotilla.api.game.v1.Prompt\x12\x0c\n\x04\x65tag\x18\x06 \x01(\t\x12\x39\n\rresync_reason\x18\x07 \x01(\x0e\x32\".flotilla.api.game.v1.ResyncReason\x12\x1c\n\x14\x61nswered_request_ids\x18\x08 \x03(\t\"\x96\x01\n\x0bPlayRequest\x12<\n\x04open\x18\x01 \x01(\x0b\x32&.flotilla.api.game.v1.WatchGameRequestB\x04\xe2\x41\x01\x01H\x00\x12\x41\n\x06submit\x18\x02 \x01(\x0b\x32).flotilla.api.game.v1.SubmitActionRequestB\x04\xe2\x41\x01\x01H\x00\x42\x06\n\x04kind\"\x89\x01\n\x0cPlayResponse\x12\x39\n\x06update\x18\x01 \x01(\x0b\x32\'.flotilla.api.game.v1.WatchGameResponseH\x00\x12\x36\n\x07outcome\x18\x02 \x01(\x0b\x32#.flotilla.api.game.v1.ActionOutcomeH\x00\x42\x06\n\x04kind\"o\n\rActionOutcome\x12\x12\n\nrequest_id\x18\x01 \x01(\t\x12\"\n\x06status\x18\x02 \x01(\x0b\x32\x12.google.rpc.Status\x12\x0c\n\x04\x65tag\x18\x03 \x01(\t\x12\x18\n\x10through_event_id\x18\x04 \x01(\x03\"*\n\x14GetGameRecordRequest\x12\x12\n\x04game\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\"\x86\x01\n\x15GetGameRecordResponse\x12(\n\x04game\x18\x01 \x01(\x0b\x32\x1a.flotilla.api.game.v1.Game\x12\x0c\n\x04seed\x18\x02 \x01(\t\x12\x35\n\x07\x61\x63tions\x18\x03 \x03(\x0b\x32$.flotilla.api.game.v1.RecordedAction\"\x87\x01\n\x0eRecordedAction\x12\x11\n\x04seat\x18\x01 \x01(\x05H\x00\x88\x01\x01\x12,\n\x06\x61\x63tion\x18\x02 \x01(\x0b\x32\x1c.flotilla.api.game.v1.Action\x12\x18\n\x10through_event_id\x18\x03 \x01(\x03\x12\x11\n\tby_server\x18\x04 \x01(\x08\x42\x07\n\x05_seat\"W\n\x10GetViewAtRequest\x12\x12\n\x04game\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12\x16\n\x08\x65vent_id\x18\x02 \x01(\x03\x42\x04\xe2\x41\x01\x02\x12\x17\n\tjoin_code\x18\x03 \x01(\tB\x04\xe2\x41\x01\x01\"A\n\x11GetViewAtResponse\x12,\n\x04view\x18\x01 \x01(\x0b\x32\x1e.flotilla.api.game.v1.GameView*x\n\x0cResyncReason\x12\x1d\n\x19RESYNC_REASON_UNSPECIFIED\x10\x00\x12!\n\x1dRESYNC_REASON_HISTORY_REWOUND\x10\x01\x12&\n\"RESYNC_REASON_RESUME_POINT_UNKNOWN\x10\x02\x32\xd1\x02\n\x0b\x41uthService\x12h\n\rSignInAsGuest\x12*.flotilla.api.game.v1.SignInAsGuestRequest\x1a+.flotilla.api.game.v1.SignInAsGuestResponse\x12q\n\x10SignInWithApiKey\x12-.flotilla.api.game.v1.SignInWithApiKeyRequest\x1a..flotilla.api.game.v1.SignInWithApiKeyResponse\x12\x65\n\x0cRefreshToken\x12).flotilla.api.game.v1.RefreshTokenRequest\x1a*.flotilla.api.game.v1.RefreshTokenResponse2\x97\x08\n\x0bGameService\x12_\n\nCreateGame\x12\'.flotilla.api.game.v1.CreateGameRequest\x1a(.flotilla.api.game.v1.CreateGameResponse\x12Y\n\x08JoinGame\x12%.flotilla.api.game.v1.JoinGameRequest\x1a&.flotilla.api.game.v1.JoinGameResponse\x12\\\n\tLeaveGame\x12&.flotilla.api.game.v1.LeaveGameRequest\x1a\'.flotilla.api.game.v1.LeaveGameResponse\x12V\n\x07GetGame\x12$.flotilla.api.game.v1.GetGameRequest\x1a%.flotilla.api.game.v1.GetGameResponse\x12\\\n\tListGames\x12&.flotilla.api.game.v1.ListGamesRequest\x1a\'.flotilla.api.game.v1.ListGamesResponse\x12V\n\x07GetView\x12$.flotilla.api.game.v1.GetViewRequest\x1a%.flotilla.api.game.v1.GetViewResponse\x12\x65\n\x0cSubmitAction\x12).flotilla.api.game.v1.SubmitActionRequest\x1a*.flotilla.api.game.v1.SubmitActionResponse\x12^\n\tWatchGame\x12&.flotilla.api.game.v1.WatchGameRequest\x1a\'.flotilla.api.game.v1.WatchGameResponse0\x01\x12Q\n\x04Play\x12!.flotilla.api.game.v1.PlayRequest\x1a\".flotilla.api.game.v1.PlayResponse(\x01\x30\x01\x12h\n\rGetGameRecord\x12*.flotilla.api.game.v1.GetGameRecordRequest\x1a+.flotilla.api.game.v1.GetGameRecordResponse\x12\\\n\tGetViewAt\x12&.flotilla.api.game.v1.GetViewAtRequest\x1a\'.flotilla.api.game.v1.GetViewAtResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\'flotilla/api/game/v1/game_service.proto\x12\x14\x66lotilla.api.game.v1\x1a\x1f\x66lotilla/api/game/v1/game.proto\x1a\x1fgoogle/api/field_behavior.proto\x1a\x17google/rpc/status.proto\"2\n\x14SignInAsGuestRequest\x12\x1a\n\x0c\x64isplay_name\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\"P\n\x15SignInAsGuestResponse\x12\x0c\n\x04user\x18\x01 \x01(\t\x12\x15\n\rsession_token\x18\x02 \x01(\t\x12\x12\n\nexpires_in\x18\x03 \x01(\x03\"0\n\x17SignInWithApiKeyRequest\x12\x15\n\x07\x61pi_key\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\"S\n\x18SignInWithApiKeyResponse\x12\x0c\n\x04user\x18\x01 \x01(\t\x12\x15\n\rsession_token\x18\x02 \x01(\t\x12\x12\n\nexpires_in\x18\x03 \x01(\x03\"*\n\x13RefreshTokenRequest\x12\x13\n\x05token\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\"9\n\x14RefreshTokenResponse\x12\r\n\x05token\x18\x01 \x01(\t\x12\x12\n\nexpires_in\x18\x02 \x01(\x03\"\x8a\x02\n\x11\x43reateGameRequest\x12\x12\n\x04kind\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12\x18\n\nseat_count\x18\x02 \x01(\x05\x42\x04\xe2\x41\x01\x02\x12K\n\x07options\x18\x03 \x03(\x0b\x32\x34.flotilla.api.game.v1.CreateGameRequest.OptionsEntryB\x04\xe2\x41\x01\x01\x12\x18\n\nrequest_id\x18\x04 \x01(\tB\x04\xe2\x41\x01\x01\x12\x30\n\x05\x63lock\x18\x05 \x01(\x0b\x32\x1b.flotilla.api.game.v1.ClockB\x04\xe2\x41\x01\x01\x1a.\n\x0cOptionsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\">\n\x12\x43reateGameResponse\x12(\n\x04game\x18\x01 \x01(\x0b\x32\x1a.flotilla.api.game.v1.Game\"G\n\x0fJoinGameRequest\x12\x12\n\x04game\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12\x17\n\x04seat\x18\x02 \x01(\x05\x42\x04\xe2\x41\x01\x01H\x00\x88\x01\x01\x42\x07\n\x05_seat\"^\n\x10JoinGameResponse\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x12\n\nseat_token\x18\x02 \x01(\t\x12(\n\x04game\x18\x03 \x01(\x0b\x32\x1a.flotilla.api.game.v1.Game\"@\n\x10LeaveGameRequest\x12\x12\n\x04game\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12\x18\n\nrequest_id\x18\x02 \x01(\tB\x04\xe2\x41\x01\x01\"!\n\x11LeaveGameResponse\x12\x0c\n\x04\x65tag\x18\x01 \x01(\t\"=\n\x0eGetGameRequest\x12\x12\n\x04game\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12\x17\n\tjoin_code\x18\x02 \x01(\tB\x04\xe2\x41\x01\x01\";\n\x0fGetGameResponse\x12(\n\x04game\x18\x01 \x01(\x0b\x32\x1a.flotilla.api.game.v1.Game\"\x8f\x01\n\x10ListGamesRequest\x12\x12\n\x04kind\x18\x01 \x01(\tB\x04\xe2\x41\x01\x01\x12\x34\n\x05state\x18\x02 \x01(\x0e\x32\x1f.flotilla.api.game.v1.GameStateB\x04\xe2\x41\x01\x01\x12\x17\n\tpage_size\x18\x03 \x01(\x05\x42\x04\xe2\x41\x01\x01\x12\x18\n\npage_token\x18\x04 \x01(\tB\x04\xe2\x41\x01\x01\"W\n\x11ListGamesResponse\x12)\n\x05games\x18\x01 \x03(\x0b\x32\x1a.flotilla.api.game.v1.Game\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"=\n\x0eGetViewRequest\x12\x12\n\x04game\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12\x17\n\tjoin_code\x18\x02 \x01(\tB\x04\xe2\x41\x01\x01\"m\n\x0fGetViewResponse\x12,\n\x04view\x18\x01 \x01(\x0b\x32\x1e.flotilla.api.game.v1.GameView\x12,\n\x06prompt\x18\x02 \x01(\x0b\x32\x1c.flotilla.api.game.v1.Prompt\"\x8b\x01\n\x13SubmitActionRequest\x12\x12\n\x04game\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12\x32\n\x06\x61\x63tion\x18\x02 \x01(\x0b\x32\x1c.flotilla.api.game.v1.ActionB\x04\xe2\x41\x01\x02\x12\x12\n\x04\x65tag\x18\x03 \x01(\tB\x04\xe2\x41\x01\x01\x12\x18\n\nrequest_id\x18\x04 \x01(\tB\x04\xe2\x41\x01\x01\"o\n\x14SubmitActionResponse\x12\x0c\n\x04\x65tag\x18\x01 \x01(\t\x12\x18\n\x10through_event_id\x18\x02 \x01(\x03\x12/\n\x06\x65vents\x18\x03 \x03(\x0b\x32\x1f.flotilla.api.game.v1.GameEvent\"w\n\x10WatchGameRequest\x12\x12\n\x04game\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12\x1c\n\x0e\x61\x66ter_event_id\x18\x02 \x01(\x03\x42\x04\xe2\x41\x01\x01\x12\x17\n\tjoin_code\x18\x03 \x01(\tB\x04\xe2\x41\x01\x01\x12\x18\n\nafter_etag\x18\x04 \x01(\tB\x04\xe2\x41\x01\x01\"\xb8\x02\n\x11WatchGameResponse\x12,\n\x04view\x18\x01 \x01(\x0b\x32\x1e.flotilla.api.game.v1.GameView\x12/\n\x06\x65vents\x18\x02 \x03(\x0b\x32\x1f.flotilla.api.game.v1.GameEvent\x12\x18\n\x10through_event_id\x18\x03 \x01(\x03\x12\x15\n\ris_checkpoint\x18\x04 \x01(\x08\x12,\n\x06prompt\x18\x05 \x01(\x0b\x32\x1c.flotilla.api.game.v1.Prompt\x12\x0c\n\x04\x65tag\x18\x06 \x01(\t\x12\x39\n\rresync_reason\x18\x07 \x01(\x0e\x32\".flotilla.api.game.v1.ResyncReason\x12\x1c\n\x14\x61nswered_request_ids\x18\x08 \x03(\t\"\x96\x01\n\x0bPlayRequest\x12<\n\x04open\x18\x01 \x01(\x0b\x32&.flotilla.api.game.v1.WatchGameRequestB\x04\xe2\x41\x01\x01H\x00\x12\x41\n\x06submit\x18\x02 \x01(\x0b\x32).flotilla.api.game.v1.SubmitActionRequestB\x04\xe2\x41\x01\x01H\x00\x42\x06\n\x04kind\"\x89\x01\n\x0cPlayResponse\x12\x39\n\x06update\x18\x01 \x01(\x0b\x32\'.flotilla.api.game.v1.WatchGameResponseH\x00\x12\x36\n\x07outcome\x18\x02 \x01(\x0b\x32#.flotilla.api.game.v1.ActionOutcomeH\x00\x42\x06\n\x04kind\"o\n\rActionOutcome\x12\x12\n\nrequest_id\x18\x01 \x01(\t\x12\"\n\x06status\x18\x02 \x01(\x0b\x32\x12.google.rpc.Status\x12\x0c\n\x04\x65tag\x18\x03 \x01(\t\x12\x18\n\x10through_event_id\x18\x04 \x01(\x03\"C\n\x14GetGameRecordRequest\x12\x12\n\x04game\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12\x17\n\tjoin_code\x18\x02 \x01(\tB\x04\xe2\x41\x01\x01\"\x86\x01\n\x15GetGameRecordResponse\x12(\n\x04game\x18\x01 \x01(\x0b\x32\x1a.flotilla.api.game.v1.Game\x12\x0c\n\x04seed\x18\x02 \x01(\t\x12\x35\n\x07\x61\x63tions\x18\x03 \x03(\x0b\x32$.flotilla.api.game.v1.RecordedAction\"\x87\x01\n\x0eRecordedAction\x12\x11\n\x04seat\x18\x01 \x01(\x05H\x00\x88\x01\x01\x12,\n\x06\x61\x63tion\x18\x02 \x01(\x0b\x32\x1c.flotilla.api.game.v1.Action\x12\x18\n\x10through_event_id\x18\x03 \x01(\x03\x12\x11\n\tby_server\x18\x04 \x01(\x08\x42\x07\n\x05_seat\"W\n\x10GetViewAtRequest\x12\x12\n\x04game\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12\x16\n\x08\x65vent_id\x18\x02 \x01(\x03\x42\x04\xe2\x41\x01\x02\x12\x17\n\tjoin_code\x18\x03 \x01(\tB\x04\xe2\x41\x01\x01\"A\n\x11GetViewAtResponse\x12,\n\x04view\x18\x01 \x01(\x0b\x32\x1e.flotilla.api.game.v1.GameView*x\n\x0cResyncReason\x12\x1d\n\x19RESYNC_REASON_UNSPECIFIED\x10\x00\x12!\n\x1dRESYNC_REASON_HISTORY_REWOUND\x10\x01\x12&\n\"RESYNC_REASON_RESUME_POINT_UNKNOWN\x10\x02\x32\xd1\x02\n\x0b\x41uthService\x12h\n\rSignInAsGuest\x12*.flotilla.api.game.v1.SignInAsGuestRequest\x1a+.flotilla.api.game.v1.SignInAsGuestResponse\x12q\n\x10SignInWithApiKey\x12-.flotilla.api.game.v1.SignInWithApiKeyRequest\x1a..flotilla.api.game.v1.SignInWithApiKeyResponse\x12\x65\n\x0cRefreshToken\x12).flotilla.api.game.v1.RefreshTokenRequest\x1a*.flotilla.api.game.v1.RefreshTokenResponse2\x97\x08\n\x0bGameService\x12_\n\nCreateGame\x12\'.flotilla.api.game.v1.CreateGameRequest\x1a(.flotilla.api.game.v1.CreateGameResponse\x12Y\n\x08JoinGame\x12%.flotilla.api.game.v1.JoinGameRequest\x1a&.flotilla.api.game.v1.JoinGameResponse\x12\\\n\tLeaveGame\x12&.flotilla.api.game.v1.LeaveGameRequest\x1a\'.flotilla.api.game.v1.LeaveGameResponse\x12V\n\x07GetGame\x12$.flotilla.api.game.v1.GetGameRequest\x1a%.flotilla.api.game.v1.GetGameResponse\x12\\\n\tListGames\x12&.flotilla.api.game.v1.ListGamesRequest\x1a\'.flotilla.api.game.v1.ListGamesResponse\x12V\n\x07GetView\x12$.flotilla.api.game.v1.GetViewRequest\x1a%.flotilla.api.game.v1.GetViewResponse\x12\x65\n\x0cSubmitAction\x12).flotilla.api.game.v1.SubmitActionRequest\x1a*.flotilla.api.game.v1.SubmitActionResponse\x12^\n\tWatchGame\x12&.flotilla.api.game.v1.WatchGameRequest\x1a\'.flotilla.api.game.v1.WatchGameResponse0\x01\x12Q\n\x04Play\x12!.flotilla.api.game.v1.PlayRequest\x1a\".flotilla.api.game.v1.PlayResponse(\x01\x30\x01\x12h\n\rGetGameRecord\x12*.flotilla.api.game.v1.GetGameRecordRequest\x1a+.flotilla.api.game.v1.GetGameRecordResponse\x12\\\n\tGetViewAt\x12&.flotilla.api.game.v1.GetViewAtRequest\x1a\'.flotilla.api.game.v1.GetViewAtResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -62,6 +62,8 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_LEAVEGAMEREQUEST'].fields_by_name['request_id']._serialized_options = b'\342A\001\001'
   _globals['_GETGAMEREQUEST'].fields_by_name['game']._loaded_options = None
   _globals['_GETGAMEREQUEST'].fields_by_name['game']._serialized_options = b'\342A\001\002'
+  _globals['_GETGAMEREQUEST'].fields_by_name['join_code']._loaded_options = None
+  _globals['_GETGAMEREQUEST'].fields_by_name['join_code']._serialized_options = b'\342A\001\001'
   _globals['_LISTGAMESREQUEST'].fields_by_name['kind']._loaded_options = None
   _globals['_LISTGAMESREQUEST'].fields_by_name['kind']._serialized_options = b'\342A\001\001'
   _globals['_LISTGAMESREQUEST'].fields_by_name['state']._loaded_options = None
@@ -96,14 +98,16 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_PLAYREQUEST'].fields_by_name['submit']._serialized_options = b'\342A\001\001'
   _globals['_GETGAMERECORDREQUEST'].fields_by_name['game']._loaded_options = None
   _globals['_GETGAMERECORDREQUEST'].fields_by_name['game']._serialized_options = b'\342A\001\002'
+  _globals['_GETGAMERECORDREQUEST'].fields_by_name['join_code']._loaded_options = None
+  _globals['_GETGAMERECORDREQUEST'].fields_by_name['join_code']._serialized_options = b'\342A\001\001'
   _globals['_GETVIEWATREQUEST'].fields_by_name['game']._loaded_options = None
   _globals['_GETVIEWATREQUEST'].fields_by_name['game']._serialized_options = b'\342A\001\002'
   _globals['_GETVIEWATREQUEST'].fields_by_name['event_id']._loaded_options = None
   _globals['_GETVIEWATREQUEST'].fields_by_name['event_id']._serialized_options = b'\342A\001\002'
   _globals['_GETVIEWATREQUEST'].fields_by_name['join_code']._loaded_options = None
   _globals['_GETVIEWATREQUEST'].fields_by_name['join_code']._serialized_options = b'\342A\001\001'
-  _globals['_RESYNCREASON']._serialized_start=3211
-  _globals['_RESYNCREASON']._serialized_end=3331
+  _globals['_RESYNCREASON']._serialized_start=3261
+  _globals['_RESYNCREASON']._serialized_end=3381
   _globals['_SIGNINASGUESTREQUEST']._serialized_start=156
   _globals['_SIGNINASGUESTREQUEST']._serialized_end=206
   _globals['_SIGNINASGUESTRESPONSE']._serialized_start=208
@@ -131,43 +135,43 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_LEAVEGAMERESPONSE']._serialized_start=1096
   _globals['_LEAVEGAMERESPONSE']._serialized_end=1129
   _globals['_GETGAMEREQUEST']._serialized_start=1131
-  _globals['_GETGAMEREQUEST']._serialized_end=1167
-  _globals['_GETGAMERESPONSE']._serialized_start=1169
-  _globals['_GETGAMERESPONSE']._serialized_end=1228
-  _globals['_LISTGAMESREQUEST']._serialized_start=1231
-  _globals['_LISTGAMESREQUEST']._serialized_end=1374
-  _globals['_LISTGAMESRESPONSE']._serialized_start=1376
-  _globals['_LISTGAMESRESPONSE']._serialized_end=1463
-  _globals['_GETVIEWREQUEST']._serialized_start=1465
-  _globals['_GETVIEWREQUEST']._serialized_end=1526
-  _globals['_GETVIEWRESPONSE']._serialized_start=1528
-  _globals['_GETVIEWRESPONSE']._serialized_end=1637
-  _globals['_SUBMITACTIONREQUEST']._serialized_start=1640
-  _globals['_SUBMITACTIONREQUEST']._serialized_end=1779
-  _globals['_SUBMITACTIONRESPONSE']._serialized_start=1781
-  _globals['_SUBMITACTIONRESPONSE']._serialized_end=1892
-  _globals['_WATCHGAMEREQUEST']._serialized_start=1894
-  _globals['_WATCHGAMEREQUEST']._serialized_end=2013
-  _globals['_WATCHGAMERESPONSE']._serialized_start=2016
-  _globals['_WATCHGAMERESPONSE']._serialized_end=2328
-  _globals['_PLAYREQUEST']._serialized_start=2331
-  _globals['_PLAYREQUEST']._serialized_end=2481
-  _globals['_PLAYRESPONSE']._serialized_start=2484
-  _globals['_PLAYRESPONSE']._serialized_end=2621
-  _globals['_ACTIONOUTCOME']._serialized_start=2623
-  _globals['_ACTIONOUTCOME']._serialized_end=2734
-  _globals['_GETGAMERECORDREQUEST']._serialized_start=2736
-  _globals['_GETGAMERECORDREQUEST']._serialized_end=2778
-  _globals['_GETGAMERECORDRESPONSE']._serialized_start=2781
-  _globals['_GETGAMERECORDRESPONSE']._serialized_end=2915
-  _globals['_RECORDEDACTION']._serialized_start=2918
-  _globals['_RECORDEDACTION']._serialized_end=3053
-  _globals['_GETVIEWATREQUEST']._serialized_start=3055
-  _globals['_GETVIEWATREQUEST']._serialized_end=3142
-  _globals['_GETVIEWATRESPONSE']._serialized_start=3144
-  _globals['_GETVIEWATRESPONSE']._serialized_end=3209
-  _globals['_AUTHSERVICE']._serialized_start=3334
-  _globals['_AUTHSERVICE']._serialized_end=3671
-  _globals['_GAMESERVICE']._serialized_start=3674
-  _globals['_GAMESERVICE']._serialized_end=4721
+  _globals['_GETGAMEREQUEST']._serialized_end=1192
+  _globals['_GETGAMERESPONSE']._serialized_start=1194
+  _globals['_GETGAMERESPONSE']._serialized_end=1253
+  _globals['_LISTGAMESREQUEST']._serialized_start=1256
+  _globals['_LISTGAMESREQUEST']._serialized_end=1399
+  _globals['_LISTGAMESRESPONSE']._serialized_start=1401
+  _globals['_LISTGAMESRESPONSE']._serialized_end=1488
+  _globals['_GETVIEWREQUEST']._serialized_start=1490
+  _globals['_GETVIEWREQUEST']._serialized_end=1551
+  _globals['_GETVIEWRESPONSE']._serialized_start=1553
+  _globals['_GETVIEWRESPONSE']._serialized_end=1662
+  _globals['_SUBMITACTIONREQUEST']._serialized_start=1665
+  _globals['_SUBMITACTIONREQUEST']._serialized_end=1804
+  _globals['_SUBMITACTIONRESPONSE']._serialized_start=1806
+  _globals['_SUBMITACTIONRESPONSE']._serialized_end=1917
+  _globals['_WATCHGAMEREQUEST']._serialized_start=1919
+  _globals['_WATCHGAMEREQUEST']._serialized_end=2038
+  _globals['_WATCHGAMERESPONSE']._serialized_start=2041
+  _globals['_WATCHGAMERESPONSE']._serialized_end=2353
+  _globals['_PLAYREQUEST']._serialized_start=2356
+  _globals['_PLAYREQUEST']._serialized_end=2506
+  _globals['_PLAYRESPONSE']._serialized_start=2509
+  _globals['_PLAYRESPONSE']._serialized_end=2646
+  _globals['_ACTIONOUTCOME']._serialized_start=2648
+  _globals['_ACTIONOUTCOME']._serialized_end=2759
+  _globals['_GETGAMERECORDREQUEST']._serialized_start=2761
+  _globals['_GETGAMERECORDREQUEST']._serialized_end=2828
+  _globals['_GETGAMERECORDRESPONSE']._serialized_start=2831
+  _globals['_GETGAMERECORDRESPONSE']._serialized_end=2965
+  _globals['_RECORDEDACTION']._serialized_start=2968
+  _globals['_RECORDEDACTION']._serialized_end=3103
+  _globals['_GETVIEWATREQUEST']._serialized_start=3105
+  _globals['_GETVIEWATREQUEST']._serialized_end=3192
+  _globals['_GETVIEWATRESPONSE']._serialized_start=3194
+  _globals['_GETVIEWATRESPONSE']._serialized_end=3259
+  _globals['_AUTHSERVICE']._serialized_start=3384
+  _globals['_AUTHSERVICE']._serialized_end=3721
+  _globals['_GAMESERVICE']._serialized_start=3724
+  _globals['_GAMESERVICE']._serialized_end=4771
 # @@protoc_insertion_point(module_scope)

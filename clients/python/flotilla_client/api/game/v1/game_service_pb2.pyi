@@ -125,10 +125,12 @@ class LeaveGameResponse(_message.Message):
     def __init__(self, etag: _Optional[str] = ...) -> None: ...
 
 class GetGameRequest(_message.Message):
-    __slots__ = ("game",)
+    __slots__ = ("game", "join_code")
     GAME_FIELD_NUMBER: _ClassVar[int]
+    JOIN_CODE_FIELD_NUMBER: _ClassVar[int]
     game: str
-    def __init__(self, game: _Optional[str] = ...) -> None: ...
+    join_code: str
+    def __init__(self, game: _Optional[str] = ..., join_code: _Optional[str] = ...) -> None: ...
 
 class GetGameResponse(_message.Message):
     __slots__ = ("game",)
@@ -255,10 +257,12 @@ class ActionOutcome(_message.Message):
     def __init__(self, request_id: _Optional[str] = ..., status: _Optional[_Union[_status_pb2.Status, _Mapping]] = ..., etag: _Optional[str] = ..., through_event_id: _Optional[int] = ...) -> None: ...
 
 class GetGameRecordRequest(_message.Message):
-    __slots__ = ("game",)
+    __slots__ = ("game", "join_code")
     GAME_FIELD_NUMBER: _ClassVar[int]
+    JOIN_CODE_FIELD_NUMBER: _ClassVar[int]
     game: str
-    def __init__(self, game: _Optional[str] = ...) -> None: ...
+    join_code: str
+    def __init__(self, game: _Optional[str] = ..., join_code: _Optional[str] = ...) -> None: ...
 
 class GetGameRecordResponse(_message.Message):
     __slots__ = ("game", "seed", "actions")

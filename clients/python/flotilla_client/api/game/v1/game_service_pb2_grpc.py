@@ -307,7 +307,7 @@ class GameServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def GetGame(self, request, context):
-        """Gets a game's public description.
+        """Gets a game's public description (a private room's game: a seat in it or the room's join code).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -353,7 +353,8 @@ class GameServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def GetGameRecord(self, request, context):
-        """Gets a finished game's seed and action log, to replay it and verify the dealing.
+        """Gets a finished game's seed and action log, to replay it and verify the dealing (a private
+        room's game: a seat in it or the room's join code).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

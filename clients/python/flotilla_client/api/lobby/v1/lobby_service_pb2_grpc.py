@@ -113,7 +113,9 @@ class LobbyServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def GetRoom(self, request, context):
-        """Gets a room (a private room needs its join code unless the caller is seated in it).
+        """Gets a room (a private room needs its join code unless the caller is seated in it). Wrong codes
+        count against the caller's user and address: past the limit every code is refused for a while
+        (RESOURCE_EXHAUSTED / RATE_LIMITED, limit code_guess_per_user or code_guess_per_address).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
