@@ -1,4 +1,4 @@
-"""Issue 23 (7, 11): the matchmaker cannot be slowed for good, and ratings cannot be farmed.
+"""Issue 23 (7): the matchmaker cannot be slowed for good.
 
 Attacks through the public API against real gateways, Redis and a matchmaker process:
 
@@ -8,9 +8,7 @@ Attacks through the public API against real gateways, Redis and a matchmaker pro
 * queues are pruned once empty: after 2,000 spellings the set of queues is back where it was
   and so is the idle matchmaker's CPU (read from /proc, generous bound);
 * the set of queues is bounded (FLOTILLA_MM_MAX_QUEUES, 256): one more setting is refused with
-  RESOURCE_EXHAUSTED and nothing is stored, while a kind's default setting still queues;
-* two guests' games together (a private room, three times, and a CreateGame table) leave
-  their ratings where they were.
+  RESOURCE_EXHAUSTED and nothing is stored, while a kind's default setting still queues.
 
 Defaults everywhere except `ticket_per_user`, which is off: the attack spreads its tickets over
 many accounts, and a single test user stands in for them.
@@ -33,11 +31,9 @@ from flotilla.lobby.tickets import parse_ticket_name, queue_of
 from flotilla.redis_server import RedisServer
 from flotilla.store import keys
 from flotilla.store.redis_store import RedisStore
-from flotilla_client import FlotillaClient, Seat, play_random
-from flotilla_client.api.lobby.v1 import lobby_service_pb2 as lobby_pb
 from flotilla_client.api.matchmaking.v1 import matchmaking_service_pb2 as pb
 from forkserver import Proc
-from lobby.mm_support import Player, ratings_settled, refusal, start_matchmaker, stop
+from lobby.mm_support import Player, refusal, start_matchmaker, stop
 from support import Stack, stack_limits, start_stack, until
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(240)]
@@ -69,13 +65,13 @@ def stack(redis_server: RedisServer, tmp_path_factory: pytest.TempPathFactory) -
 
 @pytest.fixture(scope="module")
 def matchmaker(stack: Stack, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Proc]:
-    """Matches (never with bots), prunes and rates; no bot runner or room sweeper."""
+    """Matches (never with bots) and prunes; no bot runner, ratings consumer or room sweeper."""
     proc = start_matchmaker(
         stack,
         tmp_path_factory.mktemp("mm"),
         "bounded",
         FLOTILLA_MM_BOT_FILL_AFTER="off",
-        FLOTILLA_MM_ROLES="match,ratings",
+        FLOTILLA_MM_ROLES="match",
     )
     yield proc
     stop(proc)
@@ -232,33 +228,3 @@ async def test_the_number_of_queues_is_bounded_and_a_refusal_stores_nothing(
     finally:
         await cancel_all(ada, made)
     await until_pruned(store, made)
-
-
-async def play_together(a: FlotillaClient, b: FlotillaClient, seats: tuple[Seat, Seat]) -> None:
-    both = (play_random(a, seats[0], random.Random(1)), play_random(b, seats[1], random.Random(2)))
-    await asyncio.wait_for(asyncio.gather(*both), 60)
-
-
-async def test_two_guests_farming_in_private_games_move_no_rating(matchmaker: Proc, stack: Stack, ada: Player) -> None:
-    """The reported sequence (mu 25.0 -> 31.2 in three short private games), and a CreateGame table."""
-    bob = await Player.signed_in(stack.gateways[1], "bob")
-    try:
-        host, guest = ada.client, bob.client
-        short = {"moves": "2"}
-        for _ in range(3):
-            room = await host.create_room("counter", 2, short, visibility=lobby_pb.ROOM_VISIBILITY_PRIVATE)
-            await guest.join_room(room.name, join_code=room.join_code)
-            await guest.set_ready(room.name)
-            started = await host.start_room(room.name)
-            joined = await guest.get_room(room.name)
-            game = started.room.game
-            await play_together(host, guest, (Seat(game, 0, started.seat_token), Seat(game, 1, joined.seat_token)))
-        table = await host.create_game("counter", 2, short)
-        await play_together(host, guest, (await host.join(table.name, 0), await guest.join(table.name, 1)))
-        await ratings_settled(stack.redis_url)
-        for player in (ada, bob):
-            rating = await player.client.get_rating("counter")
-            assert (rating.games, rating.mu) == (0, 25.0)
-            assert not (await player.client.list_rating_history("counter", player.user)).changes
-    finally:
-        await bob.close()

@@ -11,7 +11,7 @@ import grpc
 import structlog
 
 from flotilla.app import inputs
-from flotilla.app.errors import InvalidRequest
+from flotilla.app.errors import GuestsDisabled, InvalidRequest
 from flotilla.app.games import check_request_id
 from flotilla.gateway.auth import Principal, Tokens, session_of
 from flotilla.gateway.errors import maps_errors, maps_stream_errors
@@ -21,6 +21,7 @@ from flotilla.gateway.render import clock_from_pb, clock_pb
 from flotilla.lobby.rooms import (
     CLOSED,
     OPEN,
+    RATED_ROOM_NO_GUESTS,
     STARTED,
     STARTING,
     Room,
@@ -64,6 +65,7 @@ def render_room(version: int, room: Room, viewer: str) -> pb.Room:
         game=f"games/{room['game']}" if room["game"] else "",
         version=version,
         open_seats=sum(1 for s in room["seats"] if s is None),
+        rated=bool(room.get("rated")),
     )
     out.create_time.FromMilliseconds(room["created_ms"])
     if (clock := room_clock(room)) is not None:
@@ -104,6 +106,8 @@ class LobbyServicer(pb_grpc.LobbyServiceServicer):
     async def CreateRoom(self, request: pb.CreateRoomRequest, context: Context) -> pb.CreateRoomResponse:
         who = await principal(self.tokens, context)
         await self.limits.check("create_room", context, who.user)
+        if request.rated and who.is_guest:
+            raise GuestsDisabled(RATED_ROOM_NO_GUESTS)
         version, room = await self.rooms.create(
             who.user,
             who.name,
@@ -115,6 +119,7 @@ class LobbyServicer(pb_grpc.LobbyServiceServicer):
             hold=partial(self.limits.limiter.hold, "rooms", who.user, still_open=self.rooms.still_open),
             display_name=inputs.display_name(request.display_name) if request.display_name else "",
             clock=clock_from_pb(request.clock) if request.HasField("clock") else None,
+            rated=request.rated,
         )
         log.info("room.created", room=room["id"], kind=room["kind"], seats=room["seat_count"])
         return pb.CreateRoomResponse(room=render_room(version, room, who.user))
@@ -151,7 +156,7 @@ class LobbyServicer(pb_grpc.LobbyServiceServicer):
         room_id = room_id_of(request.room)
         await self.limits.check("join", context, who.user)
         seat = request.seat if request.HasField("seat") else None
-        version, room = await self.rooms.join(room_id, who.user, who.name, request.join_code, seat)
+        version, room = await self.rooms.join(room_id, who.user, who.name, request.join_code, seat, guest=who.is_guest)
         return pb.JoinRoomResponse(room=render_room(version, room, who.user))
 
     @maps_errors

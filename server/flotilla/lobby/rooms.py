@@ -28,6 +28,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from flotilla.app.clocks import ClockConfig
 from flotilla.app.errors import (
     AppError,
+    GuestsDisabled,
     InvalidRequest,
     NotRoomHost,
     RoomBusy,
@@ -48,6 +49,10 @@ from flotilla.store.lobby_store import LISTING_STEP, LobbyStore
 OPEN, STARTING, STARTED, CLOSED = "open", "starting", "started", "closed"
 MAX_BOT_DIFFICULTY = 9  # AddBot's difficulty range is 0..this (each policy documents what it does with it)
 CAS_RETRIES = 8
+RATED_ROOM_NO_GUESTS = (
+    "a rated room seats signed-in accounts only, not guests: sign in with an API key or the"
+    " operator's identity provider, or play a casual (unrated) room"
+)
 _ROOM_NAME = re.compile(r"^rooms/([0-9a-f]{32})$")
 _CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 
@@ -220,10 +225,12 @@ class Rooms:
         hold: Callable[[str], Awaitable[None]] | None = None,
         display_name: str = "",
         clock: ClockConfig | None = None,
+        rated: bool = False,
     ) -> tuple[int, Room]:
         """A new room with the creator as host in seat 0; the same request id returns the same room.
         `hold`: called with the new room's id before it is stored (the creator's quota; raises to refuse).
-        `clock`: the turn clock its game gets (None: none)."""
+        `clock`: the turn clock its game gets (None: none). `rated`: its game moves ratings (the
+        caller checked that the creator is no guest; `join` keeps guests out)."""
         if not 1 <= seat_count <= MAX_SEATS:
             raise InvalidRequest(f"seat_count must be 1..{MAX_SEATS}, got {seat_count}", field="seat_count")
         host_for(kind).config(seat_count, options)  # UnknownGameKind / InvalidConfig before anything is stored
@@ -250,6 +257,8 @@ class Rooms:
             "seq": await self.store.next_room_seq(),
             "created_ms": int(time.time() * 1000),
         }
+        if rated:
+            room["rated"] = True
         if clock is not None:
             room["clock"] = clock.plain()
         written = await self.store.write_room(room_id, 0, room, listing(room))
@@ -262,12 +271,18 @@ class Rooms:
         rows = await self.store.rooms(room_ids) if room_ids else []
         return [row is not None and row[1]["status"] in (OPEN, STARTING) for row in rows]
 
-    async def join(self, room_id: str, user: str, name: str, code: str, seat: int | None) -> tuple[int, Room]:
+    async def join(
+        self, room_id: str, user: str, name: str, code: str, seat: int | None, *, guest: bool = False
+    ) -> tuple[int, Room]:
+        """Take a seat (`guest`: the caller signed in as a guest, whom a rated room refuses)."""
+
         def change(room: Room) -> None:
             if seat_of(room, user) is not None:
                 return
             if not room["public"] and not code_matches(room, code):
                 raise WrongJoinCode("this private room needs its join code", room=f"rooms/{room_id}")
+            if guest and room.get("rated"):
+                raise GuestsDisabled(RATED_ROOM_NO_GUESTS)
             _require_open(room)
             if seat is not None:
                 if not 0 <= seat < room["seat_count"]:
@@ -404,6 +419,8 @@ class Rooms:
             room_clock(room),
             private_code="" if room["public"] else str(room["code"]),
         )
+        if room.get("rated"):  # before anyone sits: it cannot have ended yet
+            await self.store.mark_rated_game(meta.game_id)
         bots: list[BotSeat] = []
         for i, seat in enumerate(room["seats"]):
             await self.games.join(meta.game_id, seat["user"], seat["name"], i)
