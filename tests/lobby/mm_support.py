@@ -12,6 +12,7 @@ from typing import Any
 import grpc
 
 from flotilla.store import keys
+from flotilla.store.auth_store import AuthStore
 from flotilla.store.redis_store import RedisStore
 from flotilla_client import FlotillaClient, Tls
 from flotilla_client.api.lobby.v1 import lobby_service_pb2_grpc
@@ -51,6 +52,20 @@ class Player:
     async def signed_in(cls, target: str, name: str) -> Player:
         player = cls(target)
         await player.client.sign_in(name)
+        player.user = player.client.user
+        return player
+
+    @classmethod
+    async def with_api_key(cls, target: str, redis_url: str, name: str) -> Player:
+        """A signed-in account that is not a guest (only those have ratings): an API key's,
+        minted as the operator's `flotilla apikey create` does."""
+        store = RedisStore.from_url(redis_url)
+        try:
+            _key, secret = await AuthStore(store.redis).create_api_key(name)
+        finally:
+            await store.close()
+        player = cls(target)
+        await player.client.sign_in_with_api_key(secret)
         player.user = player.client.user
         return player
 

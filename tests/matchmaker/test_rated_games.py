@@ -5,7 +5,8 @@ rated, which seat signed-in accounts only. Through the public API, against real 
 and a matchmaker's ratings consumer:
 
 * the reported farming sequence (a guest and a second guest, three short private games, mu
-  25.0 -> 31.2) and a CreateGame table between them leave both ratings where they were;
+  25.0 -> 31.2), a CreateGame table and a matchmaking game between them (in a setting only they
+  queue in) leave both ratings where they were: games with guests move no ratings;
 * a guest cannot create or join a rated room (PERMISSION_DENIED / GUESTS_DISABLED; the room is
   unchanged), and two API-key accounts' rated room moves both ratings once.
 """
@@ -19,10 +20,9 @@ from collections.abc import AsyncIterator, Awaitable, Iterator
 import grpc
 import pytest
 
-from flotilla.store.auth_store import AuthStore
-from flotilla.store.redis_store import RedisStore
 from flotilla_client import FlotillaClient, FlotillaError, Seat, play_random
 from flotilla_client.api.lobby.v1 import lobby_service_pb2 as lobby_pb
+from flotilla_client.api.matchmaking.v1 import matchmaking_service_pb2 as mm_pb
 from forkserver import Proc
 from lobby.mm_support import Player, ratings_settled, start_matchmaker, stop
 from support import Stack
@@ -30,13 +30,20 @@ from support import Stack
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(180)]
 
 SHORT = {"moves": "2"}
+TWO_ONLY = {"moves": "3"}  # a short setting no other test queues tickets in: these two meet
 GUESTS_DISABLED = (grpc.StatusCode.PERMISSION_DENIED, "ERROR_REASON_GUESTS_DISABLED")
 
 
 @pytest.fixture(scope="module")
 def ratings(stack: Stack, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Proc]:
-    """A matchmaker that only rates finished games."""
-    proc = start_matchmaker(stack, tmp_path_factory.mktemp("mm"), "ratings", FLOTILLA_MM_ROLES="ratings")
+    """A matchmaker that matches (never with bots) and rates finished games."""
+    proc = start_matchmaker(
+        stack,
+        tmp_path_factory.mktemp("mm"),
+        "ratings",
+        FLOTILLA_MM_ROLES="match,ratings",
+        FLOTILLA_MM_BOT_FILL_AFTER="off",
+    )
     yield proc
     stop(proc)
 
@@ -50,25 +57,25 @@ async def guests(stack: Stack) -> AsyncIterator[tuple[Player, Player]]:
 
 
 @pytest.fixture
-async def accounts(stack: Stack) -> AsyncIterator[tuple[FlotillaClient, FlotillaClient]]:
-    """Two API-key (signed-in, non-guest) accounts, minted as an operator would."""
-    store = RedisStore.from_url(stack.redis_url)
-    clients = (FlotillaClient(stack.gateways[0]), FlotillaClient(stack.gateways[1]))
-    try:
-        for i, client in enumerate(clients):
-            _key, secret = await AuthStore(store.redis).create_api_key(f"rated-{i}")
-            await client.sign_in_with_api_key(secret)
-        yield clients
-    finally:
-        for client in clients:
-            await client.close()
-        await store.close()
+async def accounts(stack: Stack) -> AsyncIterator[tuple[Player, Player]]:
+    """Two API-key (signed-in, non-guest) accounts."""
+    made = [await Player.with_api_key(stack.gateways[i], stack.redis_url, f"rated-{i}") for i in range(2)]
+    yield made[0], made[1]
+    for player in made:
+        await player.close()
 
 
 async def refused(call: Awaitable[object]) -> tuple[grpc.StatusCode, str]:
     with pytest.raises(FlotillaError) as caught:
         await call
     return caught.value.code, caught.value.reason
+
+
+async def until_matched(player: FlotillaClient, ticket: str) -> mm_pb.Ticket:
+    async for update in player.watch_ticket(ticket):
+        if update.ticket.state == mm_pb.TICKET_STATE_MATCHED:
+            return update.ticket
+    raise AssertionError("the ticket ended unmatched")
 
 
 async def play_together(a: FlotillaClient, b: FlotillaClient, seats: tuple[Seat, Seat]) -> None:
@@ -89,7 +96,7 @@ async def play_room(host: FlotillaClient, guest: FlotillaClient, room: lobby_pb.
 async def test_two_guests_farming_in_private_games_move_no_rating(
     ratings: Proc, stack: Stack, guests: tuple[Player, Player]
 ) -> None:
-    """The reported sequence, and a CreateGame table between the same two."""
+    """The reported sequence, a CreateGame table and a matchmaking game between the same two."""
     host, guest = guests[0].client, guests[1].client
     for _ in range(3):
         await play_room(
@@ -97,6 +104,11 @@ async def test_two_guests_farming_in_private_games_move_no_rating(
         )
     table = await host.create_game("counter", 2, SHORT)
     await play_together(host, guest, (await host.join(table.name, 0), await guest.join(table.name, 1)))
+    tickets = [await p.create_ticket("counter", [2], TWO_ONLY) for p in (host, guest)]
+    waits = (until_matched(p, t.name) for p, t in zip((host, guest), tickets, strict=True))
+    mine, theirs = await asyncio.wait_for(asyncio.gather(*waits), 60)
+    assert mine.game == theirs.game
+    await play_together(host, guest, tuple(Seat(t.game, t.seat, t.seat_token) for t in (mine, theirs)))
     await ratings_settled(stack.redis_url)
     for player in guests:
         rating = await player.client.get_rating("counter")
@@ -105,9 +117,9 @@ async def test_two_guests_farming_in_private_games_move_no_rating(
 
 
 async def test_a_rated_room_seats_no_guest_and_moves_its_players_ratings(
-    ratings: Proc, stack: Stack, guests: tuple[Player, Player], accounts: tuple[FlotillaClient, FlotillaClient]
+    ratings: Proc, stack: Stack, guests: tuple[Player, Player], accounts: tuple[Player, Player]
 ) -> None:
-    ann, ben = accounts
+    ann, ben = accounts[0].client, accounts[1].client
     guest = guests[0].client
     assert await refused(guest.create_room("counter", 2, SHORT, rated=True)) == GUESTS_DISABLED
     room = await ann.create_room("counter", 2, SHORT, rated=True)

@@ -59,6 +59,15 @@ async def players(stack: Stack) -> AsyncIterator[list[Player]]:
         await player.close()
 
 
+@pytest.fixture
+async def accounts(stack: Stack) -> AsyncIterator[list[Player]]:
+    """Two signed-in accounts that are not guests (guests have no ratings)."""
+    made = [await Player.with_api_key(stack.gateways[i], stack.redis_url, f"a{i}") for i in range(2)]
+    yield made
+    for player in made:
+        await player.close()
+
+
 def _ticket(moves: str, party: tuple[str, ...] = (), request_id: str = "") -> pb.CreateTicketRequest:
     return pb.CreateTicketRequest(
         kind="counter",
@@ -82,9 +91,9 @@ async def _refused(coro: object) -> tuple[grpc.StatusCode, str]:
 
 class TestTickets:
     async def test_two_players_are_matched_play_and_are_rated_exactly_once(
-        self, matchmaker: None, players: list[Player], stack: Stack
+        self, matchmaker: None, accounts: list[Player], stack: Stack
     ) -> None:
-        ada, bob = players[0], players[1]
+        ada, bob = accounts
         moves = "20"
         t1 = (await ada.call(ada.mm, "CreateTicket", _ticket(moves))).ticket
         t2 = (await bob.call(bob.mm, "CreateTicket", _ticket(moves))).ticket
