@@ -61,6 +61,7 @@ class Settings:
     gateway_server_name: str = ""  # [FLOTILLA_GATEWAY_SERVER_NAME] gateway clients: name its certificate must carry
     party_ttl_s: int = 4 * 3600  # [FLOTILLA_PARTY_TTL] a matchmaking party's lifetime from its creation
     party_invite_ttl_s: int = 300  # [FLOTILLA_PARTY_INVITE_TTL] an invitation to a party lapses unless accepted
+    mm_max_queues: int = 256  # [FLOTILLA_MM_MAX_QUEUES] matchmaking queues at once (default settings' never refused)
     # --- bots (issue 15): policy names from flotilla.bots.POLICIES ---
     bot_policy: str = "random"  # [FLOTILLA_BOT_POLICY] matchmaker: policy of the bots filling open seats
     bot_difficulty: int = 1  # [FLOTILLA_BOT_DIFFICULTY] matchmaker: their difficulty (also AddBot's default)
@@ -149,6 +150,7 @@ class Settings:
             gateway_server_name=os.environ.get("FLOTILLA_GATEWAY_SERVER_NAME", d.gateway_server_name),
             party_ttl_s=_int("FLOTILLA_PARTY_TTL", d.party_ttl_s),
             party_invite_ttl_s=_int("FLOTILLA_PARTY_INVITE_TTL", d.party_invite_ttl_s),
+            mm_max_queues=_int("FLOTILLA_MM_MAX_QUEUES", d.mm_max_queues),
             bot_policy=os.environ.get("FLOTILLA_BOT_POLICY") or d.bot_policy,
             bot_difficulty=_int("FLOTILLA_BOT_DIFFICULTY", d.bot_difficulty),
             takeover_policy=os.environ.get("FLOTILLA_TAKEOVER_POLICY") or d.takeover_policy,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import subprocess
 import uuid
 from collections.abc import Mapping
@@ -10,6 +11,9 @@ from typing import Any
 
 import grpc
 
+from flotilla.store import keys
+from flotilla.store.auth_store import AuthStore
+from flotilla.store.redis_store import RedisStore
 from flotilla_client import FlotillaClient, Tls
 from flotilla_client.api.lobby.v1 import lobby_service_pb2_grpc
 from flotilla_client.api.matchmaking.v1 import matchmaking_service_pb2 as mm_pb
@@ -48,6 +52,20 @@ class Player:
     async def signed_in(cls, target: str, name: str) -> Player:
         player = cls(target)
         await player.client.sign_in(name)
+        player.user = player.client.user
+        return player
+
+    @classmethod
+    async def with_api_key(cls, target: str, redis_url: str, name: str) -> Player:
+        """A signed-in account that is not a guest (only those have ratings): an API key's,
+        minted as the operator's `flotilla apikey create` does."""
+        store = RedisStore.from_url(redis_url)
+        try:
+            _key, secret = await AuthStore(store.redis).create_api_key(name)
+        finally:
+            await store.close()
+        player = cls(target)
+        await player.client.sign_in_with_api_key(secret)
         player.user = player.client.user
         return player
 
@@ -108,3 +126,19 @@ def options(**values: str | int) -> Mapping[str, str]:
 
 def start_matchmaker_env(env: Mapping[str, str], log_dir: Path, name: str) -> Proc:
     return spawn([*FLOTILLA, "matchmaker"], dict(env), log_dir / f"matchmaker-{name}.log")
+
+
+async def ratings_settled(redis_url: str) -> None:
+    """Wait until the ratings consumer has read and acknowledged everything on the finished stream."""
+    store = RedisStore.from_url(redis_url)
+    try:
+        for _ in range(300):
+            groups = await store.redis.xinfo_groups(keys.FINISHED)
+            group = next((g for g in groups if g["name"] == keys.RATINGS_GROUP.encode()), None)
+            last = (await store.redis.xinfo_stream(keys.FINISHED))["last-generated-id"]
+            if group is not None and group["pending"] == 0 and group["last-delivered-id"] == last:
+                return
+            await asyncio.sleep(0.1)
+        raise AssertionError("the ratings consumer did not catch up")
+    finally:
+        await store.close()

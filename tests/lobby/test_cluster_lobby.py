@@ -31,7 +31,8 @@ def cluster_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
 
 
 async def test_rooms_tickets_and_ratings_work_on_a_cluster(cluster_stack: Stack) -> None:
-    ada, bob = [await Player.signed_in(cluster_stack.gateways[i], n) for i, n in enumerate(("ada", "bob"))]
+    gateways, url = cluster_stack.gateways, cluster_stack.redis_url
+    ada, bob = [await Player.with_api_key(gateways[i], url, n) for i, n in enumerate(("ada", "bob"))]  # rated
     try:
         # A room with a bot, watched while it starts, played to the end.
         room = (

@@ -10,7 +10,7 @@ import pytest
 
 from flotilla.lobby.ratings import Rating
 from flotilla.store import keys
-from flotilla.store.lobby_store import LobbyStore
+from flotilla.store.lobby_store import LobbyStore, QueuesFull
 from flotilla.store.redis_store import RedisStore
 
 pytestmark = [pytest.mark.redis]
@@ -70,6 +70,27 @@ class TestClaim:
         ticket_c = await lobby.ticket(queue, c)
         assert ticket_c is not None
         assert ticket_c.state == "expired"
+
+    async def test_a_queue_is_pruned_only_when_empty_and_the_set_is_bounded(self, lobby: LobbyStore) -> None:
+        queue = f"scripts.{uuid.uuid4().hex[:12]}"
+        (a,) = await _tickets(lobby, queue, 1)
+        assert not await lobby.prune_queue(queue)  # a waiting ticket: kept
+        assert queue.encode() in await lobby.redis.smembers(keys.MM_QUEUES)
+        assert await lobby.claim(queue, "m1", {}, [a], 5000)
+        assert not await lobby.prune_queue(queue)  # a match in progress: kept
+        assert await lobby.match_done(queue, "m1", "g1", {a: {f"u{a}": 0}})
+        assert await lobby.prune_queue(queue)
+        assert queue.encode() not in await lobby.redis.smembers(keys.MM_QUEUES)
+        # A bound at the set's size refuses a new queue, storing nothing; a queue in the set is admitted.
+        assert await lobby.create_ticket(queue, "t", {}, 1, 60, ["u"])
+        size = int(await lobby.redis.scard(keys.MM_QUEUES))
+        other = f"scripts.{uuid.uuid4().hex[:12]}"
+        with pytest.raises(QueuesFull):
+            await lobby.create_ticket(other, "t", {}, 1, 60, ["u"], max_queues=size)
+        assert not await lobby.redis.exists(
+            keys.mm_waiting(other), keys.mm_ticket(other, "t"), keys.mm_user(other, "u")
+        )
+        assert await lobby.create_ticket(queue, "t2", {}, 1, 60, ["v"], max_queues=1)  # in the set already
 
     async def test_the_same_ticket_id_is_queued_once(self, lobby: LobbyStore) -> None:
         queue = f"scripts.{uuid.uuid4().hex[:12]}"

@@ -29,7 +29,7 @@ from flotilla.store.lobby_store import LobbyStore
 from flotilla.store.redis_store import RedisStore
 from flotilla_client import FlotillaError, Seat, play_random
 from flotilla_client.api.matchmaking.v1 import matchmaking_service_pb2 as pb
-from lobby.mm_support import Player, form_party, reason_of, start_matchmaker, stop
+from lobby.mm_support import Player, form_party, ratings_settled, reason_of, start_matchmaker, stop
 from support import Stack
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(180)]
@@ -59,6 +59,15 @@ async def players(stack: Stack) -> AsyncIterator[list[Player]]:
         await player.close()
 
 
+@pytest.fixture
+async def accounts(stack: Stack) -> AsyncIterator[list[Player]]:
+    """Two signed-in accounts that are not guests (guests have no ratings)."""
+    made = [await Player.with_api_key(stack.gateways[i], stack.redis_url, f"a{i}") for i in range(2)]
+    yield made
+    for player in made:
+        await player.close()
+
+
 def _ticket(moves: str, party: tuple[str, ...] = (), request_id: str = "") -> pb.CreateTicketRequest:
     return pb.CreateTicketRequest(
         kind="counter",
@@ -80,27 +89,11 @@ async def _refused(coro: object) -> tuple[grpc.StatusCode, str]:
     return caught.value.code(), reason_of(caught.value)
 
 
-async def _ratings_settled(redis_url: str) -> None:
-    """Wait until the ratings consumer has read and acknowledged everything on the finished stream."""
-    store = RedisStore.from_url(redis_url)
-    try:
-        for _ in range(300):
-            groups = await store.redis.xinfo_groups(keys.FINISHED)
-            group = next((g for g in groups if g["name"] == keys.RATINGS_GROUP.encode()), None)
-            last = (await store.redis.xinfo_stream(keys.FINISHED))["last-generated-id"]
-            if group is not None and group["pending"] == 0 and group["last-delivered-id"] == last:
-                return
-            await asyncio.sleep(0.1)
-        raise AssertionError("the ratings consumer did not catch up")
-    finally:
-        await store.close()
-
-
 class TestTickets:
     async def test_two_players_are_matched_play_and_are_rated_exactly_once(
-        self, matchmaker: None, players: list[Player], stack: Stack
+        self, matchmaker: None, accounts: list[Player], stack: Stack
     ) -> None:
-        ada, bob = players[0], players[1]
+        ada, bob = accounts
         moves = "20"
         t1 = (await ada.call(ada.mm, "CreateTicket", _ticket(moves))).ticket
         t2 = (await bob.call(bob.mm, "CreateTicket", _ticket(moves))).ticket
@@ -126,7 +119,7 @@ class TestTickets:
             ),
             60,
         )
-        await _ratings_settled(stack.redis_url)
+        await ratings_settled(stack.redis_url)
         got = (await ada.call(ada.ratings, "GetRating", pb.GetRatingRequest(kind="counter"))).rating
         assert got.games == 1
         assert got.sigma < 25 / 3
@@ -140,7 +133,7 @@ class TestTickets:
             assert await Ratings(LobbyStore(store.redis), store).rate_game(game_id) == "already"
         finally:
             await store.close()
-        await _ratings_settled(stack.redis_url)
+        await ratings_settled(stack.redis_url)
         for player in (ada, bob):
             again = (await player.call(player.ratings, "GetRating", pb.GetRatingRequest(kind="counter"))).rating
             assert again.games == 1

@@ -200,11 +200,14 @@ class Api(Session):
         display_name: str = "",
         clock: game_pb2.Clock | None = None,
         request_id: str = "",
+        rated: bool = False,
     ) -> Call[lb.Room]:
         """A room you host (seat 0 is yours); a private one answers with its `join_code`;
-        `clock`: its game's turn clock."""
+        `clock`: its game's turn clock; `rated`: its game moves ratings (no guests may sit)."""
         table = _new_table(kind, seats, options, request_id)
-        request = lb.CreateRoomRequest(**table, visibility=visibility, display_name=display_name, clock=clock)
+        request = lb.CreateRoomRequest(
+            **table, visibility=visibility, display_name=display_name, clock=clock, rated=rated
+        )
         return call(CREATE_ROOM, request, self.session_token, lambda reply: reply.room)
 
     @operation

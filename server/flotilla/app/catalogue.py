@@ -24,7 +24,7 @@ from flotilla.app import inputs
 from flotilla.app.errors import CatalogNotFound, InvalidRequest
 from flotilla.games import REGISTRY, rules_at, served
 from flotilla.rules import InvalidConfig
-from flotilla.rules.options import config_from_options, option_names
+from flotilla.rules.options import config_from_options, option_names, spelled
 
 MAX_SEATS = 16  # seat counts asked of each Config (every game's largest table is well below)
 _VERSION_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
@@ -80,21 +80,12 @@ def _display_name(kind: str) -> str:
     return name if isinstance(name, str) else kind.replace("_", " ").title()
 
 
-def _spelled(value: Any) -> str:
-    """An option value as CreateGame.options spells it (rules/options.py parses it back)."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, enum.Enum):
-        return value.name.lower()
-    return str(value)
-
-
 def _options(config_type: type) -> tuple[Option, ...]:
     hints = typing.get_type_hints(config_type)
     fields = {f.name: f for f in dataclasses.fields(config_type)}
     out = []
     for name in option_names(config_type):
-        hint, default = hints[name], _spelled(fields[name].default)
+        hint, default = hints[name], spelled(fields[name].default)
         if isinstance(hint, type) and issubclass(hint, enum.Enum):
             out.append(Option(name, "enum", default, tuple(m.name.lower() for m in hint)))
         else:

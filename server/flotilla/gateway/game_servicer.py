@@ -102,7 +102,7 @@ class AuthServicer(game_service_pb2_grpc.AuthServiceServicer):
         await self.limits.check("sign_in", context, None)
         name = inputs.person_name(request.display_name, POLICIES)
         user = uuid.uuid4().hex
-        await self.store.create_user(user, name, int(time.time() * 1000))
+        await self.store.create_user(user, name, int(time.time() * 1000), guest=True)
         log.info("auth.guest_signed_in", user=user)
         return game_service_pb2.SignInAsGuestResponse(
             user=f"users/{user}", session_token=self.tokens.session(user, name), expires_in=self.tokens.session_ttl_s

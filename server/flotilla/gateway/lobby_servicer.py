@@ -11,7 +11,7 @@ import grpc
 import structlog
 
 from flotilla.app import inputs
-from flotilla.app.errors import GameNotFound, InvalidRequest, NotSeated, SeatAbsent
+from flotilla.app.errors import GameNotFound, GuestsDisabled, InvalidRequest, NotSeated, SeatAbsent
 from flotilla.app.games import check_request_id, still_seated
 from flotilla.gateway.auth import Principal, Tokens, session_of
 from flotilla.gateway.errors import maps_errors, maps_stream_errors
@@ -21,6 +21,7 @@ from flotilla.gateway.render import clock_from_pb, clock_pb
 from flotilla.lobby.rooms import (
     CLOSED,
     OPEN,
+    RATED_ROOM_NO_GUESTS,
     STARTED,
     STARTING,
     Room,
@@ -66,6 +67,7 @@ def render_room(version: int, room: Room, viewer: str) -> pb.Room:
         version=version,
         open_seats=sum(1 for s in room["seats"] if s is None),
         start_error=room.get("start_error", ""),
+        rated=bool(room.get("rated")),
     )
     out.create_time.FromMilliseconds(room["created_ms"])
     if (clock := room_clock(room)) is not None:
@@ -123,6 +125,8 @@ class LobbyServicer(pb_grpc.LobbyServiceServicer):
     async def CreateRoom(self, request: pb.CreateRoomRequest, context: Context) -> pb.CreateRoomResponse:
         who = await principal(self.tokens, context)
         await self.limits.check("create_room", context, who.user)
+        if request.rated and who.is_guest:
+            raise GuestsDisabled(RATED_ROOM_NO_GUESTS)
         version, room = await self.rooms.create(
             who.user,
             who.name,
@@ -134,6 +138,7 @@ class LobbyServicer(pb_grpc.LobbyServiceServicer):
             hold=partial(self.limits.limiter.hold, "rooms", who.user, still_open=self.rooms.still_open),
             display_name=inputs.display_name(request.display_name) if request.display_name else "",
             clock=clock_from_pb(request.clock) if request.HasField("clock") else None,
+            rated=request.rated,
         )
         log.info("room.created", room=room["id"], kind=room["kind"], seats=room["seat_count"])
         return pb.CreateRoomResponse(room=render_room(version, room, who.user))
@@ -174,7 +179,9 @@ class LobbyServicer(pb_grpc.LobbyServiceServicer):
         await self.limits.check("join", context, who.user, bot=is_bot(who))
         seat = request.seat if request.HasField("seat") else None
         _, found = await self._admitted(context, who, request.room, request.join_code)
-        version, room = await self.rooms.join(found["id"], who.user, who.name, request.join_code, seat)
+        version, room = await self.rooms.join(
+            found["id"], who.user, who.name, request.join_code, seat, guest=who.is_guest
+        )
         return pb.JoinRoomResponse(room=render_room(version, room, who.user))
 
     @maps_errors

@@ -21,3 +21,8 @@ class Principal:
     @property
     def is_seat(self) -> bool:
         return self.game is not None
+
+    @property
+    def is_guest(self) -> bool:
+        """A guest's token (SignInAsGuest): neither an API key's nor an identity provider's."""
+        return not self.api_key and not self.external

@@ -1,7 +1,11 @@
 """Ratings per game kind (openskill's Plackett-Luce model), rated exactly once per finished game.
 
-A game is rated when it finished, is not co-operative, and has at least two human seats; bot
-seats are left out (the humans are ranked among themselves by the game's ranks). The rate
+A game is rated when it was made rated (the matchmaker's games and rated rooms' games:
+`LobbyStore.mark_rated_game`), finished, is not co-operative, and has at least two distinct
+human seats, none of them a guest; bot seats are left out (the humans are ranked among
+themselves by the game's ranks). Casual rooms and `CreateGame` tables move no ratings: whoever
+picks the table (a second account, a friend who always loses) cannot farm one with them; and
+guests, whose accounts cost one call, have no ratings to farm. The rate
 script stores every new rating, the leaderboard scores and the history entries only if the
 game's guard key is unset, and sets it in the same step: a re-delivered end rates nothing.
 """
@@ -82,13 +86,13 @@ class Ratings:
         meta = await self.games.game_meta(game_id)
         if meta is None or meta.status != "finished" or meta.result is None:
             return "not_finished"
-        if is_cooperative(meta.kind, meta.options):
+        if is_cooperative(meta.kind, meta.options) or not await self.store.is_rated_game(game_id):
             return "unrated"
         seats = await self.games.seats(game_id)
         humans = sorted((seat, holder["user"]) for seat, holder in seats.items() if not is_bot(holder["user"]))
-        if len({u for _, u in humans}) < 2 or len({u for _, u in humans}) != len(humans):
-            return "unrated"
         users = [u for _, u in humans]
+        if len(set(users)) < 2 or len(set(users)) != len(users) or await self.store.any_guest(users):
+            return "unrated"
         ranks = [int(meta.result["ranks"][seat]) for seat, _ in humans]
         now_ms = int(time.time() * 1000)
         for _ in range(CAS_RETRIES):

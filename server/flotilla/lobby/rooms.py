@@ -29,6 +29,7 @@ from flotilla.app import join_codes
 from flotilla.app.clocks import ClockConfig
 from flotilla.app.errors import (
     AppError,
+    GuestsDisabled,
     InvalidRequest,
     NotRoomHost,
     RoomBusy,
@@ -57,6 +58,10 @@ CAS_RETRIES = 8
 START_ERROR_CHARS = 200  # a failed start's reason, as the room shows it
 # A start failing with these stays `starting` and is finished by a retry; any other AppError reopens the room.
 RETRIED_START_ERRORS = (StoreUnavailable, RulesVersionUnavailable, StaleVersion)
+RATED_ROOM_NO_GUESTS = (
+    "a rated room seats signed-in accounts only, not guests: sign in with an API key or the"
+    " operator's identity provider, or play a casual (unrated) room"
+)
 _ROOM_NAME = re.compile(r"^rooms/([0-9a-f]{32})$")
 CODE_TRIES = 8  # fresh codes tried when one is taken by another live room (1 in 2**40 per room)
 
@@ -232,10 +237,12 @@ class Rooms:
         hold: Callable[[str], Awaitable[None]] | None = None,
         display_name: str = "",
         clock: ClockConfig | None = None,
+        rated: bool = False,
     ) -> tuple[int, Room]:
         """A new room with the creator as host in seat 0; the same request id returns the same room.
         `hold`: called with the new room's id before it is stored (the creator's quota; raises to refuse).
-        `clock`: the turn clock its game gets (None: none)."""
+        `clock`: the turn clock its game gets (None: none). `rated`: its game moves ratings (the
+        caller checked that the creator is no guest; `join` keeps guests out)."""
         if not 1 <= seat_count <= MAX_SEATS:
             raise InvalidRequest(f"seat_count must be 1..{MAX_SEATS}, got {seat_count}", field="seat_count")
         host_for(kind).config(seat_count, options)  # UnknownGameKind / InvalidConfig before anything is stored
@@ -262,6 +269,8 @@ class Rooms:
             "seq": await self.store.next_room_seq(),
             "created_ms": int(time.time() * 1000),
         }
+        if rated:
+            room["rated"] = True
         if clock is not None:
             room["clock"] = clock.plain()
         written = await self.store.write_room(room_id, 0, room, listing(room))
@@ -308,12 +317,18 @@ class Rooms:
             for row in rows
         ]
 
-    async def join(self, room_id: str, user: str, name: str, code: str, seat: int | None) -> tuple[int, Room]:
+    async def join(
+        self, room_id: str, user: str, name: str, code: str, seat: int | None, *, guest: bool = False
+    ) -> tuple[int, Room]:
+        """Take a seat (`guest`: the caller signed in as a guest, whom a rated room refuses)."""
+
         def change(room: Room) -> None:
             if seat_of(room, user) is not None:
                 return
             if not room["public"] and not code_matches(room, code):
                 raise WrongJoinCode("this private room needs its join code", room=f"rooms/{room_id}")
+            if guest and room.get("rated"):
+                raise GuestsDisabled(RATED_ROOM_NO_GUESTS)
             _require_open(room)
             if seat is not None:
                 if not 0 <= seat < room["seat_count"]:
@@ -472,6 +487,8 @@ class Rooms:
         except (AppError, RulesError) as exc:  # e.g. a quota, or options these rules no longer take
             await self._reopen(room_id, exc)
             raise
+        if room.get("rated"):  # before any move: it cannot have ended yet
+            await self.store.mark_rated_game(meta.game_id)
         bots = [
             BotSeat(meta.game_id, i, seat["user"], seat["name"], seat["bot"], seat.get("difficulty"))
             for i, seat in enumerate(room["seats"])

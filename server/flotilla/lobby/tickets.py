@@ -1,8 +1,16 @@
 """Matchmaking tickets: queue a player (or a party), follow the ticket, cancel it. No grpc here.
 
-Tickets of one game kind with the same options wait in one queue (`<kind>.<options hash>`);
-every key of a queue shares its Redis Cluster hash tag, so claiming a match is one script on
-one slot. The matchmaker processes (`flotilla.matchmaker`) form the games.
+Tickets of one game kind with the same setting wait in one queue (`<kind>.<options hash>`):
+the options are parsed and spelled canonically first (`rules.options.canonical_options`), so
+every spelling of one setting names one queue, and a spelling the game does not take is
+refused (INVALID_ARGUMENT). Every key of a queue shares its Redis Cluster hash tag, so claiming
+a match is one script on one slot. The matchmaker processes (`flotilla.matchmaker`) form the
+games and prune the queues that are empty.
+
+At most `max_queues` queues exist at once (FLOTILLA_MM_MAX_QUEUES, 256 by default): a ticket
+that would open one more is refused with RESOURCE_EXHAUSTED / QUOTA_EXCEEDED (limit
+`matchmaking_queues`). A kind's default setting (no options) is never refused, so filling the
+set cannot shut the main queues.
 
 A user waits in at most one ticket per queue, as its owner or as a party member: creating
 another one meanwhile (another request id) is refused with FAILED_PRECONDITION /
@@ -25,21 +33,31 @@ from typing import Any
 
 import orjson
 
-from flotilla.app.errors import InvalidRequest, PartyMemberNotAccepted, TicketAlreadyWaiting, TicketNotFound
+from flotilla import metrics
+from flotilla.app.errors import (
+    InvalidRequest,
+    PartyMemberNotAccepted,
+    QuotaExceeded,
+    TicketAlreadyWaiting,
+    TicketNotFound,
+)
 from flotilla.app.games import MAX_SEATS
 from flotilla.app.host import host_for
 from flotilla.app.inputs import echo
 from flotilla.lobby.follow import Heartbeat, follow
 from flotilla.lobby.parties import Parties, largest_table
 from flotilla.lobby.ratings import Ratings
-from flotilla.store.lobby_store import AlreadyWaiting, LobbyStore, StoredTicket
+from flotilla.rules.options import canonical_options
+from flotilla.store.lobby_store import AlreadyWaiting, LobbyStore, QueuesFull, StoredTicket
 
 SEARCHING, CLAIMED, MATCHED, EXPIRED, CANCELLED = "searching", "claimed", "matched", "expired", "cancelled"
 ENDED = (MATCHED, EXPIRED, CANCELLED)
+QUEUES_LIMIT = "matchmaking_queues"  # the ErrorInfo `limit` of a refusal over MAX_QUEUES
 _TICKET_NAME = re.compile(r"^tickets/([a-z0-9_]{1,40}\.[0-9a-f]{12})-([0-9a-f]{32})$")
 
 
 def queue_of(kind: str, options: Mapping[str, str]) -> str:
+    """The queue of a kind and its options as `canonical_options` spells them."""
     digest = hashlib.sha256(orjson.dumps(dict(options), option=orjson.OPT_SORT_KEYS)).hexdigest()[:12]
     return f"{kind}.{digest}"
 
@@ -60,9 +78,17 @@ class Tickets:
     """Ticket use cases over one store."""
 
     def __init__(
-        self, store: LobbyStore, ratings: Ratings, *, parties: Parties, ttl_s: int = 3600, heartbeat_s: float = 10.0
+        self,
+        store: LobbyStore,
+        ratings: Ratings,
+        *,
+        parties: Parties,
+        ttl_s: int = 3600,
+        heartbeat_s: float = 10.0,
+        max_queues: int,
     ) -> None:
         self.store = store
+        self.max_queues = max_queues
         self.ratings = ratings
         self.parties = parties
         self.ttl_s = ttl_s
@@ -90,7 +116,8 @@ class Tickets:
         for count in counts:
             if not 1 <= count <= MAX_SEATS:
                 raise InvalidRequest(f"seat counts must be 1..{MAX_SEATS}, got {count}", field="seat_counts")
-            host.config(count, options)  # InvalidConfig for counts or options the game refuses
+            config = host.config(count, options)  # InvalidConfig for counts or options the game refuses
+        options = canonical_options(config)
         party_id, accepted = await self.parties.ticket_members(user, party_name, party)
         seated = accepted or [(user, name)]
         if len(seated) > max(counts):
@@ -112,8 +139,16 @@ class Tickets:
             "owner": user,
             "enqueued_ms": now_ms,
         }
+        bound = self.max_queues if options else 0  # a kind's default setting is never refused
         try:
-            await self.store.create_ticket(queue, ticket_id, data, now_ms, self.ttl_s, members)
+            await self.store.create_ticket(queue, ticket_id, data, now_ms, self.ttl_s, members, max_queues=bound)
+        except QueuesFull:
+            metrics.LIMIT_REFUSALS.labels(QUEUES_LIMIT).inc()
+            raise QuotaExceeded(
+                f"at most {self.max_queues} matchmaking queues at once, and each setting of a game is one;"
+                " queue with the game's default options or a setting others wait in, or retry later",
+                limit=QUEUES_LIMIT,
+            ) from None
         except AlreadyWaiting as busy:
             who = "you wait" if busy.user == user else f"party member users/{busy.user} waits"
             raise TicketAlreadyWaiting(

@@ -1,4 +1,5 @@
-"""One matchmaker's loop over the ticket queues: expire, propose, claim atomically, make the game.
+"""One matchmaker's loop over the ticket queues: expire, propose, claim atomically, make the game;
+prune the queues left empty (so an idle pass costs one round trip per queue that holds tickets).
 
 Any number of these run side by side. A proposal is only acted on after the claim script
 removed every one of its tickets from the queue, so no ticket is ever in two games. A
@@ -69,21 +70,37 @@ class Former:
         self.bot_difficulty = bot_difficulty  # None: the bot runner's default
         self.matched = 0
         self.lost = 0
+        self.gauged: set[str] = set()  # queues with a series in the waiting gauge
 
     async def pass_once(self) -> int:
         """One pass over every queue; returns the number of tickets seated."""
         seated = 0
-        for queue in await self.store.queues():
+        queues = await self.store.queues()
+        for queue in queues:
             try:
                 seated += await self.pass_queue(queue)
             except (RedisConnectionError, RedisTimeoutError):
                 raise
             except Exception:  # one broken queue must not stall the others
                 log.exception("matchmaker.queue_failed", queue=queue)
+        for gone in self.gauged - set(queues):  # pruned (here or by another matchmaker): no stale series
+            self.forget(gone)
         return seated
 
+    def forget(self, queue: str) -> None:
+        """Drop a pruned queue's series of the waiting gauge."""
+        self.gauged.discard(queue)
+        with contextlib.suppress(KeyError):
+            metrics.TICKETS_WAITING.remove(queue)
+
     async def pass_queue(self, queue: str) -> int:
-        metrics.TICKETS_WAITING.labels(queue).set(await self.store.waiting_count(queue))
+        """Match one queue; a queue with no waiting ticket and no pending match is pruned instead."""
+        waiting_count, pending = await self.store.queue_load(queue)
+        if not waiting_count and not pending and await self.store.prune_queue(queue):
+            self.forget(queue)
+            return 0
+        metrics.TICKETS_WAITING.labels(queue).set(waiting_count)
+        self.gauged.add(queue)
         waiting = await self.store.waiting(queue, self.batch)
         now_ms = int(time.time() * 1000)
         by_id = {t.ticket_id: t for t in waiting}
@@ -131,7 +148,7 @@ class Former:
         }
 
     async def make_game(self, queue: str, match_id: str, data: Mapping[str, Any]) -> int:
-        """Create the match's game with everyone seated (in a shuffled order; all or none, and
+        """Create the match's (rated) game with everyone seated (in a shuffled order; all or none, and
         nobody else may join it), queue the bots, mark the tickets."""
         order = list(range(data["seat_count"]))
         random.Random(match_id).shuffle(order)
@@ -150,6 +167,7 @@ class Former:
         meta = await self.games.create(
             data["kind"], data["seat_count"], data["options"], f"match:{match_id}", seated=players
         )
+        await self.store.mark_rated_game(meta.game_id)  # before any move: it cannot have ended yet
         bots = [BotSeat(meta.game_id, seat, *holders[seat], self.bot_policy, self.bot_difficulty) for seat in bot_seats]
         await self.store.request_bots(bots)
         if await self.store.match_done(queue, match_id, meta.game_id, seats_by_ticket):

@@ -1,9 +1,16 @@
-"""Build a game's `Config` dataclass from a seat count and string options (the wire form)."""
+"""Build a game's `Config` dataclass from a seat count and string options (the wire form).
+
+The wire forms (docs/games.md): a whole number is ASCII digits with no sign, spaces, separators
+or leading zeros (`0`, `12`); a flag is `true`/`false` (also `1`/`0`, `yes`/`no`, `on`/`off`, any
+case); an enum is a member name (any case). `canonical_options` spells a parsed config back in
+one form, leaving out values equal to the default: two spellings of one setting give one map.
+"""
 
 from __future__ import annotations
 
 import dataclasses
 import enum
+import re
 import typing
 from collections.abc import Mapping
 from typing import Any, TypeVar
@@ -14,6 +21,12 @@ C = TypeVar("C")
 
 _TRUE = {"true", "1", "yes", "on"}
 _FALSE = {"false", "0", "no", "off"}
+_WHOLE = re.compile(r"0|[1-9][0-9]{0,17}")  # ASCII only: `int()` also takes "٢", "+2", " 2", "2_0"
+_ECHO = 24  # characters of a refused value quoted back
+
+
+def _shown(raw: str) -> str:
+    return repr(raw[:_ECHO]) + ("…" if len(raw) > _ECHO else "")
 
 
 def _parse(name: str, hint: Any, raw: str) -> Any:
@@ -22,21 +35,23 @@ def _parse(name: str, hint: Any, raw: str) -> Any:
             return True
         if raw.lower() in _FALSE:
             return False
-        msg = f"option {name!r} takes true or false, got {raw!r}"
+        msg = f"option {name!r} takes true or false, got {_shown(raw)}"
         raise InvalidConfig(msg, option=name)
     if hint is int:
-        try:
-            return int(raw)
-        except ValueError:
-            msg = f"option {name!r} takes a whole number, got {raw!r}"
-            raise InvalidConfig(msg, option=name) from None
+        if _WHOLE.fullmatch(raw) is None:
+            msg = (
+                f"option {name!r} takes a whole number in ASCII digits (like 12: no sign, spaces,"
+                f" separators or leading zeros), got {_shown(raw)}"
+            )
+            raise InvalidConfig(msg, option=name)
+        return int(raw)
     if hint is str:
         return raw
     if isinstance(hint, type) and issubclass(hint, enum.Enum):
         by_name = {m.name.lower(): m for m in hint}
         member = by_name.get(raw.lower())
         if member is None:
-            msg = f"option {name!r} takes one of {sorted(by_name)}, got {raw!r}"
+            msg = f"option {name!r} takes one of {sorted(by_name)}, got {_shown(raw)}"
             raise InvalidConfig(msg, option=name)
         return member
     msg = f"option {name!r} cannot be set from the wire"
@@ -61,3 +76,24 @@ def config_from_options(config_type: type[C], seats: int, options: Mapping[str, 
         return config_type(seats=seats, **kwargs)  # type: ignore[call-arg]
     except (TypeError, ValueError) as exc:
         raise InvalidConfig(str(exc)) from exc
+
+
+def spelled(value: Any) -> str:
+    """An option value in its one canonical wire form (`_parse` reads it back)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, enum.Enum):
+        return value.name.lower()
+    return str(value)
+
+
+def canonical_options(config: Any) -> dict[str, str]:
+    """The options that make `config` (a game's `Config`), each spelled canonically, without
+    those at their default: equal for every spelling of one setting."""
+    fields = {f.name: f for f in dataclasses.fields(config)}
+    out = {}
+    for name in option_names(type(config)):
+        value = getattr(config, name)
+        if value != fields[name].default:
+            out[name] = spelled(value)
+    return out

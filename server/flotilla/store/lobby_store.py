@@ -35,6 +35,10 @@ class StoredTicket:
     seats: dict[str, int] | None = None
 
 
+class QueuesFull(Exception):
+    """The set of matchmaking queues is at its bound and a ticket would open a new queue."""
+
+
 class AlreadyWaiting(Exception):
     """A party member of a new ticket still waits in another ticket of the same queue."""
 
@@ -71,10 +75,12 @@ class LobbyStore:
         self.redis: Any = client
         self._room_update = client.register_script(_script("room_update.lua"))
         self._ticket_create = client.register_script(_script("ticket_create.lua"))
+        self._queue_admit = client.register_script(_script("queue_admit.lua"))
         self._ticket_claim = client.register_script(_script("ticket_claim.lua"))
         self._match_done = client.register_script(_script("match_done.lua"))
         self._ticket_end = client.register_script(_script("ticket_end.lua"))
         self._rate_game = client.register_script(_script("rate_game.lua"))
+        self._mark_rated = client.register_script(_script("mark_rated.lua"))
         self._presence_take = client.register_script(_script("presence_take.lua"))
         self.hub = StreamHub(client)
 
@@ -217,10 +223,17 @@ class LobbyStore:
         now_ms: int,
         ttl_s: int,
         users: Sequence[str] = (),
+        *,
+        max_queues: int = 0,
     ) -> bool:
         """Queue a ticket (False: that ticket id exists already). Raises AlreadyWaiting when one of
-        `users` (the party) still waits in another ticket of this queue."""
-        await self.redis.sadd(keys.MM_QUEUES, queue)
+        `users` (the party) still waits in another ticket of this queue, QueuesFull when the queue
+        is new and `max_queues` (0: no bound) are there already.
+
+        The queue set and the queue are on different slots: the queue is added before the ticket
+        (within the bound) and again after it, so a `prune_queue` in between cannot lose it."""
+        if not await self._queue_admit(keys=[keys.MM_QUEUES], args=[queue, max_queues]):
+            raise QueuesFull(queue)
         reply = await self._ticket_create(
             keys=[
                 keys.mm_waiting(queue),
@@ -232,7 +245,28 @@ class LobbyStore:
         )
         if int(reply[0]) < 0:
             raise AlreadyWaiting(reply[1].decode(), users[int(reply[2])])
+        if int(reply[0]):
+            await self.redis.sadd(keys.MM_QUEUES, queue)
         return bool(int(reply[0]))
+
+    async def queue_load(self, queue: str) -> tuple[int, int]:
+        """(waiting tickets, claimed matches not yet done) of a queue, in one round trip."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.zcard(keys.mm_waiting(queue))
+            pipe.zcard(keys.mm_pending(queue))
+            waiting, pending = await pipe.execute()
+        return int(waiting), int(pending)
+
+    async def prune_queue(self, queue: str) -> bool:
+        """Drop a queue seen empty from the set of queues; False (and kept) if it holds something now.
+
+        Removed first, then looked at again: a ticket queued meanwhile is seen here, or its
+        creator adds the queue back after it (`create_ticket`), so no waiting ticket is left out."""
+        await self.redis.srem(keys.MM_QUEUES, queue)
+        if any(await self.queue_load(queue)):
+            await self.redis.sadd(keys.MM_QUEUES, queue)
+            return False
+        return True
 
     async def ticket(self, queue: str, ticket_id: str) -> StoredTicket | None:
         raw = await self.redis.hmget(keys.mm_ticket(queue, ticket_id), (b"data", b"state", b"game", b"seats"))
@@ -358,6 +392,21 @@ class LobbyStore:
             await pipe.execute()
 
     # --- ratings -----------------------------------------------------------------------
+    async def mark_rated_game(self, game_id: str) -> bool:
+        """Mark a game whose end is to move ratings (a field of the game: it goes with the game)."""
+        return bool(await self._mark_rated(keys=[keys.game(game_id)]))
+
+    async def any_guest(self, users: Sequence[str]) -> bool:
+        """Whether one of `users` signed in as a guest (their record says so: `create_user`)."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for user in users:
+                pipe.hget(keys.user(user), "guest")
+            return any(await pipe.execute())
+
+    async def is_rated_game(self, game_id: str) -> bool:
+        """Whether the game was marked rated when it was made (`mark_rated_game`)."""
+        return bool(await self.redis.hget(keys.game(game_id), "rated") == b"1")
+
     async def read_ratings(self, kind: str, users: Sequence[str]) -> list[bytes | None]:
         if not users:
             return []

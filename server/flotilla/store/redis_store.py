@@ -981,10 +981,14 @@ class RedisStore:
         return seen, dropped
 
     # --- users and secrets -------------------------------------------------------------
-    async def create_user(self, user_id: str, name: str, created_ms: int) -> None:
-        """A guest's record; it expires with the guest's sessions (`lifetimes.user_s`)."""
+    async def create_user(self, user_id: str, name: str, created_ms: int, *, guest: bool = False) -> None:
+        """A user's record; it expires with the user's sessions (`lifetimes.user_s`). A guest's says
+        so (field `guest`): games with guests move no ratings (lobby/ratings.py)."""
+        record: dict[str, str | int] = {"name": name, "created_ms": created_ms}
+        if guest:
+            record["guest"] = 1
         async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.hset(keys.user(user_id), mapping={"name": name, "created_ms": created_ms})
+            pipe.hset(keys.user(user_id), mapping=record)
             if self.lifetimes.user_s:
                 pipe.expire(keys.user(user_id), self.lifetimes.user_s)
             await pipe.execute()

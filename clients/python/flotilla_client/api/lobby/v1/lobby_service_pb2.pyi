@@ -35,7 +35,7 @@ ROOM_STATE_STARTED: RoomState
 ROOM_STATE_CLOSED: RoomState
 
 class Room(_message.Message):
-    __slots__ = ("name", "kind", "seat_count", "options", "visibility", "join_code", "host", "seats", "state", "game", "version", "open_seats", "create_time", "display_name", "clock", "start_error")
+    __slots__ = ("name", "kind", "seat_count", "options", "visibility", "join_code", "host", "seats", "state", "game", "version", "open_seats", "create_time", "display_name", "clock", "rated", "start_error")
     class OptionsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -58,6 +58,7 @@ class Room(_message.Message):
     CREATE_TIME_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
     CLOCK_FIELD_NUMBER: _ClassVar[int]
+    RATED_FIELD_NUMBER: _ClassVar[int]
     START_ERROR_FIELD_NUMBER: _ClassVar[int]
     name: str
     kind: str
@@ -74,8 +75,9 @@ class Room(_message.Message):
     create_time: _timestamp_pb2.Timestamp
     display_name: str
     clock: _game_pb2.Clock
+    rated: bool
     start_error: str
-    def __init__(self, name: _Optional[str] = ..., kind: _Optional[str] = ..., seat_count: _Optional[int] = ..., options: _Optional[_Mapping[str, str]] = ..., visibility: _Optional[_Union[RoomVisibility, str]] = ..., join_code: _Optional[str] = ..., host: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[RoomSeat, _Mapping]]] = ..., state: _Optional[_Union[RoomState, str]] = ..., game: _Optional[str] = ..., version: _Optional[int] = ..., open_seats: _Optional[int] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., display_name: _Optional[str] = ..., clock: _Optional[_Union[_game_pb2.Clock, _Mapping]] = ..., start_error: _Optional[str] = ...) -> None: ...
+    def __init__(self, name: _Optional[str] = ..., kind: _Optional[str] = ..., seat_count: _Optional[int] = ..., options: _Optional[_Mapping[str, str]] = ..., visibility: _Optional[_Union[RoomVisibility, str]] = ..., join_code: _Optional[str] = ..., host: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[RoomSeat, _Mapping]]] = ..., state: _Optional[_Union[RoomState, str]] = ..., game: _Optional[str] = ..., version: _Optional[int] = ..., open_seats: _Optional[int] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., display_name: _Optional[str] = ..., clock: _Optional[_Union[_game_pb2.Clock, _Mapping]] = ..., rated: _Optional[bool] = ..., start_error: _Optional[str] = ...) -> None: ...
 
 class RoomSeat(_message.Message):
     __slots__ = ("seat", "taken", "user", "display_name", "ready", "bot_policy", "bot_difficulty")
@@ -96,7 +98,7 @@ class RoomSeat(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., taken: _Optional[bool] = ..., user: _Optional[str] = ..., display_name: _Optional[str] = ..., ready: _Optional[bool] = ..., bot_policy: _Optional[str] = ..., bot_difficulty: _Optional[int] = ...) -> None: ...
 
 class CreateRoomRequest(_message.Message):
-    __slots__ = ("kind", "seat_count", "options", "visibility", "request_id", "display_name", "clock")
+    __slots__ = ("kind", "seat_count", "options", "visibility", "request_id", "display_name", "clock", "rated")
     class OptionsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -111,6 +113,7 @@ class CreateRoomRequest(_message.Message):
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
     CLOCK_FIELD_NUMBER: _ClassVar[int]
+    RATED_FIELD_NUMBER: _ClassVar[int]
     kind: str
     seat_count: int
     options: _containers.ScalarMap[str, str]
@@ -118,7 +121,8 @@ class CreateRoomRequest(_message.Message):
     request_id: str
     display_name: str
     clock: _game_pb2.Clock
-    def __init__(self, kind: _Optional[str] = ..., seat_count: _Optional[int] = ..., options: _Optional[_Mapping[str, str]] = ..., visibility: _Optional[_Union[RoomVisibility, str]] = ..., request_id: _Optional[str] = ..., display_name: _Optional[str] = ..., clock: _Optional[_Union[_game_pb2.Clock, _Mapping]] = ...) -> None: ...
+    rated: bool
+    def __init__(self, kind: _Optional[str] = ..., seat_count: _Optional[int] = ..., options: _Optional[_Mapping[str, str]] = ..., visibility: _Optional[_Union[RoomVisibility, str]] = ..., request_id: _Optional[str] = ..., display_name: _Optional[str] = ..., clock: _Optional[_Union[_game_pb2.Clock, _Mapping]] = ..., rated: _Optional[bool] = ...) -> None: ...
 
 class CreateRoomResponse(_message.Message):
     __slots__ = ("room",)

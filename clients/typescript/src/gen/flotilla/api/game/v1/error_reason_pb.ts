@@ -286,8 +286,8 @@ export enum ErrorReason {
   SEAT_ABSENT = 53,
 
   /**
-   * PERMISSION_DENIED: the operator turned guest sign-in off; sign in with the operator's identity
-   * provider or an API key.
+   * PERMISSION_DENIED: the operator turned guest sign-in off, or the room is rated (rated rooms
+   * seat signed-in accounts only); sign in with the operator's identity provider or an API key.
    *
    * @generated from enum value: ERROR_REASON_GUESTS_DISABLED = 54;
    */
