@@ -37,6 +37,9 @@ class Settings:
     janitor_interval_s: int = 60  # [FLOTILLA_JANITOR_INTERVAL] a pass dropping listing entries of expired games
     timer_lease_ms: int = 2000  # [FLOTILLA_TIMER_LEASE_MS] a worker firing a turn clock holds it this long
     max_starting_calls: int = 1000  # [FLOTILLA_MAX_STARTING_CALLS] gateway: unary calls + streams not yet open
+    max_starting_per_connection: int = 100  # [FLOTILLA_MAX_STARTING_PER_CONNECTION] gateway: of those, per connection
+    max_starting_per_address: int = 250  # [FLOTILLA_MAX_STARTING_PER_ADDRESS] gateway: of those, per client address
+    stream_open_timeout_ms: int = 5000  # [FLOTILLA_STREAM_OPEN_TIMEOUT_MS] gateway: a Play stream's 1st message in
     max_open_streams: int = 20_000  # [FLOTILLA_MAX_OPEN_STREAMS] gateway: open streams of all kinds
     max_queue_wait_ms: int = 2000  # [FLOTILLA_MAX_QUEUE_WAIT_MS] gateway: wait of calls queued in grpc core
     overload_retry_ms: int = 500  # [FLOTILLA_OVERLOAD_RETRY_MS] RetryInfo delay of a call refused as OVERLOADED
@@ -116,6 +119,9 @@ class Settings:
             janitor_interval_s=_int("FLOTILLA_JANITOR_INTERVAL", d.janitor_interval_s),
             timer_lease_ms=_int("FLOTILLA_TIMER_LEASE_MS", d.timer_lease_ms),
             max_starting_calls=_int("FLOTILLA_MAX_STARTING_CALLS", d.max_starting_calls),
+            max_starting_per_connection=_int("FLOTILLA_MAX_STARTING_PER_CONNECTION", d.max_starting_per_connection),
+            max_starting_per_address=_int("FLOTILLA_MAX_STARTING_PER_ADDRESS", d.max_starting_per_address),
+            stream_open_timeout_ms=_int("FLOTILLA_STREAM_OPEN_TIMEOUT_MS", d.stream_open_timeout_ms),
             max_open_streams=_int("FLOTILLA_MAX_OPEN_STREAMS", d.max_open_streams),
             max_queue_wait_ms=_int("FLOTILLA_MAX_QUEUE_WAIT_MS", d.max_queue_wait_ms),
             overload_retry_ms=_int("FLOTILLA_OVERLOAD_RETRY_MS", d.overload_retry_ms),

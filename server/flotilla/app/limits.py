@@ -72,6 +72,7 @@ LIMITS: tuple[Limit, ...] = (
     Limit("open_rooms_per_user", "rooms a user created that have not started or closed", USER, 0, 5),
     Limit("streams_per_user", "open streams of a signed-in user, over every gateway", USER, 0, 64),
     Limit("anonymous_streams_per_address", "open streams without a token, per client address", ADDRESS, 0, 64),
+    Limit("streams_per_address", "open streams of signed-in users, per client address (all gateways)", ADDRESS, 0, 128),
     Limit("streams_per_connection", "open streams of one connection (this gateway)", CONNECTION, 0, 100),
 )
 _UNITS = {"s": 1.0, "m": 60.0, "h": 3600.0}

@@ -1,5 +1,5 @@
-"""Quotas of open streams: per signed-in user (or anonymous client address) over every gateway,
-and per connection on this gateway.
+"""Quotas of open streams: per signed-in user and per client address (signed-in users' streams
+and anonymous ones counted apart) over every gateway, and per connection on this gateway.
 
 A subject's open streams are leases in one Redis ZSET (`flotilla:streams:{<subject>}`, member
 `<gateway>:<n>`, score its expiry). Opening a stream is one script (quota_take.lua: drop lapsed
@@ -30,13 +30,15 @@ LEASE_S = 90.0
 
 
 class StreamLeases:
-    """Admits stream opens within `streams_per_user` / `anonymous_streams_per_address` (shared)
-    and `streams_per_connection` (this gateway), and renews the leases of open streams."""
+    """Admits stream opens within `streams_per_user` + `streams_per_address` (signed in) or
+    `anonymous_streams_per_address` (shared), and `streams_per_connection` (this gateway), and
+    renews the leases of open streams."""
 
     def __init__(self, store: LimitStore, rows: Mapping[str, Limit], gateway_id: str, lease_s: float = LEASE_S) -> None:
         self.store = store
         self.per_user = rows.get("streams_per_user")
         self.per_address = rows.get("anonymous_streams_per_address")
+        self.per_signed_in_address = rows.get("streams_per_address")
         self.per_connection = rows.get("streams_per_connection")
         self.gateway_id = gateway_id
         self.lease_ms = int(lease_s * 1000)
@@ -53,23 +55,36 @@ class StreamLeases:
             raise quota_exceeded(self.per_connection, "end one of this connection's streams first")
         self.connections[connection] += 1
         try:
-            limit, subject = (self.per_user, user) if user else (self.per_address, f"address:{address}")
-            if limit is None:
+            async with contextlib.AsyncExitStack() as held:
+                for limit, subject, detail in self._quotas(user, address):
+                    await held.enter_async_context(self._lease(limit, subject, detail))
                 yield
-                return
-            key, member = keys.stream_leases(subject), f"{self.gateway_id}:{next(self._numbers)}"
-            if await self.store.hold(key, member, limit.burst, self.lease_ms, self.lease_ms) != 0:
-                raise quota_exceeded(limit, "end one of your streams first")
-            self.leases[key].add(member)
-            self._ensure_renewer()
-            try:
-                yield
-            finally:
-                self._forget(key, member)
         finally:
             self.connections[connection] -= 1
             if self.connections[connection] <= 0:
                 del self.connections[connection]
+
+    def _quotas(self, user: str | None, address: str) -> list[tuple[Limit, str, str]]:
+        """The shared quotas a stream of this user (None: anonymous) from this address counts in."""
+        if not user:
+            quotas = [(self.per_address, f"address:{address}", "end one of your streams first")]
+        else:  # the address first: a user at their own quota then takes nothing from it for long
+            mine = "end one of the streams of this address first"
+            quotas = [(self.per_signed_in_address, f"signed-in:{address}", mine)]
+            quotas.append((self.per_user, user, "end one of your streams first"))
+        return [(limit, subject, detail) for limit, subject, detail in quotas if limit is not None]
+
+    @contextlib.asynccontextmanager
+    async def _lease(self, limit: Limit, subject: str, detail: str) -> AsyncIterator[None]:
+        key, member = keys.stream_leases(subject), f"{self.gateway_id}:{next(self._numbers)}"
+        if await self.store.hold(key, member, limit.burst, self.lease_ms, self.lease_ms) != 0:
+            raise quota_exceeded(limit, detail)
+        self.leases[key].add(member)
+        self._ensure_renewer()
+        try:
+            yield
+        finally:
+            self._forget(key, member)
 
     def _forget(self, key: str, member: str) -> None:
         held = self.leases[key]

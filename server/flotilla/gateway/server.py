@@ -152,7 +152,7 @@ async def start_gateway(settings: Settings, store: RedisStore | None = None) -> 
         StreamLeases(store.limits, rows, inbox.key.partition("{")[2].rstrip("}")),
         trusted_networks(settings.trusted_proxies),
     )
-    admission = Admission(Limits.from_settings(settings))
+    admission = Admission(Limits.from_settings(settings), limits.subjects)
     known_servers = core_server_ids()
     interceptors = [CallContext(), admission]  # the call context first: it counts refused calls too
     server = grpc.aio.server(
