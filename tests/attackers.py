@@ -52,7 +52,8 @@ class AttackReport:
     forged_slowest_s: float = 0.0
 
 
-def _outcome(error: grpc.aio.AioRpcError) -> str:
+def outcome(error: grpc.aio.AioRpcError) -> str:
+    """How a call ended: "CODE", then the ErrorInfo reason and `limit` when it has them."""
     reason, limit = "", ""
     status = rpc_status.from_call(error)  # type: ignore[arg-type]
     for detail in status.details if status is not None else ():
@@ -79,7 +80,7 @@ async def _silent(attack: Attack, report: AttackReport) -> None:
                 await call.read()
                 what = "ANSWERED"
             except grpc.aio.AioRpcError as error:
-                what = _outcome(error)
+                what = outcome(error)
             report.silent[what] += 1
             report.silent_ended_s.setdefault(what, []).append(time.monotonic() - start)
 
@@ -101,7 +102,7 @@ async def _forged(attack: Attack, report: AttackReport, go: Event, done: Event) 
                 )
                 report.forged["OK"] += 1
             except grpc.aio.AioRpcError as error:
-                report.forged[_outcome(error)] += 1
+                report.forged[outcome(error)] += 1
             report.forged_slowest_s = max(report.forged_slowest_s, time.monotonic() - began)
 
         sent: list[asyncio.Task[None]] = []

@@ -18,11 +18,12 @@ import grpc
 import pytest
 import redis.asyncio as aioredis
 
-from attackers import OWN_CONNECTION, Attack, Running
+from attackers import OWN_CONNECTION, Attack, Running, outcome
 from flotilla.redis_server import RedisServer, free_port
 from flotilla.store import keys
 from flotilla_client.api.game.v1 import game_service_pb2, game_service_pb2_grpc
 from flotilla_client.api.lobby.v1 import lobby_service_pb2, lobby_service_pb2_grpc
+from flotilla_client.errors import retry_after
 from support import Stack, scrape, start_stack, until, wait_for_gateway
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(150)]
@@ -30,6 +31,7 @@ pytestmark = [pytest.mark.redis, pytest.mark.timeout(150)]
 PER_CONNECTION = "RESOURCE_EXHAUSTED ERROR_REASON_OVERLOADED starting_calls_per_connection"
 IDLE_CLOSED = "INVALID_ARGUMENT ERROR_REASON_INVALID_REQUEST"
 FORGED = "UNAUTHENTICATED ERROR_REASON_UNAUTHENTICATED"
+QUOTA_STREAMS_PER_ADDRESS = "RESOURCE_EXHAUSTED ERROR_REASON_QUOTA_EXCEEDED streams_per_address"
 STREAM_OPEN_TIMEOUT_S = 5.0  # the default of FLOTILLA_STREAM_OPEN_TIMEOUT_MS
 STARTING_PER_CONNECTION = 100  # the default of FLOTILLA_MAX_STARTING_PER_CONNECTION
 
@@ -57,8 +59,8 @@ def gateway_metric(stack: Stack, name: str) -> float:
     return sum(value for key, value in scrape(port).items() if key.startswith(name + "{"))
 
 
-class Victim:
-    """A signed-in guest on its own connection from ::1, with a game of its own."""
+class Guest:
+    """A signed-in guest on its own connection, with a game of its own."""
 
     def __init__(self, target: str) -> None:
         self.channel = grpc.aio.insecure_channel(target, options=OWN_CONNECTION)
@@ -67,9 +69,9 @@ class Victim:
         self.auth: tuple[tuple[str, str], ...] = ()
         self.game = ""
 
-    async def start(self) -> Victim:
+    async def start(self) -> Guest:
         stub = game_service_pb2_grpc.AuthServiceStub(self.channel)  # type: ignore[no-untyped-call]
-        reply = await stub.SignInAsGuest(game_service_pb2.SignInAsGuestRequest(display_name="victim"), timeout=20)
+        reply = await stub.SignInAsGuest(game_service_pb2.SignInAsGuestRequest(display_name="guest"), timeout=20)
         self.auth = (("authorization", f"Bearer {reply.session_token}"),)
         made = await self.games.CreateGame(
             game_service_pb2.CreateGameRequest(kind="counter", seat_count=2), metadata=self.auth, timeout=20
@@ -106,7 +108,7 @@ async def test_silent_streams_and_forged_kids_from_one_client_leave_the_gateway_
     once; forged kids are refused without holding anything; the victim's calls from ::1 succeed
     meanwhile; the silent streams are closed after the open timeout and their places are free."""
     stack, port, redis_url = gateway
-    victim = await Victim(f"[::1]:{port}").start()
+    victim = await Guest(f"[::1]:{port}").start()
     play = victim.games.Play()  # an honest Play, opened at once: never closed for idling
     await play.write(game_service_pb2.PlayRequest(open=game_service_pb2.WatchGameRequest(game=victim.game)))
     await asyncio.wait_for(play.read(), 20)
@@ -168,3 +170,56 @@ async def test_silent_streams_and_forged_kids_from_one_client_leave_the_gateway_
     assert (await asyncio.wait_for(play.read(), 20)).HasField("update")
     play.cancel()
     await victim.channel.close()
+
+
+async def test_guests_of_one_address_share_its_stream_quota(gateway: tuple[Stack, int, str]) -> None:
+    """The finding: three guests from one address held 180 streams (each guest its own
+    `streams_per_user`). Five guests from 127.0.0.1, each on its own connection, open WatchGame
+    streams in turn (waiting out the stream-open rate limits' RetryInfo, as the SDK does): 128 open
+    in all (`streams_per_address`), the next is refused QUOTA_EXCEEDED and holds no lease; a guest
+    from another address is not affected; once a stream ends, another may open."""
+    _stack, port, redis_url = gateway
+    guests = [await Guest(f"127.0.0.1:{port}").start() for _ in range(5)]
+    watch = game_service_pb2.WatchGameRequest(game=guests[0].game)
+    opened: list[grpc.aio.UnaryStreamCall] = []  # type: ignore[type-arg]
+
+    async def open_one(guest: Guest) -> str:
+        """ "OPEN", or the refusal's "CODE reason limit" (rate limits waited out)."""
+        while True:
+            call = guest.games.WatchGame(watch, metadata=guest.auth, timeout=60)
+            try:
+                await asyncio.wait_for(call.read(), 20)
+            except grpc.aio.AioRpcError as error:
+                delay = retry_after(error)
+                if outcome(error).split()[1:2] == ["ERROR_REASON_RATE_LIMITED"] and delay is not None:
+                    await asyncio.sleep(delay)  # what the RetryInfo asks (the SDK does the same)
+                    continue
+                return outcome(error)
+            opened.append(call)
+            return "OPEN"
+
+    client = aioredis.Redis.from_url(redis_url)
+    try:
+        refused = ""
+        for i in range(180):
+            refused = await open_one(guests[i % len(guests)])
+            if refused != "OPEN":
+                break
+        assert (len(opened), refused) == (128, QUOTA_STREAMS_PER_ADDRESS)
+        assert await client.zcard(keys.stream_leases("signed-in:127.0.0.1")) == 128  # the refused one: none
+        elsewhere = await Guest(f"[::1]:{port}").start()
+        assert await open_one(elsewhere) == "OPEN"
+        opened.pop().cancel()
+        opened.pop().cancel()  # ::1's own stream, and one of 127.0.0.1's
+
+        async def one_freed() -> bool:
+            return bool(await client.zcard(keys.stream_leases("signed-in:127.0.0.1")) == 127)
+
+        await until(one_freed, 20, "the ended stream's lease to be released")
+        assert await open_one(guests[1]) == "OPEN"
+    finally:
+        for call in opened:
+            call.cancel()
+        await client.aclose()
+        for guest in guests:
+            await guest.channel.close()
