@@ -103,7 +103,7 @@ def p99(seconds: list[float]) -> float:
 async def test_silent_streams_and_forged_kids_from_one_client_leave_the_gateway_to_the_others(
     gateway: tuple[Stack, int, str],
 ) -> None:
-    """1,000 silent Play calls over one connection plus forged-kid calls (200/s, each a new kid) from
+    """1,000 silent Play calls over one connection plus forged-kid calls (1,000/s, each a new kid) from
     127.0.0.1: the connection gets its share of starting places (100), the rest are refused at
     once; forged kids are refused without holding anything; the victim's calls from ::1 succeed
     meanwhile; the silent streams are closed after the open timeout and their places are free."""
@@ -113,7 +113,7 @@ async def test_silent_streams_and_forged_kids_from_one_client_leave_the_gateway_
     await play.write(game_service_pb2.PlayRequest(open=game_service_pb2.WatchGameRequest(game=victim.game)))
     await asyncio.wait_for(play.read(), 20)
     loads_before = gateway_metric(stack, "flotilla_key_loads_total")
-    attack = Attack(f"127.0.0.1:{port}", silent=1000, forged_per_s=200, seconds=3.0)
+    attack = Attack(f"127.0.0.1:{port}", silent=1000, forged_per_s=1000, seconds=3.0)
     running = Running(attack)
     try:
 
@@ -130,8 +130,8 @@ async def test_silent_streams_and_forged_kids_from_one_client_leave_the_gateway_
     succeeded = sum(ok for ok, _ in measured)
     print(  # the figures for the report; the assertions below are generous bounds for a loaded machine
         f"victim: {succeeded}/{len(measured)} ok, p50 {statistics.median(latencies) * 1000:.1f} ms, "
-        f"p99 {p99(latencies) * 1000:.1f} ms; forged {report.forged_sent} sent, slowest "
-        f"{report.forged_slowest_s * 1000:.0f} ms; silent {dict(report.silent)}"
+        f"p99 {p99(latencies) * 1000:.1f} ms; forged {report.forged_sent} sent in {report.forged_span_s:.1f} s, "
+        f"slowest {report.forged_slowest_s * 1000:.0f} ms, {dict(report.forged)}; silent {dict(report.silent)}"
     )
     # The victim was served all along.
     assert succeeded >= 0.99 * len(measured), measured
@@ -145,7 +145,7 @@ async def test_silent_streams_and_forged_kids_from_one_client_leave_the_gateway_
     # connection may then be at its share for a moment, and a forged call refused for that.)
     assert set(report.forged) <= {FORGED, PER_CONNECTION}
     assert sum(report.forged.values()) == report.forged_sent
-    assert report.forged[FORGED] >= 0.9 * report.forged_sent
+    assert report.forged[FORGED] >= 0.5 * report.forged_sent
     assert report.forged_slowest_s < 3.0
     assert gateway_metric(stack, "flotilla_key_loads_total") - loads_before <= attack.seconds + 3
 
