@@ -34,6 +34,11 @@ FORGED = "UNAUTHENTICATED ERROR_REASON_UNAUTHENTICATED"
 QUOTA_STREAMS_PER_ADDRESS = "RESOURCE_EXHAUSTED ERROR_REASON_QUOTA_EXCEEDED streams_per_address"
 STREAM_OPEN_TIMEOUT_S = 5.0  # the default of FLOTILLA_STREAM_OPEN_TIMEOUT_MS
 STARTING_PER_CONNECTION = 100  # the default of FLOTILLA_MAX_STARTING_PER_CONNECTION
+# Forged-kid calls a second. The finding's rate is 1,000/s; this machine (2 shared cores) runs
+# out of CPU near it under others' load, and the gateway then refuses every caller for its queue
+# wait (the designed answer to overload, with RetryInfo). A third of it proves the same bound: at
+# any rate over 100/s the old code held a place per forged call for the paced reload's second.
+FORGED_PER_S = 300
 
 
 @pytest.fixture(scope="module")
@@ -96,6 +101,15 @@ class Guest:
         return results
 
 
+async def starting_places_until(stack: Stack, done: Event) -> list[float]:
+    """The gateway's starting places held, sampled about five times a second until `done.is_set()`."""
+    samples: list[float] = []
+    while not done.is_set():
+        samples.append(await asyncio.to_thread(gateway_metric, stack, "flotilla_gateway_calls_starting"))
+        await asyncio.sleep(0.2)  # a sampling interval, not a wait for anything
+    return samples
+
+
 def p99(seconds: list[float]) -> float:
     return statistics.quantiles(seconds, n=100, method="inclusive")[98]
 
@@ -103,9 +117,9 @@ def p99(seconds: list[float]) -> float:
 async def test_silent_streams_and_forged_kids_from_one_client_leave_the_gateway_to_the_others(
     gateway: tuple[Stack, int, str],
 ) -> None:
-    """1,000 silent Play calls over one connection plus forged-kid calls (1,000/s, each a new kid) from
+    """1,000 silent Play calls over one connection plus forged-kid calls (each a new kid) from
     127.0.0.1: the connection gets its share of starting places (100), the rest are refused at
-    once; forged kids are refused without holding anything; the victim's calls from ::1 succeed
+    once; forged kids are refused without holding places; the victim's calls from ::1 succeed
     meanwhile; the silent streams are closed after the open timeout and their places are free."""
     stack, port, redis_url = gateway
     victim = await Guest(f"[::1]:{port}").start()
@@ -113,7 +127,7 @@ async def test_silent_streams_and_forged_kids_from_one_client_leave_the_gateway_
     await play.write(game_service_pb2.PlayRequest(open=game_service_pb2.WatchGameRequest(game=victim.game)))
     await asyncio.wait_for(play.read(), 20)
     loads_before = gateway_metric(stack, "flotilla_key_loads_total")
-    attack = Attack(f"127.0.0.1:{port}", silent=1000, forged_per_s=1000, seconds=3.0)
+    attack = Attack(f"127.0.0.1:{port}", silent=1000, forged_per_s=FORGED_PER_S, seconds=3.0)
     running = Running(attack)
     try:
 
@@ -122,7 +136,9 @@ async def test_silent_streams_and_forged_kids_from_one_client_leave_the_gateway_
 
         await until(silent_streams_held, 60, "the gateway to hold the silent streams", every_s=0.05)
         running.go.set()
+        sampled = asyncio.create_task(starting_places_until(stack, running.done))
         measured = await victim.calls_until(running.done)
+        held = await sampled
         report = await asyncio.to_thread(running.report)
     finally:
         running.go.set()
@@ -131,7 +147,8 @@ async def test_silent_streams_and_forged_kids_from_one_client_leave_the_gateway_
     print(  # the figures for the report; the assertions below are generous bounds for a loaded machine
         f"victim: {succeeded}/{len(measured)} ok, p50 {statistics.median(latencies) * 1000:.1f} ms, "
         f"p99 {p99(latencies) * 1000:.1f} ms; forged {report.forged_sent} sent in {report.forged_span_s:.1f} s, "
-        f"slowest {report.forged_slowest_s * 1000:.0f} ms, {dict(report.forged)}; silent {dict(report.silent)}"
+        f"slowest {report.forged_slowest_s * 1000:.0f} ms, {dict(report.forged)}; silent {dict(report.silent)}; "
+        f"starting places held during the flood {held}"
     )
     # The victim was served all along.
     assert succeeded >= 0.99 * len(measured), measured
@@ -146,6 +163,9 @@ async def test_silent_streams_and_forged_kids_from_one_client_leave_the_gateway_
     assert set(report.forged) <= {FORGED, PER_CONNECTION}
     assert sum(report.forged.values()) == report.forged_sent
     assert report.forged[FORGED] >= 0.5 * report.forged_sent
+    # No place held while waiting: the flood adds next to nothing to the silent streams' 100 (the
+    # old code held one per forged call for up to a second: about FORGED_PER_S more).
+    assert statistics.median(held) <= STARTING_PER_CONNECTION + 30, held
     assert report.forged_slowest_s < 3.0
     assert gateway_metric(stack, "flotilla_key_loads_total") - loads_before <= attack.seconds + 3
 
