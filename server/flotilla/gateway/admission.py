@@ -183,19 +183,18 @@ class _Opening:
             yield request
 
 
-def _no_subjects(context: Context) -> tuple[str, str]:
-    return "", ""
-
-
 class Admission(grpc.aio.ServerInterceptor):
     """Counts starting calls and open streams, measures core's queue; refuses calls beyond the limits.
+
+    `subjects` names a call's connection and client address (gateway/limiting.py, as the
+    per-address rate limits count them).
 
     The decision is taken when the handler starts (not in `intercept_service`, which grpc runs
     before reading the request: a call cancelled in between would never release its place);
     `intercept_service` only counts the calls taken from grpc core.
     """
 
-    def __init__(self, limits: Limits, subjects: Subjects = _no_subjects) -> None:
+    def __init__(self, limits: Limits, subjects: Subjects) -> None:
         self.limits = limits
         self.subjects = subjects
         self.starting = 0
@@ -358,6 +357,27 @@ class Admission(grpc.aio.ServerInterceptor):
             admitted = self._unary(behavior, name, opening, streaming=handler.response_streaming)
         return rewrap(handler, admitted)
 
+    @contextlib.asynccontextmanager
+    async def _admitted(
+        self, context: Context, name: str, request: Any, opening: Callable[[], _Opening | None], *, streaming: bool
+    ) -> AsyncIterator[tuple[_Place, Any]]:
+        """The call's place and its request (a client stream's watched for its first message) while
+        it runs, or the call refused; a client stream that sent nothing in time is refused here."""
+        place = await self._enter(context, name, streaming)
+        first = opening()
+        try:
+            yield place, (request if first is None else first.watch(request))
+        except asyncio.CancelledError:
+            if first is None or not first.expired:
+                raise
+            await self._closed_idle(context, name, first)
+        finally:
+            if first is not None:
+                first.timer.cancel()
+            place.release()
+            if streaming:
+                self._ended()
+
     def _unary(
         self,
         behavior: Callable[..., Awaitable[Any]],
@@ -367,20 +387,8 @@ class Admission(grpc.aio.ServerInterceptor):
         streaming: bool,
     ) -> Callable[..., Awaitable[Any]]:
         async def admitted(request: Any, context: Context) -> Any:
-            place = await self._enter(context, name, streaming)
-            first = opening()
-            try:
-                return await behavior(request if first is None else first.watch(request), context)
-            except asyncio.CancelledError:
-                if first is None or not first.expired:
-                    raise
-                await self._closed_idle(context, name, first)
-            finally:
-                if first is not None:
-                    first.timer.cancel()
-                place.release()
-                if streaming:
-                    self._ended()
+            async with self._admitted(context, name, request, opening, streaming=streaming) as (_place, requests):
+                return await behavior(requests, context)
 
         return admitted
 
@@ -388,20 +396,9 @@ class Admission(grpc.aio.ServerInterceptor):
         self, behavior: Callable[..., AsyncIterator[Any]], name: str, opening: Callable[[], _Opening | None]
     ) -> Callable[..., AsyncIterator[Any]]:
         async def admitted(request: Any, context: Context) -> AsyncIterator[Any]:
-            place = await self._enter(context, name, streaming=True)
-            first = opening()
-            try:
-                async for item in behavior(request if first is None else first.watch(request), context):
+            async with self._admitted(context, name, request, opening, streaming=True) as (place, requests):
+                async for item in behavior(requests, context):
                     place.release()  # started: the stream's costly start is over
                     yield item
-            except asyncio.CancelledError:
-                if first is None or not first.expired:
-                    raise
-                await self._closed_idle(context, name, first)
-            finally:
-                if first is not None:
-                    first.timer.cancel()
-                place.release()
-                self._ended()
 
         return admitted
