@@ -2,7 +2,8 @@
 
 `Running(attack)` starts a spawned process that, from one client address:
 
-* opens `silent` `Play` calls over **one** connection and never sends a message on them;
+* opens `silent` `Play` calls over `connections` connections (one by default) and never sends a
+  message on them;
 * once told to go (`Running.go`, when the test sees the gateway hold them), sends over a second
   connection unary calls whose bearer token names a new, forged `kid` each time, at
   `forged_per_s` for `seconds`, then sets `Running.done`;
@@ -36,6 +37,7 @@ OWN_CONNECTION = [("grpc.use_local_subchannel_pool", 1)]  # grpc shares connecti
 class Attack:
     target: str
     silent: int = 1000
+    connections: int = 1  # the silent calls' connections (round robin)
     forged_per_s: float = 1000.0
     seconds: float = 4.0
     timeout_s: float = 60.0  # every call is given up after this
@@ -71,10 +73,11 @@ def _forged_token() -> str:
 
 
 async def _silent(attack: Attack, report: AttackReport) -> None:
-    async with grpc.aio.insecure_channel(attack.target, options=OWN_CONNECTION) as channel:
-        games = game_service_pb2_grpc.GameServiceStub(channel)  # type: ignore[no-untyped-call]
+    channels = [grpc.aio.insecure_channel(attack.target, options=OWN_CONNECTION) for _ in range(attack.connections)]
+    try:
+        stubs = [game_service_pb2_grpc.GameServiceStub(c) for c in channels]  # type: ignore[no-untyped-call]
         start = time.monotonic()
-        calls = [games.Play(timeout=attack.timeout_s) for _ in range(attack.silent)]  # no message, ever
+        calls = [stubs[i % len(stubs)].Play(timeout=attack.timeout_s) for i in range(attack.silent)]  # no message, ever
 
         async def ended(call: grpc.aio.StreamStreamCall) -> None:  # type: ignore[type-arg]
             try:
@@ -86,6 +89,9 @@ async def _silent(attack: Attack, report: AttackReport) -> None:
             report.silent_ended_s.setdefault(what, []).append(time.monotonic() - start)
 
         await asyncio.gather(*(ended(call) for call in calls))
+    finally:
+        for channel in channels:
+            await channel.close()
 
 
 async def _forged(attack: Attack, report: AttackReport, go: Event, done: Event) -> None:

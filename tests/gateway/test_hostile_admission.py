@@ -29,11 +29,13 @@ from support import Stack, scrape, start_stack, until, wait_for_gateway
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(150)]
 
 PER_CONNECTION = "RESOURCE_EXHAUSTED ERROR_REASON_OVERLOADED starting_calls_per_connection"
+PER_ADDRESS = "RESOURCE_EXHAUSTED ERROR_REASON_OVERLOADED starting_calls_per_address"
 IDLE_CLOSED = "INVALID_ARGUMENT ERROR_REASON_INVALID_REQUEST"
 FORGED = "UNAUTHENTICATED ERROR_REASON_UNAUTHENTICATED"
 QUOTA_STREAMS_PER_ADDRESS = "RESOURCE_EXHAUSTED ERROR_REASON_QUOTA_EXCEEDED streams_per_address"
 STREAM_OPEN_TIMEOUT_S = 5.0  # the default of FLOTILLA_STREAM_OPEN_TIMEOUT_MS
 STARTING_PER_CONNECTION = 100  # the default of FLOTILLA_MAX_STARTING_PER_CONNECTION
+STARTING_PER_ADDRESS = 250  # the default of FLOTILLA_MAX_STARTING_PER_ADDRESS
 # Forged-kid calls a second. The finding's rate is 1,000/s; this machine (2 shared cores) runs
 # out of CPU near it under others' load, and the gateway then refuses every caller for its queue
 # wait (the designed answer to overload, with RetryInfo). A third of it proves the same bound: at
@@ -243,3 +245,35 @@ async def test_guests_of_one_address_share_its_stream_quota(gateway: tuple[Stack
         await client.aclose()
         for guest in guests:
             await guest.channel.close()
+
+
+async def test_one_address_holds_its_share_of_places_however_many_connections(
+    gateway: tuple[Stack, int, str],
+) -> None:
+    """300 silent Play calls from 127.0.0.1 over four connections (75 each: under the connection
+    share): the address holds 250 places (`FLOTILLA_MAX_STARTING_PER_ADDRESS`), 50 are refused at
+    once; a client of another address opens its Play meanwhile; all are free after the timeout."""
+    stack, port, _redis_url = gateway
+    other = await Guest(f"[::1]:{port}").start()
+    running = Running(Attack(f"127.0.0.1:{port}", silent=300, connections=4, forged_per_s=0))
+    try:
+
+        async def address_at_its_share() -> bool:
+            return gateway_metric(stack, "flotilla_gateway_calls_starting") >= STARTING_PER_ADDRESS
+
+        await until(address_at_its_share, 60, "the gateway to hold the address's silent streams", every_s=0.05)
+        play = other.games.Play()
+        await play.write(game_service_pb2.PlayRequest(open=game_service_pb2.WatchGameRequest(game=other.game)))
+        assert (await asyncio.wait_for(play.read(), 20)).HasField("update")
+        play.cancel()
+    finally:
+        running.go.set()
+    report = await asyncio.to_thread(running.report)
+    assert report.silent == {PER_ADDRESS: 300 - STARTING_PER_ADDRESS, IDLE_CLOSED: STARTING_PER_ADDRESS}
+    assert max(report.silent_ended_s[PER_ADDRESS]) < STREAM_OPEN_TIMEOUT_S
+
+    async def no_call_starting() -> bool:
+        return gateway_metric(stack, "flotilla_gateway_calls_starting") == 0
+
+    await until(no_call_starting, 20, "every starting place to be free")
+    await other.channel.close()
