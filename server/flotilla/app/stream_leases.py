@@ -68,7 +68,7 @@ class StreamLeases:
         """The shared quotas a stream of this user (None: anonymous) from this address counts in."""
         if not user:
             quotas = [(self.per_address, f"address:{address}", "end one of your streams first")]
-        else:  # the address first: a user at their own quota then takes nothing from it for long
+        else:  # the address first; a refusal by the user's own quota then gives its lease back at once
             mine = "end one of the streams of this address first"
             quotas = [(self.per_signed_in_address, f"signed-in:{address}", mine)]
             quotas.append((self.per_user, user, "end one of your streams first"))
