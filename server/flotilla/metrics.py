@@ -65,6 +65,11 @@ CALLS_REFUSED = Counter(
     "Gateway: calls refused by admission control (RESOURCE_EXHAUSTED, OVERLOADED), by limit",
     ["method", "limit"],
 )
+STREAMS_IDLE_CLOSED = Counter(
+    "flotilla_gateway_streams_idle_closed_total",
+    "Gateway: client streams closed for sending no message within FLOTILLA_STREAM_OPEN_TIMEOUT_MS",
+    ["method"],
+)
 CALLS_STARTING = Gauge("flotilla_gateway_calls_starting", "Gateway: unary calls + streams before their 1st message")
 CALLS_QUEUED = Gauge("flotilla_gateway_calls_queued", "Gateway: calls queued in grpc core, not yet taken (estimate)")
 ADMITTED_STREAMS = Gauge("flotilla_gateway_admitted_streams", "Gateway: open streams of every method")
@@ -101,6 +106,12 @@ TICKETS_WAITING = Gauge("flotilla_tickets_waiting", "Matchmaking tickets waiting
 TOKENS_REFUSED = Counter("flotilla_gateway_tokens_refused_total", "Gateway: tokens refused, by reason", ["reason"])
 KEY_LOADS = Counter(
     "flotilla_key_loads_total", "Loads of a verification key set, by set and result", ["keys", "result"]
+)
+
+KEY_WAITS_REFUSED = Counter(
+    "flotilla_key_waits_refused_total",
+    "Tokens with an unknown kid refused at once: as many callers waited for a key reload already",
+    ["keys"],
 )
 
 RPC_CALLS = Counter(

@@ -42,6 +42,9 @@ class Settings:
         60.0  # [FLOTILLA_WORKER_STALL_S] a worker whose event loop is blocked this long exits; 0: never
     )
     max_starting_calls: int = 1000  # [FLOTILLA_MAX_STARTING_CALLS] gateway: unary calls + streams not yet open
+    max_starting_per_connection: int = 100  # [FLOTILLA_MAX_STARTING_PER_CONNECTION] gateway: of those, per connection
+    max_starting_per_address: int = 250  # [FLOTILLA_MAX_STARTING_PER_ADDRESS] gateway: of those, per client address
+    stream_open_timeout_ms: int = 5000  # [FLOTILLA_STREAM_OPEN_TIMEOUT_MS] gateway: a Play stream's 1st message in
     max_open_streams: int = 20_000  # [FLOTILLA_MAX_OPEN_STREAMS] gateway: open streams of all kinds
     max_queue_wait_ms: int = 2000  # [FLOTILLA_MAX_QUEUE_WAIT_MS] gateway: wait of calls queued in grpc core
     overload_retry_ms: int = 500  # [FLOTILLA_OVERLOAD_RETRY_MS] RetryInfo delay of a call refused as OVERLOADED
@@ -132,6 +135,9 @@ class Settings:
             dead_letter_maxlen=_int("FLOTILLA_DEAD_LETTER_MAXLEN", d.dead_letter_maxlen),
             worker_stall_s=float(os.environ.get("FLOTILLA_WORKER_STALL_S", d.worker_stall_s)),
             max_starting_calls=_int("FLOTILLA_MAX_STARTING_CALLS", d.max_starting_calls),
+            max_starting_per_connection=_int("FLOTILLA_MAX_STARTING_PER_CONNECTION", d.max_starting_per_connection),
+            max_starting_per_address=_int("FLOTILLA_MAX_STARTING_PER_ADDRESS", d.max_starting_per_address),
+            stream_open_timeout_ms=_int("FLOTILLA_STREAM_OPEN_TIMEOUT_MS", d.stream_open_timeout_ms),
             max_open_streams=_int("FLOTILLA_MAX_OPEN_STREAMS", d.max_open_streams),
             max_queue_wait_ms=_int("FLOTILLA_MAX_QUEUE_WAIT_MS", d.max_queue_wait_ms),
             overload_retry_ms=_int("FLOTILLA_OVERLOAD_RETRY_MS", d.overload_retry_ms),

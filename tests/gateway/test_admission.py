@@ -37,7 +37,7 @@ BURST_LIMITS = (
 # The bursts measure the gateway's own admission, on a 2-core machine within fixed time bounds: the
 # per-open limit checks (a rate check and a stream lease, two Redis round trips per open, driven by
 # tests/gateway/test_limits.py) are off there, so they test what they did before the limits existed.
-LOAD_LIMITS = (*BURST_LIMITS, "stream_open_per_address=off", "streams_per_user=off")
+LOAD_LIMITS = (*BURST_LIMITS, "stream_open_per_address=off", "streams_per_user=off", "streams_per_address=off")
 
 
 @contextlib.contextmanager

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import secrets
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -23,6 +24,7 @@ from grpc_status import rpc_status
 from prometheus_client import REGISTRY
 
 from flotilla.app.games import created_game_id
+from flotilla.gateway.peers import subject
 from flotilla.gateway.server import Gateway, start_gateway
 from flotilla.lobby.tickets import queue_of
 from flotilla.settings import Settings
@@ -606,6 +608,37 @@ async def test_anonymous_streams_are_counted_per_address(redis_url: str) -> None
             third.cancel()
         finally:
             first.cancel()
+
+
+async def test_signed_in_streams_are_counted_per_address_over_every_user(redis_url: str, redis: aioredis.Redis) -> None:
+    """More guests from one address do not add up to more streams: `streams_per_address` holds for
+    them together, over both gateways; a refused open holds no lease; an ended stream frees one."""
+    async with gateways(redis_url, f"{GENEROUS},streams_per_address=2") as started:
+        targets = [f"127.0.0.1:{g.port}" for g in started]
+        address = fresh_address()
+        guests = [await Player(targets, address).sign_in(f"g{i}") for i in range(3)]
+        game = await counter_game(guests[0])
+        watch = game_service_pb2.WatchGameRequest(game=game)
+        streams = [g.games().WatchGame(watch, metadata=g.md()) for g in guests[:2]]  # one on each gateway
+        try:
+            for call in streams:
+                await _first(call)
+            third = guests[2].games().WatchGame(watch, metadata=guests[2].md())
+            assert_quota_exceeded(await refused(_first(third)), "streams_per_address")
+            key = keys.stream_leases(f"signed-in:{subject(ipaddress.ip_address(address))}")
+            assert await redis.zcard(key) == 2
+            assert await redis.zcard(keys.stream_leases(guests[2].user)) == 0  # refused: nothing held
+            elsewhere = await Player(targets, fresh_address()).sign_in()
+            other = elsewhere.games().WatchGame(watch, metadata=elsewhere.md())
+            await _first(other)
+            other.cancel()
+            streams.pop().cancel()
+            await until(lambda: _zcard_is(redis, key, 1), 10, "the ended stream's lease")
+            streams.append(guests[2].games().WatchGame(watch, metadata=guests[2].md()))
+            await _first(streams[-1])
+        finally:
+            for call in streams:
+                call.cancel()
 
 
 async def test_streams_per_connection_are_counted_per_connection(redis_url: str) -> None:

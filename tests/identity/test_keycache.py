@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 
+from flotilla.aside import PLACE
 from flotilla.identity.keycache import KeyCache, KeySet
+from support import until
 
 
 class Source:
@@ -75,3 +77,53 @@ async def test_an_optional_source_down_at_start_is_tried_again_later() -> None:
     assert await cache.get("a") is None
     source.broken = False
     assert await cache.get("a") == "key-a"
+
+
+class Place:
+    """An admission place as flotilla.aside sees it, recording whether it is held."""
+
+    def __init__(self) -> None:
+        self.held = True
+
+    def release(self) -> bool:
+        was, self.held = self.held, False
+        return was
+
+    def retake(self) -> None:
+        self.held = True
+
+
+async def test_a_caller_waiting_for_a_reload_gives_its_place_back_meanwhile() -> None:
+    source = Source()
+    cache = await started(source, min_reload_s=0.2)
+    place = Place()
+
+    async def call() -> str | None:
+        PLACE.set(place)  # what admission control does for each call (its own task, its own context)
+        return await cache.get("forged")
+
+    waiting = asyncio.create_task(call())
+    await until(lambda: _is(cache.waiting == 1), 5, "the caller to wait for the paced reload")
+    assert place.held is False  # free for other callers while it waits
+    assert await waiting is None
+    assert place.held is True  # taken back: the call goes on (and is refused by its caller)
+
+
+async def test_no_more_than_max_waiting_callers_wait_the_others_are_refused_at_once() -> None:
+    source = Source()
+    cache = await started(source, min_reload_s=0.5, max_waiting=10)
+    loop = asyncio.get_running_loop()
+    waiters = [asyncio.create_task(cache.get(f"forged-{i}")) for i in range(10)]
+    await until(lambda: _is(cache.waiting == 10), 5, "ten callers waiting")
+    began = loop.time()
+    assert await cache.get("one-more") is None  # refused without waiting for the load
+    assert loop.time() - began < 0.2
+    assert "one-more" not in cache._unknown  # no load proved it unknown: not remembered
+    source.keys["b"] = "key-b"
+    assert await asyncio.gather(*waiters) == [None] * 10
+    assert cache.waiting == 0
+    assert await cache.get("b") == "key-b"  # a real new kid is still accepted once the flood is over
+
+
+async def _is(value: bool) -> bool:
+    return value

@@ -3,9 +3,16 @@
 Three limits per gateway process:
 
 * **starting calls**: unary calls in flight plus streams that have not sent their first message
-  yet (a stream's costly part: authentication, Redis reads, the first view);
+  yet (a stream's costly part: authentication, Redis reads, the first view). One connection may
+  hold at most `starting_per_connection` of them and one client address `starting_per_address`
+  (its connections together), so no client takes the gateway's places from the others;
 * **open streams**: server-streaming and bidirectional calls, from their start to their end;
 * **queue wait**: how long calls wait in grpc core before the event loop takes them.
+
+A call holds its starting place only while it works: a call waiting on something shared (a key
+reload) gives it back meanwhile (flotilla/aside.py), and a client stream (`Play`) that sends no
+message within `stream_open_timeout_s` of opening is closed (INVALID_ARGUMENT,
+ERROR_REASON_INVALID_REQUEST, field `open`), which frees its place.
 
 Why the queue: grpc.aio takes one call per method from grpc core at a time, each after a few
 turns of the event loop. When calls arrive faster than the loop takes them, they queue inside
@@ -21,7 +28,8 @@ once, which costs the loop little: the queue drains quickly, no call is left for
 cancel, and calls are admitted again as soon as the wait is back under the limit.
 
 A call over a limit is refused with `RESOURCE_EXHAUSTED`, an ErrorInfo reason
-`ERROR_REASON_OVERLOADED` (metadata `limit`: `starting_calls`, `open_streams` or `queue_wait`)
+`ERROR_REASON_OVERLOADED` (metadata `limit`: `starting_calls`, `starting_calls_per_connection`,
+`starting_calls_per_address`, `open_streams` or `queue_wait`)
 and a `google.rpc.RetryInfo` delay, which grows while the overload lasts; the SDK retries after
 that delay, with backoff and jitter. Health checks and reflection are never refused.
 """
@@ -44,7 +52,9 @@ from grpc._cython import cygrpc  # type: ignore[attr-defined]  # channelz, as gr
 from grpc_status import rpc_status
 
 from flotilla import metrics
-from flotilla.gateway.errors import DOMAIN, retry_info
+from flotilla.app.errors import InvalidRequest
+from flotilla.aside import PLACE
+from flotilla.gateway.errors import DOMAIN, abort, retry_info
 from flotilla.gateway.handlers import Handler, behavior_of, rewrap
 from flotilla.settings import Settings
 
@@ -54,6 +64,7 @@ log = structlog.get_logger("flotilla.gateway")
 EXEMPT = ("/grpc.health.v1.Health/", "/grpc.reflection.")
 
 STARTING, STREAMS, QUEUE = "starting_calls", "open_streams", "queue_wait"
+PER_CONNECTION, PER_ADDRESS = "starting_calls_per_connection", "starting_calls_per_address"
 POLL_S = 0.1  # how often grpc core's queue is measured
 MIN_QUEUE = 32  # fewer queued calls than this never count as waiting (measurement noise)
 IDLE_POLLS = 5  # measures in a row with no call taken: the queue is empty
@@ -70,6 +81,9 @@ class Limits:
     open_streams: int = 20_000
     queue_wait_s: float = 2.0
     retry_after_s: float = 0.5
+    starting_per_connection: int = 100
+    starting_per_address: int = 250
+    stream_open_timeout_s: float = 5.0
 
     @classmethod
     def from_settings(cls, settings: Settings) -> Limits:
@@ -78,6 +92,9 @@ class Limits:
             settings.max_open_streams,
             settings.max_queue_wait_ms / 1000,
             settings.overload_retry_ms / 1000,
+            settings.max_starting_per_connection,
+            settings.max_starting_per_address,
+            settings.stream_open_timeout_ms / 1000,
         )
 
 
@@ -117,19 +134,72 @@ def core_calls_started(server_id: int) -> int:
 
 
 Context = grpc.aio.ServicerContext[Any, Any]
+Subjects = Callable[[Context], tuple[str, str]]  # a call's (connection, client address)
+
+
+class _Place:
+    """One admitted call's starting place, counted for its connection and address too."""
+
+    __slots__ = ("address", "admission", "connection", "held")
+
+    def __init__(self, admission: Admission, connection: str, address: str) -> None:
+        self.admission, self.connection, self.address = admission, connection, address
+        self.held = False
+        self.retake()
+
+    def release(self) -> bool:
+        if not self.held:
+            return False
+        self.held = False
+        self.admission._count(self, -1)
+        return True
+
+    def retake(self) -> None:
+        if not self.held:
+            self.held = True
+            self.admission._count(self, 1)
+
+
+class _Opening:
+    """Waits for a client stream's first message: after `timeout_s` without one, the call's task
+    is cancelled and `expired` tells the call why (it is then refused)."""
+
+    __slots__ = ("expired", "task", "timer")
+
+    def __init__(self, timeout_s: float) -> None:
+        task = asyncio.current_task()
+        assert task is not None
+        self.task = task
+        self.expired = False
+        self.timer = asyncio.get_running_loop().call_later(timeout_s, self._expire)
+
+    def _expire(self) -> None:
+        self.expired = True
+        self.task.cancel()
+
+    async def watch(self, requests: AsyncIterator[Any]) -> AsyncIterator[Any]:
+        async for request in requests:
+            self.timer.cancel()
+            yield request
 
 
 class Admission(grpc.aio.ServerInterceptor):
     """Counts starting calls and open streams, measures core's queue; refuses calls beyond the limits.
+
+    `subjects` names a call's connection and client address (gateway/limiting.py, as the
+    per-address rate limits count them).
 
     The decision is taken when the handler starts (not in `intercept_service`, which grpc runs
     before reading the request: a call cancelled in between would never release its place);
     `intercept_service` only counts the calls taken from grpc core.
     """
 
-    def __init__(self, limits: Limits) -> None:
+    def __init__(self, limits: Limits, subjects: Subjects) -> None:
         self.limits = limits
+        self.subjects = subjects
         self.starting = 0
+        self.by_connection: dict[str, int] = {}  # starting places held, by connection and address
+        self.by_address: dict[str, int] = {}
         self.streams = 0
         self.queued = 0  # calls waiting in grpc core (estimate)
         self.intake_rate = INTAKE_PRIOR  # calls taken from grpc core per second while some wait (smoothed)
@@ -207,28 +277,64 @@ class Admission(grpc.aio.ServerInterceptor):
         wrapped = self._wrapped[method] = self._wrap(handler, method)
         return wrapped
 
-    def _admit(self, streaming: bool) -> str | None:
-        """Take a place (None), or name the limit that refuses the call."""
+    def _admit(self, context: Context, streaming: bool) -> _Place | str:
+        """Take a place, or name the limit that refuses the call."""
         if self.queue_wait_s() > self.limits.queue_wait_s:
             return QUEUE
         if self.starting >= self.limits.starting_calls:
             return STARTING
+        connection, address = self.subjects(context)
+        if self.by_connection.get(connection, 0) >= self.limits.starting_per_connection:
+            return PER_CONNECTION
+        if self.by_address.get(address, 0) >= self.limits.starting_per_address:
+            return PER_ADDRESS
         if streaming and self.streams >= self.limits.open_streams:
             return STREAMS
-        self.starting += 1
-        metrics.CALLS_STARTING.set(self.starting)
         if streaming:
             self.streams += 1
             metrics.ADMITTED_STREAMS.set(self.streams)
-        return None
+        return _Place(self, connection, address)
 
-    def _started(self) -> None:
-        self.starting -= 1
+    def _count(self, place: _Place, change: int) -> None:
+        self.starting += change
         metrics.CALLS_STARTING.set(self.starting)
+        for counts, subject in ((self.by_connection, place.connection), (self.by_address, place.address)):
+            held = counts.get(subject, 0) + change
+            if held > 0:
+                counts[subject] = held
+            else:
+                del counts[subject]
 
     def _ended(self) -> None:
         self.streams -= 1
         metrics.ADMITTED_STREAMS.set(self.streams)
+
+    async def _enter(self, context: Context, name: str, streaming: bool) -> _Place:
+        """The call's place (also in flotilla.aside.PLACE), or the call refused."""
+        place = self._admit(context, streaming)
+        if isinstance(place, str):
+            await self._refuse(context, name, place)
+            raise AssertionError("unreachable: abort raises")
+        PLACE.set(place)  # each grpc.aio call runs in a task (and context) of its own
+        return place
+
+    def _opening(self, handler: Handler) -> Callable[[], _Opening | None]:
+        timeout_s = self.limits.stream_open_timeout_s
+        if not handler.request_streaming or timeout_s <= 0:
+            return lambda: None
+        return lambda: _Opening(timeout_s)
+
+    async def _closed_idle(self, context: Context, name: str, opening: _Opening) -> None:
+        """Refuse a client stream that sent nothing in time (its task was cancelled for that)."""
+        opening.task.uncancel()
+        metrics.STREAMS_IDLE_CLOSED.labels(name).inc()
+        timeout_s = self.limits.stream_open_timeout_s
+        error = InvalidRequest(
+            f"the stream sent no message within {timeout_s:g} s of opening: send the first one (Play: `open`) "
+            "at once (FLOTILLA_STREAM_OPEN_TIMEOUT_MS)",
+            field="open",
+        )
+        await abort(context, error)
 
     async def _refuse(self, context: Context, name: str, limit: str) -> None:
         metrics.CALLS_REFUSED.labels(name, limit).inc()
@@ -243,44 +349,56 @@ class Admission(grpc.aio.ServerInterceptor):
             return handler
         behavior = behavior_of(handler)
         name = method.rpartition("/")[2]
+        opening = self._opening(handler)
         admitted: Callable[..., Any]
         if handler.response_streaming and inspect.isasyncgenfunction(behavior):
-            admitted = self._stream(behavior, name)
+            admitted = self._stream(behavior, name, opening)
         else:  # unary, or a stream that writes with context.write(): started once it runs
-            admitted = self._unary(behavior, name, streaming=handler.response_streaming)
+            admitted = self._unary(behavior, name, opening, streaming=handler.response_streaming)
         return rewrap(handler, admitted)
 
+    @contextlib.asynccontextmanager
+    async def _admitted(
+        self, context: Context, name: str, request: Any, opening: Callable[[], _Opening | None], *, streaming: bool
+    ) -> AsyncIterator[tuple[_Place, Any]]:
+        """The call's place and its request (a client stream's watched for its first message) while
+        it runs, or the call refused; a client stream that sent nothing in time is refused here."""
+        place = await self._enter(context, name, streaming)
+        first = opening()
+        try:
+            yield place, (request if first is None else first.watch(request))
+        except asyncio.CancelledError:
+            if first is None or not first.expired:
+                raise
+            await self._closed_idle(context, name, first)
+        finally:
+            if first is not None:
+                first.timer.cancel()
+            place.release()
+            if streaming:
+                self._ended()
+
     def _unary(
-        self, behavior: Callable[..., Awaitable[Any]], name: str, *, streaming: bool
+        self,
+        behavior: Callable[..., Awaitable[Any]],
+        name: str,
+        opening: Callable[[], _Opening | None],
+        *,
+        streaming: bool,
     ) -> Callable[..., Awaitable[Any]]:
         async def admitted(request: Any, context: Context) -> Any:
-            limit = self._admit(streaming)
-            if limit is not None:
-                await self._refuse(context, name, limit)
-            try:
-                return await behavior(request, context)
-            finally:
-                self._started()
-                if streaming:
-                    self._ended()
+            async with self._admitted(context, name, request, opening, streaming=streaming) as (_place, requests):
+                return await behavior(requests, context)
 
         return admitted
 
-    def _stream(self, behavior: Callable[..., AsyncIterator[Any]], name: str) -> Callable[..., AsyncIterator[Any]]:
+    def _stream(
+        self, behavior: Callable[..., AsyncIterator[Any]], name: str, opening: Callable[[], _Opening | None]
+    ) -> Callable[..., AsyncIterator[Any]]:
         async def admitted(request: Any, context: Context) -> AsyncIterator[Any]:
-            limit = self._admit(streaming=True)
-            if limit is not None:
-                await self._refuse(context, name, limit)
-            starting = True
-            try:
-                async for item in behavior(request, context):
-                    if starting:
-                        starting = False
-                        self._started()
+            async with self._admitted(context, name, request, opening, streaming=True) as (place, requests):
+                async for item in behavior(requests, context):
+                    place.release()  # started: the stream's costly start is over
                     yield item
-            finally:
-                if starting:
-                    self._started()
-                self._ended()
 
         return admitted

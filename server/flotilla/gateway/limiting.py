@@ -41,6 +41,10 @@ class CallLimits:
         browser = bridged_peer(context, self.bridge_key)
         return (context.peer() or "") if browser is None else f"browser:{browser}"
 
+    def subjects(self, context: Context) -> tuple[str, str]:
+        """The call's connection and client address (what admission control counts places by)."""
+        return self.connection(context), self.address(context)
+
     async def check(self, call: str, context: Context, user: str | None, *, bot: bool = False) -> None:
         """Refuse (RateLimited) or count one `call` of this user (`bot`: a bot account's) from this address."""
         await self.limiter.check(call, user, self.address(context), bot=bot)

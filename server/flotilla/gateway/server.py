@@ -155,7 +155,7 @@ async def start_gateway(settings: Settings, store: RedisStore | None = None) -> 
         trusted_networks(settings.trusted_proxies),
         forwarded_header(settings.forwarded_header),
     )
-    admission = Admission(Limits.from_settings(settings))
+    admission = Admission(Limits.from_settings(settings), limits.subjects)
     known_servers = core_server_ids()
     interceptors = [CallContext(), admission]  # the call context first: it counts refused calls too
     server = grpc.aio.server(

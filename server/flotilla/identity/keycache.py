@@ -5,6 +5,11 @@ source once (single flight, at most one load per `min_reload_s`); a kid still un
 load that began after it was asked for is remembered as unknown for `negative_ttl_s` (a
 bounded map), so forged kids cannot make every call reach the source. A periodic refresh
 picks up new keys (and drops retired ones) without any call asking.
+
+A caller waiting for a reload holds nothing of the gateway's: it gives its admission place back
+meanwhile (flotilla/aside.py). At most `max_waiting` callers wait at once; while that many do
+(a flood of forged kids), another unknown kid is refused at once (not remembered: no load has
+proved it unknown), so a flood costs the gateway neither places nor waiting calls beyond that.
 """
 
 from __future__ import annotations
@@ -21,12 +26,14 @@ from typing import Generic, TypeVar
 import structlog
 
 from flotilla import metrics
+from flotilla.aside import aside
 
 log = structlog.get_logger("flotilla.identity")
 
 K = TypeVar("K")
 KID = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")  # what a kid may look like before any lookup
 NEGATIVE_MAX = 10_000
+MAX_WAITING = 100  # callers waiting for a reload at once (see the module docstring)
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,12 +55,15 @@ class KeyCache(Generic[K]):
         refresh_s: float,
         min_reload_s: float = 1.0,
         negative_ttl_s: float = 60.0,
+        max_waiting: int = MAX_WAITING,
     ) -> None:
         self._load = load
         self.name = name
         self.refresh_s = refresh_s
         self.min_reload_s = min_reload_s
         self.negative_ttl_s = negative_ttl_s
+        self.max_waiting = max_waiting
+        self.waiting = 0  # callers waiting for a reload now
         self.keys: KeySet[K] = KeySet()
         self.loads = 0  # completed loads (tests and metrics read it)
         self._loaded_from = -1e18  # monotonic start time of the last completed load
@@ -102,7 +112,15 @@ class KeyCache(Generic[K]):
         until = self._unknown.get(kid)
         if until is not None and until > now:
             return None
-        await self.reload(now)
+        if self.waiting >= self.max_waiting:
+            metrics.KEY_WAITS_REFUSED.labels(self.name).inc()
+            return None
+        self.waiting += 1
+        try:
+            with aside():
+                await self.reload(now)
+        finally:
+            self.waiting -= 1
         found = self.keys.keys.get(kid)
         if found is None and self._last_ok:  # a failed load proves nothing about the kid
             self._unknown[kid] = time.monotonic() + self.negative_ttl_s
