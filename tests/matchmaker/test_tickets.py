@@ -91,7 +91,7 @@ async def _refused(coro: object) -> tuple[grpc.StatusCode, str]:
 
 class TestTickets:
     async def test_two_players_are_matched_play_and_are_rated_exactly_once(
-        self, matchmaker: None, accounts: list[Player], stack: Stack
+        self, matchmaker: None, accounts: list[Player], players: list[Player], stack: Stack
     ) -> None:
         ada, bob = accounts
         moves = "20"
