@@ -133,7 +133,7 @@ async def test_other_callers_keep_their_latency_while_hostile_bodies_arrive_back
     client lists rooms over gRPC. Every hostile body is refused INVALID_ARGUMENT, every other call
     succeeds, the gateway spends under 50 ms of CPU on each hostile body (a JSON one held the loop
     1.1 s before the fix), and the others' latency stays under bounds loose enough for a loaded
-    machine. The measured p50 and p99 are printed (docs/hostile/loop.md has the figures)."""
+    machine. The measured p50 and p99 are printed (docs/security.md, "Hostile clients", has the figures)."""
     running, _, base = stack
     json_body = gzip.compress(json.dumps(ISSUE_BODY).encode())
     binary = bytes([SEAT_COUNTS << 3, 2]) * 2_000_000

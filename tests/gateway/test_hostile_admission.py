@@ -31,6 +31,9 @@ pytestmark = [pytest.mark.redis, pytest.mark.timeout(150)]
 PER_CONNECTION = "RESOURCE_EXHAUSTED ERROR_REASON_OVERLOADED starting_calls_per_connection"
 PER_ADDRESS = "RESOURCE_EXHAUSTED ERROR_REASON_OVERLOADED starting_calls_per_address"
 IDLE_CLOSED = "INVALID_ARGUMENT ERROR_REASON_INVALID_REQUEST"
+# The gateway-wide answer to CPU exhaustion (every caller refused while grpc core's queue waits too
+# long, with RetryInfo): on a loaded machine the flood can reach it; a client retries after the delay.
+QUEUE_WAIT = "RESOURCE_EXHAUSTED ERROR_REASON_OVERLOADED queue_wait"
 FORGED = "UNAUTHENTICATED ERROR_REASON_UNAUTHENTICATED"
 QUOTA_STREAMS_PER_ADDRESS = "RESOURCE_EXHAUSTED ERROR_REASON_QUOTA_EXCEEDED streams_per_address"
 STREAM_OPEN_TIMEOUT_S = 5.0  # the default of FLOTILLA_STREAM_OPEN_TIMEOUT_MS
@@ -87,18 +90,26 @@ class Guest:
         return self
 
     async def calls_until(self, done: Event) -> list[tuple[bool, float]]:
-        """ListRooms and GetGame, one after the other, until `done.is_set()`: (succeeded, seconds)."""
+        """ListRooms and GetGame, one after the other, until `done.is_set()`: (succeeded, seconds).
+
+        Like the SDK, a call refused for the gateway's queue wait (CPU exhaustion, every caller
+        alike) is retried after its RetryInfo delay, within 10 s; any other refusal fails it."""
         results: list[tuple[bool, float]] = []
         while not done.is_set() or len(results) < 20:
             began = time.perf_counter()
-            try:
-                if len(results) % 2:
-                    await self.games.GetGame(game_service_pb2.GetGameRequest(game=self.game), timeout=10)
-                else:
-                    await self.lobby.ListRooms(lobby_service_pb2.ListRoomsRequest(), metadata=self.auth, timeout=10)
-                ok = True
-            except grpc.aio.AioRpcError:
-                ok = False
+            ok = False
+            while time.perf_counter() - began < 10:
+                try:
+                    if len(results) % 2:
+                        await self.games.GetGame(game_service_pb2.GetGameRequest(game=self.game), timeout=10)
+                    else:
+                        await self.lobby.ListRooms(lobby_service_pb2.ListRoomsRequest(), metadata=self.auth, timeout=10)
+                    ok = True
+                    break
+                except grpc.aio.AioRpcError as error:
+                    if outcome(error) != QUEUE_WAIT:
+                        break
+                    await asyncio.sleep(retry_after(error) or 0.5)  # the server's RetryInfo delay
             results.append((ok, time.perf_counter() - began))
         return results
 
@@ -154,15 +165,19 @@ async def test_silent_streams_and_forged_kids_from_one_client_leave_the_gateway_
     )
     # The victim was served all along.
     assert succeeded >= 0.99 * len(measured), measured
-    assert p99(latencies) < 1.0
-    # One connection held its share of places, no more; the rest were refused at once, typed.
-    assert report.silent == {PER_CONNECTION: 1000 - STARTING_PER_CONNECTION, IDLE_CLOSED: STARTING_PER_CONNECTION}
-    assert max(report.silent_ended_s[PER_CONNECTION]) < STREAM_OPEN_TIMEOUT_S
+    assert p99(latencies) < 3.0  # a retry after a queue-wait refusal included (0.5-5 s RetryInfo)
+    # One connection held its share of places, no more; the rest were refused at once, typed (by
+    # its share, or on a loaded machine by the gateway's queue wait, which refuses everyone alike).
+    assert report.silent[IDLE_CLOSED] == STARTING_PER_CONNECTION, report.silent
+    assert set(report.silent) <= {PER_CONNECTION, QUEUE_WAIT, IDLE_CLOSED}, report.silent
+    assert sum(report.silent.values()) == 1000
+    refused_at_once = [t for what in (PER_CONNECTION, QUEUE_WAIT) for t in report.silent_ended_s.get(what, [])]
+    assert max(refused_at_once) < STREAM_OPEN_TIMEOUT_S
     assert min(report.silent_ended_s[IDLE_CLOSED]) >= STREAM_OPEN_TIMEOUT_S - 0.5  # held until the timeout
     # Forged kids: refused, none waiting long, the keys reloaded at most once a second. (The callers
     # that waited for a reload take their places back together when it ends: the attacker's own
     # connection may then be at its share for a moment, and a forged call refused for that.)
-    assert set(report.forged) <= {FORGED, PER_CONNECTION}
+    assert set(report.forged) <= {FORGED, PER_CONNECTION, QUEUE_WAIT}
     assert sum(report.forged.values()) == report.forged_sent
     assert report.forged[FORGED] >= 0.5 * report.forged_sent
     # No place held while waiting: the flood adds next to nothing to the silent streams' 100 (the
