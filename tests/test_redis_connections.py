@@ -8,6 +8,7 @@ failover's task did."""
 from __future__ import annotations
 
 import pytest
+import redis
 import uvloop
 from redis.asyncio.connection import Connection
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -37,7 +38,7 @@ async def test_a_concurrent_disconnect_fails_as_a_lost_connection(redis_url: str
         pool = store.redis.connection_pool
         assert pool.connection_class is SafeConnection
         connection = pool.make_connection()
-        with pytest.raises(RedisConnectionError, match="concurrent disconnect"):
+        with pytest.raises(RedisConnectionError):  # ours, or redis-py's own since 8.2
             await _send_while_disconnected(connection)
         assert await store.redis.ping()  # the pool goes on
     finally:
@@ -59,7 +60,7 @@ def test_a_write_on_a_transport_closed_under_it_fails_as_a_lost_connection_on_uv
                 connection._writer.transport.abort()  # closed under the command, writer kept
 
             connection.check_health = health_check_meets_a_failover
-            with pytest.raises(RedisConnectionError, match="concurrent disconnect"):
+            with pytest.raises(RedisConnectionError):  # ours, or redis-py's own since 8.2
                 await connection.send_packed_command(b"PING\r\n")
             await connection.disconnect()
             assert await store.redis.ping()
@@ -69,12 +70,15 @@ def test_a_write_on_a_transport_closed_under_it_fails_as_a_lost_connection_on_uv
     uvloop.run(scenario())
 
 
-async def test_the_race_is_real_with_redis_py_alone(redis_url: str) -> None:
-    """Without the safe class the same sequence is the AttributeError the failover test met."""
+async def test_the_race_is_real_with_redis_py_alone_before_8_2(redis_url: str) -> None:
+    """Without the safe class the same sequence is the AttributeError the failover test met, up to
+    redis-py 8.1; 8.2 checks the writer itself and raises ConnectionError (pyproject allows both,
+    so the safe class stays until the floor is 8.2)."""
     store = RedisStore.from_url(redis_url)
     try:
         kwargs = store.redis.connection_pool.connection_kwargs
-        with pytest.raises(AttributeError):
+        fixed_upstream = tuple(int(p) for p in redis.__version__.split(".")[:2]) >= (8, 2)
+        with pytest.raises(RedisConnectionError if fixed_upstream else AttributeError):
             await _send_while_disconnected(Connection(**kwargs))
     finally:
         await store.close()
