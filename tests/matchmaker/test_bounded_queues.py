@@ -10,8 +10,10 @@ Attacks through the public API against real gateways, Redis and a matchmaker pro
 * the set of queues is bounded (FLOTILLA_MM_MAX_QUEUES, 256): one more setting is refused with
   RESOURCE_EXHAUSTED and nothing is stored, while a kind's default setting still queues.
 
-Defaults everywhere except `ticket_per_user`, which is off: the attack spreads its tickets over
-many accounts, and a single test user stands in for them.
+Defaults everywhere except `ticket_per_user` and `waiting_tickets_per_user`, which are off: the
+attack spreads its tickets over many accounts, and a single test user stands in for them (test
+stacks raise the per-address rows, `new_queues_per_address` too; test_ticket_quotas.py holds
+one address to its share).
 """
 
 from __future__ import annotations
@@ -57,7 +59,7 @@ def spellings(number: int) -> list[str]:
 
 @pytest.fixture(scope="module")
 def stack(redis_server: RedisServer, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    limits = stack_limits("ticket_per_user=off")
+    limits = stack_limits("ticket_per_user=off", "waiting_tickets_per_user=off")
     running = start_stack(redis_server.url, tmp_path_factory.mktemp("stack"), extra_env={"FLOTILLA_LIMITS": limits})
     yield running
     running.stop()

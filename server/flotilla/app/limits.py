@@ -9,7 +9,8 @@ and `_per_address` ones) and its amount:
   Redis key per bucket holding its theoretical arrival time; store/limits_store.py). A call over
   it is refused with RateLimited, whose RetryInfo delay is when the next call would pass;
 * a **quota** (`rate` 0) bounds what a subject holds at once (`burst` of them): open games and
-  rooms a user created, streams a user (or an anonymous address) or a connection has open.
+  rooms a user created, waiting matchmaking tickets and the queues an address opened, streams a
+  user (or an anonymous address) or a connection has open.
   A call over it is refused with QuotaExceeded (no RetryInfo: it frees only when the caller
   finishes, closes or ends something).
 
@@ -51,6 +52,8 @@ class Limit:
 
 
 _GUESSES = "wrong join codes (a locked subject's every code is refused: docs/security.md)"
+_WAITING = "matchmaking tickets created that still wait (not matched, cancelled or expired)"
+_NEW_QUEUES = "matchmaking queues opened (a setting nobody waited in) that are still in use"
 
 # The production defaults. Rate limits are named <call>_per_<user|address>; a call checks both.
 LIMITS: tuple[Limit, ...] = (
@@ -81,6 +84,13 @@ LIMITS: tuple[Limit, ...] = (
     Limit("open_games_per_user", "games a user created that have not finished or expired", USER, 0, 20),
     Limit("open_rooms_per_user", "rooms a user created that are open or whose game is not over", USER, 0, 5),
     Limit("bot_cost_per_user", "cost of the server bots in those rooms (see BOT_COSTS)", USER, 0, 40),
+    Limit("waiting_tickets_per_user", _WAITING, USER, 0, 8),
+    Limit("waiting_tickets_per_address", _WAITING, ADDRESS, 0, 16),
+    Limit(
+        "waiting_tickets_per_bot", "matchmaking tickets a bot account (API key) created that still wait", BOT, 0, 100
+    ),
+    Limit("new_queues_per_address", _NEW_QUEUES, ADDRESS, 0, 8),
+    Limit("new_queues_per_bot", "matchmaking queues a bot account (API key) opened that are still in use", BOT, 0, 16),
     Limit("streams_per_user", "open streams of a signed-in user, over every gateway", USER, 0, 64),
     Limit("streams_per_bot", "open streams of a bot account (API key), over every gateway", BOT, 0, 400),
     Limit("anonymous_streams_per_address", "open streams without a token, per client address", ADDRESS, 0, 64),
@@ -183,14 +193,20 @@ class Limiter:
         and the address's, where the call has one (bots play many games at once; the operator
         minted the key, so signing in again cannot multiply it). `seat`: the game and seat acted
         for (`<game>:<seat>`), counted in the call's `_per_seat` row."""
-        limits, buckets = [], []
+        rows = self._rows(call, user, address, bot, seat)
+        return Gate(tuple(limit for limit, _ in rows), tuple(limit.bucket(subject) for limit, subject in rows))
+
+    def _rows(
+        self, call: str, user: str | None, address: str | None, bot: bool, seat: str | None = None
+    ) -> list[tuple[Limit, str]]:
+        """The rows of `call` that count this caller, each with its subject (see `gate`)."""
         people = ((BOT, user),) if bot and call in BOT_CALLS else ((USER, user), (ADDRESS, address))
+        out = []
         for per, subject in (*people, (SEAT, seat)):
             limit = self.rows.get(f"{call}_per_{per}")
             if limit is not None and subject:
-                limits.append(limit)
-                buckets.append(limit.bucket(subject))
-        return Gate(tuple(limits), tuple(buckets))
+                out.append((limit, subject))
+        return out
 
     async def check(self, call: str, user: str | None, address: str | None, *, bot: bool = False) -> None:
         """Take one `call` from the user's and the address's buckets (a bot's: see `gate`), or raise
@@ -223,9 +239,44 @@ class Limiter:
         """Count `member` (a game or room id) among the open `what` ("games", "rooms") `user` created,
         or raise QuotaExceeded. When full, those no longer open are dropped first."""
         limit = self.rows.get(f"open_{what}_per_user")
-        if limit is None:
-            return
-        key = keys.held(user, what)
+        if limit is not None:
+            detail = f"finish or leave one of yours first (you have {limit.burst} open)"
+            await self._hold(limit, keys.held(user, what), member, still_open, detail)
+
+    async def hold_each(
+        self,
+        quota: str,
+        user: str,
+        address: str | None,
+        member: str,
+        still_open: StillOpen,
+        *,
+        bot: bool = False,
+        detail: str,
+    ) -> Callable[[], Awaitable[None]]:
+        """Count `member` in every row of `quota` (e.g. "waiting_tickets": `_per_user` and
+        `_per_address`, a bot account's `_per_bot` instead; a row missing is not counted), or raise
+        QuotaExceeded holding it in none. When a row is full, members no longer open are dropped
+        first. Returns what stops counting `member` again (its creation failed after all)."""
+        held: list[str] = []
+
+        async def release() -> None:
+            for key in held:
+                await self.store.release(key, member)
+
+        try:
+            for limit, subject in self._rows(quota, user, address, bot):
+                key = keys.held(f"address:{subject}" if limit.per == ADDRESS else subject, quota)
+                await self._hold(limit, key, member, still_open, f"this {limit.per} holds that many; {detail}")
+                held.append(key)
+        except QuotaExceeded:
+            await release()
+            raise
+        return release
+
+    async def _hold(self, limit: Limit, key: str, member: str, still_open: StillOpen, detail: str) -> None:
+        """Count `member` in the quota at `key` or raise QuotaExceeded; when it is full, the members
+        `still_open` says are not open any more are dropped first (once)."""
         for reconciled in (False, True):
             if await self.store.hold(key, member, limit.burst, self.held_ttl_ms) == 0:
                 return
@@ -236,7 +287,7 @@ class Limiter:
             if not closed:
                 break
             await self.store.release(key, *closed)
-        raise quota_exceeded(limit, f"finish or leave one of yours first (you have {limit.burst} open)")
+        raise quota_exceeded(limit, detail)
 
     async def bot_budget(
         self, user: str, room: str, cost: int, *, spent: Callable[[list[str]], Awaitable[int]]

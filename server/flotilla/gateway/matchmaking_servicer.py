@@ -96,6 +96,8 @@ class MatchmakingServicer(pb_grpc.MatchmakingServiceServicer):
             list(request.party),
             check_request_id(request.request_id),
             request.party_name,
+            address=self.limits.address(context),
+            bot=is_bot(who),
         )
         log.info("ticket.created", ticket=ticket.ticket_id, queue=queue)
         return pb.CreateTicketResponse(ticket=self.render(queue, ticket, who))

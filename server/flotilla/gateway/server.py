@@ -166,7 +166,12 @@ async def start_gateway(settings: Settings, store: RedisStore | None = None) -> 
     rooms = Rooms(lobby_store, games, heartbeat_s=settings.heartbeat_s)
     parties = Parties(PartyStore(store.redis), ttl_s=settings.party_ttl_s, invite_ttl_s=settings.party_invite_ttl_s)
     tickets = Tickets(
-        lobby_store, ratings, parties=parties, heartbeat_s=settings.heartbeat_s, max_queues=settings.mm_max_queues
+        lobby_store,
+        ratings,
+        parties=parties,
+        heartbeat_s=settings.heartbeat_s,
+        max_queues=settings.mm_max_queues,
+        limiter=limits.limiter,
     )
     health_servicer = health.aio.HealthServicer()
     add_services(

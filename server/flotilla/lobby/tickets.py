@@ -12,6 +12,13 @@ that would open one more is refused with RESOURCE_EXHAUSTED / QUOTA_EXCEEDED (li
 `matchmaking_queues`). A kind's default setting (no options) is never refused, so filling the
 set cannot shut the main queues.
 
+No address fills the queues or the set alone (app/limits.py, docs/security.md): the tickets a
+user, and every user of one client address, created that still wait are counted
+(`waiting_tickets_per_user`, 8; `_per_address`, 16), and so are the queues an address opened (a
+non-default setting nobody waited in) that are still in use (`new_queues_per_address`, 8). A bot
+account (API key) has `_per_bot` rows instead. A ticket matched, cancelled or expired, and a
+queue emptied, stop counting: they are dropped when a count is full.
+
 A user waits in at most one ticket per queue, as its owner or as a party member: creating
 another one meanwhile (another request id) is refused with FAILED_PRECONDITION /
 TICKET_ALREADY_WAITING naming the waiting ticket. So no match can hold a user twice.
@@ -26,7 +33,7 @@ import hashlib
 import re
 import time
 import uuid
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import aclosing
 from functools import partial
 from typing import Any
@@ -44,6 +51,7 @@ from flotilla.app.errors import (
 from flotilla.app.games import MAX_SEATS
 from flotilla.app.host import host_for
 from flotilla.app.inputs import echo
+from flotilla.app.limits import Limiter
 from flotilla.lobby.follow import Heartbeat, follow
 from flotilla.lobby.parties import Parties, largest_table
 from flotilla.lobby.ratings import Ratings
@@ -53,6 +61,16 @@ from flotilla.store.lobby_store import AlreadyWaiting, LobbyStore, QueuesFull, S
 SEARCHING, CLAIMED, MATCHED, EXPIRED, CANCELLED = "searching", "claimed", "matched", "expired", "cancelled"
 ENDED = (MATCHED, EXPIRED, CANCELLED)
 QUEUES_LIMIT = "matchmaking_queues"  # the ErrorInfo `limit` of a refusal over MAX_QUEUES
+WAITING_TICKETS, NEW_QUEUES = "waiting_tickets", "new_queues"  # quotas of app/limits.py (their `_per_` rows)
+_WAIT_FEWER = "cancel a waiting ticket or wait for one to be matched or to expire"
+_OPEN_FEWER = "queue in a setting others wait in or the game's default one, or cancel a ticket in a setting you opened"
+Release = Callable[[], Awaitable[None]]
+
+
+async def _nothing() -> None:
+    """The release of nothing held."""
+
+
 _TICKET_NAME = re.compile(r"^tickets/([a-z0-9_]{1,40}\.[0-9a-f]{12})-([0-9a-f]{32})$")
 
 
@@ -86,8 +104,10 @@ class Tickets:
         ttl_s: int = 3600,
         heartbeat_s: float = 10.0,
         max_queues: int,
+        limiter: Limiter | None = None,
     ) -> None:
         self.store = store
+        self.limiter = limiter
         self.max_queues = max_queues
         self.ratings = ratings
         self.parties = parties
@@ -104,9 +124,13 @@ class Tickets:
         party: Sequence[str],
         request_id: str,
         party_name: str = "",
+        *,
+        address: str | None = None,
+        bot: bool = False,
     ) -> tuple[str, StoredTicket]:
         """Queue a ticket for the caller and its party (`party_name`, or `party`: its other members,
-        users/{id}); the same request id returns the same ticket. See `Parties.ticket_members`."""
+        users/{id}); the same request id returns the same ticket. See `Parties.ticket_members`.
+        `address`: the caller's client address, `bot`: the caller is a bot account (its quotas)."""
         if len(party) > largest_table():
             raise InvalidRequest(f"a party has at most {largest_table()} members", field="party")
         host = host_for(kind)
@@ -140,9 +164,11 @@ class Tickets:
             "enqueued_ms": now_ms,
         }
         bound = self.max_queues if options else 0  # a kind's default setting is never refused
+        release = await self._hold(user, address, bot, queue, ticket_id, opens=bool(options))
         try:
             await self.store.create_ticket(queue, ticket_id, data, now_ms, self.ttl_s, members, max_queues=bound)
         except QueuesFull:
+            await release()
             metrics.LIMIT_REFUSALS.labels(QUEUES_LIMIT).inc()
             raise QuotaExceeded(
                 f"at most {self.max_queues} matchmaking queues at once, and each setting of a game is one;"
@@ -150,6 +176,7 @@ class Tickets:
                 limit=QUEUES_LIMIT,
             ) from None
         except AlreadyWaiting as busy:
+            await release()
             who = "you wait" if busy.user == user else f"party member users/{busy.user} waits"
             raise TicketAlreadyWaiting(
                 f"{who} in another ticket of this queue; cancel it or wait for it to end",
@@ -161,10 +188,47 @@ class Tickets:
             gone = await self.parties.departed(party_id, members)
             if gone:
                 await self.store.end_ticket(queue, ticket_id, CANCELLED)
+                await release()
                 raise PartyMemberNotAccepted(f"users/{gone} left the party meanwhile", user=f"users/{gone}")
         stored = await self.store.ticket(queue, ticket_id)
         assert stored is not None
         return queue, stored
+
+    async def _hold(
+        self, user: str, address: str | None, bot: bool, queue: str, ticket_id: str, *, opens: bool
+    ) -> Release:
+        """Count the new ticket against the caller's quotas, and its queue against the caller's
+        address when the ticket opens it (`opens`: a non-default setting; not in the set of queues
+        now), or raise QuotaExceeded counting neither. Returns what stops counting both."""
+        if self.limiter is None:
+            return _nothing
+        limiter = partial(self.limiter.hold_each, user=user, address=address, bot=bot)
+        release_queue: Release = _nothing
+        if opens and not await self.store.has_queue(queue):
+            release_queue = await limiter(NEW_QUEUES, member=queue, still_open=self._queues_in_use, detail=_OPEN_FEWER)
+        try:
+            release_ticket = await limiter(
+                WAITING_TICKETS, member=f"{queue} {ticket_id}", still_open=self._tickets_waiting, detail=_WAIT_FEWER
+            )
+        except QuotaExceeded:
+            await release_queue()
+            raise
+
+        async def release() -> None:
+            await release_ticket()
+            await release_queue()
+
+        return release
+
+    async def _tickets_waiting(self, members: list[str]) -> list[bool]:
+        """For each counted ticket ("<queue> <ticket id>"): whether it still waits."""
+        pairs = [(queue, ticket_id) for queue, _, ticket_id in (m.partition(" ") for m in members)]
+        return [state in (SEARCHING, CLAIMED) for state in await self.store.ticket_states(pairs)]
+
+    async def _queues_in_use(self, queues: list[str]) -> list[bool]:
+        """For each counted queue: whether it holds a waiting ticket or a match in progress (one
+        that does not is pruned here, as a matchmaker would)."""
+        return [not await self.store.prune_queue(queue) for queue in queues]
 
     async def leave_party(self, party_name: str, user: str) -> None:
         """`user` leaves the party; the party's ticket, if it still waits, is cancelled."""

@@ -234,6 +234,10 @@ def party_invited(u: str) -> str:
 # | | | PX until the bucket is full again (an idle subject holds no key) |
 # | flotilla:held:{<user>}:<what> | ZSET | games or rooms the user created that may still be open (score 0); |
 # | | | closed ones are dropped when the quota is full; TTL FLOTILLA_FINISHED_TTL, renewed on each add |
+# | flotilla:held:{<subject>}:waiting_tickets | ZSET | "<queue> <ticket id>" a user, or an address (subject |
+# | | | `address:<address>`), created that may still wait; the same upkeep as above |
+# | flotilla:held:{address:<address>}:new_queues | ZSET | queues the address (or a bot account: `{<user>}`) |
+# | | | opened that may still be in use; the same upkeep as above |
 # | flotilla:streams:{<subject>} | ZSET | open stream leases "<gateway>:<n>" -> expiry ms, of a user or an anonymous |
 # | | | address; renewed by their gateway every third of the lease; TTL the lease |
 

@@ -268,6 +268,18 @@ class LobbyStore:
             return False
         return True
 
+    async def has_queue(self, queue: str) -> bool:
+        """Whether `queue` is in the set of queues now (someone waits in it, or it awaits pruning)."""
+        return bool(await self.redis.sismember(keys.MM_QUEUES, queue))
+
+    async def ticket_states(self, tickets: Sequence[tuple[str, str]]) -> list[str | None]:
+        """The state of each (queue, ticket id), None when the ticket is gone, in one round trip."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for queue, ticket_id in tickets:
+                pipe.hget(keys.mm_ticket(queue, ticket_id), b"state")
+            states = await pipe.execute()
+        return [None if state is None else state.decode() for state in states]
+
     async def ticket(self, queue: str, ticket_id: str) -> StoredTicket | None:
         raw = await self.redis.hmget(keys.mm_ticket(queue, ticket_id), (b"data", b"state", b"game", b"seats"))
         return _ticket(ticket_id, raw)
