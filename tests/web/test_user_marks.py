@@ -15,7 +15,8 @@ pytestmark = [pytest.mark.redis, pytest.mark.asyncio(loop_scope="session"), pyte
 async def test_the_room_page_marks_guests_and_bots(browser: Browser, web_stack: WebStack) -> None:
     name = unique("Ann")
     host = await new_player(browser, web_stack.url, name)
-    await create_room(host, "Sail Away", 3)
+    title, _code = await create_room(host, "Sail Away", 3)
+    assert title.startswith(f"{name} (guest)'s room"), title  # the host's mark is in the room's title too
     main = host.get_by_role("main")
     await main.get_by_role("button", name="Add bot", exact=True).click()
     seats = main.get_by_role("list", name="Seats", exact=True).get_by_role("listitem")
