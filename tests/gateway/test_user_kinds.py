@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import json
 import random
+import uuid
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
 
 from flotilla.identity.external import external_user
+from flotilla.store import keys
+from flotilla.store.redis_store import RedisStore, user_names
 from flotilla_client import FlotillaClient, Seat
 from flotilla_client.api.game.v1 import game_pb2
 from flotilla_client.api.lobby.v1 import lobby_service_pb2 as lobby_pb
@@ -163,3 +166,17 @@ async def test_the_leaderboard_shows_accounts_and_bot_accounts_by_kind(
     assert board[u.bot_account.user] == ("Rob (bot)", BOT_ACCOUNT)
     mine = await u.bot_account.get_rating("counter")
     assert (mine.display_name, mine.user_kind) == ("Rob (bot)", BOT_ACCOUNT)
+
+
+async def test_records_made_before_kinds_were_kept_still_tell_guests(stack: Stack) -> None:
+    """A guest's record of the earlier shape (field `guest` only) reads as a guest; a record that
+    says nothing, or none, as not known."""
+    store = RedisStore.from_url(stack.redis_url)
+    try:
+        old_guest, old_account, gone = (uuid.uuid4().hex for _ in range(3))
+        await store.redis.hset(keys.user(old_guest), mapping={"name": "Old", "created_ms": 1, "guest": 1})
+        await store.redis.hset(keys.user(old_account), mapping={"name": "Acc", "created_ms": 1})
+        found = await user_names(store.redis, [old_guest, old_account, gone])
+        assert found == [("Old", "guest"), ("Acc", ""), ("", "")]
+    finally:
+        await store.close()

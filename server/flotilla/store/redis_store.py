@@ -48,11 +48,13 @@ def _split_url(url: str) -> tuple[str, bool]:
 
 
 async def user_names(client: Any, users: Sequence[str]) -> list[tuple[str, str]]:
-    """Each user's (display name, kind) from their record (`create_user`); ("", "") once it is gone."""
+    """Each user's (display name, kind) from their record (`create_user`; a guest's made before
+    kinds were kept says `guest` only); ("", "") once it is gone."""
     async with client.pipeline(transaction=False) as pipe:
         for user in users:
-            pipe.hmget(keys.user(user), ("name", "kind"))
-        return [((n or b"").decode(), (k or b"").decode()) for n, k in await pipe.execute()]
+            pipe.hmget(keys.user(user), ("name", "kind", "guest"))
+        rows = await pipe.execute()
+    return [((n or b"").decode(), k.decode() if k else GUEST if g else "") for n, k, g in rows]
 
 
 @dataclass(frozen=True, slots=True)
