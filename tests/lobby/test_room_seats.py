@@ -180,7 +180,8 @@ async def test_a_start_that_fails_seats_no_one_and_reopens_the_room_with_its_rea
             error = await refused(host.start_room(room.name))
             assert (error.code, error.reason) == (grpc.StatusCode.FAILED_PRECONDITION, "ERROR_REASON_GAME_FULL")
             # No one of the room was seated anywhere; the clashing game is as it was.
-            assert await store.seats(clash) == {0: {"user": stranger.user.removeprefix("users/"), "name": "outsider"}}
+            outsider = {"user": stranger.user.removeprefix("users/"), "name": "outsider", "kind": "guest"}
+            assert await store.seats(clash) == {0: outsider}
             reopened = (await guest.get_room(room.name)).room
             assert reopened.state == lb.ROOM_STATE_OPEN
             assert reopened.start_error.startswith("ERROR_REASON_GAME_FULL: ")

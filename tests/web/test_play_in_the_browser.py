@@ -36,6 +36,7 @@ from web.webui import (
     play_some,
     scores_table,
     seat_a_table,
+    shown_name,
 )
 
 pytestmark = [
@@ -47,7 +48,7 @@ pytestmark = [
 
 def expected_rows(game: game_pb2.Game) -> list[tuple[str, str, int, int]]:
     return [
-        (f"Seat {i + 1}", game.seats[i].display_name, game.result.scores[i], game.result.ranks[i])
+        (f"Seat {i + 1}", shown_name(game.seats[i]), game.result.scores[i], game.result.ranks[i])
         for i in range(game.seat_count)
     ]
 
@@ -87,7 +88,7 @@ async def play_to_the_end(
         board = page.get_by_role("main").get_by_role("region", name="Board", exact=True)
         assert int(await board.get_attribute("data-view-event-id") or 0) == game.last_event_id
         names = [row[0] for row in await scores_table(page)]
-        assert names == [s.display_name for s in game.seats]
+        assert names == [shown_name(s) for s in game.seats]
     played = [await page_log(p) for p in pages]
     for log in played:  # no render showed an event in the log that its board did not
         assert not log.board_behind, f"(log's event, board's) of renders with the board behind: {log.board_behind[:5]}"

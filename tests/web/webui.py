@@ -19,6 +19,7 @@ from typing import Any
 from playwright.async_api import Browser, BrowserContext, Locator, Page
 
 from flotilla_client import FlotillaClient
+from flotilla_client.api.game.v1 import game_pb2
 from support import until
 
 CHROMIUM = "/usr/bin/chromium"  # Debian's package (scripts/bootstrap installs it)
@@ -179,6 +180,17 @@ async def new_player(browser: Browser, url: str, name: str) -> Page:
     await page.get_by_role("banner").get_by_text(name).wait_for()
     await page.get_by_role("heading", name="Lobby", exact=True).wait_for()
     return page
+
+
+MARKS = {game_pb2.USER_KIND_GUEST: "guest", game_pb2.USER_KIND_BOT_ACCOUNT: "bot", game_pb2.USER_KIND_SERVER_BOT: "bot"}
+
+
+def shown_name(seat: game_pb2.SeatInfo) -> str:
+    """A seat's name as the game page shows it, its kind marked beside it ("Ann (guest)"; a name
+    that ends with its mark already is not marked twice): clients/web/src/names.ts."""
+    mark = MARKS.get(seat.user_kind, "")
+    name = seat.display_name
+    return f"{name} ({mark})" if mark and not name.endswith(f"({mark})") else name
 
 
 def unique(name: str) -> str:

@@ -203,8 +203,9 @@ class Games:
         metas = await self.store.metas(game_ids) if game_ids else []
         return [meta is not None and meta.status not in ("finished", "abandoned") for meta in metas]
 
-    async def join(self, game_id: str, user: str, name: str, seat: int | None) -> tuple[int, GameMeta]:
-        taken, started = await self.store.join(game_id, user, name, seat)
+    async def join(self, game_id: str, user: str, name: str, seat: int | None, kind: str = "") -> tuple[int, GameMeta]:
+        """Seat `user` (of `kind`, identity/principal.py) in the game: (seat, the game after)."""
+        taken, started = await self.store.join(game_id, user, name, seat, kind)
         if started:  # every seat is taken: a worker starts the clocks
             await self.store.wake({game_id: int(time.time() * 1000)})
         if taken == -1:

@@ -39,6 +39,7 @@ from flotilla.gateway.auth import Principal, Tokens, principal_of, session_of
 from flotilla.gateway.errors import maps_errors, maps_stream_errors, to_status
 from flotilla.gateway.limiting import CallLimits, is_bot
 from flotilla.gateway.render import STATE_NAMES, Renderer, clock_from_pb
+from flotilla.identity.principal import BOT_ACCOUNT, GUEST
 from flotilla.rules import RulesError, Seat
 from flotilla.store.auth_store import AuthStore
 from flotilla.store.redis_store import GameMeta, RedisStore
@@ -102,7 +103,7 @@ class AuthServicer(game_service_pb2_grpc.AuthServiceServicer):
         await self.limits.check("sign_in", context, None)
         name = inputs.person_name(request.display_name, POLICIES)
         user = uuid.uuid4().hex
-        await self.store.create_user(user, name, int(time.time() * 1000), guest=True)
+        await self.store.create_user(user, name, int(time.time() * 1000), kind=GUEST)
         log.info("auth.guest_signed_in", user=user)
         return game_service_pb2.SignInAsGuestResponse(
             user=f"users/{user}", session_token=self.tokens.session(user, name), expires_in=self.tokens.session_ttl_s
@@ -117,7 +118,7 @@ class AuthServicer(game_service_pb2_grpc.AuthServiceServicer):
         if key is None:
             raise ApiKeyInvalid("unknown or revoked API key (keys look like flk_<id>_<secret>)")
         name = inputs.bot_account_name(key.name, POLICIES)
-        await self.store.create_user(key.user, name, int(time.time() * 1000))
+        await self.store.create_user(key.user, name, int(time.time() * 1000), kind=BOT_ACCOUNT)
         log.info("auth.api_key_signed_in", user=key.user, api_key=key.key_id)
         return game_service_pb2.SignInWithApiKeyResponse(
             user=f"users/{key.user}",
@@ -255,7 +256,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         game_id = game_id_of(request.game)
         await self.limits.check("join", context, principal.user, bot=is_bot(principal))
         wanted = request.seat if request.HasField("seat") else None
-        seat, meta = await self.games.join(game_id, principal.user, principal.name, wanted)
+        seat, meta = await self.games.join(game_id, principal.user, principal.name, wanted, principal.kind)
         await still_seated(self.games.store, game_id, seat, principal.user)  # a seat that left gets no new token
         seats = await self.games.store.seats(game_id)
         log.info("game.joined", game=game_id, seat=seat, user=principal.user)

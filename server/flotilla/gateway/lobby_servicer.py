@@ -18,6 +18,7 @@ from flotilla.gateway.errors import maps_errors, maps_stream_errors
 from flotilla.gateway.game_servicer import MAX_PAGE
 from flotilla.gateway.limiting import CallLimits, is_bot
 from flotilla.gateway.render import clock_from_pb, clock_pb
+from flotilla.gateway.user_kinds import user_kind
 from flotilla.lobby.rooms import (
     CLOSED,
     OPEN,
@@ -85,6 +86,7 @@ def render_room(version: int, room: Room, viewer: str) -> pb.Room:
                     ready=seat["ready"],
                     bot_policy=seat["bot"],
                     bot_difficulty=seat.get("difficulty"),
+                    user_kind=user_kind(seat["user"], seat.get("kind")),
                 )
             )
     return out
@@ -139,6 +141,7 @@ class LobbyServicer(pb_grpc.LobbyServiceServicer):
             display_name=inputs.display_name(request.display_name) if request.display_name else "",
             clock=clock_from_pb(request.clock) if request.HasField("clock") else None,
             rated=request.rated,
+            user_kind=who.kind,
         )
         log.info("room.created", room=room["id"], kind=room["kind"], seats=room["seat_count"])
         return pb.CreateRoomResponse(room=render_room(version, room, who.user))
@@ -180,7 +183,7 @@ class LobbyServicer(pb_grpc.LobbyServiceServicer):
         seat = request.seat if request.HasField("seat") else None
         _, found = await self._admitted(context, who, request.room, request.join_code)
         version, room = await self.rooms.join(
-            found["id"], who.user, who.name, request.join_code, seat, guest=who.is_guest
+            found["id"], who.user, who.name, request.join_code, seat, user_kind=who.kind
         )
         return pb.JoinRoomResponse(room=render_room(version, room, who.user))
 

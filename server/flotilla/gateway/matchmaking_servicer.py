@@ -17,6 +17,7 @@ from flotilla.gateway.errors import maps_errors, maps_stream_errors
 from flotilla.gateway.game_servicer import MAX_PAGE
 from flotilla.gateway.limiting import CallLimits, is_bot
 from flotilla.gateway.lobby_servicer import principal
+from flotilla.gateway.user_kinds import user_kind
 from flotilla.lobby.parties import Invite, Parties
 from flotilla.lobby.ratings import Rating, Ratings
 from flotilla.lobby.tickets import (
@@ -196,7 +197,10 @@ def _party(party: StoredParty, viewer: str) -> pb.Party:
     out = pb.Party(
         name=f"parties/{party.party_id}",
         leader=f"users/{party.leader}",
-        members=[pb.PartyMember(user=f"users/{u}", display_name=n) for u, n in party.members],
+        members=[
+            pb.PartyMember(user=f"users/{u}", display_name=n, user_kind=user_kind(u, kind))
+            for (u, n), kind in zip(party.members, party.kinds, strict=True)
+        ],
     )
     if party.has(viewer):
         out.invites.extend(_invite(Invite(party.party_id, u, party.leader, ms)) for u, ms in party.invites)
@@ -204,10 +208,12 @@ def _party(party: StoredParty, viewer: str) -> pb.Party:
     return out
 
 
-def _rating(user: str, name: str, rating: Rating, rank: int = 0) -> pb.PlayerRating:
+def _rating(user: str, named: tuple[str, str], rating: Rating, rank: int = 0) -> pb.PlayerRating:
+    """`named`: the user's (display name, kind)."""
     return pb.PlayerRating(
         user=f"users/{user}",
-        display_name=name,
+        display_name=named[0],
+        user_kind=user_kind(user, named[1]),
         mu=rating.mu,
         sigma=rating.sigma,
         ordinal=rating.ordinal,

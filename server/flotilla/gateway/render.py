@@ -21,6 +21,7 @@ from flotilla.app.host import ABSENT, FINISHED, RULES_EVENT, STARTED, TIMED_OUT,
 from flotilla.app.lineage import etag
 from flotilla.app.watching import RESUME_POINT_UNKNOWN, REWOUND, Batch
 from flotilla.gateway.convert import GameConverter
+from flotilla.gateway.user_kinds import user_kind
 from flotilla.rules import InvalidAction, Seat
 from flotilla.rules.describe import Text, describe_action, describe_event, number, text
 from flotilla.store.redis_store import GameMeta
@@ -314,6 +315,7 @@ class Renderer:
                 taken=holder is not None,
                 display_name=(holder or {}).get("name", ""),
                 user=f"users/{holder['user']}" if holder else "",
+                user_kind=user_kind(holder["user"], holder.get("kind")) if holder else game_pb2.USER_KIND_UNSPECIFIED,
                 bank_ms=clock.bank_ms,
                 timeouts=clock.timeouts,
                 absent=clock.absent,

@@ -5,6 +5,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+# What kind of user someone is, as stored with their record, room seats and game seats (the API's
+# UserKind; server bots are told by their user id, lobby/rooms.py `is_bot`).
+ACCOUNT = "account"  # the operator's identity provider
+GUEST = "guest"  # SignInAsGuest
+BOT_ACCOUNT = "bot"  # an API key's
+
 
 @dataclass(frozen=True, slots=True)
 class Principal:
@@ -26,3 +32,10 @@ class Principal:
     def is_guest(self) -> bool:
         """A guest's token (SignInAsGuest): neither an API key's nor an identity provider's."""
         return not self.api_key and not self.external
+
+    @property
+    def kind(self) -> str:
+        """ACCOUNT, GUEST or BOT_ACCOUNT: what players are shown beside this user's name."""
+        if self.api_key:
+            return BOT_ACCOUNT
+        return GUEST if self.is_guest else ACCOUNT

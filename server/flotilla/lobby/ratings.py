@@ -135,14 +135,15 @@ class Ratings:
     async def rating(self, kind: str, user: str) -> Rating:
         return Rating.loads((await self.store.read_ratings(kind, [user]))[0])
 
-    async def player(self, kind: str, user: str) -> tuple[str, Rating]:
-        """A user's display name and rating in a game kind (UnknownGameKind for a kind not played here)."""
+    async def player(self, kind: str, user: str) -> tuple[tuple[str, str], Rating]:
+        """A user's (display name, user kind) and rating in a game kind (UnknownGameKind for a kind
+        not played here)."""
         host_for(kind)
         names = await self.store.user_names([user])
         return names[0], await self.rating(kind, user)
 
-    async def leaderboard(self, kind: str, offset: int, size: int) -> list[tuple[str, str, Rating]]:
-        """(user, display name, rating), best first (UnknownGameKind for a kind not played here)."""
+    async def leaderboard(self, kind: str, offset: int, size: int) -> list[tuple[str, tuple[str, str], Rating]]:
+        """(user, (display name, user kind), rating), best first (UnknownGameKind for a kind not played here)."""
         host_for(kind)
         rows = await self.store.leaderboard(kind, offset, size)
         users = [u for u, _ in rows]

@@ -47,6 +47,7 @@ from flotilla.app.host import host_for
 from flotilla.app.inputs import distinct_name, echo
 from flotilla.app.limits import bot_cost
 from flotilla.bots import POLICIES
+from flotilla.identity.principal import GUEST
 from flotilla.lobby.follow import Heartbeat, follow
 from flotilla.records import BotSeat
 from flotilla.rules.errors import RulesError
@@ -238,11 +239,13 @@ class Rooms:
         display_name: str = "",
         clock: ClockConfig | None = None,
         rated: bool = False,
+        user_kind: str = "",
     ) -> tuple[int, Room]:
         """A new room with the creator as host in seat 0; the same request id returns the same room.
         `hold`: called with the new room's id before it is stored (the creator's quota; raises to refuse).
         `clock`: the turn clock its game gets (None: none). `rated`: its game moves ratings (the
-        caller checked that the creator is no guest; `join` keeps guests out)."""
+        caller checked that the creator is no guest; `join` keeps guests out). `user_kind`: the creator's
+        (identity/principal.py), shown with their seat."""
         if not 1 <= seat_count <= MAX_SEATS:
             raise InvalidRequest(f"seat_count must be 1..{MAX_SEATS}, got {seat_count}", field="seat_count")
         host_for(kind).config(seat_count, options)  # UnknownGameKind / InvalidConfig before anything is stored
@@ -253,7 +256,7 @@ class Rooms:
         if hold is not None:
             await hold(room_id)
         seats: list[dict[str, Any] | None] = [None] * seat_count
-        seats[0] = {"user": user, "name": name, "ready": False, "bot": ""}
+        seats[0] = {"user": user, "name": name, "ready": False, "bot": "", "kind": user_kind}
         room: Room = {
             "id": room_id,
             "display_name": display_name,
@@ -318,16 +321,17 @@ class Rooms:
         ]
 
     async def join(
-        self, room_id: str, user: str, name: str, code: str, seat: int | None, *, guest: bool = False
+        self, room_id: str, user: str, name: str, code: str, seat: int | None, *, user_kind: str = ""
     ) -> tuple[int, Room]:
-        """Take a seat (`guest`: the caller signed in as a guest, whom a rated room refuses)."""
+        """Take a seat (`user_kind`: the caller's, identity/principal.py, shown with the seat; a rated
+        room refuses a guest)."""
 
         def change(room: Room) -> None:
             if seat_of(room, user) is not None:
                 return
             if not room["public"] and not code_matches(room, code):
                 raise WrongJoinCode("this private room needs its join code", room=f"rooms/{room_id}")
-            if guest and room.get("rated"):
+            if user_kind == GUEST and room.get("rated"):
                 raise GuestsDisabled(RATED_ROOM_NO_GUESTS)
             _require_open(room)
             if seat is not None:
@@ -342,7 +346,13 @@ class Rooms:
                     raise RoomFull("every seat is taken", room=f"rooms/{room_id}")
                 wanted = free[0]
             others = [s["name"] for s in room["seats"] if s is not None]
-            room["seats"][wanted] = {"user": user, "name": distinct_name(name, others), "ready": False, "bot": ""}
+            room["seats"][wanted] = {
+                "user": user,
+                "name": distinct_name(name, others),
+                "ready": False,
+                "bot": "",
+                "kind": user_kind,
+            }
 
         return await self._change(room_id, change)
 

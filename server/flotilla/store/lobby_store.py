@@ -18,7 +18,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from flotilla.records import BotSeat
 from flotilla.store import keys
-from flotilla.store.redis_store import _script, dedicated_client
+from flotilla.store.redis_store import _script, dedicated_client, user_names
 
 ROOM_TTL_S = 24 * 3600
 LISTING_STEP = 10**13  # listing score = open seats * LISTING_STEP + sequence number
@@ -466,11 +466,9 @@ class LobbyStore:
         rows = await self.redis.lrange(keys.rating_history(kind, user), offset, offset + count - 1)
         return [orjson.loads(r) for r in rows]
 
-    async def user_names(self, users: Sequence[str]) -> list[str]:
-        async with self.redis.pipeline(transaction=False) as pipe:
-            for user in users:
-                pipe.hget(keys.user(user), "name")
-            return [(n or b"").decode() for n in await pipe.execute()]
+    async def user_names(self, users: Sequence[str]) -> list[tuple[str, str]]:
+        """Each user's (display name, kind) (redis_store.user_names)."""
+        return await user_names(self.redis, users)
 
 
 def _stream_id(text: str) -> tuple[int, int]:

@@ -10,7 +10,7 @@ import orjson
 import redis.asyncio as aioredis
 
 from flotilla.store import keys
-from flotilla.store.redis_store import _script
+from flotilla.store.redis_store import _script, user_names
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,6 +23,7 @@ class StoredParty:
     expires_ms: int
     invites: tuple[tuple[str, int], ...]  # (user, lapses ms), pending only
     ticket: str = ""  # "<queue> <ticket id>" of its latest ticket
+    kinds: tuple[str, ...] = ()  # each member's kind (identity/principal.py) from their user record
 
     def has(self, user: str) -> bool:
         return any(u == user for u, _ in self.members)
@@ -53,13 +54,15 @@ class PartyStore:
             (leader, members, expires, ticket), invites = await pipe.execute()
         if leader is None or members is None:
             return None
+        listed = tuple((m["user"], m["name"]) for m in orjson.loads(members))
         return StoredParty(
             party_id,
             leader.decode(),
-            tuple((m["user"], m["name"]) for m in orjson.loads(members)),
+            listed,
             int(expires),
             tuple((u.decode(), int(score)) for u, score in invites),
             (ticket or b"").decode(),
+            tuple(kind for _, kind in await user_names(self.redis, [user for user, _ in listed])),
         )
 
     async def party_of(self, user: str) -> str:

@@ -78,7 +78,7 @@ class Store(Protocol):
         ...
 
     # --- seats and history -------------------------------------------------------------
-    async def join(self, game_id: str, user: str, name: str, seat: int | None) -> tuple[int, bool]:
+    async def join(self, game_id: str, user: str, name: str, seat: int | None, kind: str = "") -> tuple[int, bool]:
         """Take a seat (the given one, or the first free): (seat, whether the game started); a
         negative seat is a refusal (see RedisStore.join)."""
         ...

@@ -24,6 +24,7 @@ from redis.exceptions import NoScriptError, ResponseError
 from redis.exceptions import RedisClusterException as ClusterError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from flotilla.identity.principal import ACCOUNT, GUEST
 from flotilla.records import ActionRecord, Entry, InboxReply, finished_fields
 from flotilla.settings import Settings
 from flotilla.store import keys
@@ -44,6 +45,16 @@ def _split_url(url: str) -> tuple[str, bool]:
     query = parse_qsl(parts.query)
     cluster = any(k == "cluster" and v.lower() in ("1", "true", "yes") for k, v in query)
     return urlunsplit(parts._replace(query=urlencode([(k, v) for k, v in query if k != "cluster"]))), cluster
+
+
+async def user_names(client: Any, users: Sequence[str]) -> list[tuple[str, str]]:
+    """Each user's (display name, kind) from their record (`create_user`; a guest's made before
+    kinds were kept says `guest` only); ("", "") once it is gone."""
+    async with client.pipeline(transaction=False) as pipe:
+        for user in users:
+            pipe.hmget(keys.user(user), ("name", "kind", "guest"))
+        rows = await pipe.execute()
+    return [((n or b"").decode(), k.decode() if k else GUEST if g else "") for n, k, g in rows]
 
 
 @dataclass(frozen=True, slots=True)
@@ -394,7 +405,7 @@ class RedisStore:
                 private_code,
                 lineage,
                 self.lifetimes.unstarted_game_s,
-                orjson.dumps([{"user": user, "name": name} for user, name in seated]) if seated else "",
+                orjson.dumps(await self._holders(seated)) if seated else "",
             ],
         )
         if created < 0:
@@ -545,10 +556,18 @@ class RedisStore:
                 out.append(Committed(-1, current_version=int(reply[1] or 0)))
         return out
 
-    async def join(self, game_id: str, user: str, name: str, seat: int | None) -> tuple[int, bool]:
+    async def _holders(self, seated: Sequence[tuple[str, str]]) -> list[dict[str, str]]:
+        """Game seats' holders for `seated` (user, name), each with the user's kind from their record."""
+        found = await user_names(self.redis, [user for user, _ in seated])
+        return [
+            {"user": user, "name": name, "kind": kind} for (user, name), (_, kind) in zip(seated, found, strict=True)
+        ]
+
+    async def join(self, game_id: str, user: str, name: str, seat: int | None, kind: str = "") -> tuple[int, bool]:
         """Take a seat: (seat, whether this join started the game), or seat -1 no game, -2 taken/full,
-        -3 no seat, -4 the user holds another seat, -5 reserved for other players (join_seat.lua)."""
-        holder = orjson.dumps({"user": user, "name": name})
+        -3 no seat, -4 the user holds another seat, -5 reserved for other players (join_seat.lua).
+        `kind`: the user's (identity/principal.py), kept with the seat."""
+        holder = orjson.dumps({"user": user, "name": name, "kind": kind})
         reply = await self._join(keys=keys.game_keys(game_id), args=[user, holder, "" if seat is None else seat])
         taken = int(reply[0])
         return taken, taken >= 0 and len(reply) > 1 and int(reply[1]) == 1
@@ -981,11 +1000,12 @@ class RedisStore:
         return seen, dropped
 
     # --- users and secrets -------------------------------------------------------------
-    async def create_user(self, user_id: str, name: str, created_ms: int, *, guest: bool = False) -> None:
-        """A user's record; it expires with the user's sessions (`lifetimes.user_s`). A guest's says
-        so (field `guest`): games with guests move no ratings (lobby/ratings.py)."""
-        record: dict[str, str | int] = {"name": name, "created_ms": created_ms}
-        if guest:
+    async def create_user(self, user_id: str, name: str, created_ms: int, *, kind: str = ACCOUNT) -> None:
+        """A user's record; it expires with the user's sessions (`lifetimes.user_s`). Its `kind`
+        (identity/principal.py) is shown beside the name; a guest's also has field `guest`: games
+        with guests move no ratings (lobby/ratings.py)."""
+        record: dict[str, str | int] = {"name": name, "created_ms": created_ms, "kind": kind}
+        if kind == GUEST:
             record["guest"] = 1
         async with self.redis.pipeline(transaction=False) as pipe:
             pipe.hset(keys.user(user_id), mapping=record)

@@ -2,6 +2,8 @@
 import type { Game } from "@flotilla/client/browser";
 import { useEffect, useState } from "preact/hooks";
 
+import { seatName } from "../names";
+
 export function Clock({ game, toAct }: { game: Game; toAct: readonly number[] }) {
   const [now, setNow] = useState(Date.now());
   useEffect(() => {
@@ -13,7 +15,8 @@ export function Clock({ game, toAct }: { game: Game; toAct: readonly number[] })
   const left = toAct.map((seat) => {
     const deadline = game.seats[seat]?.deadline;
     const ms = deadline ? Number(deadline.seconds) * 1000 + deadline.nanos / 1e6 - now : 0;
-    const name = game.seats[seat]?.displayName ?? `Seat ${seat + 1}`;
+    const info = game.seats[seat];
+    const name = info ? seatName(info) : `Seat ${seat + 1}`;
     return `${name}: ${Math.max(0, Math.ceil(ms / 1000))} s`;
   });
   return (

@@ -15,6 +15,7 @@ import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 
 import { Alert } from "../Alert";
 import { catalogue, client, kindName, transient } from "../api";
+import { seatName } from "../names";
 import { type LogEntry, keepOnlyLog, loadLog, loadSeat, saveLog } from "../session";
 import { Board } from "./Board";
 import { Clock } from "./Clock";
@@ -209,7 +210,7 @@ export function Game({ id, watch }: { id: string; watch: boolean }) {
     return () => stop.abort();
   }, [logKey]);
 
-  const names = (info?.seats ?? []).map((s) => s.displayName || `Seat ${s.seat + 1}`);
+  const names = (info?.seats ?? []).map(seatName);
   const toAct = view?.toAct ?? info?.toAct ?? [];
   const finished = over || info?.state === GameState.FINISHED || info?.state === GameState.ABANDONED;
   const myTurn = !finished && prompt !== undefined;

@@ -6,6 +6,7 @@ import { useEffect, useRef, useState } from "preact/hooks";
 
 import { Alert } from "../Alert";
 import { catalogue, client, kindName } from "../api";
+import { seatName } from "../names";
 import { Board } from "./Board";
 import { type Piece, catalogJson, gameJson, pieces } from "./view";
 
@@ -71,7 +72,7 @@ export function Replay({ id }: { id: string }) {
     };
   }, [record, upTo]);
 
-  const names = (record?.game?.seats ?? []).map((s) => s.displayName || `Seat ${s.seat + 1}`);
+  const names = (record?.game?.seats ?? []).map(seatName);
   const before = move <= 1 ? 1n : (actions[move - 2]?.throughEventId ?? 0n);
   const current = actions[move - 1];
   const shown = events.filter((e) => e.eventId <= upTo);

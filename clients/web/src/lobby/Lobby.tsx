@@ -4,6 +4,7 @@ import { useEffect, useState } from "preact/hooks";
 
 import { Alert } from "../Alert";
 import { client, gameKinds, idOf } from "../api";
+import { seatName } from "../names";
 import { go } from "../route";
 import { useAction } from "../useAction";
 import { type Choice, choices } from "./choices";
@@ -168,11 +169,11 @@ export function Lobby() {
   );
 }
 
-/** A room's title: its name, or its host's name and game. */
+/** A room's title: its name, or its host's name (marked "guest" or "bot" as in the seats). */
 export function roomTitle(room: lobby.Room): string {
   if (room.displayName) return room.displayName;
-  const host = room.seats.find((s) => s.user === room.host)?.displayName ?? "someone";
-  return `${host}'s room`;
+  const host = room.seats.find((s) => s.user === room.host);
+  return `${host ? seatName(host) : "someone"}'s room`;
 }
 
 /** The code a private room shows, in two halves to read aloud ("K7MQ-2XWD"; the server ignores

@@ -4,6 +4,7 @@ import { useEffect, useState } from "preact/hooks";
 
 import { Alert } from "../Alert";
 import { client, idOf, kindName } from "../api";
+import { kindMark } from "../names";
 import { go } from "../route";
 import { useAction } from "../useAction";
 import { saveSeat } from "../session";
@@ -94,7 +95,7 @@ export function Room({ id }: { id: string }) {
               <>
                 <span class="name">{seat.displayName}</span>
                 {seat.user === room.host ? <span class="mark"> (host)</span> : null}
-                {seat.botPolicy ? <span class="mark"> (bot)</span> : null}
+                {kindMark(seat.userKind) ? <span class="mark"> ({kindMark(seat.userKind)})</span> : null}
                 <span class="mark">{seat.ready ? " ready" : " not ready"}</span>
                 {host && seat.user !== client.user ? (
                   <>

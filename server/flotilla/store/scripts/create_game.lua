@@ -6,7 +6,7 @@
 -- ARGV[12] = clock config (JSON)   ARGV[13] = seat clocks (JSON)   ARGV[14] = join code of a private game or ""
 -- ARGV[15] = the first entry's lineage (app/lineage.py)
 -- ARGV[16] = seconds the game lives unless every seat is taken (join_seat.lua removes the TTL); 0: no TTL
--- ARGV[17] = "" (open seats), or every seat's holder, a JSON array of {user, name} in seat order: the
+-- ARGV[17] = "" (open seats), or every seat's holder, a JSON array of {user, name, kind} in seat order: the
 --            game starts with them seated, in this one step, and is reserved (join_seat.lua lets
 --            nobody else in). A room's or a match's game: its players are seated all or none.
 -- Returns 1 when created, 0 when the game already exists (with these holders, if given), -1 when

@@ -1,7 +1,7 @@
 -- Take a seat: a given one, or the lowest open one. The same user joining again gets its seat back.
 -- KEYS[1] = flotilla:game:{g}   KEYS[2] = flotilla:game:{g}:seats
 -- KEYS[3] = flotilla:game:{g}:events   KEYS[4] = flotilla:game:{g}:actions
--- ARGV[1] = user id   ARGV[2] = seat JSON {user, name}   ARGV[3] = wanted seat or "" for any
+-- ARGV[1] = user id   ARGV[2] = seat JSON {user, name, kind}   ARGV[3] = wanted seat or "" for any
 -- Returns {seat, 1 if this join started the game else 0} on success, {-1} no such game, {-2} the wanted seat is taken or all are, {-3} bad seat,
 -- {-4, held seat} the user holds another seat already (one user, one seat), {-5} the game is reserved for
 -- the players it was created with (a room's or a match's, create_game.lua) and the user is not one of them.

@@ -16,6 +16,14 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 
 DESCRIPTOR: _descriptor.FileDescriptor
 
+class UserKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    USER_KIND_UNSPECIFIED: _ClassVar[UserKind]
+    USER_KIND_ACCOUNT: _ClassVar[UserKind]
+    USER_KIND_GUEST: _ClassVar[UserKind]
+    USER_KIND_BOT_ACCOUNT: _ClassVar[UserKind]
+    USER_KIND_SERVER_BOT: _ClassVar[UserKind]
+
 class AbsencePolicy(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     ABSENCE_POLICY_UNSPECIFIED: _ClassVar[AbsencePolicy]
@@ -30,6 +38,11 @@ class GameState(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     GAME_STATE_ACTIVE: _ClassVar[GameState]
     GAME_STATE_FINISHED: _ClassVar[GameState]
     GAME_STATE_ABANDONED: _ClassVar[GameState]
+USER_KIND_UNSPECIFIED: UserKind
+USER_KIND_ACCOUNT: UserKind
+USER_KIND_GUEST: UserKind
+USER_KIND_BOT_ACCOUNT: UserKind
+USER_KIND_SERVER_BOT: UserKind
 ABSENCE_POLICY_UNSPECIFIED: AbsencePolicy
 ABSENCE_POLICY_BOT: AbsencePolicy
 ABSENCE_POLICY_ABORT: AbsencePolicy
@@ -94,7 +107,7 @@ class Clock(_message.Message):
     def __init__(self, turn_seconds: _Optional[int] = ..., bank_seconds: _Optional[int] = ..., increment_seconds: _Optional[int] = ..., max_timeouts: _Optional[int] = ..., absence_policy: _Optional[_Union[AbsencePolicy, str]] = ...) -> None: ...
 
 class SeatInfo(_message.Message):
-    __slots__ = ("seat", "taken", "display_name", "user", "deadline", "bank_ms", "timeouts", "absent", "forfeited")
+    __slots__ = ("seat", "taken", "display_name", "user", "deadline", "bank_ms", "timeouts", "absent", "forfeited", "user_kind")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     TAKEN_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
@@ -104,6 +117,7 @@ class SeatInfo(_message.Message):
     TIMEOUTS_FIELD_NUMBER: _ClassVar[int]
     ABSENT_FIELD_NUMBER: _ClassVar[int]
     FORFEITED_FIELD_NUMBER: _ClassVar[int]
+    USER_KIND_FIELD_NUMBER: _ClassVar[int]
     seat: int
     taken: bool
     display_name: str
@@ -113,7 +127,8 @@ class SeatInfo(_message.Message):
     timeouts: int
     absent: bool
     forfeited: bool
-    def __init__(self, seat: _Optional[int] = ..., taken: _Optional[bool] = ..., display_name: _Optional[str] = ..., user: _Optional[str] = ..., deadline: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., bank_ms: _Optional[int] = ..., timeouts: _Optional[int] = ..., absent: _Optional[bool] = ..., forfeited: _Optional[bool] = ...) -> None: ...
+    user_kind: UserKind
+    def __init__(self, seat: _Optional[int] = ..., taken: _Optional[bool] = ..., display_name: _Optional[str] = ..., user: _Optional[str] = ..., deadline: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., bank_ms: _Optional[int] = ..., timeouts: _Optional[int] = ..., absent: _Optional[bool] = ..., forfeited: _Optional[bool] = ..., user_kind: _Optional[_Union[UserKind, str]] = ...) -> None: ...
 
 class Result(_message.Message):
     __slots__ = ("scores", "winners", "ranks", "detail")

@@ -80,7 +80,7 @@ class Room(_message.Message):
     def __init__(self, name: _Optional[str] = ..., kind: _Optional[str] = ..., seat_count: _Optional[int] = ..., options: _Optional[_Mapping[str, str]] = ..., visibility: _Optional[_Union[RoomVisibility, str]] = ..., join_code: _Optional[str] = ..., host: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[RoomSeat, _Mapping]]] = ..., state: _Optional[_Union[RoomState, str]] = ..., game: _Optional[str] = ..., version: _Optional[int] = ..., open_seats: _Optional[int] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., display_name: _Optional[str] = ..., clock: _Optional[_Union[_game_pb2.Clock, _Mapping]] = ..., rated: _Optional[bool] = ..., start_error: _Optional[str] = ...) -> None: ...
 
 class RoomSeat(_message.Message):
-    __slots__ = ("seat", "taken", "user", "display_name", "ready", "bot_policy", "bot_difficulty")
+    __slots__ = ("seat", "taken", "user", "display_name", "ready", "bot_policy", "bot_difficulty", "user_kind")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     TAKEN_FIELD_NUMBER: _ClassVar[int]
     USER_FIELD_NUMBER: _ClassVar[int]
@@ -88,6 +88,7 @@ class RoomSeat(_message.Message):
     READY_FIELD_NUMBER: _ClassVar[int]
     BOT_POLICY_FIELD_NUMBER: _ClassVar[int]
     BOT_DIFFICULTY_FIELD_NUMBER: _ClassVar[int]
+    USER_KIND_FIELD_NUMBER: _ClassVar[int]
     seat: int
     taken: bool
     user: str
@@ -95,7 +96,8 @@ class RoomSeat(_message.Message):
     ready: bool
     bot_policy: str
     bot_difficulty: int
-    def __init__(self, seat: _Optional[int] = ..., taken: _Optional[bool] = ..., user: _Optional[str] = ..., display_name: _Optional[str] = ..., ready: _Optional[bool] = ..., bot_policy: _Optional[str] = ..., bot_difficulty: _Optional[int] = ...) -> None: ...
+    user_kind: _game_pb2.UserKind
+    def __init__(self, seat: _Optional[int] = ..., taken: _Optional[bool] = ..., user: _Optional[str] = ..., display_name: _Optional[str] = ..., ready: _Optional[bool] = ..., bot_policy: _Optional[str] = ..., bot_difficulty: _Optional[int] = ..., user_kind: _Optional[_Union[_game_pb2.UserKind, str]] = ...) -> None: ...
 
 class CreateRoomRequest(_message.Message):
     __slots__ = ("kind", "seat_count", "options", "visibility", "request_id", "display_name", "clock", "rated")

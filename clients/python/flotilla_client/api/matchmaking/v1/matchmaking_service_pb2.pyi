@@ -1,5 +1,6 @@
 import datetime
 
+from flotilla_client.api.game.v1 import game_pb2 as _game_pb2
 from flotilla_client._google.api import field_behavior_pb2 as _field_behavior_pb2
 from google.protobuf import timestamp_pb2 as _timestamp_pb2
 from google.protobuf.internal import containers as _containers
@@ -97,12 +98,14 @@ class Party(_message.Message):
     def __init__(self, name: _Optional[str] = ..., leader: _Optional[str] = ..., members: _Optional[_Iterable[_Union[PartyMember, _Mapping]]] = ..., invites: _Optional[_Iterable[_Union[PartyInvite, _Mapping]]] = ..., expire_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
 
 class PartyMember(_message.Message):
-    __slots__ = ("user", "display_name")
+    __slots__ = ("user", "display_name", "user_kind")
     USER_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
+    USER_KIND_FIELD_NUMBER: _ClassVar[int]
     user: str
     display_name: str
-    def __init__(self, user: _Optional[str] = ..., display_name: _Optional[str] = ...) -> None: ...
+    user_kind: _game_pb2.UserKind
+    def __init__(self, user: _Optional[str] = ..., display_name: _Optional[str] = ..., user_kind: _Optional[_Union[_game_pb2.UserKind, str]] = ...) -> None: ...
 
 class PartyInvite(_message.Message):
     __slots__ = ("party", "user", "leader", "expire_time")
@@ -241,7 +244,7 @@ class WatchTicketResponse(_message.Message):
     def __init__(self, ticket: _Optional[_Union[Ticket, _Mapping]] = ..., is_checkpoint: _Optional[bool] = ...) -> None: ...
 
 class PlayerRating(_message.Message):
-    __slots__ = ("user", "display_name", "mu", "sigma", "ordinal", "games", "rank")
+    __slots__ = ("user", "display_name", "mu", "sigma", "ordinal", "games", "rank", "user_kind")
     USER_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
     MU_FIELD_NUMBER: _ClassVar[int]
@@ -249,6 +252,7 @@ class PlayerRating(_message.Message):
     ORDINAL_FIELD_NUMBER: _ClassVar[int]
     GAMES_FIELD_NUMBER: _ClassVar[int]
     RANK_FIELD_NUMBER: _ClassVar[int]
+    USER_KIND_FIELD_NUMBER: _ClassVar[int]
     user: str
     display_name: str
     mu: float
@@ -256,7 +260,8 @@ class PlayerRating(_message.Message):
     ordinal: float
     games: int
     rank: int
-    def __init__(self, user: _Optional[str] = ..., display_name: _Optional[str] = ..., mu: _Optional[float] = ..., sigma: _Optional[float] = ..., ordinal: _Optional[float] = ..., games: _Optional[int] = ..., rank: _Optional[int] = ...) -> None: ...
+    user_kind: _game_pb2.UserKind
+    def __init__(self, user: _Optional[str] = ..., display_name: _Optional[str] = ..., mu: _Optional[float] = ..., sigma: _Optional[float] = ..., ordinal: _Optional[float] = ..., games: _Optional[int] = ..., rank: _Optional[int] = ..., user_kind: _Optional[_Union[_game_pb2.UserKind, str]] = ...) -> None: ...
 
 class ListLeaderboardRequest(_message.Message):
     __slots__ = ("kind", "page_size", "page_token")
