@@ -142,7 +142,9 @@ async def start_gateway(settings: Settings, store: RedisStore | None = None) -> 
     auth = AuthStore(store.redis)
     inbox = Inbox(store, ttl_s=settings.inbox_ttl_s)
     await inbox.start()
-    feeds = Feeds(store, block_ms=int(settings.heartbeat_s * 1000), check_s=settings.heartbeat_s)
+    feeds = Feeds(
+        store, block_ms=int(settings.heartbeat_s * 1000), check_s=settings.heartbeat_s, lost_s=settings.store_lost_s
+    )
     games = Games(
         store,
         inbox,
