@@ -23,6 +23,9 @@ KEEPALIVE_OPTIONS: list[tuple[str, int]] = [
     ("grpc.keepalive_timeout_ms", KEEPALIVE_TIMEOUT_MS),
     ("grpc.keepalive_permit_without_calls", 1),  # an idle channel is checked too
     ("grpc.http2.max_pings_without_data", 0),  # keep pinging a connection that sends nothing
+    # Any ping unanswered this long ends the connection: grpc core sends no keepalive ping while
+    # another ping (its flow-control probe) is in flight, and waits 60 s for that one by default.
+    ("grpc.http2.ping_timeout_ms", KEEPALIVE_TIMEOUT_MS),
 ]
 
 
