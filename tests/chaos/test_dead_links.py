@@ -23,6 +23,7 @@ import grpc
 import pytest
 
 from chaos.links import Link
+from flotilla.gateway.server import MIN_CLIENT_PING_MS
 from flotilla.redis_server import RedisServer, free_port
 from flotilla.store.reach import FRESH_S, STORE_LOST_S
 from flotilla_client import FlotillaClient, FlotillaError
@@ -234,3 +235,21 @@ async def test_a_client_cut_from_its_gateway_notices_by_keepalive_and_resumes_on
     finally:
         client_link.cut()
         client_link.close()
+
+
+async def test_a_client_pinging_faster_than_the_gateway_allows_is_sent_away(rig: Rig) -> None:
+    """The gateway's ping floor (5 s, half the SDKs' interval) holds against a client pinging every
+    second: after grpc's strikes its connection gets GOAWAY, and the gateway serves others on."""
+    assert KEEPALIVE_TIME_MS >= 2 * MIN_CLIENT_PING_MS, "the SDKs ping at half the gateway's pace at most"
+    flooding = [("grpc.keepalive_time_ms", 1000), ("grpc.keepalive_permit_without_calls", 1)]
+    flooding.append(("grpc.http2.max_pings_without_data", 0))
+    async with grpc.aio.insecure_channel(rig.b, options=flooding) as channel:
+        await asyncio.wait_for(channel.channel_ready(), 30)
+        ready = time.monotonic()
+        await until(lambda: asyncio.sleep(0, channel.get_state() != grpc.ChannelConnectivity.READY), 30, "a GOAWAY")
+        print(f"a client pinging every second was sent away after {time.monotonic() - ready:.1f} s")
+    others = FlotillaClient(rig.b)
+    try:
+        assert await others.sign_in("after-the-flood")
+    finally:
+        await others.close()
