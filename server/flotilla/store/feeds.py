@@ -24,7 +24,8 @@ A Redis cut off by the network hangs the readers rather than failing them, so th
 probe (store/reach.py): heartbeats are sent only while Redis answered lately (a checkpoint
 never vouches for a version the gateway cannot see is current), and once Redis has not answered
 for `lost_s` (FLOTILLA_STORE_LOST_S) every subscriber is told `LOST`: its stream ends
-UNAVAILABLE and the client resumes on another gateway.
+UNAVAILABLE and the client resumes on another gateway. On a Redis Cluster the probe asks a random
+node, so it tells a gateway cut from the whole cluster, not one cut from a single primary.
 """
 
 from __future__ import annotations

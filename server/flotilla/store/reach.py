@@ -18,6 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 import structlog
+from redis.asyncio.cluster import RedisCluster
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
@@ -73,11 +74,14 @@ class StoreReach:
             await asyncio.sleep(max(0.0, PROBE_S - (time.monotonic() - sent)))
 
     async def probe(self) -> bool:
-        """One PING on a connection of its own (single Redis), answered within `PROBE_S`."""
+        """One PING answered within `PROBE_S`: on a connection of its own (single Redis), or to
+        a random node of a cluster (the default node may be the one cut off: a cancelled PING
+        would never make the cluster client pick another)."""
         if self._client is None:
             self._client = self.store.redis if self.store.cluster else self.store.dedicated_client()
+        ping = self._client.ping(target_nodes=RedisCluster.RANDOM) if self.store.cluster else self._client.ping()
         try:
-            await asyncio.wait_for(self._client.ping(), PROBE_S)
+            await asyncio.wait_for(ping, PROBE_S)
         except (TimeoutError, RedisConnectionError, RedisTimeoutError, OSError):
             return False  # a cancelled command drops its connection: the next probe opens another
         return True
