@@ -51,6 +51,7 @@ class Settings:
     grpc_max_pending: int = 50_000  # [FLOTILLA_GRPC_MAX_PENDING] grpc core's queue of calls not yet taken, per method
     redis_max_connections: int = 128  # [FLOTILLA_REDIS_MAX_CONNECTIONS] pooled connections per process and Redis node
     redis_pool_timeout_s: float = 5.0  # [FLOTILLA_REDIS_POOL_TIMEOUT] wait for a pooled connection, then UNAVAILABLE
+    store_lost_s: float = 10.0  # [FLOTILLA_STORE_LOST_S] gateway: Redis unanswered this long ends its watch streams
     # --- transport (docs/security.md) ---
     tls_cert: str = ""  # [FLOTILLA_TLS_CERT] gateway: PEM certificate chain file; with the key it serves TLS only
     tls_key: str = ""  # [FLOTILLA_TLS_KEY] gateway: PEM private key file (both files re-read when they change)
@@ -144,6 +145,7 @@ class Settings:
             grpc_max_pending=_int("FLOTILLA_GRPC_MAX_PENDING", d.grpc_max_pending),
             redis_max_connections=_int("FLOTILLA_REDIS_MAX_CONNECTIONS", d.redis_max_connections),
             redis_pool_timeout_s=float(os.environ.get("FLOTILLA_REDIS_POOL_TIMEOUT", d.redis_pool_timeout_s)),
+            store_lost_s=float(os.environ.get("FLOTILLA_STORE_LOST_S", d.store_lost_s)),
             tls_cert=os.environ.get("FLOTILLA_TLS_CERT", d.tls_cert),
             tls_key=os.environ.get("FLOTILLA_TLS_KEY", d.tls_key),
             tls_client_ca=os.environ.get("FLOTILLA_TLS_CLIENT_CA", d.tls_client_ca),

@@ -82,6 +82,35 @@ async def test_a_subscription_is_bounded_and_keeps_a_rewind() -> None:
     assert await live.get() is Signal.IDLE
 
 
+async def test_a_lost_store_ends_a_subscription_after_what_was_read() -> None:
+    live = Subscription(2)
+    live.push([])
+    live.lose()
+    assert await live.get() == []  # entries read before the loss still go out ...
+    assert await live.get() is Signal.LOST  # ... then the stream ends
+    behind = Subscription(1)
+    for _ in range(3):
+        behind.push([])
+    behind.lose()
+    assert await behind.get() is Signal.LOST  # no catch-up from a store that does not answer
+
+
+async def test_no_heartbeat_while_the_store_does_not_answer(redis_url: str) -> None:
+    store = RedisStore.from_url(redis_url)
+    feeds = Feeds(store, block_ms=500)
+    try:
+        async with feeds.subscribe(uuid.uuid4().hex, 0) as live:
+            live.beat_every(0.5)
+            assert feeds.reach.task is not None
+            feeds.reach.task.cancel()  # no probe from now on ...
+            feeds.reach.answered_at -= 60  # ... and none answered for a minute
+            with pytest.raises(TimeoutError):
+                await asyncio.wait_for(live.get(), 1.5)  # three heartbeat periods: no checkpoint
+    finally:
+        await feeds.close()
+        await store.close()
+
+
 @contextlib.asynccontextmanager
 async def gateway(redis_url: str) -> AsyncIterator[Gateway]:
     """An in-process gateway and worker (no new processes: a unit-sized test)."""

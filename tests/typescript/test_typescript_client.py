@@ -12,11 +12,13 @@ import asyncio
 import os
 import shutil
 import subprocess
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
+from chaos.links import Link
 from flotilla.gateway.server import start_gateway
 from flotilla.redis_server import RedisServer
 from flotilla.settings import Settings
@@ -103,9 +105,9 @@ def test_node_client_tests_pass(compiled: None, gateways: str) -> None:
     assert "skipped 0" in done.stdout, "the server tests ran"
 
 
-def test_node_streams_survive_a_gateway_killed(compiled: None, stack: Stack, gateways: str) -> None:
-    """conformance/failover.js plays on gateway 1 and says when to kill it: its Play streams and
-    its watch must reopen on gateway 0 by themselves and finish the game, every event once."""
+def run_failover(gateways: str, kill: Callable[[], None]) -> str:
+    """conformance/failover.js on `gateways`, calling `kill` when it says "kill gateway 1"; its
+    output (it bounds itself to 60 s and must exit 0)."""
     env = dict(os.environ, FLOTILLA_GATEWAYS=gateways)
     script = [node_binary(), "dist/conformance/failover.js"]
     output: list[str] = []
@@ -115,11 +117,11 @@ def test_node_streams_survive_a_gateway_killed(compiled: None, stack: Stack, gat
     ) as proc:
         assert proc.stdout is not None
         try:
-            for line in proc.stdout:  # until the script exits: it bounds itself to 60 s
+            for line in proc.stdout:  # until the script exits
                 output.append(line)
                 if line.strip() == "kill gateway 1" and not killed:
                     killed = True
-                    stack.restart_gateway(1)  # SIGKILL, then a new gateway on the same address
+                    kill()
             code = proc.wait(timeout=30)
         finally:
             if proc.poll() is None:
@@ -129,6 +131,34 @@ def test_node_streams_survive_a_gateway_killed(compiled: None, stack: Stack, gat
     assert killed, text
     assert code == 0, text
     assert "failover: " in text, text
+    return text
+
+
+def test_node_streams_survive_a_gateway_killed(compiled: None, stack: Stack, gateways: str) -> None:
+    """conformance/failover.js plays on gateway 1 and says when to kill it: its Play streams and
+    its watch must reopen on gateway 0 by themselves and finish the game, every event once."""
+    run_failover(gateways, lambda: stack.restart_gateway(1))  # SIGKILL, then a new gateway on the same address
+
+
+def test_node_streams_leave_a_black_holed_gateway(compiled: None, stack: Stack) -> None:
+    """The same game with gateway 1 reached through a link that, when told, stops forwarding both
+    ways without closing: the client's HTTP/2 keepalive (10 s + 5 s, src/grpc.ts) notices, and
+    the streams reopen on gateway 0 and finish the game, every event once."""
+    link = Link(int(stack.gateways[1].rsplit(":", 1)[1]))
+    cut: list[float] = []
+
+    def black_hole() -> None:
+        link.cut()
+        cut.append(time.monotonic())
+
+    try:
+        run_failover(f"{stack.gateways[0]},127.0.0.1:{link.port}", black_hole)
+        finished = time.monotonic() - cut[0]
+        print(f"the game ended {finished:.1f} s after gateway 1's link was cut")
+    finally:
+        link.close()
+    # keepalive's 15 s, then the rest of the game (80 moves: a few seconds), on a loaded machine
+    assert finished <= 15 + 25, f"the game ended {finished:.1f} s after the link was cut"
 
 
 def test_node_conformance_plays_every_game(compiled: None, gateways: str) -> None:

@@ -37,6 +37,7 @@ from flotilla_client.rpcs import PLAY, Req, Resp, Unary
 from flotilla_client.seat import Seat
 from flotilla_client.session import token_times
 from flotilla_client.streams import Resume
+from flotilla_client.tls import KEEPALIVE_OPTIONS
 
 # RETRYABLE, retry_after, retry_pause_s and token_times are re-exported where they used to live.
 __all__ = [
@@ -59,7 +60,9 @@ class FlotillaClient(Api, AsyncRunner):
     _lock = asyncio.Lock
 
     def _open(self, target: str) -> grpc.aio.Channel:
-        return self.tls.aio_channel(target) if self.tls else grpc.aio.insecure_channel(target)
+        if self.tls:
+            return self.tls.aio_channel(target)
+        return grpc.aio.insecure_channel(target, options=KEEPALIVE_OPTIONS)
 
     async def close(self) -> None:
         """Close every channel (the current one and those failed over from)."""

@@ -31,6 +31,7 @@ from flotilla_client.play import ENDED_EARLY, OVER, PlayState
 from flotilla_client.rpcs import PLAY, Req, Resp, Unary
 from flotilla_client.seat import Seat
 from flotilla_client.streams import Resume
+from flotilla_client.tls import KEEPALIVE_OPTIONS
 
 
 class FlotillaSyncClient(Api, SyncRunner):
@@ -41,7 +42,7 @@ class FlotillaSyncClient(Api, SyncRunner):
     _lock = threading.Lock
 
     def _open(self, target: str) -> grpc.Channel:
-        return self.tls.channel(target) if self.tls else grpc.insecure_channel(target)
+        return self.tls.channel(target) if self.tls else grpc.insecure_channel(target, options=KEEPALIVE_OPTIONS)
 
     def close(self) -> None:
         """Close every channel (the current one and those failed over from)."""

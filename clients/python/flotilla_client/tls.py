@@ -12,6 +12,22 @@ from pathlib import Path
 
 import grpc
 
+# HTTP/2 keepalive: a connection that answers nothing (a gateway gone, a black-holed path) is
+# closed `KEEPALIVE_TIME_MS + KEEPALIVE_TIMEOUT_MS` after it last received anything, so its calls
+# fail UNAVAILABLE and are retried on the next target. The gateway accepts pings this often
+# (its floor, `gateway/server.py` SERVER_OPTIONS, is half of it).
+KEEPALIVE_TIME_MS = 10_000
+KEEPALIVE_TIMEOUT_MS = 5_000
+KEEPALIVE_OPTIONS: list[tuple[str, int]] = [
+    ("grpc.keepalive_time_ms", KEEPALIVE_TIME_MS),
+    ("grpc.keepalive_timeout_ms", KEEPALIVE_TIMEOUT_MS),
+    ("grpc.keepalive_permit_without_calls", 1),  # an idle channel is checked too
+    ("grpc.http2.max_pings_without_data", 0),  # keep pinging a connection that sends nothing
+    # Any ping unanswered this long ends the connection: grpc core sends no keepalive ping while
+    # another ping (its flow-control probe) is in flight, and waits 60 s for that one by default.
+    ("grpc.http2.ping_timeout_ms", KEEPALIVE_TIMEOUT_MS),
+]
+
 
 def _read(path: str) -> bytes | None:
     return Path(path).read_bytes() if path else None
@@ -44,9 +60,10 @@ class Tls:
             certificate_chain=_read(self.cert_file),
         )
 
-    def options(self) -> list[tuple[str, str]]:
-        """Channel options: the expected server name, when given."""
-        return [("grpc.ssl_target_name_override", self.server_name)] if self.server_name else []
+    def options(self) -> list[tuple[str, str | int]]:
+        """Channel options: keepalive, and the expected server name when given."""
+        named = [("grpc.ssl_target_name_override", self.server_name)] if self.server_name else []
+        return [*KEEPALIVE_OPTIONS, *named]
 
     def aio_channel(self, target: str) -> grpc.aio.Channel:
         return grpc.aio.secure_channel(target, self.credentials(), options=self.options())

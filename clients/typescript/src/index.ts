@@ -5,7 +5,7 @@
  * browsers' (no node: modules, no default transport).
  */
 import { type ClientOptions, FlotillaClient as ClientCore } from "./client.js";
-import { grpcTransport } from "./grpc.js";
+import { KEEPALIVE, grpcTransport } from "./grpc.js";
 
 /** {@link ClientCore} with gRPC over HTTP/2 (node's http2) as its default transport. */
 export class FlotillaClient extends ClientCore {
@@ -15,5 +15,5 @@ export class FlotillaClient extends ClientCore {
 }
 // Everything the browsers' entry exports, but its FlotillaClient (a local export shadows `export *`).
 export * from "./browser.js";
-export { grpcTransport };
+export { KEEPALIVE, grpcTransport };
 export { verifySeedCommitment } from "./verify.js";

@@ -19,6 +19,7 @@ import {
   FlotillaClient,
   FlotillaError,
   GameState,
+  KEEPALIVE,
   PromptSchema,
   type Seat,
   type WatchGameResponse,
@@ -86,6 +87,13 @@ describe("units", () => {
     assert.ok(cut.transport, "connect-web's stream that ended before its end message");
     const bug = FlotillaError.from(new ConnectError("x is not a function", Code.Unknown, undefined, undefined, new TypeError("x is not a function")));
     assert.equal(bug.transport, false, "another TypeError is no transport failure");
+  });
+
+  it("pings its gateway so a dead connection is noticed within 15 s, no more often than the gateway allows", () => {
+    // The gateway's floor: grpc.http2.min_ping_interval_without_data_ms, 5 s (gateway/server.py).
+    assert.ok(KEEPALIVE.pingIntervalMs >= 2 * 5_000, "twice the gateway's floor: room for timer jitter");
+    assert.ok(KEEPALIVE.pingIntervalMs + KEEPALIVE.pingTimeoutMs <= 15_000, "a dead connection closes within 15 s");
+    assert.equal(KEEPALIVE.pingIdleConnection, true, "an idle connection is checked too");
   });
 
   it("retries what may be retried, and only that", () => {

@@ -13,7 +13,7 @@ that came back behind) is never streamed around: the watcher resyncs with a full
 
 Every resume, and every catch-up, ends with the seat's current prompt when it must act.
 Live, a watcher that got nothing for `heartbeat_s` sends a checkpoint (the feeds' shared ticker
-says when: store/feeds.py).
+says when: store/feeds.py); a gateway that lost its Redis ends the stream UNAVAILABLE instead.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from flotilla import metrics
+from flotilla.app.errors import StoreUnavailable
 from flotilla.app.host import ENDING, GameHost
 from flotilla.app.pacing import Budget
 from flotilla.records import Entry
@@ -130,6 +131,8 @@ class Watcher:
             item = await live.get()
             if item is Signal.IDLE:
                 yield self.checkpoint()
+            elif item is Signal.LOST:
+                raise StoreUnavailable("this gateway lost its game store; resume the stream on another gateway")
             elif item is Signal.REWOUND:
                 yield await self.resync(REWOUND)
             elif item is Signal.BEHIND:  # the feed outran this watcher: read the gap from the store

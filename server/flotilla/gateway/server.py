@@ -75,12 +75,16 @@ BROWSER_SERVICES = (  # served to browsers too (gateway/browser.py), with grpc.h
 )
 SERVICES = tuple(_service(module, name).full_name for module, name in BROWSER_SERVICES)
 
-# Keepalive: ping idle connections so dead clients and proxies are noticed; allow client pings
-# every 10 s so long-lived WatchGame/Play streams survive NATs.
+# Keepalive: ping idle connections so dead clients and proxies are noticed. Clients may ping every
+# `MIN_CLIENT_PING_MS` (the SDKs ping every 10 s: half their interval leaves room for timer
+# jitter); a client pinging more often than that gets GOAWAY after grpc core's 2 strikes, so no
+# client can ping-flood a gateway (grpc core's name for this option's argument is
+# GRPC_ARG_HTTP2_MIN_RECV_PING_INTERVAL_WITHOUT_DATA_MS).
+MIN_CLIENT_PING_MS = 5_000
 SERVER_OPTIONS = [
     ("grpc.keepalive_time_ms", 30_000),
     ("grpc.keepalive_timeout_ms", 10_000),
-    ("grpc.http2.min_ping_interval_without_data_ms", 10_000),
+    ("grpc.http2.min_ping_interval_without_data_ms", MIN_CLIENT_PING_MS),
     ("grpc.keepalive_permit_without_calls", 1),
     ("grpc.max_receive_message_length", 4 * 1024 * 1024),
 ]
@@ -138,7 +142,9 @@ async def start_gateway(settings: Settings, store: RedisStore | None = None) -> 
     auth = AuthStore(store.redis)
     inbox = Inbox(store, ttl_s=settings.inbox_ttl_s)
     await inbox.start()
-    feeds = Feeds(store, block_ms=int(settings.heartbeat_s * 1000), check_s=settings.heartbeat_s)
+    feeds = Feeds(
+        store, block_ms=int(settings.heartbeat_s * 1000), check_s=settings.heartbeat_s, lost_s=settings.store_lost_s
+    )
     games = Games(
         store,
         inbox,

@@ -19,6 +19,13 @@ same version of another history) is rewound: its cursor moves back and every sub
 told `REWOUND` (it resyncs with a full view). A history that was rewound and then played on
 past the cursor shows as a break in the lineage chain of the entries read; watchers check
 that chain themselves (app/games.py).
+
+A Redis cut off by the network hangs the readers rather than failing them, so the feeds ask a
+probe (store/reach.py): heartbeats are sent only while Redis answered lately (a checkpoint
+never vouches for a version the gateway cannot see is current), and once Redis has not answered
+for `lost_s` (FLOTILLA_STORE_LOST_S) every subscriber is told `LOST`: its stream ends
+UNAVAILABLE and the client resumes on another gateway. On a Redis Cluster the probe asks a random
+node, so it tells a gateway cut from the whole cluster, not one cut from a single primary.
 """
 
 from __future__ import annotations
@@ -37,6 +44,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from flotilla import metrics
 from flotilla.records import Entry
+from flotilla.store.reach import STORE_LOST_S, StoreReach
 from flotilla.store.redis_store import RedisStore
 
 log = structlog.get_logger("flotilla.feeds")
@@ -50,6 +58,7 @@ class Signal(enum.Enum):
     BEHIND = "behind"  # the subscriber fell behind the feed: re-read the gap from the store
     REWOUND = "rewound"  # the game's stored history went back: resync from a full view
     IDLE = "idle"  # nothing for a heartbeat period: send a checkpoint
+    LOST = "lost"  # Redis has not answered this gateway for `lost_s`: end the stream (UNAVAILABLE)
 
 
 class Subscription:
@@ -57,13 +66,14 @@ class Subscription:
     heartbeats: `Signal.IDLE` once nothing came for `heartbeat_s` (from the feeds' shared ticker, so
     an idle stream has no timer, task or future of its own but the one it waits on)."""
 
-    __slots__ = ("_idle", "_items", "_lagging", "_schedule", "_size", "_waiter", "heartbeat_s", "last")
+    __slots__ = ("_idle", "_items", "_lagging", "_lost", "_schedule", "_size", "_waiter", "heartbeat_s", "last")
 
     def __init__(self, size: int, schedule: Callable[[Subscription], None] | None = None) -> None:
         self._items: list[list[Entry] | Signal] = []  # short; a deque's block alone is ~600 bytes
         self._size = size
         self._lagging = False
         self._idle = False
+        self._lost = False
         self._waiter: asyncio.Future[None] | None = None
         self._schedule = schedule
         self.heartbeat_s = 0.0  # 0: no heartbeats
@@ -91,6 +101,11 @@ class Subscription:
         self._items.append(Signal.REWOUND)
         self._wake()
 
+    def lose(self) -> None:
+        """The store is lost: say LOST once what is queued was taken (at once when behind)."""
+        self._lost = True
+        self._wake()
+
     def idle(self) -> None:
         """A heartbeat is due (the ticker): say IDLE unless something else is queued."""
         self._idle = True
@@ -103,6 +118,8 @@ class Subscription:
 
     async def get(self) -> list[Entry] | Signal:
         while True:
+            if self._lost and (self._lagging or not self._items):
+                return Signal.LOST
             if self._lagging:
                 self._lagging = False
                 rewound = Signal.REWOUND in self._items
@@ -126,9 +143,11 @@ TICK_S = 0.25  # resolution of the heartbeat ticker
 
 class _Ticker:
     """Every subscription's heartbeats from one task: a timing wheel of `TICK_S` slots, each
-    subscription in the slot of its next due time (moved on when it got something meanwhile)."""
+    subscription in the slot of its next due time (moved on when it got something meanwhile). A
+    heartbeat falls due only while `fresh()` (Redis answered lately); else it waits a tick."""
 
-    def __init__(self) -> None:
+    def __init__(self, fresh: Callable[[], bool]) -> None:
+        self.fresh = fresh
         self.wheel: dict[int, list[Subscription]] = {}
         self.task: asyncio.Task[None] | None = None
 
@@ -143,11 +162,12 @@ class _Ticker:
             await asyncio.sleep(TICK_S)
             now = time.monotonic()
             current = math.floor(now / TICK_S)
+            fresh = self.fresh()
             for slot in sorted(s for s in self.wheel if s <= current):
                 for subscription in self.wheel.pop(slot):
                     if subscription.heartbeat_s <= 0:
                         continue  # closed
-                    if now - subscription.last >= subscription.heartbeat_s - TICK_S / 2:
+                    if fresh and now - subscription.last >= subscription.heartbeat_s - TICK_S / 2:
                         subscription.idle()
                     self.schedule(subscription)
 
@@ -335,7 +355,12 @@ class Feeds:
     """One live feed per watched game, shared by all its subscribers in this process."""
 
     def __init__(
-        self, store: RedisStore, block_ms: int = 10_000, queue_size: int = 512, check_s: float = CHECK_S
+        self,
+        store: RedisStore,
+        block_ms: int = 10_000,
+        queue_size: int = 512,
+        check_s: float = CHECK_S,
+        lost_s: float = STORE_LOST_S,
     ) -> None:
         self.store = store
         self.block_ms = block_ms
@@ -344,7 +369,14 @@ class Feeds:
         self._feeds: dict[str, _Feed] = {}
         self._readers: list[_Reader] = []  # hot and cold
         self._reader_of: dict[str, _Reader] = {}
-        self._ticker = _Ticker()
+        self.reach = StoreReach(store, lost_s, self._lose)
+        self._ticker = _Ticker(self.reach.fresh)
+
+    def _lose(self) -> None:
+        """Redis is lost: every subscriber's stream ends."""
+        for feed in self._feeds.values():
+            for subscriber in feed.subscribers:
+                subscriber.lose()
 
     async def _attach(self, feed: _Feed) -> None:
         """Start reading a newly watched game: its own task on a cluster, else a shared reader."""
@@ -387,12 +419,15 @@ class Feeds:
     @contextlib.asynccontextmanager
     async def subscribe(self, game_id: str, version: int, lineage: str = "") -> AsyncIterator[Subscription]:
         """Entries committed after the moment of subscribing (at the latest after `version` of `lineage`)."""
+        self.reach.start()
         feed = self._feeds.get(game_id)
         if feed is None:
             feed = self._feeds[game_id] = _Feed(self.store, game_id, version, lineage, self.block_ms)
             metrics.WATCHED_GAMES.set(len(self._feeds))
             await self._attach(feed)
         subscription = Subscription(self.queue_size, self._ticker.schedule)
+        if self.reach.lost:
+            subscription.lose()
         feed.subscribers.add(subscription)
         try:
             yield subscription
@@ -406,6 +441,7 @@ class Feeds:
 
     async def close(self) -> None:
         self._ticker.close()
+        await self.reach.close()
         for feed in list(self._feeds.values()):
             feed.close()
         for reader in self._readers:
