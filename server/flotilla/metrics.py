@@ -57,7 +57,7 @@ WORK_LAG = Gauge("flotilla_work_lag", "Messages in a work stream not yet deliver
 READERS = Gauge(
     "flotilla_store_readers",
     "Long-lived Redis reader tasks running (store/supervise.py), by kind: work (one per work stream on a "
-    "Redis Cluster), feed (one per watched game on a cluster), feeds (shared readers), inbox",
+    "Redis Cluster), feed (one per watched game on a cluster), feeds (shared readers), inbox, lobby",
     ["kind"],
 )
 READER_RESTARTS = Counter(
