@@ -16,6 +16,7 @@ import orjson
 import redis
 import redis.asyncio as aioredis
 import redis.cluster
+import structlog
 from redis.asyncio.cluster import RedisCluster
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
@@ -30,6 +31,8 @@ from flotilla.store.connections import use_safe_connections, use_safe_pool
 from flotilla.store.limits_store import Bucket, LimitStore, gate_call, refusals_of
 from flotilla.store.supervise import supervised
 from flotilla.store.transient import RETRY_PAUSE_S, TRANSIENT
+
+log = structlog.get_logger("flotilla.store")
 
 RELEARN: tuple[type[Exception], ...] = (*TRANSIENT, ResponseError)
 """A cluster pipeline failed this way: the slots may have moved, relearn them (the caller retries)."""
@@ -780,7 +783,8 @@ class RedisStore:
                 reply = await self.redis.xreadgroup(
                     keys.WORKER_GROUP, consumer, {stream: ">"}, count=count, block=block_ms
                 )
-            except TRANSIENT:
+            except TRANSIENT as exc:
+                log.warning("work.redis_unavailable", stream=stream, error=str(exc)[:200])
                 orphans = True
                 await asyncio.sleep(RETRY_PAUSE_S)  # a failover in progress: the cluster client rediscovers the slots
                 continue
