@@ -1,12 +1,16 @@
 """A Redis Cluster primary paused past the node timeout (as a partition would cut it off) while
-games run, its replica with it for a while (so that the cluster stays down long enough for every
-reader to meet CLUSTERDOWN), then the replica takes over: afterwards every reader and feed task
-is alive, no worker or gateway died, no client saw INTERNAL, and every game moves on.
+games run: its replica takes over, and afterwards every reader and feed task is alive, no worker
+or gateway died, no client saw INTERNAL, and every game moves on.
 
 During the failover the cluster answers CLUSTERDOWN, TRYAGAIN, MOVED...: redis-py raises those
 as `ClusterDownError`, `TryAgainError`, `MovedError` (none of them a `ConnectionError`), which
 used to kill the per-stream work readers, the gateways' feeds and workers, and reach clients as
-INTERNAL (issue 24). The readers' counts come from each process's /metrics."""
+INTERNAL (issue 24). The readers' counts come from each process's /metrics.
+
+Which of those errors a reader meets depends on timing (redis-py's cluster client retries some
+itself): here, reads blocked on the old primary end with `UNBLOCKED ... instance state changed`
+when it comes back as a replica, which killed feed tasks before `RoleChanged`. That every class
+of the list is waited out is tests/test_transient.py's (from the replies Redis sends)."""
 
 from __future__ import annotations
 
@@ -65,41 +69,18 @@ async def _owner(cluster: RedisCluster, key: str) -> RedisServer:
     return next(node for node in cluster.nodes if node.port == port)
 
 
-async def _view(witness: RedisServer) -> tuple[str, list[list[str]]]:
-    """`witness`'s CLUSTER INFO, and its CLUSTER NODES as rows (id, address, flags, master id, ...)."""
+async def _failed_over(cluster: RedisCluster, victim: RedisServer) -> bool:
+    """Whether a live node sees `victim` failed and the cluster whole again (its replica promoted)."""
+    witness = next(node for node in cluster.nodes if node is not victim)
     client = aioredis.Redis(port=witness.port, socket_timeout=2, decode_responses=True)
     try:
         info = str(await client.execute_command("CLUSTER", "INFO"))
-        nodes = str(await client.execute_command("CLUSTER", "NODES"))
+        nodes = str(await client.execute_command("CLUSTER", "NODES"))  # one line a node: id address flags ...
     finally:
         await client.aclose()
-    return info, [line.split() for line in nodes.splitlines() if line.strip()]
-
-
-def _row(rows: list[list[str]], node: RedisServer) -> list[str]:
-    return next(row for row in rows if f":{node.port}@" in row[1])
-
-
-async def _replica_of(cluster: RedisCluster, primary: RedisServer) -> RedisServer:
-    _info, rows = await _view(primary)
-    node_id = _row(rows, primary)[0]
-    address = next(row[1] for row in rows if row[3] == node_id)
-    return next(node for node in cluster.nodes if f":{node.port}@" in address)
-
-
-async def _state(witness: RedisServer, state: str) -> bool:
-    info, _rows = await _view(witness)
-    return f"cluster_state:{state}" in info
-
-
-async def _failed_over(witness: RedisServer, victim: RedisServer) -> bool:
-    """Whether `witness` sees `victim` failed and the cluster whole again (its replica promoted)."""
-    info, rows = await _view(witness)
-    return "fail" in _row(rows, victim)[2].split(",") and "cluster_state:ok" in info
-
-
-def _logged(stack: Stack, event: str) -> bool:
-    return any(event in path.read_text() for path in stack.log_dir.glob("*.log"))
+    victim_line = next((line for line in nodes.splitlines() if f":{victim.port}@" in line), "")
+    flags = victim_line.split()[2].split(",") if victim_line else []
+    return "fail" in flags and "cluster_state:ok" in info
 
 
 async def test_a_primary_paused_past_the_node_timeout_kills_no_reader_feed_or_worker(
@@ -148,19 +129,10 @@ async def test_a_primary_paused_past_the_node_timeout_kills_no_reader_feed_or_wo
     try:
         await until(lambda: all_moved(dict.fromkeys(committed, 0)), 60, "every game to start moving", 0.1)
         victim = await _owner(cluster, keys.game(games[0].name.removeprefix("games/")))
-        replica = await _replica_of(cluster, victim)
-        witness = next(node for node in cluster.nodes if node not in (victim, replica))
-        # The primary and its replica both cut off: past the node timeout the whole cluster answers
-        # CLUSTERDOWN (and ends blocked reads with it) until the replica is back and takes over.
         victim.pause()
-        replica.pause()
         try:
-            await until(lambda: _state(witness, "fail"), 30, "the cluster to go down", 0.2)
-            await until(lambda: asyncio.to_thread(_logged, stack, "work.redis_unavailable"), 30, "CLUSTERDOWN", 0.2)
-            replica.resume()
-            await until(lambda: _failed_over(witness, victim), 30, "the replica to take over", 0.2)
+            await until(lambda: _failed_over(cluster, victim), 60, "the replica to take over", 0.2)
         finally:
-            replica.resume()
             victim.resume()  # it comes back as its old replica's replica
         healed = dict(committed)
         await until(lambda: all_moved(healed), 90, "every game to move on after the failover", 0.1)
