@@ -7,14 +7,21 @@ failover's task did."""
 
 from __future__ import annotations
 
+import asyncio
+from pathlib import Path
+
 import pytest
 import redis
+import redis.asyncio
 import uvloop
 from redis.asyncio.connection import Connection
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from flotilla.store.connections import SafeConnection, SafeSSLConnection
+from flotilla.redis_server import RedisServer, free_port
+from flotilla.store.connections import RoleChanged, SafeConnection, SafeSSLConnection
 from flotilla.store.redis_store import RedisStore
+from flotilla.store.transient import is_transient
+from support import until
 
 pytestmark = pytest.mark.redis
 
@@ -94,3 +101,29 @@ def test_cluster_nodes_known_and_discovered_get_the_safe_connection() -> None:
     manager = store.redis.nodes_manager
     assert [node.connection_class for node in manager.startup_nodes.values()] == [SafeConnection]
     assert manager.connection_kwargs["connection_class"] is SafeConnection  # nodes found later
+
+
+async def test_a_blocked_read_on_a_primary_turned_replica_fails_as_a_lost_connection(tmp_path: Path) -> None:
+    """A failover (or an old primary rejoining) turns a primary into a replica: Redis ends every
+    blocked XREAD on it with `UNBLOCKED ... instance state changed`, a plain ResponseError in
+    redis-py, which killed feed tasks. It is a `RoleChanged`, a ConnectionError every reader retries."""
+    server = RedisServer(tmp_path, aof=False).start()
+    store = RedisStore.from_url(server.url)
+    admin = redis.asyncio.Redis(port=server.port)
+    try:
+        reading = asyncio.create_task(store.redis.xread({"flotilla:test:blocked": "$"}, block=30_000))
+        await until(lambda: _blocked_clients(admin), 10, "the XREAD to block")
+        await admin.execute_command("REPLICAOF", "127.0.0.1", str(free_port()))  # nobody there: fine
+        with pytest.raises(RoleChanged) as raised:
+            await asyncio.wait_for(reading, 10)
+        assert is_transient(raised.value)
+        await admin.execute_command("REPLICAOF", "NO", "ONE")
+        assert await store.redis.ping()  # the pool goes on
+    finally:
+        await admin.aclose()
+        await store.close()
+        server.stop()
+
+
+async def _blocked_clients(admin: redis.asyncio.Redis) -> bool:
+    return int((await admin.info("clients"))["blocked_clients"]) > 0

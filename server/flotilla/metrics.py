@@ -54,6 +54,17 @@ HELPER_FAILURES = Counter(
     ["loop"],
 )
 WORK_LAG = Gauge("flotilla_work_lag", "Messages in a work stream not yet delivered to any worker", ["stream"])
+READERS = Gauge(
+    "flotilla_store_readers",
+    "Long-lived Redis reader tasks running (store/supervise.py), by kind: work (one per work stream on a "
+    "Redis Cluster), feed (one per watched game on a cluster), feeds (shared readers), inbox, lobby",
+    ["kind"],
+)
+READER_RESTARTS = Counter(
+    "flotilla_store_reader_restarts_total",
+    "Long-lived Redis reader tasks restarted after an unexpected exception (logged with an incident id), by kind",
+    ["kind"],
+)
 SUBMIT_SECONDS = Histogram(
     "flotilla_submit_seconds",
     "Gateway: from queueing an action to its outcome",

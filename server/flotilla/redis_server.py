@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import random
 import shutil
+import signal
 import socket
 import subprocess
 import time
@@ -228,6 +229,16 @@ class RedisServer:
     def aof_path(self) -> Path:
         """The append-only file (Redis 6.2: one file; Redis 7 keeps a directory of them instead)."""
         return self.data_dir / "appendonly.aof"
+
+    def pause(self) -> None:
+        """SIGSTOP: the server holds its connections and answers nothing, as behind a partition."""
+        if self.process is not None:
+            self.process.send_signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        """SIGCONT after `pause` (the partition heals)."""
+        if self.process is not None:
+            self.process.send_signal(signal.SIGCONT)
 
     def kill(self) -> None:
         """SIGKILL, as a crash would."""

@@ -31,7 +31,10 @@ class StaleVersion(AppError):
 
 
 class StoreUnavailable(AppError):
+    """Redis is unreachable or failing over; `retry_after_s`, when set, goes out as RetryInfo."""
+
     reason = "STORE_UNAVAILABLE"
+    retry_after_s: float | None = None
 
 
 class InvalidRequest(AppError):

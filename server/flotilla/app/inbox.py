@@ -17,14 +17,13 @@ import time
 import uuid
 
 import structlog
-from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import RedisError
-from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from flotilla.app.outcome import Outcome
 from flotilla.records import InboxReply
 from flotilla.store import keys
 from flotilla.store.protocol import Store
+from flotilla.store.supervise import supervised
+from flotilla.store.transient import ANY_REDIS, RETRY_PAUSE_S, TRANSIENT
 
 log = structlog.get_logger("flotilla.inbox")
 
@@ -50,16 +49,16 @@ class Inbox:
 
         With Redis unreachable the gateway starts all the same; the reader creates the inbox
         once Redis answers."""
-        with contextlib.suppress(RedisError, OSError):
+        with contextlib.suppress(*ANY_REDIS):
             await self.store.keep_inbox(self.key, self.ttl_ms)
             self._kept = time.monotonic()
-        self._task = asyncio.get_running_loop().create_task(self._run(), name="inbox")
+        self._task = asyncio.get_running_loop().create_task(supervised("inbox", self._run), name="inbox")
 
     async def stop(self) -> None:
         if self._task is not None:
             self._task.cancel()
             await asyncio.wait([self._task], timeout=1)  # a cluster client's blocked read may linger
-        with contextlib.suppress(RedisConnectionError, RedisTimeoutError, OSError):
+        with contextlib.suppress(*TRANSIENT):
             await self.store.drop_inbox(self.key)
 
     def expect(self, request: Request) -> asyncio.Future[Outcome]:
@@ -87,7 +86,8 @@ class Inbox:
         if self._waiters.get(request) is waiter:
             del self._waiters[request]
 
-    async def _run(self) -> None:
+    async def _run(self, _restarted: bool = False) -> None:
+        """Read the inbox for ever (supervised: a bug restarts it rather than leaving submits unanswered)."""
         cursor = "0-0"
         while True:
             try:
@@ -96,11 +96,11 @@ class Inbox:
                         log.warning("inbox.recreated", inbox=self.key)  # it vanished: Redis lost it or we stalled
                     self._kept = time.monotonic()
                 rows = await self.store.read_inbox(self.key, cursor, self.block_ms, trim=True)
-            except (RedisError, OSError) as exc:  # unreachable, failing over, ...: the reader must go on
+            except ANY_REDIS as exc:  # unreachable, failing over, ...: the reader must go on
                 log.warning("inbox.redis_unavailable", error=str(exc))
                 self._kept = 0.0  # renew (re-create) first thing once Redis is back
                 self._down = True
-                await asyncio.sleep(0.5)
+                await asyncio.sleep(RETRY_PAUSE_S)
                 continue
             if self._down:
                 self._down = False

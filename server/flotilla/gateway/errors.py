@@ -17,17 +17,19 @@ import structlog
 from google.protobuf import any_pb2, duration_pb2
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
-from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from flotilla.app import errors as app
 from flotilla.rules import errors as rules
+from flotilla.store.transient import REDIS_TRANSIENT
 
 log = structlog.get_logger("flotilla.gateway")
 
 DOMAIN = "flotilla.dev"
 MAX_MESSAGE_CHARS = 200
 MAX_METADATA_CHARS = 64
+STORE_RETRY_S = 0.5
+"""The RetryInfo delay of a call refused UNAVAILABLE because Redis is unreachable or failing over
+(a Redis Cluster failover takes about its node timeout; the SDKs retry with their own back-off)."""
 
 # Most specific first: the first matching class decides.
 STATUS_OF: tuple[tuple[type[Exception], grpc.StatusCode], ...] = (
@@ -65,10 +67,17 @@ def retry_info(retry_after_s: float) -> any_pb2.Any:
     return detail
 
 
+def store_unavailable() -> app.StoreUnavailable:
+    """What a call gets while Redis is unreachable or failing over: UNAVAILABLE, retry soon."""
+    error = app.StoreUnavailable("the game store is unreachable or failing over; retry with the same request_id")
+    error.retry_after_s = STORE_RETRY_S
+    return error
+
+
 def to_status(exc: Exception) -> status_pb2.Status:
     """The google.rpc.Status for an exception (INTERNAL without details for bugs), clipped."""
-    if isinstance(exc, RedisConnectionError | RedisTimeoutError):
-        exc = app.StoreUnavailable("the game store is unreachable; retry with the same request_id")
+    if isinstance(exc, REDIS_TRANSIENT):  # unreachable, or a Redis Cluster failing over
+        exc = store_unavailable()
     if isinstance(exc, TimeoutError):
         exc = app.NoWorkerAnswer("no worker answered in time; retry with the same request_id")
     for cls, code in STATUS_OF:

@@ -7,6 +7,12 @@ writer `None`, and the write fails with `AttributeError` or `TypeError` (redis-p
 or leaves the writer on a closed transport, where uvloop raises `RuntimeError`. Every retry
 path in Flotilla handles `ConnectionError` (UNAVAILABLE to clients, a worker's pause and
 retry); these classes turn that race into the `ConnectionError` it is.
+
+They do the same for a blocked read (XREAD BLOCK) on a primary that turns into a replica (a
+failover, or the old primary coming back): Redis ends the read with `UNBLOCKED force unblock
+from blocking operation, instance state changed (master -> replica?)`, which redis-py raises as
+a plain `ResponseError`. That is `RoleChanged`, a `ConnectionError`: the cluster client then
+relearns the slots, and every reader waits and reads again instead of dying on it.
 """
 
 from __future__ import annotations
@@ -17,8 +23,23 @@ from typing import Any
 from redis.asyncio.cluster import ClusterNode, RedisCluster
 from redis.asyncio.connection import AbstractConnection, Connection, ConnectionPool, SSLConnection
 from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import ResponseError
 
 CONCURRENT_DISCONNECT = "the connection was closed by a concurrent disconnect (a failover?)"
+ROLE_CHANGED = "UNBLOCKED force unblock from blocking operation, instance state changed"
+
+
+class RoleChanged(RedisConnectionError):
+    """A blocked read ended because its node stopped being a primary (see the module docstring)."""
+
+
+async def _read(reading: Awaitable[Any]) -> Any:
+    try:
+        return await reading
+    except ResponseError as exc:
+        if str(exc).startswith(ROLE_CHANGED):
+            raise RoleChanged(str(exc)) from exc
+        raise
 
 
 async def _send(connection: Connection, send: Callable[[], Awaitable[None]]) -> None:
@@ -39,12 +60,18 @@ class SafeConnection(Connection):
     async def send_packed_command(self, command: bytes | str | Iterable[bytes], check_health: bool = True) -> None:
         await _send(self, lambda: super(SafeConnection, self).send_packed_command(command, check_health))
 
+    async def read_response(self, *args: Any, **kwargs: Any) -> Any:
+        return await _read(super().read_response(*args, **kwargs))
+
 
 class SafeSSLConnection(SSLConnection):
     """A TLS connection (see the module docstring)."""
 
     async def send_packed_command(self, command: bytes | str | Iterable[bytes], check_health: bool = True) -> None:
         await _send(self, lambda: super(SafeSSLConnection, self).send_packed_command(command, check_health))
+
+    async def read_response(self, *args: Any, **kwargs: Any) -> Any:
+        return await _read(super().read_response(*args, **kwargs))
 
 
 SAFE: dict[type[AbstractConnection], type[Connection]] = {Connection: SafeConnection, SSLConnection: SafeSSLConnection}

@@ -33,19 +33,20 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import enum
+import functools
 import math
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from typing import Any
 
 import structlog
-from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from flotilla import metrics
 from flotilla.records import Entry
 from flotilla.store.reach import STORE_LOST_S, StoreReach
 from flotilla.store.redis_store import RedisStore
+from flotilla.store.supervise import supervised
+from flotilla.store.transient import RETRY_PAUSE_S, TRANSIENT
 
 log = structlog.get_logger("flotilla.feeds")
 
@@ -219,8 +220,8 @@ class _Feed:
             for subscriber in self.subscribers:
                 subscriber.rewind()
 
-    async def run(self, check_s: float) -> None:
-        """A reader of this game alone (Redis Cluster)."""
+    async def run(self, check_s: float, _restarted: bool = False) -> None:
+        """A reader of this game alone (Redis Cluster); supervised (`Feeds._attach`)."""
         checked = 0.0
         while not self.closed:
             try:
@@ -228,10 +229,10 @@ class _Feed:
                     self.check((await self.store.heads([self.game_id]))[0])
                     checked = time.monotonic()
                 entries = await self.store.wait_entries(self.game_id, self.cursor, self.block_ms)
-            except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
+            except TRANSIENT as exc:
                 log.warning("feed.redis_unavailable", game=self.game_id, error=str(exc))
                 checked = 0.0  # Redis may come back behind: look at the head first
-                await asyncio.sleep(0.5)
+                await asyncio.sleep(RETRY_PAUSE_S)
                 continue
             self.deliver(entries)
 
@@ -290,13 +291,16 @@ class _Reader:
             if game_id in self.reading:
                 return
             if self.client_id is not None:
-                with contextlib.suppress(RedisConnectionError, RedisTimeoutError, OSError):
+                with contextlib.suppress(*TRANSIENT):
                     if await self.store.redis.client_unblock(self.client_id):
                         return
             await asyncio.sleep(0.002)
 
-    async def run(self) -> None:
+    async def run(self, restarted: bool = False) -> None:
+        """Read this reader's games until it has none left; supervised (`Feeds._place`)."""
         checked = 0.0
+        if restarted:
+            self.client_id = None  # the connection may be another one now
         while self.feeds:
             try:
                 if self.client_id is None:
@@ -311,11 +315,11 @@ class _Reader:
                     continue
                 self.reading = set(cursors)
                 batches = await self.store.wait_entries_many(self.client, cursors, self.block_ms)
-            except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
+            except TRANSIENT as exc:
                 log.warning("feed.redis_unavailable", error=str(exc))
                 self.client_id = None
                 checked = 0.0  # Redis may come back behind: look at the heads first
-                await asyncio.sleep(0.5)
+                await asyncio.sleep(RETRY_PAUSE_S)
                 continue
             warmed = []
             for game_id, entries in batches.items():
@@ -347,7 +351,7 @@ class _Reader:
             self.task.cancel()
             self.task.add_done_callback(_retrieve)
             await asyncio.wait([self.task], timeout=1)
-        with contextlib.suppress(RedisConnectionError, RedisTimeoutError, OSError):
+        with contextlib.suppress(*TRANSIENT):
             await self.client.aclose(close_connection_pool=True)
 
 
@@ -381,7 +385,10 @@ class Feeds:
     async def _attach(self, feed: _Feed) -> None:
         """Start reading a newly watched game: its own task on a cluster, else a shared reader."""
         if self.store.cluster:
-            feed.task = asyncio.get_running_loop().create_task(feed.run(self.check_s), name=f"feed-{feed.game_id}")
+            run = functools.partial(feed.run, self.check_s)
+            feed.task = asyncio.get_running_loop().create_task(
+                supervised("feed", run, game=feed.game_id), name=f"feed-{feed.game_id}"
+            )
             return
         await self._place(feed, False)
 
@@ -396,7 +403,7 @@ class Feeds:
         reader.feeds[feed.game_id] = feed
         self._reader_of[feed.game_id] = reader
         if reader.task is None or reader.task.done():
-            reader.task = asyncio.get_running_loop().create_task(reader.run(), name="feeds")
+            reader.task = asyncio.get_running_loop().create_task(supervised("feeds", reader.run), name="feeds")
         else:
             await reader.wake(feed.game_id)
 

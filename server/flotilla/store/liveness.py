@@ -24,6 +24,7 @@ import structlog
 
 from flotilla.store import keys
 from flotilla.store.redis_store import _script
+from flotilla.store.transient import ANY_REDIS
 
 log = structlog.get_logger("flotilla.worker")
 
@@ -102,7 +103,7 @@ class Liveness:
         try:
             self.client.set(self.key, 1, px=self.ttl_ms)
             self._register(keys=[keys.WORKERS], args=[self.consumer, self.ttl_ms, REGISTRY_TTL_MS])
-        except (redis.RedisError, OSError) as exc:  # unreachable, failing over, ...: try again next time
+        except ANY_REDIS as exc:  # unreachable, failing over, ...: try again next time
             if not failing:
                 log.warning("worker.liveness_unavailable", error=str(exc))
             return True

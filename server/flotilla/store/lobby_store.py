@@ -19,6 +19,8 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from flotilla.records import BotSeat
 from flotilla.store import keys
 from flotilla.store.redis_store import _script, dedicated_client, user_names
+from flotilla.store.supervise import supervised
+from flotilla.store.transient import RETRY_PAUSE_S, TRANSIENT
 
 ROOM_TTL_S = 24 * 3600
 LISTING_STEP = 10**13  # listing score = open seats * LISTING_STEP + sequence number
@@ -606,7 +608,7 @@ class _HubReader:
         self.streams.add(stream)
         loop = asyncio.get_running_loop()
         if self.task is None or self.task.done():
-            self.task = loop.create_task(self._run(), name="stream-hub")
+            self.task = loop.create_task(supervised("lobby", self._run), name="stream-hub")
         elif self.wakeable and (self._waking is None or self._waking.done()):
             self._waking = loop.create_task(self._wake(), name="stream-hub-wake")
 
@@ -639,7 +641,10 @@ class _HubReader:
                     await self.hub.redis.client_unblock(self.client_id)
             await asyncio.wait([task], timeout=0.01)
 
-    async def _run(self) -> None:
+    async def _run(self, restarted: bool = False) -> None:
+        """Read while the hub has streams here; supervised (`add`): after a failure, recheck first."""
+        if restarted:
+            self.client_id, self._recheck = None, True
         while self.streams:
             cursors = {s: self.hub._cursors[s] for s in self.streams if s in self.hub._cursors}
             if not cursors:
@@ -653,10 +658,10 @@ class _HubReader:
                 if self.wakeable and self.client_id is None:
                     self.client_id = int(await self.client.client_id())
                 reply = await self.client.xread(cursors, block=self.block_ms, count=256)
-            except (RedisConnectionError, RedisTimeoutError, OSError):
+            except TRANSIENT:
                 self.client_id = None
                 self._recheck = True
-                await asyncio.sleep(0.5)
+                await asyncio.sleep(RETRY_PAUSE_S)
                 continue
             self.hub._deliver(reply)
         self.reading = frozenset()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import secrets
 from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -15,14 +16,12 @@ import orjson
 import redis
 import redis.asyncio as aioredis
 import redis.cluster
+import structlog
 from redis.asyncio.cluster import RedisCluster
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.connection import parse_url
-from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import NoScriptError, ResponseError
-from redis.exceptions import RedisClusterException as ClusterError
-from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from flotilla.identity.principal import ACCOUNT, GUEST
 from flotilla.records import ActionRecord, Entry, InboxReply, finished_fields
@@ -30,6 +29,13 @@ from flotilla.settings import Settings
 from flotilla.store import keys
 from flotilla.store.connections import use_safe_connections, use_safe_pool
 from flotilla.store.limits_store import Bucket, LimitStore, gate_call, refusals_of
+from flotilla.store.supervise import supervised
+from flotilla.store.transient import RETRY_PAUSE_S, TRANSIENT
+
+log = structlog.get_logger("flotilla.store")
+
+RELEARN: tuple[type[Exception], ...] = (*TRANSIENT, ResponseError)
+"""A cluster pipeline failed this way: the slots may have moved, relearn them (the caller retries)."""
 
 # A work entry waiting for the next pipeline: stream, fields, rate-limit buckets, its future.
 _Outgoing = tuple[str, dict[str, Any], tuple[Bucket, ...], "asyncio.Future[tuple[int, int] | None]"]
@@ -533,7 +539,7 @@ class RedisStore:
                         for address, idx in by_node.items()
                     )
                 )
-            except (RedisConnectionError, RedisTimeoutError, OSError, ResponseError):
+            except RELEARN:
                 # A primary failed over (or a slot moved): relearn the slots; the caller retries.
                 self._nodes.clear()
                 await self.redis.nodes_manager.initialize()
@@ -750,7 +756,10 @@ class RedisStore:
         """Cluster mode: streams live in different slots, so one blocking reader per stream feeds a queue."""
         if not self._readers:
             for stream in streams:
-                self._readers.append(asyncio.create_task(self._stream_reader(stream, consumer, count, block_ms)))
+                read = functools.partial(self._stream_reader, stream, consumer, count, block_ms)
+                self._readers.append(
+                    asyncio.create_task(supervised("work", read, stream=stream), name=f"work-{stream}")
+                )
         try:
             first = await asyncio.wait_for(self._incoming.get(), block_ms / 1000)
         except TimeoutError:
@@ -760,8 +769,9 @@ class RedisStore:
             out.extend(self._incoming.get_nowait())
         return out
 
-    async def _stream_reader(self, stream: str, consumer: str, count: int, block_ms: int) -> None:
-        orphans = False  # a read broke: its reply's entries are pending for us (see read_own_pending)
+    async def _stream_reader(self, stream: str, consumer: str, count: int, block_ms: int, restarted: bool) -> None:
+        """Read `stream` for ever (supervised: `restarted` after a failure, when a read may have broken)."""
+        orphans = restarted  # a read broke: its reply's entries are pending for us (see read_own_pending)
         while True:
             try:
                 if orphans:
@@ -773,14 +783,16 @@ class RedisStore:
                 reply = await self.redis.xreadgroup(
                     keys.WORKER_GROUP, consumer, {stream: ">"}, count=count, block=block_ms
                 )
-            except (RedisConnectionError, RedisTimeoutError, OSError, ClusterError):
+            except TRANSIENT as exc:
+                log.warning("work.redis_unavailable", stream=stream, error=str(exc)[:200])
                 orphans = True
-                await asyncio.sleep(0.5)  # a failover in progress: the cluster client rediscovers the slots
+                await asyncio.sleep(RETRY_PAUSE_S)  # a failover in progress: the cluster client rediscovers the slots
                 continue
             except ResponseError as exc:
                 if "NOGROUP" not in str(exc):
                     raise
-                await self.ensure_group(stream)
+                with contextlib.suppress(*TRANSIENT):  # else the next read fails again and waits
+                    await self.ensure_group(stream)
                 continue
             batch = [(stream, msg_id, fields) for _s, messages in reply or [] for msg_id, fields in messages]
             if batch:

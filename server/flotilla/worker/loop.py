@@ -36,9 +36,7 @@ from typing import Any, Self
 
 import orjson
 import structlog
-from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import RedisError, ResponseError
-from redis.exceptions import TimeoutError as RedisTimeoutError
+from redis.exceptions import ResponseError
 
 from flotilla import metrics
 from flotilla.app import clocks
@@ -54,6 +52,7 @@ from flotilla.store import keys
 from flotilla.store.deadletter import DELIVERIES, ENGINE, DeadLetter, DeadLetters
 from flotilla.store.liveness import Liveness
 from flotilla.store.redis_store import RedisStore
+from flotilla.store.transient import ANY_REDIS, RETRY_PAUSE_S, TRANSIENT
 from flotilla.worker.janitor import janitor_pass
 from flotilla.worker.plan import (
     NOT_REPLICATED,
@@ -227,7 +226,7 @@ class Worker:
             for task in helpers:
                 task.cancel()
             await asyncio.wait(helpers, timeout=1)
-            with contextlib.suppress(RedisConnectionError, RedisTimeoutError, OSError):
+            with contextlib.suppress(*TRANSIENT):
                 await self.store.retire_consumer(self.streams, self.consumer)
             await asyncio.to_thread(liveness.stop)
         log.info(
@@ -269,11 +268,11 @@ class Worker:
                     reclaimed += stuck
                 await self.handle_messages(messages, reclaimed)
                 self._failures = 0
-            except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
+            except TRANSIENT as exc:  # unreachable, failing over (a cluster's CLUSTERDOWN, TRYAGAIN, ...)
                 log.warning("worker.redis_unavailable", error=str(exc))
                 self.cache.clear()
                 self.orphans = True
-                await asyncio.sleep(0.5)
+                await asyncio.sleep(RETRY_PAUSE_S)
             except ResponseError as exc:
                 if "NOGROUP" not in str(exc):  # a script's error, an out-of-memory Redis, ...
                     await self._survive(exc)
@@ -371,7 +370,7 @@ class Worker:
         while not self._stopping.is_set():
             try:
                 await self.reclaim_dead()
-            except (RedisError, OSError) as exc:  # a failover, a lost group, ...: sweep again next time
+            except ANY_REDIS as exc:  # a failover, a lost group, ...: sweep again next time
                 log.warning("worker.sweep_failed", error=str(exc))
                 self.orphans = True  # a claim whose reply was lost, a batch cut short: ours now
             except Exception as exc:  # a bug: logged, and the next sweep goes on
@@ -429,7 +428,7 @@ class Worker:
                     keys.JANITOR_LEASE, self.consumer, lease_ms
                 ):
                     await janitor_pass(self.store)
-            except (RedisError, OSError) as exc:
+            except ANY_REDIS as exc:
                 log.warning("worker.janitor_failed", error=str(exc))
             except Exception as exc:  # a bug: logged, and the next pass goes on
                 incident_of("janitor", exc)
@@ -440,7 +439,7 @@ class Worker:
             busy = False
             try:
                 busy = await self.timer_pass()
-            except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
+            except TRANSIENT as exc:
                 log.warning("worker.timers_unavailable", error=str(exc))
             except Exception as exc:  # a bug (a Redis error included): logged, and the timers go on
                 incident_of("timers", exc)

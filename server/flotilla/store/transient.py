@@ -1,0 +1,56 @@
+"""Errors that mean "retry": Redis is unreachable, failing over, or its slots are moving.
+
+redis-py's exception tree does not put these under one class. A lost or refused connection is a
+`ConnectionError` (a node still loading its data, `BusyLoadingError`, is one too), a slow one a
+`TimeoutError`; but a Redis Cluster in a failover answers `CLUSTERDOWN` (`ClusterDownError`,
+`MasterDownError`: `ClusterError` and `ResponseError`), `TRYAGAIN` (`TryAgainError`), `MOVED`/`ASK`
+(`MovedError`, `AskError`: the client's retries ran out before it caught up), `READONLY` (a write
+that reached a primary just demoted), and the cluster client itself raises `SlotNotCoveredError`
+or `RedisClusterUnreachableError` (`RedisClusterException`, not a `RedisError` at all) while no
+node it knows serves a slot. Every long-lived loop treats these as "wait a moment and go on",
+every gateway call as UNAVAILABLE (STORE_UNAVAILABLE); anything else (a script's error, a
+`NOGROUP`, a bug) is not in here and is handled, or surfaced, where it happens.
+"""
+
+from __future__ import annotations
+
+from redis.exceptions import (
+    AskError,
+    ClusterError,
+    ReadOnlyError,
+    RedisClusterUnreachableError,
+    RedisError,
+    SlotNotCoveredError,
+    TryAgainError,
+)
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+REDIS_TRANSIENT: tuple[type[Exception], ...] = (
+    RedisConnectionError,
+    RedisTimeoutError,
+    ClusterError,
+    TryAgainError,
+    AskError,
+    ReadOnlyError,
+    SlotNotCoveredError,
+    RedisClusterUnreachableError,
+)
+"""redis-py's errors that mean "Redis is unreachable or failing over: retry" (see the module docstring)."""
+
+TRANSIENT: tuple[type[Exception], ...] = (*REDIS_TRANSIENT, OSError)
+"""`REDIS_TRANSIENT` and a socket's own `OSError`: what a long-lived reader or loop waits out."""
+
+RETRY_PAUSE_S = 0.5
+"""How long a long-lived loop waits after a transient error before it tries again (a failover
+takes the cluster client about this long to relearn the slots)."""
+
+
+def is_transient(exc: BaseException) -> bool:
+    """Whether `exc` means "Redis is unreachable or failing over: retry"."""
+    return isinstance(exc, TRANSIENT)
+
+
+ANY_REDIS: tuple[type[Exception], ...] = (*TRANSIENT, RedisError)
+"""Every Redis error, transient or not, and `OSError`: what a best-effort loop (a janitor pass,
+a sweep, the inbox reader) logs and waits out, as it cannot tell a lasting cause from a failover."""
