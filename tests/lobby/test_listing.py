@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
+from flotilla.lobby import room_options
 from flotilla.lobby.rooms import RoomFilter, Rooms, listing
 from flotilla.store import keys
 from flotilla.store.lobby_store import LobbyStore
@@ -66,3 +67,15 @@ class TestListing:
         assert await redis.zscore(keys.ROOMS_LISTED, gone) is None
         assert await redis.zscore(keys.rooms_listed("sail_away"), moved) == listing(room)
         assert await _all(rooms, where, 50) == [moved, kept]  # same open seats: the older first
+
+    async def test_a_room_stored_before_canonical_options_is_listed_and_shown_canonically(self, rooms: Rooms) -> None:
+        _, room = await rooms.create(uuid.uuid4().hex, "host", "navegador", 3, {}, public=True, request_id="r")
+        version, room = await rooms.get(room["id"])
+        room["options"] = {"random_colours": "YES"}  # as rooms were stored before: the client's spelling
+        assert await rooms.store.write_room(room["id"], version, room, listing(room)) is not None
+        for word in ("true", "on", "1"):
+            assert room["id"] in await _all(rooms, RoomFilter("navegador", 0, {"random_colours": word}), 50)
+        assert room["id"] not in await _all(rooms, RoomFilter("navegador", 0, {"random_colours": "no"}), 50)
+        assert room_options.shown("navegador", 3, room["options"]) == {"random_colours": "true"}
+        unreadable = {"random_colours": "maybe"}  # a value these rules no longer take: shown as stored
+        assert room_options.shown("navegador", 3, unreadable) == unreadable

@@ -433,3 +433,56 @@ class TestRoomClock:
         request.ClearField("clock")  # the same request id, now valid: a new room, without a clock
         room = (await host.call(host.lobby, "CreateRoom", request)).room
         assert (room.version, room.HasField("clock")) == (1, False)
+
+
+class TestRoomOptions:
+    """Options are stored and compared as settings, not spellings (docs/games.md, "Options")."""
+
+    async def _listed(self, player: Player, kind: str, **opts: str) -> dict[str, dict[str, str]]:
+        request = pb.ListRoomsRequest(kind=kind, options=opts, page_size=500)
+        return {r.name: dict(r.options) for r in (await player.call(player.lobby, "ListRooms", request)).rooms}
+
+    async def test_any_spelling_lists_rooms_of_every_spelling_shown_canonically(self, players: list[Player]) -> None:
+        host = players[0]
+        on = [
+            (await host.call(host.lobby, "CreateRoom", _create("navegador", 3, random_colours=word))).room
+            for word in ("yes", "TRUE", "1", "On")
+        ]
+        assert {tuple(r.options.items()) for r in on} == {(("random_colours", "true"),)}
+        off = (await host.call(host.lobby, "CreateRoom", _create("navegador", 3, random_colours="NO"))).room
+        assert dict(off.options) == {"random_colours": "false"}  # a named default is kept, spelled canonically
+        plain = (await host.call(host.lobby, "CreateRoom", _create("navegador", 3))).room
+        assert dict(plain.options) == {}
+        for word in ("true", "Yes", "1", "ON"):
+            listed = await self._listed(host, "navegador", random_colours=word)
+            assert {r.name for r in on} <= set(listed)
+            assert not {off.name, plain.name} & set(listed)
+            assert all(o == {"random_colours": "true"} for o in listed.values())
+        listed = await self._listed(host, "navegador", random_colours="off")
+        assert {off.name, plain.name} <= set(listed)  # the default matches a room that did not name it
+        assert not {r.name for r in on} & set(listed)
+        port = (await host.call(host.lobby, "CreateRoom", _create("port_royal", 2, mode="Base_Plus"))).room
+        assert dict(port.options) == {"mode": "base_plus"}
+        assert port.name in await self._listed(host, "port_royal", mode="BASE_PLUS")
+
+    async def test_a_malformed_option_is_refused_and_stores_nothing(self, players: list[Player]) -> None:
+        host = players[0]
+        tag = str(random.randint(1000, 90000))
+        for bad in ("+" + tag, " " + tag, "0" + tag, tag[:2] + "_" + tag[2:], "\u0662" + tag[1:]):
+            code, reason = await _refused(host.call(host.lobby, "CreateRoom", _create(moves=bad)))
+            assert (code, reason) == (grpc.StatusCode.INVALID_ARGUMENT, "ERROR_REASON_INVALID_CONFIG")
+        code, reason = await _refused(
+            host.call(host.lobby, "CreateRoom", _create("navegador", 3, random_colours="maybe"))
+        )
+        assert (code, reason) == (grpc.StatusCode.INVALID_ARGUMENT, "ERROR_REASON_INVALID_CONFIG")
+        assert await self._listed(host, "counter", moves=tag) == {}
+        code, reason = await _refused(
+            host.call(host.lobby, "ListRooms", pb.ListRoomsRequest(kind="counter", options={"moves": "+" + tag}))
+        )
+        assert (code, reason) == (grpc.StatusCode.INVALID_ARGUMENT, "ERROR_REASON_INVALID_CONFIG")
+
+    async def test_create_game_stores_the_canonical_spelling(self, players: list[Player]) -> None:
+        host = players[0]
+        game = await host.client.create_game("navegador", 3, {"random_colours": "YES"})
+        assert dict(game.options) == {"random_colours": "true"}
+        assert dict((await host.client.get_game(game.name)).options) == {"random_colours": "true"}

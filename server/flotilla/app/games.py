@@ -30,6 +30,7 @@ from flotilla.app.replays import Replays
 from flotilla.app.watching import Answer, Batch, Watcher
 from flotilla.records import LEAVE, ActionRecord, WorkItem
 from flotilla.rules import Seat
+from flotilla.rules.options import explicit_options
 from flotilla.store import keys
 from flotilla.store.feeds import Feeds
 from flotilla.store.protocol import Store
@@ -167,6 +168,7 @@ class Games:
         if seated and (len(seated) != seats or len({user for user, _ in seated}) != seats):
             raise InvalidRequest(f"a seated game needs {seats} distinct players, one a seat", field="seats")
         config = host.config(seats, options)
+        options = explicit_options(config, options)  # one spelling; named defaults kept (docs/games.md)
         game_id = created_game_id(request_id, creator)
         if hold is not None:
             await hold(game_id)

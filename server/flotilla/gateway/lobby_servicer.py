@@ -19,6 +19,7 @@ from flotilla.gateway.game_servicer import MAX_PAGE
 from flotilla.gateway.limiting import CallLimits, is_bot
 from flotilla.gateway.render import clock_from_pb, clock_pb
 from flotilla.gateway.user_kinds import user_kind
+from flotilla.lobby import room_options
 from flotilla.lobby.rooms import (
     CLOSED,
     OPEN,
@@ -59,7 +60,7 @@ def render_room(version: int, room: Room, viewer: str) -> pb.Room:
         display_name=room.get("display_name", ""),
         kind=room["kind"],
         seat_count=room["seat_count"],
-        options=room["options"],
+        options=room_options.shown(room["kind"], room["seat_count"], room["options"]),
         visibility=pb.ROOM_VISIBILITY_PUBLIC if room["public"] else pb.ROOM_VISIBILITY_PRIVATE,
         join_code=room["code"] if seated else "",
         host=f"users/{room['host']}",

@@ -43,11 +43,11 @@ from flotilla.app.errors import (
     WrongJoinCode,
 )
 from flotilla.app.games import MAX_SEATS, Games
-from flotilla.app.host import host_for
 from flotilla.app.inputs import distinct_name, echo
 from flotilla.app.limits import bot_cost
 from flotilla.bots import POLICIES
 from flotilla.identity.principal import GUEST
+from flotilla.lobby import room_options
 from flotilla.lobby.follow import Heartbeat, follow
 from flotilla.records import BotSeat
 from flotilla.rules.errors import RulesError
@@ -149,7 +149,7 @@ class RoomFilter:
             return False
         if room["status"] != OPEN or not room["public"] or open_seats(room) < self.min_open_seats:
             return False
-        return all(room["options"].get(k) == v for k, v in (self.options or {}).items())
+        return room_options.matches(room["kind"], room["seat_count"], room["options"], self.options or {})
 
 
 class Presence:
@@ -248,7 +248,7 @@ class Rooms:
         (identity/principal.py), shown with their seat."""
         if not 1 <= seat_count <= MAX_SEATS:
             raise InvalidRequest(f"seat_count must be 1..{MAX_SEATS}, got {seat_count}", field="seat_count")
-        host_for(kind).config(seat_count, options)  # UnknownGameKind / InvalidConfig before anything is stored
+        options = room_options.stored(kind, seat_count, options)  # refused before anything is stored
         room_id = uuid.uuid5(uuid.NAMESPACE_URL, f"flotilla:room:{user}:{request_id}").hex
         existing = await self.store.room(room_id)
         if existing is not None:
@@ -262,7 +262,7 @@ class Rooms:
             "display_name": display_name,
             "kind": kind,
             "seat_count": seat_count,
-            "options": dict(options),
+            "options": options,
             "public": public,
             "code": "" if public else await self._new_code(room_id),
             "host": user,
@@ -547,6 +547,8 @@ class Rooms:
         self, where: RoomFilter, after: float | None, size: int
     ) -> tuple[list[tuple[int, Room]], float | None]:
         """A page of open public rooms (fewest open seats first, then oldest) and the next cursor."""
+        if where.kind and where.options:
+            room_options.check_filter(where.kind, where.options)
         low = float(where.min_open_seats * LISTING_STEP)
         out: list[tuple[int, Room]] = []
         cursor = after

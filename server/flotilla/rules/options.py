@@ -4,6 +4,8 @@ The wire forms (docs/games.md): a whole number is ASCII digits with no sign, spa
 or leading zeros (`0`, `12`); a flag is `true`/`false` (also `1`/`0`, `yes`/`no`, `on`/`off`, any
 case); an enum is a member name (any case). `canonical_options` spells a parsed config back in
 one form, leaving out values equal to the default: two spellings of one setting give one map.
+`explicit_options` keeps the options a client named (defaults too), spelled the same way: what a
+room or a game stores and shows; `spelled_option` spells one value for one game (a room filter).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import dataclasses
 import enum
 import re
 import typing
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any, TypeVar
 
 from flotilla.rules.errors import InvalidConfig
@@ -63,14 +65,18 @@ def option_names(config_type: type) -> tuple[str, ...]:
     return tuple(f.name for f in dataclasses.fields(config_type) if f.name != "seats" and f.init)
 
 
-def config_from_options(config_type: type[C], seats: int, options: Mapping[str, str]) -> C:
-    """A `Config` for `seats` players with `options` applied; InvalidConfig on anything unknown."""
-    hints = typing.get_type_hints(config_type)
+def _known(config_type: type, names: Iterable[str]) -> None:
     known = set(option_names(config_type))
-    unknown = sorted(set(options) - known)
+    unknown = sorted(set(names) - known)
     if unknown:
         msg = f"unknown option(s) {unknown}; this game takes {sorted(known)}"
         raise InvalidConfig(msg, option=unknown[0])
+
+
+def config_from_options(config_type: type[C], seats: int, options: Mapping[str, str]) -> C:
+    """A `Config` for `seats` players with `options` applied; InvalidConfig on anything unknown."""
+    hints = typing.get_type_hints(config_type)
+    _known(config_type, options)
     kwargs = {name: _parse(name, hints[name], raw) for name, raw in options.items()}
     try:
         return config_type(seats=seats, **kwargs)  # type: ignore[call-arg]
@@ -90,10 +96,22 @@ def spelled(value: Any) -> str:
 def canonical_options(config: Any) -> dict[str, str]:
     """The options that make `config` (a game's `Config`), each spelled canonically, without
     those at their default: equal for every spelling of one setting."""
-    fields = {f.name: f for f in dataclasses.fields(config)}
-    out = {}
-    for name in option_names(type(config)):
-        value = getattr(config, name)
-        if value != fields[name].default:
-            out[name] = spelled(value)
-    return out
+    defaults = {f.name: f.default for f in dataclasses.fields(config)}
+    return {
+        name: spelled(getattr(config, name))
+        for name in option_names(type(config))
+        if getattr(config, name) != defaults[name]
+    }
+
+
+def explicit_options(config: Any, named: Iterable[str]) -> dict[str, str]:
+    """The options `named` (those a client gave, defaults included) as `config` holds them, each
+    spelled canonically: what a room or a game stores and shows."""
+    return {name: spelled(getattr(config, name)) for name in sorted(named)}
+
+
+def spelled_option(config_type: type, name: str, raw: str) -> str:
+    """`raw` for option `name` of `config_type` in its canonical spelling; InvalidConfig when the
+    game has no such option or the value is malformed."""
+    _known(config_type, [name])
+    return spelled(_parse(name, typing.get_type_hints(config_type)[name], raw))
