@@ -611,7 +611,7 @@ class Rooms:
             expires_in = partial(self.store.room_expires_in, room_id)
             async with (
                 self.store.room_feed(room_id, cursor) as feed,
-                aclosing(follow(feed, self.heartbeat_s, expires_in, left)) as batches,
+                aclosing(follow(feed, self.heartbeat_s, expires_in, left, self.store.hub.fresh)) as batches,
             ):
                 async for batch in batches:
                     if isinstance(batch, Heartbeat):
