@@ -223,7 +223,8 @@ async def test_a_gateway_cut_from_redis_ends_its_streams_and_its_watchers_resume
 
 async def test_a_gateway_cut_from_redis_ends_its_room_and_ticket_watches(rig: Rig) -> None:
     """WatchRoom and WatchTicket (the lobby's StreamHub) send heartbeats only while Redis answers
-    the gateway's probe, and end UNAVAILABLE / STORE_UNAVAILABLE within FLOTILLA_STORE_LOST_S."""
+    the gateway's probe, and end UNAVAILABLE / STORE_UNAVAILABLE within FLOTILLA_STORE_LOST_S; an
+    SDK watching the room reopens its watch on the other gateway, once."""
     client = FlotillaClient(rig.a)
     await client.sign_in("lobby-watcher")
     room = await client.create_room("counter", 2)
@@ -237,11 +238,20 @@ async def test_a_gateway_cut_from_redis_ends_its_room_and_ticket_watches(rig: Ri
             tickets.WatchTicket(mm.WatchTicketRequest(ticket=ticket.name), metadata=auth),
         ]
 
+    sdk = FlotillaClient(rig.a, rig.b)
+    await sdk.sign_in("lobby-sdk")
+    seen: list[str] = []  # the target of each update the SDK's room watch delivered
+
+    async def sdk_watch() -> None:
+        async for _ in sdk.watch_room(room.name):
+            seen.append(sdk.target)
+
     raws = [Raw(), Raw()]
     streams = [asyncio.create_task(raw_stream(call, raw)) for call, raw in zip(watches(), raws, strict=True)]
+    streams.append(asyncio.create_task(sdk_watch()))
     try:
-        beating = lambda: all(any(u.is_checkpoint for _, u in r.got) for r in raws)  # noqa: E731
-        await until(lambda: asyncio.sleep(0, beating()), 30, "heartbeats of both watches on gateway A")
+        beating = lambda: all(any(u.is_checkpoint for _, u in r.got) for r in raws) and rig.a in seen  # noqa: E731
+        await until(lambda: asyncio.sleep(0, beating()), 30, "heartbeats of the watches on gateway A")
         rig.redis_link.cut()
         cut = time.monotonic()
         await until(lambda: asyncio.sleep(0, all(r.ended for r in raws)), STORE_LOST_S + 20, "watches ended")
@@ -249,10 +259,13 @@ async def test_a_gateway_cut_from_redis_ends_its_room_and_ticket_watches(rig: Ri
             raw.assert_ended_by_the_cut(cut)
             late = [t - cut for t, u in raw.got if t > cut + FRESH_S + 2.0 and u.is_checkpoint]
             assert late == [], "a heartbeat while Redis was cut"
+        await until(lambda: asyncio.sleep(0, rig.b in seen), 30, "the SDK's room watch on gateway B")
+        assert len(sdk._retired) == 1, "reopened on the other gateway exactly once"
     finally:
         rig.redis_link.heal()
         for task in streams:
             task.cancel()
+        await sdk.close()
     healed = [Raw(), Raw()]  # gateway A serves both again once Redis answers
     streams = [asyncio.create_task(raw_stream(call, raw)) for call, raw in zip(watches(), healed, strict=True)]
     try:
