@@ -4,7 +4,9 @@ test can cut (`chaos.links.Link`: a proxy that stops forwarding both ways withou
 * A gateway cut from Redis (its connections hang) sends no checkpoint once Redis stopped
   answering (`store.reach.FRESH_S`), ends every watch stream UNAVAILABLE / STORE_UNAVAILABLE
   within FLOTILLA_STORE_LOST_S (10 s), and an SDK client watching there resumes on the other
-  gateway exactly once, gapless and with no event twice.
+  gateway exactly once, gapless and with no event twice. Its room and ticket watches (WatchRoom,
+  WatchTicket) follow the same rule: no heartbeat once Redis stopped answering, the end within
+  FLOTILLA_STORE_LOST_S.
 * A client whose link to its gateway is black-holed notices through HTTP/2 keepalive (the SDK's
   10 s + 5 s) and resumes on the other gateway, gapless.
 * The gateway's ping floor (5 s) sends away a client that pings every second (GOAWAY).
@@ -17,8 +19,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterable, AsyncIterator, Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 import grpc
 import pytest
@@ -31,6 +34,10 @@ from flotilla_client import FlotillaClient, FlotillaError
 from flotilla_client.api.counter.v1 import counter_pb2
 from flotilla_client.api.game.v1 import game_pb2
 from flotilla_client.api.game.v1 import game_service_pb2 as g
+from flotilla_client.api.lobby.v1 import lobby_service_pb2 as lb
+from flotilla_client.api.lobby.v1.lobby_service_pb2_grpc import LobbyServiceStub
+from flotilla_client.api.matchmaking.v1 import matchmaking_service_pb2 as mm
+from flotilla_client.api.matchmaking.v1.matchmaking_service_pb2_grpc import MatchmakingServiceStub
 from flotilla_client.tls import KEEPALIVE_TIME_MS, KEEPALIVE_TIMEOUT_MS
 from forkserver import spawn
 from support import FLOTILLA, Stack, assert_gapless, start_stack, until, wait_for_gateway
@@ -150,17 +157,29 @@ async def sdk_watcher(game: str, *targets: str) -> Sdk:
 class Raw:
     """A watch stream on one gateway, not resumed: when each message came, and how it ended."""
 
-    got: list[tuple[float, g.WatchGameResponse]] = field(default_factory=list)
+    got: list[tuple[float, Any]] = field(default_factory=list)
     ended: tuple[float, grpc.StatusCode, str] | None = None
 
+    def assert_ended_by_the_cut(self, cut: float) -> None:
+        """Ended UNAVAILABLE / STORE_UNAVAILABLE within FLOTILLA_STORE_LOST_S of `cut`."""
+        assert self.ended is not None
+        ended, code, reason = self.ended
+        assert (code, reason) == (grpc.StatusCode.UNAVAILABLE, "ERROR_REASON_STORE_UNAVAILABLE")
+        assert ended - cut <= STORE_LOST_S + SLACK_S, f"ended {ended - cut:.1f} s after the cut"
 
-async def raw_watch(client: FlotillaClient, game: str, raw: Raw) -> None:
-    call = client.games.WatchGame(g.WatchGameRequest(game=game), metadata=client._auth(client.session_token))
+
+async def raw_stream(call: AsyncIterable[Any], raw: Raw) -> None:
     try:
         async for update in call:
             raw.got.append((time.monotonic(), update))
     except grpc.aio.AioRpcError as error:
         raw.ended = (time.monotonic(), error.code(), FlotillaError.from_rpc(error).reason)
+
+
+async def raw_watch(client: FlotillaClient, game: str, raw: Raw) -> None:
+    await raw_stream(
+        client.games.WatchGame(g.WatchGameRequest(game=game), metadata=client._auth(client.session_token)), raw
+    )
 
 
 def checkpoints_after(raw: Raw, moment: float) -> list[int]:
@@ -182,10 +201,7 @@ async def test_a_gateway_cut_from_redis_ends_its_streams_and_its_watchers_resume
             cut = time.monotonic()
             await until(lambda: asyncio.sleep(0, all(r.ended for r in raws)), STORE_LOST_S + 20, "streams ended")
             for raw in raws:
-                assert raw.ended is not None
-                ended, code, reason = raw.ended
-                assert (code, reason) == (grpc.StatusCode.UNAVAILABLE, "ERROR_REASON_STORE_UNAVAILABLE")
-                assert ended - cut <= STORE_LOST_S + SLACK_S, f"ended {ended - cut:.1f} s after the cut"
+                raw.assert_ended_by_the_cut(cut)
                 assert checkpoints_after(raw, cut + FRESH_S + 2.0) == [], "a checkpoint while Redis was cut"
             await until(lambda: asyncio.sleep(0, sdk.client.target == rig.b), 10, "the SDK on gateway B")
             at_cut = sdk.last()
@@ -203,6 +219,62 @@ async def test_a_gateway_cut_from_redis_ends_its_streams_and_its_watchers_resume
         await until(lambda: asyncio.sleep(0, bool(healed.got)), 30, "a watch on gateway A after the heal")
         watching.cancel()
         await spectator.close()
+
+
+async def test_a_gateway_cut_from_redis_ends_its_room_and_ticket_watches(rig: Rig) -> None:
+    """WatchRoom and WatchTicket (the lobby's StreamHub) send heartbeats only while Redis answers
+    the gateway's probe, and end UNAVAILABLE / STORE_UNAVAILABLE within FLOTILLA_STORE_LOST_S; an
+    SDK watching the room reopens its watch on the other gateway, once."""
+    client = FlotillaClient(rig.a)
+    await client.sign_in("lobby-watcher")
+    room = await client.create_room("counter", 2)
+    ticket = await client.create_ticket("counter", [2], {"moves": "3"})
+    auth = client._auth(client.session_token)
+
+    def watches() -> list[AsyncIterable[Any]]:
+        rooms, tickets = LobbyServiceStub(client.channel), MatchmakingServiceStub(client.channel)  # type: ignore[no-untyped-call]
+        return [
+            rooms.WatchRoom(lb.WatchRoomRequest(room=room.name), metadata=auth),
+            tickets.WatchTicket(mm.WatchTicketRequest(ticket=ticket.name), metadata=auth),
+        ]
+
+    sdk = FlotillaClient(rig.a, rig.b)
+    await sdk.sign_in("lobby-sdk")
+    seen: list[str] = []  # the target of each update the SDK's room watch delivered
+
+    async def sdk_watch() -> None:
+        async for _ in sdk.watch_room(room.name):
+            seen.append(sdk.target)
+
+    raws = [Raw(), Raw()]
+    streams = [asyncio.create_task(raw_stream(call, raw)) for call, raw in zip(watches(), raws, strict=True)]
+    streams.append(asyncio.create_task(sdk_watch()))
+    try:
+        beating = lambda: all(any(u.is_checkpoint for _, u in r.got) for r in raws) and rig.a in seen  # noqa: E731
+        await until(lambda: asyncio.sleep(0, beating()), 30, "heartbeats of the watches on gateway A")
+        rig.redis_link.cut()
+        cut = time.monotonic()
+        await until(lambda: asyncio.sleep(0, all(r.ended for r in raws)), STORE_LOST_S + 20, "watches ended")
+        for raw in raws:
+            raw.assert_ended_by_the_cut(cut)
+            late = [t - cut for t, u in raw.got if t > cut + FRESH_S + 2.0 and u.is_checkpoint]
+            assert late == [], "a heartbeat while Redis was cut"
+        await until(lambda: asyncio.sleep(0, rig.b in seen), 30, "the SDK's room watch on gateway B")
+        assert len(sdk._retired) == 1, "reopened on the other gateway exactly once"
+    finally:
+        rig.redis_link.heal()
+        for task in streams:
+            task.cancel()
+        await sdk.close()
+    healed = [Raw(), Raw()]  # gateway A serves both again once Redis answers
+    streams = [asyncio.create_task(raw_stream(call, raw)) for call, raw in zip(watches(), healed, strict=True)]
+    try:
+        await until(lambda: asyncio.sleep(0, all(r.got for r in healed)), 30, "the watches on gateway A after the heal")
+    finally:
+        for task in streams:
+            task.cancel()
+        await client.cancel_ticket(ticket.name)
+        await client.close()
 
 
 @pytest.mark.parametrize("moving", [True, False], ids=["moving", "idle"])

@@ -167,7 +167,7 @@ async def start_gateway(settings: Settings, store: RedisStore | None = None) -> 
     server = grpc.aio.server(
         interceptors=interceptors, options=[*SERVER_OPTIONS, *core_options(settings), bind_option(settings)]
     )
-    lobby_store = LobbyStore(store.redis)
+    lobby_store = LobbyStore(store.redis, feeds.reach)
     ratings = Ratings(lobby_store, store)
     rooms = Rooms(lobby_store, games, heartbeat_s=settings.heartbeat_s)
     parties = Parties(PartyStore(store.redis), ttl_s=settings.party_ttl_s, invite_ttl_s=settings.party_invite_ttl_s)

@@ -27,6 +27,7 @@ import structlog
 
 from flotilla import metrics
 from flotilla.aside import aside
+from flotilla.store.transient import log_survived
 
 log = structlog.get_logger("flotilla.identity")
 
@@ -34,6 +35,7 @@ K = TypeVar("K")
 KID = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")  # what a kid may look like before any lookup
 NEGATIVE_MAX = 10_000
 MAX_WAITING = 100  # callers waiting for a reload at once (see the module docstring)
+LOAD_FAILED = "load_failed"  # the log event of a failed load: a warning when transient, else an error
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,7 +84,7 @@ class KeyCache(Generic[K]):
             if required:
                 raise
             self._last_ok = False
-            log.warning("keys.load_failed", keys=self.name, error=str(exc)[:200])
+            log_survived(log, "keys", exc, unavailable=LOAD_FAILED, failed=LOAD_FAILED, keys=self.name)
         else:
             metrics.KEY_LOADS.labels(self.name, "ok").inc()
             self.loads += 1
@@ -99,9 +101,13 @@ class KeyCache(Generic[K]):
         self._refresher = self._inflight = None
 
     async def _refresh_loop(self) -> None:
+        """Reload every `refresh_s`; a failure (a load's is logged by `_paced_load`) never ends it."""
         while True:
             await asyncio.sleep(self.refresh_s)
-            await self.reload(time.monotonic())
+            try:
+                await self.reload(time.monotonic())
+            except Exception as exc:  # a bug: the next refresh goes on
+                log_survived(log, "keys", exc, unavailable=LOAD_FAILED, failed=LOAD_FAILED, keys=self.name)
 
     async def get(self, kid: str) -> K | None:
         """The key named `kid` (reloading the source once if it is new), None if there is none."""
@@ -151,5 +157,5 @@ class KeyCache(Generic[K]):
         except Exception as exc:  # keep the keys we have; the next call or refresh tries again
             metrics.KEY_LOADS.labels(self.name, "failed").inc()
             self._last_ok = False
-            log.warning("keys.load_failed", keys=self.name, error=str(exc)[:200])
+            log_survived(log, "keys", exc, unavailable=LOAD_FAILED, failed=LOAD_FAILED, keys=self.name)
         self._loaded_from = began

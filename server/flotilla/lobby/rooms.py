@@ -22,8 +22,6 @@ from functools import partial
 from typing import Any
 
 import structlog
-from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from flotilla.app import join_codes
 from flotilla.app.clocks import ClockConfig
@@ -52,6 +50,7 @@ from flotilla.lobby.follow import Heartbeat, follow
 from flotilla.records import BotSeat
 from flotilla.rules.errors import RulesError
 from flotilla.store.lobby_store import LISTING_STEP, LobbyStore
+from flotilla.store.transient import log_survived
 
 OPEN, STARTING, STARTED, CLOSED = "open", "starting", "started", "closed"
 MAX_BOT_DIFFICULTY = 9  # AddBot's difficulty range is 0..this (each policy documents what it does with it)
@@ -188,8 +187,8 @@ class Presence:
             await asyncio.sleep(self.every_s)
             try:
                 await self.store.touch_presences(list(self.watching), int(time.time() * 1000))
-            except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
-                log.warning("rooms.presence_unavailable", error=str(exc))
+            except Exception as exc:  # Redis unreachable or failing over, or a bug: the next round goes on
+                log_survived(log, "presence", exc)
 
 
 class Rooms:
@@ -613,7 +612,7 @@ class Rooms:
             expires_in = partial(self.store.room_expires_in, room_id)
             async with (
                 self.store.room_feed(room_id, cursor) as feed,
-                aclosing(follow(feed, self.heartbeat_s, expires_in, left)) as batches,
+                aclosing(follow(feed, self.heartbeat_s, expires_in, left, self.store.hub.fresh)) as batches,
             ):
                 async for batch in batches:
                     if isinstance(batch, Heartbeat):

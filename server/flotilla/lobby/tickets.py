@@ -269,7 +269,9 @@ class Tickets:
         expires_in = partial(self.store.ticket_expires_in, queue, ticket_id)
         async with (
             self.store.ticket_feed(queue, ticket_id) as feed,
-            aclosing(follow(feed, self.heartbeat_s, expires_in, found[1] if found else 0)) as changes,
+            aclosing(
+                follow(feed, self.heartbeat_s, expires_in, found[1] if found else 0, self.store.hub.fresh)
+            ) as changes,
         ):
             while True:
                 state = SEARCHING if ticket.state == CLAIMED else ticket.state

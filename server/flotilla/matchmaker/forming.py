@@ -19,8 +19,6 @@ from collections.abc import Mapping
 from typing import Any
 
 import structlog
-from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from flotilla import metrics
 from flotilla.app.games import Games
@@ -29,6 +27,7 @@ from flotilla.lobby.tickets import EXPIRED
 from flotilla.matchmaker.matcher import Match, Policy, Ticket, expired, propose_matches
 from flotilla.records import BotSeat
 from flotilla.store.lobby_store import LobbyStore, StoredTicket
+from flotilla.store.transient import RETRY_PAUSE_S, TRANSIENT, log_survived
 
 log = structlog.get_logger("flotilla.matchmaker")
 
@@ -79,7 +78,7 @@ class Former:
         for queue in queues:
             try:
                 seated += await self.pass_queue(queue)
-            except (RedisConnectionError, RedisTimeoutError):
+            except TRANSIENT:  # Redis, not this queue: the pass ends (`run` waits it out)
                 raise
             except Exception:  # one broken queue must not stall the others
                 log.exception("matchmaker.queue_failed", queue=queue)
@@ -131,7 +130,7 @@ class Former:
             *(claim_and_make(m) for m in proposals), *(finish(m, d) for m, d in stale), return_exceptions=True
         )
         for failure in (d for d in done if isinstance(d, BaseException)):
-            if isinstance(failure, RedisConnectionError | RedisTimeoutError):
+            if isinstance(failure, TRANSIENT):
                 raise failure
             log.error("matchmaker.match_failed", queue=queue, error=repr(failure))  # retried after the lease
         return sum(d for d in done if isinstance(d, int))
@@ -180,11 +179,12 @@ class Former:
     async def run(self, stop: asyncio.Event, interval_s: float = 0.2) -> None:
         """Pass over the queues until `stop` is set; rest `interval_s` after a pass that seated no one."""
         while not stop.is_set():
+            pause = interval_s
             try:
                 seated = await self.pass_once()
-            except Exception:
-                log.exception("matchmaker.pass_failed")
-                seated = 0
+            except Exception as exc:  # Redis unreachable or failing over, or a bug: the next pass goes on
+                log_survived(log, "matchmaker", exc)
+                seated, pause = 0, max(interval_s, RETRY_PAUSE_S)
             if not seated:
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(stop.wait(), interval_s)
+                    await asyncio.wait_for(stop.wait(), pause)

@@ -16,8 +16,6 @@ import socket
 import time
 
 import structlog
-from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from flotilla.bots.remote import policy_bot
 from flotilla.identity.tokens import Tokens
@@ -26,6 +24,7 @@ from flotilla.lobby.rooms import Rooms
 from flotilla.records import BotSeat, finished_game
 from flotilla.store import keys
 from flotilla.store.lobby_store import LobbyStore
+from flotilla.store.transient import TRANSIENT, log_survived, survive
 from flotilla_client import FlotillaClient, RandomBot, Seat, Tls, run_bot
 from flotilla_client.bot import BotLike
 
@@ -77,7 +76,7 @@ class BotRunner:
         except Exception:
             log.exception("bots.failed", game=game, seat=seat)
         finally:
-            with contextlib.suppress(RedisConnectionError, RedisTimeoutError):
+            with contextlib.suppress(*TRANSIENT):
                 await self.store.ack(keys.BOTS, keys.BOTS_GROUP, msg_id)
             self.running.pop(msg_id, None)
 
@@ -93,11 +92,14 @@ class BotRunner:
         return RandomBot(random.Random())
 
     async def run(self, stop: asyncio.Event) -> None:
-        await self.store.ensure_group(keys.BOTS, keys.BOTS_GROUP)
         last_keep = time.monotonic()
+        grouped = False  # the group is (re)made first, and after a failure (Redis may have lost it)
         async with FlotillaClient(*self.targets, tls=self.tls) as client:
             while not stop.is_set():
                 try:
+                    if not grouped:
+                        await self.store.ensure_group(keys.BOTS, keys.BOTS_GROUP)
+                        grouped = True
                     room = self.max_bots - len(self.running)
                     messages = []
                     if room > 0:
@@ -116,9 +118,9 @@ class BotRunner:
                     for msg_id, fields in messages:
                         if msg_id not in self.running:
                             self.running[msg_id] = asyncio.create_task(self._play(client, msg_id, fields))
-                except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
-                    log.warning("bots.redis_unavailable", error=str(exc))
-                    await asyncio.sleep(0.5)
+                except Exception as exc:  # Redis unreachable or failing over, or a bug: go on
+                    grouped = False
+                    await survive(log, "bots", exc)
             for task in list(self.running.values()):
                 task.cancel()
             for task in list(self.running.values()):
@@ -144,7 +146,7 @@ class RatingsConsumer:
             game_id = finished_game(fields)
             try:
                 outcome = await self.ratings.rate_game(game_id)
-            except (RedisConnectionError, RedisTimeoutError):
+            except TRANSIENT:
                 raise
             except Exception:
                 log.exception("ratings.failed", game=game_id)  # left pending: retried after claim_idle_ms
@@ -153,10 +155,13 @@ class RatingsConsumer:
             await self.store.ack(keys.FINISHED, keys.RATINGS_GROUP, msg_id)
 
     async def run(self, stop: asyncio.Event) -> None:
-        await self.store.ensure_group(keys.FINISHED, keys.RATINGS_GROUP)
         last_claim = 0.0
+        grouped = False  # the group is (re)made first, and after a failure (Redis may have lost it)
         while not stop.is_set():
             try:
+                if not grouped:
+                    await self.store.ensure_group(keys.FINISHED, keys.RATINGS_GROUP)
+                    grouped = True
                 messages = await self.store.read_group(
                     keys.FINISHED, keys.RATINGS_GROUP, self.consumer, 100, self.block_ms
                 )
@@ -166,9 +171,9 @@ class RatingsConsumer:
                         keys.FINISHED, keys.RATINGS_GROUP, self.consumer, self.claim_idle_ms, 100
                     )
                 await self.handle(messages)
-            except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
-                log.warning("ratings.redis_unavailable", error=str(exc))
-                await asyncio.sleep(0.5)
+            except Exception as exc:  # Redis unreachable or failing over, or a bug: go on
+                grouped = False
+                await survive(log, "ratings", exc)
 
 
 class RoomSweeper:
@@ -190,9 +195,7 @@ class RoomSweeper:
                 started = await self.rooms.finish_stuck_starts(self.lease_s)
                 if started:
                     log.info("rooms.stuck_starts_finished", rooms=started)
-            except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
-                log.warning("rooms.redis_unavailable", error=str(exc))
-            except Exception:
-                log.exception("rooms.sweep_failed")
+            except Exception as exc:  # Redis unreachable or failing over, or a bug: the next sweep goes on
+                log_survived(log, "rooms", exc)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(stop.wait(), self.interval_s)

@@ -18,6 +18,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from flotilla.records import BotSeat
 from flotilla.store import keys
+from flotilla.store.reach import StoreReach
 from flotilla.store.redis_store import _script, dedicated_client, user_names
 from flotilla.store.supervise import supervised
 from flotilla.store.transient import RETRY_PAUSE_S, TRANSIENT
@@ -73,7 +74,8 @@ def _seconds_left(pttl_ms: int) -> float | None:
 class LobbyStore:
     """The Redis side of lobbies, matchmaking and ratings; every script is atomic on its own."""
 
-    def __init__(self, client: aioredis.Redis) -> None:
+    def __init__(self, client: aioredis.Redis, reach: StoreReach | None = None) -> None:
+        """`reach`: the gateway's probe of Redis; its watch streams end once it says lost (`StreamHub`)."""
         self.redis: Any = client
         self._room_update = client.register_script(_script("room_update.lua"))
         self._ticket_create = client.register_script(_script("ticket_create.lua"))
@@ -84,7 +86,7 @@ class LobbyStore:
         self._rate_game = client.register_script(_script("rate_game.lua"))
         self._mark_rated = client.register_script(_script("mark_rated.lua"))
         self._presence_take = client.register_script(_script("presence_take.lua"))
-        self.hub = StreamHub(client)
+        self.hub = StreamHub(client, reach=reach)
 
     async def close(self) -> None:
         """Stop the live reads (their connections are outside the shared pool)."""
@@ -481,6 +483,15 @@ def _stream_id(text: str) -> tuple[int, int]:
 StreamEntries = list[tuple[bytes, dict[bytes, bytes]]]
 
 
+class StoreLost:
+    """In a hub subscriber's queue: the gateway lost Redis (store/reach.py), end the stream."""
+
+
+STORE_LOST = StoreLost()
+HubItem = StreamEntries | StoreLost | None
+"""What a hub subscriber's queue holds: a batch of entries, `STORE_LOST`, or None (re-read the state)."""
+
+
 STREAMS_PER_READER = 512  # one XREAD covers at most this many streams
 WAKE_INTERVAL_S = 0.05  # a reader is woken for new streams at most this often
 
@@ -495,18 +506,28 @@ class StreamHub:
     reader every `block_ms`, whatever the number of watchers. On a Redis Cluster, XREAD cannot
     span slots: one reader per hash slot polls on the cluster client every `cluster_block_ms`.
     A stream subscribed joins its reader's next read; nothing is missed, as the read starts from
-    the subscriber's cursor.
+    the subscriber's cursor. With a `reach` (a gateway's), every subscriber is sent `STORE_LOST`
+    while the probe says Redis is lost, and `fresh` says whether a heartbeat may be sent.
     """
 
     def __init__(
-        self, client: aioredis.Redis, *, block_ms: int = 5000, cluster_block_ms: int = 250, queue_size: int = 64
+        self,
+        client: aioredis.Redis,
+        *,
+        block_ms: int = 5000,
+        cluster_block_ms: int = 250,
+        queue_size: int = 64,
+        reach: StoreReach | None = None,
     ) -> None:
         self.redis: Any = client
+        self.reach = reach
+        if reach is not None:
+            reach.listen(self._lose)
         self.block_ms = block_ms
         self.cluster_block_ms = cluster_block_ms
         self.queue_size = queue_size
         self._cluster = isinstance(client, RedisCluster)
-        self._subs: dict[str, set[asyncio.Queue[StreamEntries | None]]] = {}
+        self._subs: dict[str, set[asyncio.Queue[HubItem]]] = {}
         self._cursors: dict[str, str] = {}
         self._readers: list[_HubReader] = []  # single Redis: filled in order, kept for reuse
         self._slot_readers: dict[int, _HubReader] = {}  # cluster: one per hash slot
@@ -525,10 +546,25 @@ class StreamHub:
             self._readers.append(reader)
         return reader
 
+    def fresh(self) -> bool:
+        """Whether a heartbeat may be sent now: Redis answered the probe lately (always, without one)."""
+        return self.reach is None or self.reach.fresh()
+
+    def _lose(self) -> None:
+        """Redis is lost (called by the probe each round while it is): every subscriber ends."""
+        for subs in self._subs.values():
+            for queue in subs:
+                _replace(queue, STORE_LOST)
+
     @contextlib.asynccontextmanager
-    async def subscribe(self, stream: str, after: str) -> AsyncIterator[asyncio.Queue[StreamEntries | None]]:
-        """A queue of entry batches after `after`; None in it means: you fell behind, re-read the state."""
-        queue: asyncio.Queue[StreamEntries | None] = asyncio.Queue(self.queue_size)
+    async def subscribe(self, stream: str, after: str) -> AsyncIterator[asyncio.Queue[HubItem]]:
+        """A queue of entry batches after `after`; None in it means: you fell behind, re-read the
+        state; `STORE_LOST`: this gateway lost Redis, end the stream."""
+        queue: asyncio.Queue[HubItem] = asyncio.Queue(self.queue_size)
+        if self.reach is not None:
+            self.reach.start()
+            if self.reach.lost:
+                queue.put_nowait(STORE_LOST)
         self._subs.setdefault(stream, set()).add(queue)
         current = self._cursors.get(stream)
         if current is None:
@@ -558,9 +594,7 @@ class StreamHub:
                 try:
                     queue.put_nowait(list(entries))
                 except asyncio.QueueFull:  # a slow watcher: tell it to resync from the stored state
-                    while not queue.empty():
-                        queue.get_nowait()
-                    queue.put_nowait(None)
+                    _replace(queue, None)
 
     async def recheck(self, streams: Iterable[str]) -> None:
         """After a lost connection: a stream now behind its cursor (a Redis that came back with an
@@ -577,15 +611,20 @@ class StreamHub:
             if stream in self._cursors and _stream_id(stored) < _stream_id(self._cursors[stream]):
                 self._cursors[stream] = stored
                 for queue in list(self._subs.get(stream, ())):
-                    while not queue.empty():
-                        queue.get_nowait()
-                    queue.put_nowait(None)
+                    _replace(queue, None)
 
     async def close(self) -> None:
         for reader in [*self._readers, *self._slot_readers.values()]:
             await reader.close()
         self._readers.clear()
         self._slot_readers.clear()
+
+
+def _replace(queue: asyncio.Queue[HubItem], item: HubItem) -> None:
+    """Drop what `queue` holds and put `item` (a resync, or the end) in its place."""
+    while not queue.empty():
+        queue.get_nowait()
+    queue.put_nowait(item)
 
 
 class _HubReader:

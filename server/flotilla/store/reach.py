@@ -5,8 +5,9 @@ timeout (30 s), and a blocked XREAD looks the same as a quiet game. So the feeds
 do not wait for errors. They ask this probe: a heartbeat checkpoint ("nothing after version N")
 is sent only while Redis answered a probe sent in the last `FRESH_S` seconds (`fresh`), and once
 no probe sent in the last `lost_s` seconds (FLOTILLA_STORE_LOST_S) was answered, the store is
-`lost`: every watch stream of the gateway ends UNAVAILABLE (STORE_UNAVAILABLE), which the SDKs
-retry on another gateway.
+`lost`: every watch stream of the gateway (games, and the rooms and tickets of the lobby's
+`StreamHub`, which `listen` too) ends UNAVAILABLE (STORE_UNAVAILABLE), which the SDKs retry on
+another gateway.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ class StoreReach:
     def __init__(self, store: RedisStore, lost_s: float = STORE_LOST_S, on_lost: Callable[[], None] | None = None):
         self.store = store
         self.lost_s = max(lost_s, FRESH_S)
-        self.on_lost = on_lost
+        self._on_lost: list[Callable[[], None]] = [] if on_lost is None else [on_lost]
         self.answered_at = time.monotonic()  # when the last probe that was answered was sent
         self.task: asyncio.Task[None] | None = None
         self._client: Any = None
@@ -50,6 +51,10 @@ class StoreReach:
     def lost(self) -> bool:
         """Whether no probe sent in the last `lost_s` seconds was answered."""
         return time.monotonic() - self.answered_at > self.lost_s
+
+    def listen(self, on_lost: Callable[[], None]) -> None:
+        """Call `on_lost` too, each round while the store is lost."""
+        self._on_lost.append(on_lost)
 
     def start(self) -> None:
         """Probe from now on (a no-op when already probing)."""
@@ -69,8 +74,9 @@ class StoreReach:
             elif self.lost and not was_lost:
                 was_lost = True
                 log.warning("store.lost", unanswered_s=round(time.monotonic() - self.answered_at, 1))
-            if was_lost and self.on_lost is not None:
-                self.on_lost()  # each round: streams opened meanwhile end too
+            if was_lost:
+                for on_lost in self._on_lost:
+                    on_lost()  # each round: streams opened meanwhile end too
             await asyncio.sleep(max(0.0, PROBE_S - (time.monotonic() - sent)))
 
     async def probe(self) -> bool:

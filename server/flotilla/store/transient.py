@@ -14,6 +14,10 @@ every gateway call as UNAVAILABLE (STORE_UNAVAILABLE); anything else (a script's
 
 from __future__ import annotations
 
+import asyncio
+import uuid
+from typing import Any
+
 from redis.exceptions import (
     AskError,
     ClusterError,
@@ -54,3 +58,28 @@ def is_transient(exc: BaseException) -> bool:
 ANY_REDIS: tuple[type[Exception], ...] = (*TRANSIENT, RedisError)
 """Every Redis error, transient or not, and `OSError`: what a best-effort loop (a janitor pass,
 a sweep, the inbox reader) logs and waits out, as it cannot tell a lasting cause from a failover."""
+
+
+def log_survived(
+    logger: Any,
+    where: str,
+    exc: Exception,
+    *,
+    unavailable: str = "redis_unavailable",
+    failed: str = "loop_failed",
+    **context: Any,
+) -> None:
+    """Log an error a long-lived loop survives: a transient one as `<where>.<unavailable>`, a
+    warning; anything else (a bug, a script's error) as `<where>.<failed>`, an error with its
+    traceback under a new incident id."""
+    if is_transient(exc):
+        logger.warning(f"{where}.{unavailable}", error=str(exc)[:200], **context)
+    else:
+        logger.error(f"{where}.{failed}", incident=uuid.uuid4().hex[:12], exc_info=exc, **context)
+
+
+async def survive(logger: Any, where: str, exc: Exception, **context: Any) -> None:
+    """After `exc` escaped one round of a long-lived loop: log it (`log_survived`) and pause
+    `RETRY_PAUSE_S` before the next round (transient: Redis may be back; a bug: no busy loop)."""
+    log_survived(logger, where, exc, **context)
+    await asyncio.sleep(RETRY_PAUSE_S)
