@@ -16,6 +16,7 @@ import redis
 
 from burst import Burst, Report, prepare, run_burst
 from flotilla.redis_server import RedisServer
+from flotilla.store.reach import PROBE_S
 from flotilla_client import FlotillaClient, FlotillaError
 from flotilla_client.api.game.v1 import game_service_pb2, game_service_pb2_grpc
 from flotilla_client.api.lobby.v1 import lobby_service_pb2, lobby_service_pb2_grpc
@@ -109,13 +110,16 @@ HUB_COMMANDS = {"xread", "client", "zadd"}
 # app/stream_leases.py; this test's watchers belong to few users), and the signing-key cache's
 # re-read every FLOTILLA_KEYS_REFRESH (60 s: one HGETALL, inside the window whenever it falls there).
 UPKEEP_COMMANDS = {"evalsha", "exists", "pexpire", "xtrim", "time", "hgetall"}
+# The gateway's probe of its Redis (store/reach.py): one PING a second, however many watchers.
+PROBE_COMMANDS = {"ping"}
 
 
-def assert_only_idle_upkeep(commands: dict[str, int]) -> None:
+def assert_only_idle_upkeep(commands: dict[str, int], seconds: float) -> None:
     """Nothing but the hub's reads, the presence batches and the gateway's own upkeep (a few
-    commands, however many watchers)."""
-    assert set(commands) <= HUB_COMMANDS | UPKEEP_COMMANDS, commands
+    commands, however many watchers), and its Redis probe (a PING a second) over `seconds`."""
+    assert set(commands) <= HUB_COMMANDS | UPKEEP_COMMANDS | PROBE_COMMANDS, commands
     assert all(commands[c] <= 3 for c in set(commands) & UPKEEP_COMMANDS), commands
+    assert commands.get("ping", 0) <= seconds / PROBE_S + 2, commands
 
 
 @pytest.mark.timeout(150)
@@ -138,6 +142,7 @@ def test_3k_room_watchers_hold_on_one_gateway_with_bounded_redis_clients_and_fre
             seen["opened"] = opened
             seen["clients"] = int(client.info("clients")["connected_clients"])
             seen["commands"] = commands_during(client, heartbeat_s * 1.5)
+            seen["seconds"] = heartbeat_s * 1.5
             seen["answers"] = asyncio.run(still_answers(target, token, names[0]))
 
         # 3,000 (a hundred times the pool) prove the bounds (connections, commands) here;
@@ -152,7 +157,8 @@ def test_3k_room_watchers_hold_on_one_gateway_with_bounded_redis_clients_and_fre
         assert seen["clients"] <= pool + 8
         assert report.later_messages >= 3000, "every stream got heartbeats while the commands were counted"
         assert isinstance(seen["commands"], dict)
-        assert_only_idle_upkeep(seen["commands"])
+        assert isinstance(seen["seconds"], float)
+        assert_only_idle_upkeep(seen["commands"], seen["seconds"])
         assert seen["commands"].get("xread", 0) < 100, seen["commands"]
         assert seen["answers"] is True
 
@@ -217,7 +223,7 @@ def test_idle_room_and_ticket_watchers_cost_no_redis_command_per_heartbeat(tmp_p
         commands, heartbeats = asyncio.run(watch_and_count())
         client.close()
         assert heartbeats == 80 * 2
-        assert_only_idle_upkeep(commands)
+        assert_only_idle_upkeep(commands, heartbeat_s * 2.5)
         assert commands.get("zadd", 0) <= 3, "presence is refreshed in one command per period, not per watcher"
 
 
