@@ -77,11 +77,13 @@ def created_game_id(request_id: str, creator: str | None) -> str:
     return uuid.uuid5(uuid.NAMESPACE_URL, f"flotilla:create:{key}").hex
 
 
-async def still_seated(store: Store, game_id: str, seat: int, user: str) -> None:
+async def still_seated(store: Store, game_id: str, seat: int, user: str) -> dict[int, dict[str, str]]:
     """Refuse unless `user` holds `seat` (NotSeated) and the seat is not absent (SeatAbsent: its
     player left, or it timed out too often; absence is for good). A seat token is given or
-    refreshed only then, so no token of a seat outlives its player leaving."""
-    holder = (await store.seats(game_id)).get(seat)
+    refreshed only then, so no token of a seat outlives its player leaving. Returns the game's
+    seats as read for the check (who holds each)."""
+    seats = await store.seats(game_id)
+    holder = seats.get(seat)
     if holder is None or holder.get("user") != user:
         raise NotSeated("you no longer hold this seat", game=f"games/{game_id}")
     meta = await store.game_meta(game_id)
@@ -94,6 +96,7 @@ async def still_seated(store: Store, game_id: str, seat: int, user: str) -> None
             "and it gets no new token",
             game=f"games/{game_id}",
         )
+    return seats
 
 
 class Games:

@@ -206,6 +206,15 @@ class Limiter:
             limit = self.rows.get(f"{call}_per_{per}")
             if limit is not None and subject:
                 out.append((limit, subject))
+        by_user = next((limit for limit, subject in out if limit.per == USER), None)
+        if by_user is not None and seat:
+            # A seat's moves are a part of its one holder's: a user bucket at least as strict as the
+            # seat's refuses first, so the seat's bucket would only cost a Redis read and write.
+            out = [
+                (limit, subject)
+                for limit, subject in out
+                if not (limit.per == SEAT and by_user.rate <= limit.rate and by_user.burst <= limit.burst)
+            ]
         return out
 
     async def check(self, call: str, user: str | None, address: str | None, *, bot: bool = False) -> None:

@@ -37,7 +37,7 @@ from flotilla.bots import POLICIES
 from flotilla.gateway import interceptors
 from flotilla.gateway.auth import Principal, Tokens, principal_of, session_of
 from flotilla.gateway.errors import maps_errors, maps_stream_errors, to_status
-from flotilla.gateway.limiting import CallLimits, is_bot
+from flotilla.gateway.limiting import CallLimits
 from flotilla.gateway.render import STATE_NAMES, Renderer, clock_from_pb
 from flotilla.identity.principal import BOT_ACCOUNT, GUEST
 from flotilla.rules import RulesError, Seat
@@ -254,11 +254,10 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
     ) -> game_service_pb2.JoinGameResponse:
         principal = await self.session(context)
         game_id = game_id_of(request.game)
-        await self.limits.check("join", context, principal.user, bot=is_bot(principal))
+        await self.limits.check("join", context, principal.user, bot=principal.is_bot_account)
         wanted = request.seat if request.HasField("seat") else None
         seat, meta = await self.games.join(game_id, principal.user, principal.name, wanted, principal.kind)
-        await still_seated(self.games.store, game_id, seat, principal.user)  # a seat that left gets no new token
-        seats = await self.games.store.seats(game_id)
+        seats = await still_seated(self.games.store, game_id, seat, principal.user)  # one that left gets no token
         log.info("game.joined", game=game_id, seat=seat, user=principal.user)
         return game_service_pb2.JoinGameResponse(
             seat=seat,
@@ -426,7 +425,8 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
     ) -> AsyncIterator[game_service_pb2.WatchGameResponse]:
         game_id = game_id_of(request.game)
         principal = await self.principal(context, required=False)
-        async with self.limits.stream(context, principal.user if principal else None, bot=is_bot(principal)):
+        bot = principal is not None and principal.is_bot_account
+        async with self.limits.stream(context, principal.user if principal else None, bot=bot):
             viewer = await self.viewer(context, principal, game_id, request.join_code)
             structlog.contextvars.bind_contextvars(seat=viewer)
             guard = StreamGuard(principal, viewer)
@@ -446,7 +446,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         interceptors.bind(first.open)
         principal = await self.principal(context, required=False)
         user = principal.user if principal else None
-        async with self.limits.stream(context, user, bot=is_bot(principal)):
+        async with self.limits.stream(context, user, bot=principal is not None and principal.is_bot_account):
             gate = self.limits.submit_gate(context, principal)
             async with contextlib.aclosing(
                 self._play(context, first.open, game_id, request_iterator, principal, gate)

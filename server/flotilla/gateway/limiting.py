@@ -16,11 +16,6 @@ from flotilla.identity.principal import Principal
 Context = grpc.aio.ServicerContext[Any, Any]
 
 
-def is_bot(who: Principal | None) -> bool:
-    """Whether `who` is a bot account (its token came from an API key): limits of its own."""
-    return who is not None and bool(who.api_key)
-
-
 class CallLimits:
     """Rate limits, quotas and stream leases of one gateway, by gRPC call."""
 
@@ -61,7 +56,7 @@ class CallLimits:
         if who is None:
             return self.gate("submit", context, None)
         seat = f"{who.game}:{who.seat}" if who.is_seat else None
-        return self.gate("submit", context, who.user, bot=is_bot(who), seat=seat)
+        return self.gate("submit", context, who.user, bot=who.is_bot_account, seat=seat)
 
     @contextlib.asynccontextmanager
     async def guessing(self, context: Context, user: str | None, code: str) -> AsyncIterator[None]:

@@ -16,7 +16,7 @@ from flotilla.app.games import check_request_id, still_seated
 from flotilla.gateway.auth import Principal, Tokens, session_of
 from flotilla.gateway.errors import maps_errors, maps_stream_errors
 from flotilla.gateway.game_servicer import MAX_PAGE
-from flotilla.gateway.limiting import CallLimits, is_bot
+from flotilla.gateway.limiting import CallLimits
 from flotilla.gateway.render import clock_from_pb, clock_pb
 from flotilla.gateway.user_kinds import user_kind
 from flotilla.lobby import room_options
@@ -180,7 +180,7 @@ class LobbyServicer(pb_grpc.LobbyServiceServicer):
         who = await principal(self.tokens, context)
         if request.room:
             room_id_of(request.room)  # a malformed name is refused before any limit is taken
-        await self.limits.check("join", context, who.user, bot=is_bot(who))
+        await self.limits.check("join", context, who.user, bot=who.is_bot_account)
         seat = request.seat if request.HasField("seat") else None
         _, found = await self._admitted(context, who, request.room, request.join_code)
         version, room = await self.rooms.join(
@@ -239,7 +239,7 @@ class LobbyServicer(pb_grpc.LobbyServiceServicer):
     async def WatchRoom(self, request: pb.WatchRoomRequest, context: Context) -> AsyncIterator[pb.WatchRoomResponse]:
         who = await principal(self.tokens, context)
         room_id = room_id_of(request.room)
-        async with self.limits.stream(context, who.user, bot=is_bot(who)):
+        async with self.limits.stream(context, who.user, bot=who.is_bot_account):
             if request.join_code:  # checked once here, where a wrong code counts (the watch checks it again)
                 await self._admitted(context, who, request.room, request.join_code)
             async for change in self.rooms.watch(room_id, request.after_version, who.user, join_code=request.join_code):

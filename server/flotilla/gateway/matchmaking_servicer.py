@@ -15,7 +15,7 @@ from flotilla.app.games import check_request_id
 from flotilla.gateway.auth import Principal, Tokens
 from flotilla.gateway.errors import maps_errors, maps_stream_errors
 from flotilla.gateway.game_servicer import MAX_PAGE
-from flotilla.gateway.limiting import CallLimits, is_bot
+from flotilla.gateway.limiting import CallLimits
 from flotilla.gateway.lobby_servicer import principal
 from flotilla.gateway.user_kinds import user_kind
 from flotilla.lobby.parties import Invite, Parties
@@ -98,7 +98,7 @@ class MatchmakingServicer(pb_grpc.MatchmakingServiceServicer):
             check_request_id(request.request_id),
             request.party_name,
             address=self.limits.address(context),
-            bot=is_bot(who),
+            bot=who.is_bot_account,
         )
         log.info("ticket.created", ticket=ticket.ticket_id, queue=queue)
         return pb.CreateTicketResponse(ticket=self.render(queue, ticket, who))
@@ -176,7 +176,7 @@ class MatchmakingServicer(pb_grpc.MatchmakingServiceServicer):
     ) -> AsyncIterator[pb.WatchTicketResponse]:
         who = await principal(self.tokens, context)
         queue, ticket_id = parse_ticket_name(request.ticket)
-        async with self.limits.stream(context, who.user, bot=is_bot(who)):
+        async with self.limits.stream(context, who.user, bot=who.is_bot_account):
             async for ticket in self.tickets.watch(queue, ticket_id, who.user):
                 if ticket is None:
                     yield pb.WatchTicketResponse(is_checkpoint=True)

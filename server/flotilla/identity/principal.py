@@ -29,6 +29,11 @@ class Principal:
         return self.game is not None
 
     @property
+    def is_bot_account(self) -> bool:
+        """A bot account's token (an API key's): held to the `_per_bot` limits."""
+        return bool(self.api_key)
+
+    @property
     def is_guest(self) -> bool:
         """A guest's token (SignInAsGuest): neither an API key's nor an identity provider's."""
         return not self.api_key and not self.external

@@ -23,6 +23,7 @@ import structlog
 from openskill.models import PlackettLuce
 
 from flotilla.app.host import host_for
+from flotilla.identity.principal import GUEST
 from flotilla.lobby.rooms import is_bot
 from flotilla.store.lobby_store import LobbyStore
 from flotilla.store.protocol import Store
@@ -91,7 +92,9 @@ class Ratings:
         seats = await self.games.seats(game_id)
         humans = sorted((seat, holder["user"]) for seat, holder in seats.items() if not is_bot(holder["user"]))
         users = [u for _, u in humans]
-        if len(set(users)) < 2 or len(set(users)) != len(users) or await self.store.any_guest(users):
+        if len(set(users)) < 2 or len(set(users)) != len(users):
+            return "unrated"
+        if any(kind == GUEST for _, kind in await self.store.user_names(users)):  # guests move no ratings
             return "unrated"
         ranks = [int(meta.result["ranks"][seat]) for seat, _ in humans]
         now_ms = int(time.time() * 1000)

@@ -412,13 +412,6 @@ class LobbyStore:
         """Mark a game whose end is to move ratings (a field of the game: it goes with the game)."""
         return bool(await self._mark_rated(keys=[keys.game(game_id)]))
 
-    async def any_guest(self, users: Sequence[str]) -> bool:
-        """Whether one of `users` signed in as a guest (their record says so: `create_user`)."""
-        async with self.redis.pipeline(transaction=False) as pipe:
-            for user in users:
-                pipe.hget(keys.user(user), "guest")
-            return any(await pipe.execute())
-
     async def is_rated_game(self, game_id: str) -> bool:
         """Whether the game was marked rated when it was made (`mark_rated_game`)."""
         return bool(await self.redis.hget(keys.game(game_id), "rated") == b"1")

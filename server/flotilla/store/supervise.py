@@ -46,7 +46,7 @@ async def supervised(kind: str, run: Callable[[bool], Awaitable[None]], **contex
                 incident = uuid.uuid4().hex[:12]
                 log.error("store.reader_restarted", reader=kind, incident=incident, exc_info=exc, **context)
                 metrics.READER_RESTARTS.labels(kind).inc()
-                await asyncio.sleep(min(RETRY_PAUSE_S * 2**failures, MAX_BACKOFF_S))
+                await asyncio.sleep(min(RETRY_PAUSE_S * 2 ** min(failures, 16), MAX_BACKOFF_S))  # (2**1024 overflows)
                 failures += 1
                 restarted = True
     finally:

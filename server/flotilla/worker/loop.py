@@ -292,7 +292,7 @@ class Worker:
         self.orphans = True
         # Backing off (0.5 s, doubling, at most 30 s): each re-read is one more delivery, so a cause
         # that lasts (a Redis out of memory) reaches FLOTILLA_MAX_DELIVERIES only after ~15 s.
-        await asyncio.sleep(min(0.5 * 2**self._failures, 30.0))
+        await asyncio.sleep(min(0.5 * 2 ** min(self._failures, 16), 30.0))  # (2**1024 overflows)
         self._failures += 1
 
     async def handle_messages(self, fresh: list[Message], reclaimed: list[Message]) -> None:
@@ -530,7 +530,8 @@ class Worker:
             beat=self.beat_now,
         )
         recheck = self.recheck(plan, unread)
-        await self.set_aside(plan.failed)
+        if plan.failed:
+            await self.set_aside(plan.failed)
         started = time.perf_counter()
         done = await self.store.commit_many([pending.call for pending in plan.commits])
         if plan.commits:
