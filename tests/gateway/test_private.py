@@ -16,7 +16,7 @@ import redis.asyncio as aioredis
 
 from flotilla.app import join_codes
 from flotilla.store import keys
-from flotilla.store.lobby_store import LobbyStore
+from flotilla.store.lobby_store import ROOM_TTL_S, LobbyStore
 from flotilla_client.api.game.v1 import game_pb2, game_service_pb2
 from flotilla_client.api.lobby.v1 import lobby_service_pb2 as lb
 from gateway.test_limits import Player, Refusal, add, fresh_address, gateways, refused, worker
@@ -221,4 +221,23 @@ async def test_codes_are_short_found_alone_and_old_codes_still_work(redis_url: s
             assert (refusal.code, refusal.reason) == PERMISSION
     finally:
         await store.close()
+        await redis.aclose()
+
+
+async def test_a_rooms_code_lives_as_long_as_the_room(redis_url: str) -> None:
+    """Every change renews the room's life and its code's: a room kept busy past the code's first
+    lifetime is still found by its code alone (and the code is not free for another room)."""
+    redis = aioredis.Redis.from_url(redis_url)
+    try:
+        async with gateways(redis_url, "") as running:
+            targets = [f"127.0.0.1:{g.port}" for g in running]
+            host, friend = [await Player(targets, fresh_address()).sign_in(n) for n in ("host", "friend")]
+            room = await private_room(host)
+            code_key = keys.room_code(room.join_code)
+            await redis.expire(code_key, 60)  # as if the room were created a day ago, less a minute
+            await friend.lobby().JoinRoom(lb.JoinRoomRequest(join_code=room.join_code), metadata=friend.md())
+            assert await redis.ttl(code_key) > ROOM_TTL_S - 60  # renewed with the room
+            found = await friend.lobby().GetRoom(lb.GetRoomRequest(join_code=room.join_code), metadata=friend.md())
+            assert found.room.name == room.name
+    finally:
         await redis.aclose()

@@ -127,17 +127,20 @@ class LobbyStore:
         )
         if int(reply[0]) < 0:
             return None
-        await self.relist(room_id, str(room["kind"]), listing)
+        await self.relist(room_id, str(room["kind"]), listing, code=str(room.get("code") or ""))
         return int(reply[0])
 
-    async def relist(self, room_id: str, kind: str, listing: float | None) -> None:
-        """The listing indexes are derived from rooms (a crash between the two is healed on read)."""
+    async def relist(self, room_id: str, kind: str, listing: float | None, *, code: str = "") -> None:
+        """The listing indexes are derived from rooms (a crash between the two is healed on read).
+        With the room's join `code`, its lookup key lives as long as the room (each change renews both)."""
         async with self.redis.pipeline(transaction=False) as pipe:
             for key in (keys.ROOMS_LISTED, keys.rooms_listed(kind)):
                 if listing is None:
                     pipe.zrem(key, room_id)
                 else:
                     pipe.zadd(key, {room_id: listing})
+            if code:
+                pipe.expire(keys.room_code(code), ROOM_TTL_S)
             await pipe.execute()
 
     async def unlist(self, room_id: str, kind: str) -> None:
