@@ -11,12 +11,20 @@ import pytest
 from flotilla.redis_server import RedisServer, share_ports
 from support import Stack, start_stack
 
+
 # Parallel test workers (pytest-xdist) hand out disjoint ports: a server one of them killed and
 # will restart on its address can never find that port taken by another's new server.
-share_ports(
-    int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw")),
-    int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")),
-)
+# scripts/test runs a second pytest process beside them (the side lane, see `SIDE_LANE`), which may
+# have xdist workers of its own: FLOTILLA_TEST_PORT_BLOCKS="first/count" gives a lane's workers the
+# blocks first, first + 1, ... of count.
+def _port_block() -> tuple[int, int]:
+    first, _, count = os.environ.get("FLOTILLA_TEST_PORT_BLOCKS", "0/0").partition("/")
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+    index = int(first) + int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw"))
+    return index, max(int(count), workers)
+
+
+share_ports(*_port_block())
 
 # The longest modules (a minute or more of one worker each) start first, longest first, so that
 # the run does not end with one of them going on alone while the other xdist worker idles
@@ -57,8 +65,30 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     return DirectoryScopes(config, log)
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Run the `LONGEST_FIRST` modules first (in that order), then the rest as collected."""
+SIDE_LANE = ("tests/hosts/", "tests/deploy/test_image.py", "tests/deploy/test_compose.py", "tests/deploy/test_kube.py")
+"""Modules that spend their time waiting (image builds, faults held for seconds, several hosts' worth
+of idle processes) rather than computing: scripts/test runs them in a second pytest process beside
+the two xdist workers (FLOTILLA_TEST_LANE=side; the workers run FLOTILLA_TEST_LANE=main, the rest),
+so their waits overlap the CPU-bound modules instead of adding to the suite's time. Without
+FLOTILLA_TEST_LANE (a developer's pytest run) every collected test runs."""
+
+
+def in_side_lane(nodeid: str) -> bool:
+    return nodeid.startswith(SIDE_LANE)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Keep this lane's tests (FLOTILLA_TEST_LANE), and run the `LONGEST_FIRST` modules first (in
+    that order), then the rest as collected."""
+    lane = os.environ.get("FLOTILLA_TEST_LANE")
+    if lane in ("main", "side"):
+        keep: list[pytest.Item] = []
+        dropped: list[pytest.Item] = []
+        for item in items:
+            (keep if in_side_lane(item.nodeid) == (lane == "side") else dropped).append(item)
+        if dropped:
+            config.hook.pytest_deselected(items=dropped)
+            items[:] = keep
     rank = {module: i for i, module in enumerate(LONGEST_FIRST)}
     items.sort(key=lambda item: rank.get(item.nodeid.split("::")[0], len(rank)))
 
