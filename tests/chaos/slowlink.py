@@ -26,6 +26,7 @@ import contextlib
 import ctypes
 import os
 import random
+import re
 import socket
 import subprocess
 import threading
@@ -81,7 +82,7 @@ class Netns:
         for port, shares in sorted(self._losses.items()):
             for match, pct in zip(("dport", "sport"), shares, strict=True):
                 if pct > 0:  # per mille: `numgen` draws integers
-                    rules.append(f"tcp {match} {port} numgen random mod 1000 < {round(pct * 10)} drop")
+                    rules.append(f"tcp {match} {port} numgen random mod 1000 < {round(pct * 10)} counter drop")
         chain = "\n".join(["type filter hook input priority 0; policy accept;", *rules])
         script = f"table inet slow {{}}\ndelete table inet slow\ntable inet slow {{\nchain input {{\n{chain}\n}}\n}}\n"
         command = ["ip", "netns", "exec", self.name, "nft", "-f", "-"]
@@ -92,6 +93,12 @@ class Netns:
         with self._lock:
             self._losses[port] = (to_pct, from_pct)
             self._nft()
+
+    def dropped(self) -> int:
+        """Packets dropped so far (by the rules in place: `lose` starts their counts again)."""
+        command = ["ip", "netns", "exec", self.name, "nft", "list", "table", "inet", "slow"]
+        listed = subprocess.run(command, check=True, capture_output=True, text=True).stdout
+        return sum(int(n) for n in re.findall(r"counter packets (\d+)", listed))
 
     def run(self, make: Callable[[], T]) -> T:
         """`make()` on a thread that joined the namespace (sockets it creates live there for good)."""

@@ -16,8 +16,12 @@ with the loss in a network namespace the module makes (root only).
 
 from __future__ import annotations
 
+import contextlib
 import os
+import socket
 import statistics
+import threading
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -119,3 +123,60 @@ async def test_games_play_through_slow_links_with_nothing_lost_doubled_or_failed
         f"median {statistics.median(waits):.3f} s, max {waits[-1]:.2f} s; events: "
         + ", ".join(f"{g.kind} {g.final_version}" for g in games)
     )
+
+
+@contextlib.contextmanager
+def echo_server() -> Iterator[int]:
+    """A TCP echo server on 127.0.0.1 (threads); yields its port."""
+    listener = socket.create_server(("127.0.0.1", 0))
+
+    def echo(conn: socket.socket) -> None:
+        with conn:
+            while data := conn.recv(65536):
+                conn.sendall(data)
+
+    def accept() -> None:
+        with contextlib.suppress(OSError):
+            while True:
+                threading.Thread(target=echo, args=(listener.accept()[0],), daemon=True).start()
+
+    threading.Thread(target=accept, daemon=True).start()
+    try:
+        yield listener.getsockname()[1]
+    finally:
+        listener.close()
+
+
+def echoed(port: int, payload: bytes, pieces: int) -> tuple[bytes, float]:
+    """Send `payload` in `pieces` writes on one connection to 127.0.0.1:`port`, read as much back."""
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as conn:
+        started, back = time.monotonic(), b""
+        step = -(-len(payload) // pieces)
+        for i in range(0, len(payload), step):
+            conn.sendall(payload[i : i + step])
+        while len(back) < len(payload):
+            back += conn.recv(65536)
+        return back, time.monotonic() - started
+
+
+def test_a_slow_link_delays_each_direction_keeps_the_byte_order_and_really_loses_packets() -> None:
+    """Jitter larger than the gap between writes must not reorder bytes; a lossy link drops real
+    packets (nft's counters) and TCP delivers every byte anyway."""
+    payload = os.urandom(1 << 20)
+    netns = Netns()
+    try:
+        with echo_server() as port:
+            link = SlowLink(port, netns=netns)
+            try:
+                link.shape(Shape(delay_ms=30, jitter_ms=20), Shape(delay_ms=10))
+                back, took = echoed(link.port, payload, 200)
+                assert back == payload, "bytes lost or reordered by the jitter"
+                assert took >= (30 - 20 + 10) / 1000, f"a round trip took {took * 1000:.0f} ms"
+                link.shape(Shape(loss_pct=5))
+                back, _ = echoed(link.port, payload, 50)
+                assert back == payload
+                assert netns.dropped() > 0, "no packet was dropped at 5 %"
+            finally:
+                link.close()
+    finally:
+        netns.close()
