@@ -40,6 +40,8 @@ T = TypeVar("T")
 CHUNK = 65536  # bytes read at once
 MAX_CHUNKS = 64  # chunks one direction holds at most (4 MiB): then it stops reading
 CLONE_NEWNET = 0x40000000  # setns(2): join a network namespace
+PREFIX = "slow"  # namespaces made here: slow<pid>x<8 hex>
+STALE = re.compile(rf"^{PREFIX}(\d+)x[0-9a-f]{{8}}$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,12 +59,22 @@ class Shape:
 STILL = Shape()
 
 
+def sweep_stale() -> None:
+    """Delete the namespaces `Netns` made in processes that are gone (a run killed before its
+    cleanup); others' namespaces are left alone."""
+    listed = subprocess.run(["ip", "netns", "list"], check=True, capture_output=True, text=True).stdout
+    for name in (line.split()[0] for line in listed.splitlines() if line.strip()):
+        if (made := STALE.match(name)) and not os.path.exists(f"/proc/{made.group(1)}"):
+            subprocess.run(["ip", "netns", "delete", name], check=False, capture_output=True)
+
+
 class Netns:
-    """A network namespace of the test's own (`slow-<random>`), its loopback up, with an nftables
-    table that drops a share of the packets to or from chosen ports of its loopback."""
+    """A network namespace of the test's own (`slow<pid>x<random>`), its loopback up, with an
+    nftables table that drops a share of the packets to or from chosen ports of its loopback."""
 
     def __init__(self) -> None:
-        self.name = f"slow-{uuid.uuid4().hex[:8]}"
+        sweep_stale()
+        self.name = f"{PREFIX}{os.getpid()}x{uuid.uuid4().hex[:8]}"
         self._losses: dict[int, tuple[float, float]] = {}  # hop port: (to it %, from it %)
         self._lock = threading.Lock()
         subprocess.run(["ip", "netns", "add", self.name], check=True, capture_output=True)
