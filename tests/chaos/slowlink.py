@@ -224,7 +224,7 @@ class SlowLink:
         except (OSError, TimeoutError):
             writer.transport.abort()
             return
-        await asyncio.gather(self._pump(reader, far[1], lambda: self.up), self._pump(far[0], writer, lambda: self.down))
+        await self._relay((reader, writer), far, lambda: self.up, lambda: self.down)
 
     async def _hop_accepted(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         """The namespace's end of a hop: on to the target, unshaped (the hop itself loses)."""
@@ -239,7 +239,22 @@ class SlowLink:
             return
         if waiting is not None:
             waiting.set_result(None)
-        await asyncio.gather(self._pump(reader, target[1], lambda: STILL), self._pump(target[0], writer, lambda: STILL))
+        await self._relay((reader, writer), target, lambda: STILL, lambda: STILL)
+
+    async def _relay(
+        self,
+        near: tuple[asyncio.StreamReader, asyncio.StreamWriter],
+        far: tuple[asyncio.StreamReader, asyncio.StreamWriter],
+        up: Callable[[], Shape],
+        down: Callable[[], Shape],
+    ) -> None:
+        """Both directions until both have ended, then both sockets closed."""
+        try:
+            await asyncio.gather(self._pump(near[0], far[1], up), self._pump(far[0], near[1], down))
+        finally:
+            for writer in (near[1], far[1]):
+                writer.close()
+                self._writers.discard(writer)
 
     async def _pump(self, source: asyncio.StreamReader, sink: asyncio.StreamWriter, shape: Callable[[], Shape]) -> None:
         """Bytes from `source` to `sink`, each chunk held as `shape()` says, in order; an end or a
