@@ -48,7 +48,7 @@ pytestmark = [pytest.mark.redis, pytest.mark.timeout(240)]
 SHORT_COUNTER = ("counter", 2, {"moves": "16"})
 GAMES = [SHORT_COUNTER, SHORT_COUNTER, SAIL_AWAY, SAIL_AWAY, PIRATES]
 WITHIN_S = 150  # about 30 s alone at 50 ms ± 20 ms; a stall fails sooner (chaos_support.STALL_S)
-RECLAIMED = "flotilla_work_reclaimed_total{how=dead}"
+RECLAIMED = ["flotilla_work_reclaimed_total{how=dead}", "flotilla_work_reclaimed_total{how=idle}"]  # not "own"
 
 SHAPES = {
     "delay 50±20 ms": Shape(delay_ms=50, jitter_ms=20),
@@ -67,8 +67,10 @@ class Rig:
         return [self.redis_link, *self.client_links]
 
     def reclaimed(self) -> float:
-        """Messages the workers took over from a worker whose liveness key lapsed."""
-        return sum(scrape(port).get(RECLAIMED, 0.0) for process, port in self.stack.metrics if process == "worker")
+        """Messages the workers took over from another: its liveness key lapsed, or it held them
+        past FLOTILLA_RECLAIM_IDLE_MS."""
+        workers = [scrape(port) for process, port in self.stack.metrics if process == "worker"]
+        return sum(metrics.get(key, 0.0) for metrics in workers for key in RECLAIMED)
 
     def assert_all_alive(self) -> None:
         dead = [p.pid for p in [*self.stack.gateway_procs, *self.stack.worker_procs] if p.poll() is not None]
