@@ -799,13 +799,18 @@ class RedisStore:
                 await self._incoming.put(batch)
 
     async def work_stats(self, streams: Sequence[str]) -> list[tuple[str, int, int | None]]:
-        """(stream, pending, lag) of the workers' group on each stream; lag is None before Redis 7."""
+        """(stream, pending, lag) of the workers' group on each stream; lag is None before Redis 7.
+        One pipelined round trip (a worker far from Redis must not pay one per stream)."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for stream in streams:
+                pipe.xinfo_groups(stream)
+            replies = await pipe.execute(raise_on_error=False)
         out = []
-        for stream in streams:
-            try:
-                groups = await self.redis.xinfo_groups(stream)
-            except ResponseError:  # the stream does not exist yet
+        for stream, groups in zip(streams, replies, strict=True):
+            if isinstance(groups, ResponseError):  # the stream does not exist yet
                 continue
+            if isinstance(groups, Exception):
+                raise groups
             for group in groups:
                 name = group.get("name")
                 if name in (keys.WORKER_GROUP, keys.WORKER_GROUP.encode()):
@@ -822,11 +827,20 @@ class RedisStore:
                 await self.redis.xgroup_delconsumer(stream, keys.WORKER_GROUP, consumer)
 
     async def reclaim_work(
-        self, stream: str, consumer: str, min_idle_ms: int, count: int
+        self, streams: Sequence[str], consumer: str, min_idle_ms: int, count: int
     ) -> list[tuple[str, bytes, dict[bytes, bytes]]]:
-        """Backstop for a live but stuck worker: XAUTOCLAIM messages pending for `min_idle_ms`."""
-        reply = await self.redis.xautoclaim(stream, keys.WORKER_GROUP, consumer, min_idle_ms, "0-0", count=count)
-        return [(stream, msg_id, fields) for msg_id, fields in reply[1] if fields]
+        """Backstop for a live but stuck worker: XAUTOCLAIM messages pending for `min_idle_ms`
+        (up to `count` per stream), on every stream in one pipelined round trip."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for stream in streams:
+                pipe.xautoclaim(stream, keys.WORKER_GROUP, consumer, min_idle_ms, "0-0", count=count)
+            replies = await pipe.execute()
+        return [
+            (stream, msg_id, fields)
+            for stream, reply in zip(streams, replies, strict=True)
+            for msg_id, fields in reply[1]
+            if fields
+        ]
 
     async def lapsed_workers(self) -> list[str]:
         """Registered workers whose liveness key is gone (the registry's lapsed scores, checked

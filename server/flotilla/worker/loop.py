@@ -260,9 +260,7 @@ class Worker:
                     messages = await self.store.read_work(self.streams, self.consumer, self.batch, self.block_ms)
                 if time.monotonic() - last_claim > self.claim_idle_ms / 2000:
                     last_claim = time.monotonic()
-                    stuck: list[Message] = []
-                    for stream in self.streams:
-                        stuck += await self.store.reclaim_work(stream, self.consumer, self.claim_idle_ms, 100)
+                    stuck = await self.store.reclaim_work(self.streams, self.consumer, self.claim_idle_ms, 100)
                     if stuck:
                         self._count_reclaimed("idle", stuck)
                     reclaimed += stuck
