@@ -65,7 +65,13 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     return DirectoryScopes(config, log)
 
 
-SIDE_LANE = ("tests/hosts/", "tests/deploy/test_image.py", "tests/deploy/test_compose.py", "tests/deploy/test_kube.py")
+SIDE_LANE = (
+    "tests/hosts/",
+    "tests/chaos/test_slow_links.py",
+    "tests/deploy/test_image.py",
+    "tests/deploy/test_compose_podman.py",
+    "tests/deploy/test_kube_play.py",
+)
 """Modules that spend their time waiting (image builds, faults held for seconds, several hosts' worth
 of idle processes) rather than computing: scripts/test runs them in a second pytest process beside
 the two xdist workers (FLOTILLA_TEST_LANE=side; the workers run FLOTILLA_TEST_LANE=main, the rest),
