@@ -55,6 +55,7 @@ class Trace:
     prompts: list[float] = field(default_factory=list)
     doing: tuple[str, float] = ("", 0.0)  # what the bot is at, since when (for a stall's report)
     waits: list[float] = field(default_factory=list)  # a bot's confirmed moves: seconds from submit to OK
+    etags: list[str] = field(default_factory=list)  # every etag the stream named (each a version it was shown)
 
     def at(self, doing: str) -> None:
         self.doing = (doing, time.monotonic())
@@ -71,6 +72,8 @@ class Trace:
             self.ids.append(-update.view.through_event_id)
             self.views.append(time.monotonic())
         self.ids.extend(e.event_id for e in update.events)
+        if update.etag:
+            self.etags.append(update.etag)
         if update.HasField("prompt"):
             self.prompts.append(time.monotonic())
 
