@@ -83,14 +83,17 @@ def _acceptable(error: FlotillaError) -> bool:
     return error.code == grpc.StatusCode.ABORTED or error.reason in WAIT_FOR_NEXT_PROMPT
 
 
-async def watch_bot(client: FlotillaClient, seat: Seat, ledger: Ledger, rng: random.Random, trace: Trace) -> None:
-    """WatchGame + SubmitAction until the game ends."""
+async def watch_bot(
+    client: FlotillaClient, seat: Seat, ledger: Ledger, rng: random.Random, trace: Trace, *, pace_s: float = 0.0
+) -> None:
+    """WatchGame + SubmitAction until the game ends (each move `pace_s` after its prompt)."""
     trace.at("watching")
     async for update in client.watch(seat.game, seat):
         trace.note(update)
         if not (update.HasField("prompt") and update.prompt.legal_actions):
             continue
         action, request_id = choose(rng, update.prompt.legal_actions), uuid.uuid4().hex
+        await asyncio.sleep(pace_s)
         trace.at(f"submitting with etag {update.prompt.etag}")
         sent = time.monotonic()
         try:
@@ -105,9 +108,12 @@ async def watch_bot(client: FlotillaClient, seat: Seat, ledger: Ledger, rng: ran
         ledger.confirm(seat.game, seat.seat, request_id, reply.etag)
 
 
-async def play_bot(client: FlotillaClient, seat: Seat, ledger: Ledger, rng: random.Random, trace: Trace) -> None:
+async def play_bot(
+    client: FlotillaClient, seat: Seat, ledger: Ledger, rng: random.Random, trace: Trace, *, pace_s: float = 0.0
+) -> None:
     """One Play stream until the game ends; reopened from the last etag when it breaks,
-    re-sending (same request id, same etag) the submits whose outcome it never heard."""
+    re-sending (same request id, same etag) the submits whose outcome it never heard. Each move
+    `pace_s` after its prompt."""
     after, unanswered, failures = "", dict[str, tuple[game_pb2.Action, str, float]](), 0
     while True:
         trace.at(f"playing from {after or 'the start'}")
@@ -142,6 +148,7 @@ async def play_bot(client: FlotillaClient, seat: Seat, ledger: Ledger, rng: rand
                     ledger.confirm(seat.game, seat.seat, answered, update.etag)
                 if update.HasField("prompt") and update.prompt.legal_actions:
                     action = choose(rng, update.prompt.legal_actions)
+                    await asyncio.sleep(pace_s)
                     request_id = stream.send(action, etag=update.prompt.etag)
                     unanswered[request_id] = (action, update.prompt.etag, time.monotonic())
             stream.close()
@@ -176,11 +183,21 @@ class ChaosGame:
 class Table:
     """Creates games, seats bots and spectators on the stack's gateways, and plays them out."""
 
-    def __init__(self, targets: Sequence[str], ledger: Ledger, *, seed: int = 0, play_stream_every: int = 0) -> None:
-        """`play_stream_every` = n: seat 1 of every n-th game plays through a Play stream."""
+    def __init__(
+        self,
+        targets: Sequence[str],
+        ledger: Ledger,
+        *,
+        seed: int = 0,
+        play_stream_every: int = 0,
+        pace_s: float = 0.0,
+    ) -> None:
+        """`play_stream_every` = n: seat 1 of every n-th game plays through a Play stream; the bots
+        move `pace_s` after each prompt (0: as fast as they can)."""
         self.targets = list(targets)
         self.ledger = ledger
         self.play_stream_every = play_stream_every
+        self.pace_s = pace_s
         self.games: list[ChaosGame] = []
         self.rng = random.Random(seed)
         self.clients: list[FlotillaClient] = []
@@ -217,7 +234,7 @@ class Table:
             game.bots.append(trace)
             self.traces.append(trace)
             rng = random.Random(self.rng.random())
-            self.tasks.append(asyncio.create_task(bot(client, seat, self.ledger, rng, trace)))
+            self.tasks.append(asyncio.create_task(bot(client, seat, self.ledger, rng, trace, pace_s=self.pace_s)))
         for i in range(spectators):
             game.spectators.append(self.spectator(created.name, f"{created.name} spectator {i}"))
         return game
