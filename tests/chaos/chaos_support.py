@@ -20,6 +20,8 @@ from typing import Any, TypeVar
 
 import grpc
 
+from flotilla.app.lineage import parse_etag
+from flotilla.store.redis_store import RedisStore
 from flotilla_client import FlotillaClient, FlotillaError, Seat
 from flotilla_client.api.game.v1 import game_pb2, game_service_pb2
 from flotilla_client.client import RETRYABLE
@@ -325,6 +327,23 @@ async def assert_sound(redis_url: str, ledger: Ledger, games: Sequence[ChaosGame
             assert_gapless(trace.ids, game.final_version)
         await assert_stored_state_replays(redis_url, game.name)
     return kept
+
+
+async def shown_but_rolled_back(redis_url: str, game: ChaosGame) -> list[str]:
+    """The commits `game`'s bots and spectators were shown (every etag their streams named) that
+    are not in its final history: commits a failover rolled back after a watcher saw them."""
+    store = RedisStore.from_url(redis_url)
+    try:
+        history = {e.version: e.lineage for e in await store.entries_after(game.name.removeprefix("games/"), 0)}
+    finally:
+        await store.close()
+    out = []
+    for trace in [*game.bots, *game.spectators]:
+        shown = sorted({parse_etag(etag) for etag in trace.etags})
+        lost = [f"{v}.{lineage}" for v, lineage in shown if v and history.get(v) != lineage]
+        if lost:
+            out.append(f"{trace.who} was shown {len(lost)} commits not in the final history: {lost[:5]}")
+    return out
 
 
 async def every(period_s: float, stop: asyncio.Event, fault: Callable[[], Awaitable[None]], times: int) -> int:

@@ -11,8 +11,9 @@ It writes `OUT_DIR/status.json` every `STATUS_S` (`Status`: per game its confirm
 time of the last, per client its failovers, the failures seen), for the test to wait on. Once the
 file `OUT_DIR/stop` exists it starts no game, lets the running ones end (at most `FINISH_S`), and
 checks from its host (Redis must be reachable by then): each confirmed move in its game's log once
-(`ledger`), each stream gapless to the game's last event and never doubled, each stored state the
-replay of its log. It writes all of it to `OUT_DIR/report.json` (`Report`) and exits 0.
+(`ledger`), each stream gapless to the game's last event and never doubled and never shown a
+commit that is not in the final history (rolled back), each stored state the replay of its log.
+It writes all of it to `OUT_DIR/report.json` (`Report`) and exits 0.
 
 Times are `time.monotonic()`: CLOCK_MONOTONIC, the same clock in every process of the machine.
 """
@@ -28,7 +29,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from chaos.chaos_support import COUNTER, SAIL_AWAY, ChaosGame, Spec, Table, Trace
+from chaos.chaos_support import COUNTER, SAIL_AWAY, ChaosGame, Spec, Table, Trace, shown_but_rolled_back
 from flotilla.cli import _wait_for_gateway
 from flotilla_client import FlotillaError
 from ledger import Ledger
@@ -190,6 +191,7 @@ class Driver:
                     assert_gapless(trace.ids, info.last_event_id)
                 except AssertionError as error:
                     unsound.append(f"{trace.who}: {error}")
+            unsound += await shown_but_rolled_back(self.redis_url, game)
             try:
                 await assert_stored_state_replays(self.redis_url, game.name)
             except AssertionError as error:
