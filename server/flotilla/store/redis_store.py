@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import functools
 import secrets
+import socket
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
@@ -180,6 +181,16 @@ def _pairs(flat: Sequence[bytes]) -> dict[bytes, bytes]:
     return dict(zip(flat[::2], flat[1::2], strict=True))
 
 
+def tcp_timeouts(timeout_ms: int) -> dict[int, int]:
+    """Socket options (Linux; others are left out) that close a connection whose peer has not
+    acknowledged what was sent for `timeout_ms`, and probe one idle that long (a blocked read) once
+    a second: a partitioned peer fails a sending connection within `timeout_ms`, an idle one
+    within twice that."""
+    idle_s = max(1, timeout_ms // 1000)
+    wanted = {"TCP_USER_TIMEOUT": timeout_ms, "TCP_KEEPIDLE": idle_s, "TCP_KEEPINTVL": 1, "TCP_KEEPCNT": 3}
+    return {getattr(socket, name): value for name, value in wanted.items() if hasattr(socket, name)}
+
+
 def dedicated_client(client: Any) -> Any:
     """A client on a connection of its own, outside `client`'s pool (single Redis): for a
     blocking read that another connection may end with CLIENT UNBLOCK, and that is closed
@@ -235,6 +246,7 @@ class RedisStore:
         max_connections: int = 128,
         pool_timeout_s: float = 5.0,
         cluster_readers: int = 0,
+        tcp_timeout_ms: int = 0,
         **kwargs: Any,
     ) -> RedisStore:
         """A store on the Redis at `url`: redis:// or rediss:// (TLS), user:password@ as usual;
@@ -249,10 +261,19 @@ class RedisStore:
         their own (`dedicated_client`), except on a cluster, where each watched game or followed
         room holds one of its node's pool while it reads: there the cap is raised by
         `cluster_readers`.
+
+        `tcp_timeout_ms` > 0: a connection whose peer stops acknowledging (a partition: nothing is
+        refused, nothing arrives) is closed after that long, whether it was sending (TCP_USER_TIMEOUT)
+        or waiting on a blocking read (keepalive probes), so the command fails as a ConnectionError
+        then instead of at the socket timeout (30 s) or when TCP gives up. On a Redis Cluster that
+        bounds how long the calls of the games on a healthy primary wait behind a call to a lost one.
         """
         # Blocking reads (XREAD/XREADGROUP BLOCK) last at most ~10 s; the socket timeout sits above them.
         kwargs.setdefault("socket_timeout", 30)
         kwargs.setdefault("socket_connect_timeout", 5)
+        if tcp_timeout_ms > 0:
+            kwargs.setdefault("socket_keepalive", True)
+            kwargs.setdefault("socket_keepalive_options", tcp_timeouts(tcp_timeout_ms))
         plain_url, cluster = _split_url(url)
         if cluster:
             client: Any = RedisCluster.from_url(plain_url, max_connections=max_connections + cluster_readers, **kwargs)
@@ -287,6 +308,7 @@ class RedisStore:
             max_connections=settings.redis_max_connections,
             pool_timeout_s=settings.redis_pool_timeout_s,
             cluster_readers=settings.max_open_streams,
+            tcp_timeout_ms=settings.redis_tcp_timeout_ms,
         )
 
     def sync_client(self, timeout_s: float) -> Any:
