@@ -156,6 +156,7 @@ def run_flotilla(
             subprocess.run(["taskset", "-pc", server_cpu, str(pid)], check=True, capture_output=True)
     env = dict(os.environ, REDIS_URL=redis.url, FLOTILLA_LOG_FORMAT="json", FLOTILLA_METRICS_PORT="0")
     env["FLOTILLA_LIMITS"] = LIMITS_ON if limits == "on" else "off"
+    env["FLOTILLA_WAIT_REPLICAS"] = str(args.wait_replicas)
     procs: list[subprocess.Popen[bytes]] = []
     worker_procs: list[subprocess.Popen[bytes]] = []
     targets = []
@@ -241,6 +242,8 @@ def run_flotilla(
             row["old_server_cpu_pct"] = old_pct
             row["old_us_per_move"] = 1e4 * old_pct / float(row["moves_per_s"]) if row["moves_per_s"] else None
             where = "cluster 3+3" if args.cluster else "1 Redis"
+            if args.wait_replicas:
+                where += f", WAIT {args.wait_replicas}"
             row["appendfsync"] = appendfsync
             row["limits"] = limits
             row["processes"] = processes
@@ -452,6 +455,9 @@ def main() -> None:
     parser.add_argument("--warmup", type=float, default=3)
     parser.add_argument("--duration", type=float, default=10)
     parser.add_argument("--cluster", action="store_true", help="a 3-primary, 3-replica Redis Cluster")
+    parser.add_argument(
+        "--wait-replicas", type=int, default=0, help="FLOTILLA_WAIT_REPLICAS (with --cluster: each primary has one)"
+    )
     parser.add_argument("--kind", default="counter", help="game kinds, comma-separated, or all; the peer: counter")
     parser.add_argument("--seats", type=int, default=0, help="seats per game (0: 2 for counter, else 3)")
     parser.add_argument("--pin", action="store_true", help="servers on CPU 0, load generators on CPU 1")

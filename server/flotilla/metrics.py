@@ -97,6 +97,10 @@ FEED_REWINDS = Counter(
     "flotilla_gateway_feed_rewinds_total",
     "Gateway: watched games found behind their feed's cursor (Redis came back behind); watchers resynced",
 )
+FEED_HELD = Counter(
+    "flotilla_gateway_feed_held_total",
+    "Gateway: feed reads held back because the replicas had not confirmed their commits (FLOTILLA_WAIT_REPLICAS)",
+)
 WATCH_RESYNCS = Counter(
     "flotilla_gateway_watch_resyncs_total", "Gateway: full views sent to resync a watcher, by cause", ["cause"]
 )

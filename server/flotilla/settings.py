@@ -51,6 +51,9 @@ class Settings:
     grpc_max_pending: int = 50_000  # [FLOTILLA_GRPC_MAX_PENDING] grpc core's queue of calls not yet taken, per method
     redis_max_connections: int = 128  # [FLOTILLA_REDIS_MAX_CONNECTIONS] pooled connections per process and Redis node
     redis_pool_timeout_s: float = 5.0  # [FLOTILLA_REDIS_POOL_TIMEOUT] wait for a pooled connection, then UNAVAILABLE
+    redis_tcp_timeout_ms: int = (
+        5000  # [FLOTILLA_REDIS_TCP_TIMEOUT_MS] a Redis connection silent this long is closed (0: the OS's)
+    )
     store_lost_s: float = 10.0  # [FLOTILLA_STORE_LOST_S] gateway: Redis unanswered this long ends its watch streams
     # --- transport (docs/security.md) ---
     tls_cert: str = ""  # [FLOTILLA_TLS_CERT] gateway: PEM certificate chain file; with the key it serves TLS only
@@ -145,6 +148,7 @@ class Settings:
             grpc_max_pending=_int("FLOTILLA_GRPC_MAX_PENDING", d.grpc_max_pending),
             redis_max_connections=_int("FLOTILLA_REDIS_MAX_CONNECTIONS", d.redis_max_connections),
             redis_pool_timeout_s=float(os.environ.get("FLOTILLA_REDIS_POOL_TIMEOUT", d.redis_pool_timeout_s)),
+            redis_tcp_timeout_ms=_int("FLOTILLA_REDIS_TCP_TIMEOUT_MS", d.redis_tcp_timeout_ms),
             store_lost_s=float(os.environ.get("FLOTILLA_STORE_LOST_S", d.store_lost_s)),
             tls_cert=os.environ.get("FLOTILLA_TLS_CERT", d.tls_cert),
             tls_key=os.environ.get("FLOTILLA_TLS_KEY", d.tls_key),

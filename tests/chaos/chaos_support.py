@@ -20,6 +20,8 @@ from typing import Any, TypeVar
 
 import grpc
 
+from flotilla.app.lineage import parse_etag
+from flotilla.store.redis_store import RedisStore
 from flotilla_client import FlotillaClient, FlotillaError, Seat
 from flotilla_client.api.game.v1 import game_pb2, game_service_pb2
 from flotilla_client.client import RETRYABLE
@@ -55,6 +57,7 @@ class Trace:
     prompts: list[float] = field(default_factory=list)
     doing: tuple[str, float] = ("", 0.0)  # what the bot is at, since when (for a stall's report)
     waits: list[float] = field(default_factory=list)  # a bot's confirmed moves: seconds from submit to OK
+    etags: list[str] = field(default_factory=list)  # every etag the stream named (each a version it was shown)
 
     def at(self, doing: str) -> None:
         self.doing = (doing, time.monotonic())
@@ -71,6 +74,8 @@ class Trace:
             self.ids.append(-update.view.through_event_id)
             self.views.append(time.monotonic())
         self.ids.extend(e.event_id for e in update.events)
+        if update.etag:
+            self.etags.append(update.etag)
         if update.HasField("prompt"):
             self.prompts.append(time.monotonic())
 
@@ -80,14 +85,17 @@ def _acceptable(error: FlotillaError) -> bool:
     return error.code == grpc.StatusCode.ABORTED or error.reason in WAIT_FOR_NEXT_PROMPT
 
 
-async def watch_bot(client: FlotillaClient, seat: Seat, ledger: Ledger, rng: random.Random, trace: Trace) -> None:
-    """WatchGame + SubmitAction until the game ends."""
+async def watch_bot(
+    client: FlotillaClient, seat: Seat, ledger: Ledger, rng: random.Random, trace: Trace, *, pace_s: float = 0.0
+) -> None:
+    """WatchGame + SubmitAction until the game ends (each move `pace_s` after its prompt)."""
     trace.at("watching")
     async for update in client.watch(seat.game, seat):
         trace.note(update)
         if not (update.HasField("prompt") and update.prompt.legal_actions):
             continue
         action, request_id = choose(rng, update.prompt.legal_actions), uuid.uuid4().hex
+        await asyncio.sleep(pace_s)
         trace.at(f"submitting with etag {update.prompt.etag}")
         sent = time.monotonic()
         try:
@@ -102,9 +110,12 @@ async def watch_bot(client: FlotillaClient, seat: Seat, ledger: Ledger, rng: ran
         ledger.confirm(seat.game, seat.seat, request_id, reply.etag)
 
 
-async def play_bot(client: FlotillaClient, seat: Seat, ledger: Ledger, rng: random.Random, trace: Trace) -> None:
+async def play_bot(
+    client: FlotillaClient, seat: Seat, ledger: Ledger, rng: random.Random, trace: Trace, *, pace_s: float = 0.0
+) -> None:
     """One Play stream until the game ends; reopened from the last etag when it breaks,
-    re-sending (same request id, same etag) the submits whose outcome it never heard."""
+    re-sending (same request id, same etag) the submits whose outcome it never heard. Each move
+    `pace_s` after its prompt."""
     after, unanswered, failures = "", dict[str, tuple[game_pb2.Action, str, float]](), 0
     while True:
         trace.at(f"playing from {after or 'the start'}")
@@ -139,6 +150,7 @@ async def play_bot(client: FlotillaClient, seat: Seat, ledger: Ledger, rng: rand
                     ledger.confirm(seat.game, seat.seat, answered, update.etag)
                 if update.HasField("prompt") and update.prompt.legal_actions:
                     action = choose(rng, update.prompt.legal_actions)
+                    await asyncio.sleep(pace_s)
                     request_id = stream.send(action, etag=update.prompt.etag)
                     unanswered[request_id] = (action, update.prompt.etag, time.monotonic())
             stream.close()
@@ -173,11 +185,21 @@ class ChaosGame:
 class Table:
     """Creates games, seats bots and spectators on the stack's gateways, and plays them out."""
 
-    def __init__(self, targets: Sequence[str], ledger: Ledger, *, seed: int = 0, play_stream_every: int = 0) -> None:
-        """`play_stream_every` = n: seat 1 of every n-th game plays through a Play stream."""
+    def __init__(
+        self,
+        targets: Sequence[str],
+        ledger: Ledger,
+        *,
+        seed: int = 0,
+        play_stream_every: int = 0,
+        pace_s: float = 0.0,
+    ) -> None:
+        """`play_stream_every` = n: seat 1 of every n-th game plays through a Play stream; the bots
+        move `pace_s` after each prompt (0: as fast as they can)."""
         self.targets = list(targets)
         self.ledger = ledger
         self.play_stream_every = play_stream_every
+        self.pace_s = pace_s
         self.games: list[ChaosGame] = []
         self.rng = random.Random(seed)
         self.clients: list[FlotillaClient] = []
@@ -214,7 +236,7 @@ class Table:
             game.bots.append(trace)
             self.traces.append(trace)
             rng = random.Random(self.rng.random())
-            self.tasks.append(asyncio.create_task(bot(client, seat, self.ledger, rng, trace)))
+            self.tasks.append(asyncio.create_task(bot(client, seat, self.ledger, rng, trace, pace_s=self.pace_s)))
         for i in range(spectators):
             game.spectators.append(self.spectator(created.name, f"{created.name} spectator {i}"))
         return game
@@ -305,6 +327,23 @@ async def assert_sound(redis_url: str, ledger: Ledger, games: Sequence[ChaosGame
             assert_gapless(trace.ids, game.final_version)
         await assert_stored_state_replays(redis_url, game.name)
     return kept
+
+
+async def shown_but_rolled_back(redis_url: str, game: ChaosGame) -> list[str]:
+    """The commits `game`'s bots and spectators were shown (every etag their streams named) that
+    are not in its final history: commits a failover rolled back after a watcher saw them."""
+    store = RedisStore.from_url(redis_url)
+    try:
+        history = {e.version: e.lineage for e in await store.entries_after(game.name.removeprefix("games/"), 0)}
+    finally:
+        await store.close()
+    out = []
+    for trace in [*game.bots, *game.spectators]:
+        shown = sorted({parse_etag(etag) for etag in trace.etags})
+        lost = [f"{v}.{lineage}" for v, lineage in shown if v and history.get(v) != lineage]
+        if lost:
+            out.append(f"{trace.who} was shown {len(lost)} commits not in the final history: {lost[:5]}")
+    return out
 
 
 async def every(period_s: float, stop: asyncio.Event, fault: Callable[[], Awaitable[None]], times: int) -> int:

@@ -325,7 +325,11 @@ class Games:
             with metrics.SUBMIT_SECONDS.time():
                 while True:
                     recovery = self.inbox.recovery()
-                    refusal = await self.store.enqueue(stream, fields, buckets)
+                    try:  # the deadline bounds the queueing too: a Redis cut off never answers it
+                        queued = self.store.enqueue(stream, fields, buckets)
+                        refusal = await asyncio.wait_for(queued, max(deadline - loop.time(), 0.001))
+                    except TimeoutError:
+                        break  # answered as a deadline below (retried with the same request id: once)
                     if refusal is not None and gate is not None:
                         raise gate.refused(refusal)
                     buckets = ()  # queued again after a Redis loss: the same call, not a new one

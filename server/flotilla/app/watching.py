@@ -11,6 +11,10 @@ Every commit carries its lineage token and its predecessor's (app/lineage.py); t
 checks that chain on every entry it passes on, so a history that changed under it (a Redis
 that came back behind) is never streamed around: the watcher resyncs with a full view.
 
+With replica waits on (FLOTILLA_WAIT_REPLICAS), what a watcher reads from the store (a full view,
+a page) is passed on only once the replicas have it, like what the live feed hands on
+(store/feeds.py): no watcher is shown a commit that a failover then rolls back.
+
 Every resume, and every catch-up, ends with the seat's current prompt when it must act.
 Live, a watcher that got nothing for `heartbeat_s` sends a checkpoint (the feeds' shared ticker
 says when: store/feeds.py); a gateway that lost its Redis ends the stream UNAVAILABLE instead.
@@ -34,6 +38,7 @@ from flotilla.store.redis_store import RedisStore
 PAGE_ENTRIES = 64  # commits read from the store at a time by a catch-up
 MAX_EVENTS_PER_MESSAGE = 256  # a catch-up message carries whole commits up to this many events
 
+UNREPLICATED = "the game's latest commits are not on its store's replicas yet; resume the stream"
 REWOUND = "rewound"  # resync causes (metrics label; wire: WatchGameResponse.resync_reason)
 RESUME_POINT_UNKNOWN = "resume"
 
@@ -199,7 +204,17 @@ class Watcher:
         """A page of commits from `version` on, read and decoded within the catch-up budget."""
         async with self.budget.slot():
             fields = await self.store.entry_fields_from(self.game_id, version, PAGE_ENTRIES)
-            return [Entry.decode(f) for f in fields]
+            page = [Entry.decode(f) for f in fields]
+        if page:
+            await self.replicated(page[-1].version, page[-1].lineage)
+        return page
+
+    async def replicated(self, version: int, lineage: str) -> None:
+        """With replica waits on, pass on a commit read from the store only once the replicas have
+        it (`RedisStore.confirm_heads`), so that no watcher is shown one a failover rolls back;
+        else the stream ends UNAVAILABLE (the client resumes, on this gateway or another)."""
+        if self.store.wait_replicas and not await self.store.confirm_heads({self.game_id: (version, lineage)}):
+            raise StoreUnavailable(UNREPLICATED)
 
     # --- moving on ---------------------------------------------------------------------
     def advance(self, entries: Sequence[Entry], *, catch_up: bool = False) -> tuple[list[Batch], bool]:
@@ -273,6 +288,7 @@ class Watcher:
     async def resync(self, cause: str) -> Batch:
         """A full view of the game now (with the viewer's prompt); the watcher starts over from it."""
         batch = await self.load_view()
+        await self.replicated(batch.version, batch.lineage)
         if cause:
             metrics.WATCH_RESYNCS.labels(cause).inc()
             batch = Batch(

@@ -51,6 +51,8 @@ from flotilla.store.transient import RETRY_PAUSE_S, TRANSIENT
 log = structlog.get_logger("flotilla.feeds")
 
 CHECK_S = 5.0  # how often a reader compares its games' stored heads with its cursors
+UNCONFIRMED: tuple[type[Exception], ...] = (*TRANSIENT, TimeoutError)  # a confirmation round that failed
+CONFIRM_MARGIN_S = 1.0  # a confirmation round may take the wait timeout and this long before it fails
 
 
 class Signal(enum.Enum):
@@ -179,11 +181,73 @@ class _Ticker:
             self.task.add_done_callback(_retrieve)
 
 
+class _Confirmations:
+    """The feeds' replica confirmations (FLOTILLA_WAIT_REPLICAS > 0), batched: one round at a time
+    per primary (`RedisStore.confirm_heads`: a read per game, a write and one WAIT), covering every
+    feed that asked while the previous round ran. A primary that hangs holds only its own games,
+    for at most the wait timeout and `CONFIRM_MARGIN_S`; a failed round says "not confirmed" (the
+    feeds hold their entries and ask again) after `RETRY_PAUSE_S`."""
+
+    def __init__(self, store: RedisStore) -> None:
+        self.store = store
+        self.timeout_s = store.wait_timeout_ms / 1000 + CONFIRM_MARGIN_S
+        self.asked: dict[Any, dict[str, tuple[tuple[int, str], asyncio.Future[bool]]]] = {}
+        self.rounds: dict[Any, asyncio.Task[None]] = {}
+
+    async def confirmed(self, game_id: str, last: Entry) -> bool:
+        """Whether `last` (and so every commit of its game before it) is on the replicas."""
+        primary = self.store.primary_of(game_id)
+        future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        asked = self.asked.setdefault(primary, {})
+        if game_id in asked and not asked[game_id][1].done():
+            asked[game_id][1].set_result(False)  # superseded (a feed closed and opened again)
+        asked[game_id] = ((last.version, last.lineage), future)
+        if primary not in self.rounds:
+            self.rounds[primary] = asyncio.get_running_loop().create_task(self.run(primary), name="confirmations")
+        return await future
+
+    async def run(self, primary: Any) -> None:
+        try:
+            while asked := self.asked.pop(primary, None):
+                try:
+                    heads = {game_id: head for game_id, (head, _future) in asked.items()}
+                    confirmed = await asyncio.wait_for(self.store.confirm_heads(heads), self.timeout_s)
+                except UNCONFIRMED as exc:
+                    log.warning("feed.unconfirmed", error=str(exc)[:200] or type(exc).__name__)
+                    await asyncio.sleep(RETRY_PAUSE_S)
+                    confirmed = set()
+                except Exception as exc:  # a bug: the feeds' supervisors restart them
+                    for _head, future in asked.values():
+                        if not future.done():
+                            future.set_exception(exc)
+                    continue
+                if len(confirmed) < len(asked):
+                    metrics.FEED_HELD.inc(len(asked) - len(confirmed))
+                for game_id, (_head, future) in asked.items():
+                    if not future.done():
+                        future.set_result(game_id in confirmed)
+        finally:
+            del self.rounds[primary]
+
+    def close(self) -> None:
+        for task in self.rounds.values():
+            task.cancel()
+
+
 class _Feed:
     """One watched game: where its reader is (version and lineage read last) and who listens."""
 
-    def __init__(self, store: RedisStore, game_id: str, version: int, lineage: str, block_ms: int) -> None:
+    def __init__(
+        self,
+        store: RedisStore,
+        game_id: str,
+        version: int,
+        lineage: str,
+        block_ms: int,
+        confirmations: _Confirmations | None = None,
+    ) -> None:
         self.store = store
+        self.confirmations = confirmations
         self.game_id = game_id
         self.cursor = version
         self.lineage = lineage
@@ -193,11 +257,25 @@ class _Feed:
         self.closed = False
         self.moved_at = time.monotonic()  # when entries were last read (or it was first watched)
 
+    def fresh(self, entries: list[Entry]) -> list[Entry]:
+        """The entries after the cursor (two readers may have read the same ones while the game
+        moved between them)."""
+        if entries and entries[0].version <= self.cursor:
+            return [entry for entry in entries if entry.version > self.cursor]
+        return entries
+
+    async def held(self, entries: list[Entry]) -> bool:
+        """Whether these entries (after the cursor) must be held back: replica waits are on and
+        the replicas have not confirmed the last of them yet. Held entries stay after the cursor,
+        so the next read returns them again (and asks again)."""
+        if self.confirmations is None or not entries:
+            return False
+        return not await self.confirmations.confirmed(self.game_id, entries[-1])
+
     def deliver(self, entries: list[Entry]) -> bool:
         """Entries read after the cursor: move on and hand them to every subscriber. Whether any
-        were new (two readers may have read the same ones while the game moved between them)."""
-        if entries and entries[0].version <= self.cursor:
-            entries = [entry for entry in entries if entry.version > self.cursor]
+        were new."""
+        entries = self.fresh(entries)
         if not entries:
             return False
         self.cursor, self.lineage = entries[-1].version, entries[-1].lineage
@@ -228,7 +306,9 @@ class _Feed:
                 if time.monotonic() - checked >= check_s:
                     self.check((await self.store.heads([self.game_id]))[0])
                     checked = time.monotonic()
-                entries = await self.store.wait_entries(self.game_id, self.cursor, self.block_ms)
+                entries = self.fresh(await self.store.wait_entries(self.game_id, self.cursor, self.block_ms))
+                if await self.held(entries):
+                    continue
             except TRANSIENT as exc:
                 log.warning("feed.redis_unavailable", game=self.game_id, error=str(exc))
                 checked = 0.0  # Redis may come back behind: look at the head first
@@ -321,10 +401,13 @@ class _Reader:
                 checked = 0.0  # Redis may come back behind: look at the heads first
                 await asyncio.sleep(RETRY_PAUSE_S)
                 continue
+            read = [
+                (feed, feed.fresh(entries)) for game_id, entries in batches.items() if (feed := self.feeds.get(game_id))
+            ]
+            held = await asyncio.gather(*(feed.held(entries) for feed, entries in read))
             warmed = []
-            for game_id, entries in batches.items():
-                feed = self.feeds.get(game_id)
-                if feed is not None and feed.deliver(entries) and self.cold:
+            for (feed, entries), hold in zip(read, held, strict=True):
+                if not hold and feed.deliver(entries) and self.cold:
                     warmed.append(feed)
             for feed in warmed:  # it moves: read it with the few that do
                 if self.feeds.pop(feed.game_id, None) is feed:
@@ -375,6 +458,7 @@ class Feeds:
         self._reader_of: dict[str, _Reader] = {}
         self.reach = StoreReach(store, lost_s, self._lose)
         self._ticker = _Ticker(self.reach.fresh)
+        self._confirmations = _Confirmations(store) if store.wait_replicas else None
 
     def _lose(self) -> None:
         """Redis is lost: every subscriber's stream ends."""
@@ -429,7 +513,9 @@ class Feeds:
         self.reach.start()
         feed = self._feeds.get(game_id)
         if feed is None:
-            feed = self._feeds[game_id] = _Feed(self.store, game_id, version, lineage, self.block_ms)
+            feed = self._feeds[game_id] = _Feed(
+                self.store, game_id, version, lineage, self.block_ms, self._confirmations
+            )
             metrics.WATCHED_GAMES.set(len(self._feeds))
             await self._attach(feed)
         subscription = Subscription(self.queue_size, self._ticker.schedule)
@@ -448,6 +534,8 @@ class Feeds:
 
     async def close(self) -> None:
         self._ticker.close()
+        if self._confirmations is not None:
+            self._confirmations.close()
         await self.reach.close()
         for feed in list(self._feeds.values()):
             feed.close()

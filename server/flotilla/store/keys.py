@@ -71,6 +71,11 @@ def game_of_events(key: str) -> str:
     return key[key.index("{") + 1 : key.rindex("}")]
 
 
+def game_replicated(g: str) -> str:
+    """A marker written (with a short TTL) before a WAIT, so that the WAIT covers the game's primary."""
+    return f"{PREFIX}:game:{{{g}}}:replicated"
+
+
 def game_actions(g: str) -> str:
     return f"{PREFIX}:game:{{{g}}}:actions"
 

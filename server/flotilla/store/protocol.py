@@ -99,6 +99,10 @@ class Store(Protocol):
         """Up to `count` raw history entries from `version` on."""
         ...
 
+    async def confirm_heads(self, heads: Mapping[str, tuple[int, str]]) -> set[str]:
+        """The games among `heads` (game -> version, lineage) whose commit there is on `wait_replicas` replicas."""
+        ...
+
     # --- work queue, turn clocks and inboxes -------------------------------------------
     async def enqueue(
         self, stream: str, fields: Mapping[str, bytes | str | int], gate: Sequence[Bucket] = ()

@@ -6,7 +6,8 @@ import asyncio
 import contextlib
 import functools
 import secrets
-from collections.abc import AsyncIterator, Mapping, Sequence
+import socket
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
@@ -36,6 +37,9 @@ log = structlog.get_logger("flotilla.store")
 
 RELEARN: tuple[type[Exception], ...] = (*TRANSIENT, ResponseError)
 """A cluster pipeline failed this way: the slots may have moved, relearn them (the caller retries)."""
+
+REPLICATED_MARKER_MS = 60_000
+"""The TTL of the marker `confirm` and `confirm_heads` write before their WAIT (`keys.game_replicated`)."""
 
 # A work entry waiting for the next pipeline: stream, fields, rate-limit buckets, its future.
 _Outgoing = tuple[str, dict[str, Any], tuple[Bucket, ...], "asyncio.Future[tuple[int, int] | None]"]
@@ -177,6 +181,16 @@ def _pairs(flat: Sequence[bytes]) -> dict[bytes, bytes]:
     return dict(zip(flat[::2], flat[1::2], strict=True))
 
 
+def tcp_timeouts(timeout_ms: int) -> dict[int, int]:
+    """Socket options (Linux; others are left out) that close a connection whose peer has not
+    acknowledged what was sent for `timeout_ms`, and probe one idle that long (a blocked read) once
+    a second: a partitioned peer fails a sending connection within `timeout_ms`, an idle one
+    within twice that."""
+    idle_s = max(1, timeout_ms // 1000)
+    wanted = {"TCP_USER_TIMEOUT": timeout_ms, "TCP_KEEPIDLE": idle_s, "TCP_KEEPINTVL": 1, "TCP_KEEPCNT": 3}
+    return {getattr(socket, name): value for name, value in wanted.items() if hasattr(socket, name)}
+
+
 def dedicated_client(client: Any) -> Any:
     """A client on a connection of its own, outside `client`'s pool (single Redis): for a
     blocking read that another connection may end with CLIENT UNBLOCK, and that is closed
@@ -232,6 +246,7 @@ class RedisStore:
         max_connections: int = 128,
         pool_timeout_s: float = 5.0,
         cluster_readers: int = 0,
+        tcp_timeout_ms: int = 0,
         **kwargs: Any,
     ) -> RedisStore:
         """A store on the Redis at `url`: redis:// or rediss:// (TLS), user:password@ as usual;
@@ -246,10 +261,19 @@ class RedisStore:
         their own (`dedicated_client`), except on a cluster, where each watched game or followed
         room holds one of its node's pool while it reads: there the cap is raised by
         `cluster_readers`.
+
+        `tcp_timeout_ms` > 0: a connection whose peer stops acknowledging (a partition: nothing is
+        refused, nothing arrives) is closed after that long, whether it was sending (TCP_USER_TIMEOUT)
+        or waiting on a blocking read (keepalive probes), so the command fails as a ConnectionError
+        then instead of at the socket timeout (30 s) or when TCP gives up. On a Redis Cluster that
+        bounds how long the calls of the games on a healthy primary wait behind a call to a lost one.
         """
         # Blocking reads (XREAD/XREADGROUP BLOCK) last at most ~10 s; the socket timeout sits above them.
         kwargs.setdefault("socket_timeout", 30)
         kwargs.setdefault("socket_connect_timeout", 5)
+        if tcp_timeout_ms > 0:
+            kwargs.setdefault("socket_keepalive", True)
+            kwargs.setdefault("socket_keepalive_options", tcp_timeouts(tcp_timeout_ms))
         plain_url, cluster = _split_url(url)
         if cluster:
             client: Any = RedisCluster.from_url(plain_url, max_connections=max_connections + cluster_readers, **kwargs)
@@ -284,6 +308,7 @@ class RedisStore:
             max_connections=settings.redis_max_connections,
             pool_timeout_s=settings.redis_pool_timeout_s,
             cluster_readers=settings.max_open_streams,
+            tcp_timeout_ms=settings.redis_tcp_timeout_ms,
         )
 
     def sync_client(self, timeout_s: float) -> Any:
@@ -340,27 +365,77 @@ class RedisStore:
         an outcome may be given out)."""
         return not self.cluster and not self.wait_replicas
 
-    async def confirm(self, game_ids: Sequence[str]) -> bool:
-        """Wait until every earlier write to these games' primaries is on `wait_replicas` replicas.
+    def primary_of(self, game_id: str) -> tuple[str, int] | None:
+        """The address of the primary that holds the game now (None on a single Redis)."""
+        if not self.cluster:
+            return None
+        node = self.redis.get_node_from_key(keys.game(game_id))
+        return (node.host, node.port)
 
-        A write to the game's slot (a no-op EXPIRE refresh) followed by WAIT on the same
-        connection: replication is ordered, so its acknowledgement covers every earlier write.
-        """
-        if not self.wait_replicas or not game_ids:
-            return True
+    def _by_primary(self, game_ids: Iterable[str]) -> dict[Any, list[str]]:
+        """The games grouped by the client of the primary that holds them now."""
         groups: dict[Any, list[str]] = {}
         for game_id in game_ids:
             client = self._node_for(keys.game(game_id)).client if self.cluster else self.redis
             groups.setdefault(client, []).append(game_id)
+        return groups
+
+    async def _replicated(self, client: Any, game_id: str, reads: Callable[[Any], None]) -> tuple[list[Any], bool]:
+        """`reads` queued on a pipeline of `client`, then a write to `game_id`'s slot and WAIT:
+        their replies, and whether `wait_replicas` replicas acknowledged.
+
+        WAIT counts the replication offset of the connection's last *propagated* write, so the
+        write must always propagate (a no-op such as HSETNX on an existing field does not:
+        then WAIT covers nothing, or an older write of that connection). A SET with a TTL always
+        does; replication is ordered, so its acknowledgement covers every earlier write of the
+        primary, whichever connection made it (docs/deploy.md, Durability)."""
+        async with client.pipeline(transaction=False) as pipe:
+            reads(pipe)
+            pipe.set(keys.game_replicated(game_id), 1, px=REPLICATED_MARKER_MS)
+            pipe.execute_command("WAIT", self.wait_replicas, self.wait_timeout_ms)
+            replies = await pipe.execute()
+        return replies[:-2], int(replies[-1]) >= self.wait_replicas
+
+    async def confirm(self, game_ids: Sequence[str]) -> bool:
+        """Wait until every earlier write to these games' primaries is on `wait_replicas` replicas
+        (`_replicated`, once per primary)."""
+        if not self.wait_replicas or not game_ids:
+            return True
         ok = True
-        for client, games in groups.items():
-            async with client.pipeline(transaction=False) as pipe:
-                for game_id in games:
-                    pipe.hsetnx(keys.game(game_id), "confirmed", 1)
-                pipe.execute_command("WAIT", self.wait_replicas, self.wait_timeout_ms)
-                replies = await pipe.execute()
-            ok = ok and int(replies[-1]) >= self.wait_replicas
+        for client, games in self._by_primary(game_ids).items():
+            _nothing, acked = await self._replicated(client, games[0], lambda _pipe: None)
+            ok = ok and acked
         return ok
+
+    async def confirm_heads(self, heads: Mapping[str, tuple[int, str]]) -> set[str]:
+        """The games among `heads` (game -> a version and its lineage, as read) whose commit at
+        that version is on `wait_replicas` replicas now (all of them when waits are off).
+
+        Per primary, one pipeline: each game's stored head and its entry at that version, then
+        `_replicated`. A commit read earlier (perhaps from another primary, before a failover)
+        counts only if the primary that holds the game now has it, as that version's entry or
+        as its head, before the WAIT: then the WAIT's acknowledgement covers it."""
+        if not self.wait_replicas or not heads:
+            return set(heads)
+        confirmed: set[str] = set()
+        for client, games in self._by_primary(heads).items():
+
+            def reads(pipe: Any, games: list[str] = games) -> None:
+                for game_id in games:
+                    version = heads[game_id][0]
+                    pipe.hmget(keys.game(game_id), (b"version", b"head"))
+                    pipe.xrange(keys.game_events(game_id), f"0-{version}", f"0-{version}", count=1)
+
+            replies, acked = await self._replicated(client, games[0], reads)
+            if not acked:
+                continue
+            for i, game_id in enumerate(games):
+                version, lineage = heads[game_id]
+                (stored, head), rows = replies[2 * i], replies[2 * i + 1]
+                at_head = stored is not None and int(stored) == version and _text(head or b"") == lineage
+                if at_head or (rows and Entry.decode(rows[0][1]).lineage == lineage):
+                    confirmed.add(game_id)
+        return confirmed
 
     # --- games -------------------------------------------------------------------------
     async def create_game(
