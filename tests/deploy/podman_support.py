@@ -30,6 +30,8 @@ START_TIMEOUT_S = 90.0
 """A stack's gateways answering health after its containers are started."""
 GAME_TIMEOUT_S = 120.0
 """One whole game played from the host (counter, two random bots)."""
+BUILD_LOG = "/var/tmp/flotilla-image-build.log"
+"""Where bootstrap's background build logs (scripts/build-image --background)."""
 COMMAND_TIMEOUT_S = 180.0
 """Any one podman command (run, stop, rm, kube play/down)."""
 
@@ -88,7 +90,7 @@ def built_images() -> Images:
             check=False,
         )
     except subprocess.TimeoutExpired:
-        pytest.fail(f"scripts/build-image did not finish in {BUILD_TIMEOUT_S + 60:.0f} s (log: /var/tmp/flotilla-image-build.log)")
+        pytest.fail(f"scripts/build-image did not finish in {BUILD_TIMEOUT_S + 60:.0f} s (log: {BUILD_LOG})")
     if done.returncode != 0:
         pytest.fail(f"scripts/build-image failed ({done.returncode}):\n{done.stderr[-4000:]}")
     if podman("image", "exists", redis, check=False).returncode != 0:
@@ -98,7 +100,7 @@ def built_images() -> Images:
 
 def free_host_ports(count: int) -> list[int]:
     """Free TCP ports on 127.0.0.1 for published container ports."""
-    from flotilla.redis_server import free_port  # noqa: PLC0415
+    from flotilla.redis_server import free_port
 
     ports: set[int] = set()
     while len(ports) < count:

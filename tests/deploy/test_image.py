@@ -13,6 +13,7 @@ from podman_support import Images, built_images, free_host_ports, play_a_game, p
 
 UID = "10001"  # deploy/Dockerfile's user, the Helm chart's runAsUser
 HARDENED = ("--read-only", "--cap-drop", "ALL", "--security-opt", "no-new-privileges")
+LOCAL_GATEWAY = "127.0.0.1:50051"  # the gateway inside the pod (its network namespace)
 DEV_TOOLS = ("pytest", "mypy", "ruff", "pip", "setuptools", "hypothesis", "playwright")
 
 
@@ -63,10 +64,11 @@ def pod(images: Images) -> Iterator[tuple[str, int]]:
     (port,) = free_host_ports(1)
     podman("pod", "create", "--name", name, "--publish", f"127.0.0.1:{port}:50051")
     try:
-        common = ("--detach", "--pod", name, *HARDENED, "--env", "REDIS_URL=redis://127.0.0.1:6379/0")
+        env = ("--env", "REDIS_URL=redis://127.0.0.1:6379/0", "--env", f"FLOTILLA_GATEWAY={LOCAL_GATEWAY}")
+        common = ("--detach", "--pod", name, *HARDENED, *env)
         podman("run", "--detach", "--pod", name, "--name", f"{name}-redis", images.redis, "redis-server", "--save", "")
         for role in ("gateway", "worker", "matchmaker"):
-            podman("run", *common, "--name", f"{name}-{role}", "--env", "FLOTILLA_GATEWAY=127.0.0.1:50051", images.app, role)
+            podman("run", *common, "--name", f"{name}-{role}", images.app, role)
         yield name, port
     finally:
         podman("pod", "rm", "--force", "--time", "10", name, check=False)
@@ -77,9 +79,12 @@ async def test_every_role_runs_and_a_host_client_plays(pod: tuple[str, int], ima
     await wait_serving([f"127.0.0.1:{port}"])
     await play_a_game(f"127.0.0.1:{port}")  # from the host, through the published port
     # `flotilla bot` inside the pod: creates a game and plays every seat of it, then exits 0.
-    podman("run", "--rm", "--pod", name, *HARDENED, images.app, "bot", "--kind", "counter", "--target", "127.0.0.1:50051")
+    podman("run", "--rm", "--pod", name, *HARDENED, images.app, "bot", "--kind", "counter", "--target", LOCAL_GATEWAY)
     # Every process answers its /metrics (gateway 9100, worker 9101, matchmaker 9102) and is still up.
-    probe = "import urllib.request as u; [u.urlopen(f'http://127.0.0.1:{p}/metrics', timeout=5).read() for p in (9100, 9101, 9102)]"
+    probe = (
+        "import urllib.request as u\n"
+        "for port in (9100, 9101, 9102): u.urlopen(f'http://127.0.0.1:{port}/metrics', timeout=5).read()"
+    )
     podman("exec", f"{name}-gateway", "python", "-c", probe)
     states = json.loads(podman("pod", "inspect", name).stdout)
     containers = states["Containers"] if isinstance(states, dict) else states[0]["Containers"]
