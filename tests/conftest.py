@@ -37,6 +37,13 @@ LONGEST_FIRST = (
     "tests/e2e/test_all_games_e2e.py",
 )
 
+LAST = (
+    "tests/deploy/test_image.py",
+    "tests/deploy/test_compose_podman.py",
+    "tests/deploy/test_kube_play.py",
+)
+"""Modules that run the container image: last, so that the image scripts/bootstrap builds in the
+background (minutes on a fresh machine) is ready by then; each waits for it, bounded."""
 
 ONE_SCOPE = ("tests/web/",)
 """Directories whose modules xdist hands out as one unit (scripts/test: --dist loadscope): the browser
@@ -58,9 +65,10 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Run the `LONGEST_FIRST` modules first (in that order), then the rest as collected."""
+    """Run the `LONGEST_FIRST` modules first (in that order), then the rest as collected, `LAST` last."""
     rank = {module: i for i, module in enumerate(LONGEST_FIRST)}
-    items.sort(key=lambda item: rank.get(item.nodeid.split("::")[0], len(rank)))
+    rank.update({module: len(LONGEST_FIRST) + 1 + i for i, module in enumerate(LAST)})
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::")[0], len(LONGEST_FIRST)))
 
 
 @pytest.fixture(scope="session")
