@@ -5,7 +5,6 @@ with the project's containers.conf, per-run names, and a game played from the ho
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import shutil
 import subprocess
@@ -59,9 +58,11 @@ def run_suffix() -> str:
 
 @dataclass(frozen=True)
 class Images:
+    """The Flotilla image, and the Redis image compose and the chart run here (flotilla-redis, built
+    on the same base, when no registry served the base; redis:7 otherwise)."""
+
     app: str
     redis: str
-    """The Redis image compose and the chart run here: built from the same base when no registry is reachable."""
 
 
 def need_podman() -> None:
@@ -135,9 +136,3 @@ async def play_a_game(target: str) -> None:
     """Bots on the host play one whole counter game through the gateway at `target`, and its dealing
     is verified from the revealed seed (`flotilla up --demo`'s game, bounded)."""
     assert await asyncio.wait_for(_demo(target, "counter", 2), GAME_TIMEOUT_S) == 0
-
-
-def container_states(label_filter: str) -> dict[str, str]:
-    """Name -> state of the containers matching a `podman ps --filter` expression."""
-    done = podman("ps", "--all", "--filter", label_filter, "--format", "json")
-    return {c["Names"][0]: c["State"] for c in json.loads(done.stdout or "[]")}

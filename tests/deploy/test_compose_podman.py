@@ -12,6 +12,7 @@ import shutil
 import subprocess
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 import pytest
 from chart_support import ROOT
@@ -50,7 +51,7 @@ class Project:
         assert done.returncode == 0, f"podman-compose {' '.join(args)}: {done.stdout[-2000:]}{done.stderr[-2000:]}"
         return done
 
-    def containers(self) -> list[dict[str, object]]:
+    def containers(self) -> list[dict[str, Any]]:
         label = f"label=io.podman.compose.project={self.name}"
         return list(json.loads(podman("ps", "--all", "--filter", label, "--format", "json").stdout or "[]"))
 
@@ -59,7 +60,7 @@ class Project:
         volumes = podman("volume", "ls", "--format", "{{.Name}}").stdout.split()
         networks = podman("network", "ls", "--format", "{{.Name}}").stdout.split()
         return {
-            "containers": [str(c["Names"]) for c in self.containers()],
+            "containers": [name for c in self.containers() for name in c["Names"]],
             "volumes": [v for v in volumes if v.startswith(f"{self.name}_")],
             "networks": [n for n in networks if n.startswith(f"{self.name}_")],
         }
@@ -67,7 +68,7 @@ class Project:
     def remove(self) -> None:
         """Remove everything the project made, by its names (also after a failed test)."""
         for container in self.containers():
-            podman("rm", "--force", "--time", "5", str(container["Id"]), check=False)
+            podman("rm", "--force", "--time", "5", container["Id"], check=False)
         leftovers = self.leftovers()
         for volume in leftovers["volumes"]:
             podman("volume", "rm", "--force", volume, check=False)
@@ -106,13 +107,13 @@ async def test_a_host_client_plays_through_each_gateway(project: Project) -> Non
     await wait_serving(project.gateways)
     for target in project.gateways:
         await play_a_game(target)
-    states = {str(c["Labels"]["com.docker.compose.service"]): c["State"] for c in project.containers()}  # type: ignore[index]
+    states = {str(c["Labels"]["com.docker.compose.service"]): c["State"] for c in project.containers()}
     assert states == dict.fromkeys(SERVICES, "running")
 
 
 def test_the_stack_stops_on_sigterm_and_leaves_nothing(project: Project) -> None:
     project.compose("stop", "--timeout", str(STOP_TIMEOUT_S))
-    exits = {str(c["Labels"]["com.docker.compose.service"]): c["ExitCode"] for c in project.containers()}  # type: ignore[index]
+    exits = {str(c["Labels"]["com.docker.compose.service"]): c["ExitCode"] for c in project.containers()}
     assert exits == dict.fromkeys(SERVICES, 0), "a process did not drain and exit 0 on SIGTERM"
     project.compose("down", "--volumes")
     leftover_networks = project.leftovers()["networks"]
