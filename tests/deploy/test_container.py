@@ -268,3 +268,12 @@ def test_dockerfile_copies_only_what_dockerignore_lets_through() -> None:
         assert (ROOT / source).exists(), source
         assert source.rstrip("/") in included, f"{source} is excluded by .dockerignore"
     assert not {".venv", ".git", "tests", ".state"} & included
+
+
+def test_version_is_the_packages(capsys: pytest.CaptureFixture[str]) -> None:
+    """`flotilla --version` (the image's test runs it inside): the distribution's version, exit 0."""
+    with pytest.raises(SystemExit) as exited:
+        build_parser().parse_args(["--version"])
+    assert exited.value.code == 0
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+    assert capsys.readouterr().out.strip() == f"flotilla {version}"
