@@ -1,6 +1,6 @@
 """The Helm chart's manifests as `podman kube play` (podman 4.3, Debian 12) can run them.
 
-Played: Deployments (one pod each: kube play does not scale), ConfigMaps, PersistentVolumeClaims, and
+Played: Deployments (a pod of each template, `<name>-pod-0`), ConfigMaps, PersistentVolumeClaims, and
 what kube play lacks done here the way the kubelet would:
 - a StatefulSet becomes a Pod of its template named like it (and like its Service: other pods find
   it by that name on the network), with a claim per volumeClaimTemplate;
