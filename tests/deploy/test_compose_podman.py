@@ -1,8 +1,9 @@
 """deploy/compose.yaml under podman-compose, as an operator without an image registry runs it
 (docs/deploy.md, "Compose under podman"): Redis (flotilla-redis, or redis:7 where a registry serves
 it), two gateways, a worker and a matchmaker on the project's network, the gateways published on
-127.0.0.1. A client on the host plays a whole game through each gateway; then the stack stops on
-SIGTERM (every process drains and exits 0) and `down -v` leaves no container, volume or network."""
+127.0.0.1. compose's health checks pass; a client on the host plays a whole game through each
+gateway; then the stack stops on SIGTERM (every process drains and exits 0) and `down -v` leaves no
+container, volume or network."""
 
 from __future__ import annotations
 
