@@ -45,6 +45,14 @@ LONGEST_FIRST = (
     "tests/e2e/test_all_games_e2e.py",
 )
 
+LAST = (
+    "tests/deploy/test_image.py",
+    "tests/deploy/test_compose_podman.py",
+    "tests/deploy/test_kube_play.py",
+)
+"""Modules that run the container image: last (of the side lane), so that the image
+scripts/bootstrap-hosts starts building in the background (minutes on a fresh machine) is ready by
+then; each waits for it, bounded."""
 
 ONE_SCOPE = ("tests/web/",)
 """Directories whose modules xdist hands out as one unit (scripts/test: --dist loadscope): the browser
@@ -65,13 +73,7 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     return DirectoryScopes(config, log)
 
 
-SIDE_LANE = (
-    "tests/hosts/",
-    "tests/chaos/test_slow_links.py",
-    "tests/deploy/test_image.py",
-    "tests/deploy/test_compose_podman.py",
-    "tests/deploy/test_kube_play.py",
-)
+SIDE_LANE = ("tests/hosts/", "tests/chaos/test_slow_links.py", *LAST)
 """Modules that spend their time waiting (image builds, faults held for seconds, several hosts' worth
 of idle processes) rather than computing: scripts/test runs them in a second pytest process beside
 the two xdist workers (FLOTILLA_TEST_LANE=side; the workers run FLOTILLA_TEST_LANE=main, the rest),
@@ -85,7 +87,7 @@ def in_side_lane(nodeid: str) -> bool:
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Keep this lane's tests (FLOTILLA_TEST_LANE), and run the `LONGEST_FIRST` modules first (in
-    that order), then the rest as collected."""
+    that order), then the rest as collected, `LAST` last."""
     lane = os.environ.get("FLOTILLA_TEST_LANE")
     if lane in ("main", "side"):
         keep: list[pytest.Item] = []
@@ -96,7 +98,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             config.hook.pytest_deselected(items=dropped)
             items[:] = keep
     rank = {module: i for i, module in enumerate(LONGEST_FIRST)}
-    items.sort(key=lambda item: rank.get(item.nodeid.split("::")[0], len(rank)))
+    rank.update({module: len(LONGEST_FIRST) + 1 + i for i, module in enumerate(LAST)})
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::")[0], len(LONGEST_FIRST)))
 
 
 @pytest.fixture(scope="session")

@@ -334,8 +334,21 @@ def cmd_deadletter(args: argparse.Namespace) -> int:
     return _admin(work)
 
 
+def installed_version() -> str:
+    """The installed distribution's version (the package's own when it runs from a source tree)."""
+    from importlib.metadata import PackageNotFoundError, version  # noqa: PLC0415
+
+    try:
+        return version("flotilla")
+    except PackageNotFoundError:
+        from flotilla import __version__  # noqa: PLC0415
+
+        return __version__
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="flotilla", description="Flotilla game server")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {installed_version()}")
     sub = parser.add_subparsers(dest="command", required=True)
     up = sub.add_parser("up", help="run Redis (embedded unless REDIS_URL), a gateway and workers locally")
     up.add_argument("--host", default="127.0.0.1")

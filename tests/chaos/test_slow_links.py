@@ -80,7 +80,7 @@ class Rig:
 @pytest.fixture(scope="module")
 def netns() -> Iterator[Netns]:
     """The module's namespace for lossy hops. Without root or nftables the tests skip, except on
-    CI (CI set), where they fail: CI must run them (scripts/bootstrap installs nftables)."""
+    CI (CI set), where they fail: CI must run them (scripts/bootstrap-hosts installs nftables)."""
     if os.geteuid() != 0 or shutil.which("nft") is None or shutil.which("ip") is None:
         why = "lossy links need root, iproute2 and nftables"
         if os.environ.get("CI"):

@@ -1,6 +1,6 @@
-"""deploy/Dockerfile, deploy/compose.yaml, deploy/redis/redis.conf and .dockerignore, checked without
-a container engine (none runs here): they parse, and they agree with the CLI, the settings and the
-Helm chart."""
+"""deploy/Dockerfile, deploy/compose.yaml, deploy/redis/redis.conf and .dockerignore, checked statically:
+they parse, and they agree with the CLI, the settings and the Helm chart. Built and run under podman:
+test_image.py, test_compose_podman.py and test_kube_play.py."""
 
 from __future__ import annotations
 
@@ -72,7 +72,7 @@ def test_compose_runs_redis_two_gateways_workers_sized_from_the_cores_one_matchm
     assert services["worker"]["environment"]["FLOTILLA_WORKER_PROCESSES"] == "${FLOTILLA_WORKER_PROCESSES:-0}"
     for name in ("gateway-1", "gateway-2"):  # one process each unless FLOTILLA_GATEWAY_PROCESSES says more
         assert services[name]["environment"]["FLOTILLA_GATEWAY_PROCESSES"] == "${FLOTILLA_GATEWAY_PROCESSES:-1}"
-    assert services["redis"]["image"].startswith("redis:7")
+    assert services["redis"]["image"] == "${REDIS_IMAGE:-redis:7}"  # flotilla-redis:dev without a registry
 
 
 @pytest.mark.parametrize("service", FLOTILLA_SERVICES)
@@ -119,7 +119,11 @@ def test_compose_services_share_one_hardened_image(compose: dict[str, Any]) -> N
     for name in FLOTILLA_SERVICES:
         service = services[name]
         assert service["image"] == services["worker"]["image"]
-        assert service["build"] == {"context": "..", "dockerfile": "deploy/Dockerfile"}
+        assert service["build"] == {
+            "context": "..",
+            "dockerfile": "deploy/Dockerfile",
+            "args": {"BASE": "${FLOTILLA_BASE:-python:3.11-slim}"},  # the Dockerfile's ARG BASE
+        }
         assert (DEPLOY / service["build"]["context"] / service["build"]["dockerfile"]).is_file()
         assert service["user"].split(":")[0] != "0"
         assert service["read_only"] is True
@@ -230,7 +234,8 @@ def test_dockerfile_is_multi_stage_non_root_with_the_flotilla_entrypoint() -> No
     instructions = dockerfile_instructions()
     stages = [args for op, args in instructions if op == "FROM"]
     assert len(stages) >= 2
-    assert all(s.split()[0] == "python:3.11-slim" for s in stages)
+    assert all(s.split()[0] == "${BASE}" for s in stages)
+    assert ("ARG", "BASE=python:3.11-slim") in instructions  # scripts/build-image passes another without a registry
     last_from = max(i for i, (op, _) in enumerate(instructions) if op == "FROM")
     final = instructions[last_from:]
     (user,) = [args for op, args in final if op == "USER"]
@@ -263,3 +268,12 @@ def test_dockerfile_copies_only_what_dockerignore_lets_through() -> None:
         assert (ROOT / source).exists(), source
         assert source.rstrip("/") in included, f"{source} is excluded by .dockerignore"
     assert not {".venv", ".git", "tests", ".state"} & included
+
+
+def test_version_is_the_packages(capsys: pytest.CaptureFixture[str]) -> None:
+    """`flotilla --version` (the image's test runs it inside): the distribution's version, exit 0."""
+    with pytest.raises(SystemExit) as exited:
+        build_parser().parse_args(["--version"])
+    assert exited.value.code == 0
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+    assert capsys.readouterr().out.strip() == f"flotilla {version}"
