@@ -71,6 +71,8 @@ class Status:
     targets: list[str]  # per client: the gateway it calls now
     active: list[int]  # the clients of games not over that call all along (bots, spectators)
     doing: dict[int, str]  # per active client: what it is at, for how long (a stall's report)
+    watchers: list[int]  # of the active clients, the spectators (only a watch stream, no move in flight)
+    opening: list[int]  # of the active clients, those whose stream has delivered nothing yet
     failures: list[str]  # a bot's or spectator's error it did not retry
     errors: list[str]  # a clear error that made the driver try again (creating and joining a game)
 
@@ -158,6 +160,8 @@ class Driver:
             [client.target for client in clients],
             active,
             {i: f"{self.traces[i].doing[0]} for {now - self.traces[i].doing[1]:.1f} s" for i in active},
+            [i for i in active if " spectator " in self.traces[i].who],
+            [i for i in active if not self.traces[i].ids],
             self.failures,
             self.errors,
         )
