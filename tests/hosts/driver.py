@@ -73,6 +73,7 @@ class Status:
     doing: dict[int, str]  # per active client: what it is at, for how long (a stall's report)
     watchers: list[int]  # of the active clients, the spectators (only a watch stream, no move in flight)
     opening: list[int]  # of the active clients, those whose stream has delivered nothing yet
+    clients_of: dict[str, list[int]]  # per game not over: its bots' and spectators' clients
     failures: list[str]  # a bot's or spectator's error it did not retry
     errors: list[str]  # a clear error that made the driver try again (creating and joining a game)
 
@@ -162,6 +163,7 @@ class Driver:
             {i: f"{self.traces[i].doing[0]} for {now - self.traces[i].doing[1]:.1f} s" for i in active},
             [i for i in active if " spectator " in self.traces[i].who],
             [i for i in active if not self.traces[i].ids],
+            {name: list(of) for name, of in self.clients_of.items() if not self.status[name].done},
             self.failures,
             self.errors,
         )

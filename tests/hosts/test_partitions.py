@@ -123,6 +123,15 @@ class Topology:
         assert all(n <= 1 for n in moves.values()), f"clients that moved more than once: {moves}"
         fault.notes["clients_moved"] = sum(moves.values())
 
+    def stalled(self, since: float) -> dict[str, list[str]]:
+        """Games not over without a move confirmed since `since`: what each of their clients is at."""
+        status = self.status()
+        return {
+            name: [f"{i} on {status['targets'][i]}: {status['doing'].get(str(i))}" for i in clients]
+            for name, clients in status["clients_of"].items()
+            if status["games"][name]["last_confirmed"] <= since
+        }
+
     def busiest(self) -> int:
         return max(range(len(self.gateways)), key=lambda g: len(self.on(g)))
 
@@ -174,7 +183,10 @@ async def heal_and_wait_for_progress(top: Topology, fault: Fault) -> None:
     top.net.heal_all()
     fault.healed = time.monotonic()
     fault.running = [name for name, game in top.status()["games"].items() if not game["done"]]
-    await until(lambda: _moved(top, fault.healed, fault.running), PROGRESS_S, f"progress after {fault.name}")
+    try:
+        await until(lambda: _moved(top, fault.healed, fault.running), PROGRESS_S, f"progress after {fault.name}")
+    except AssertionError as error:
+        raise AssertionError(f"{error}: {top.stalled(fault.healed)}") from None
     top.assert_all_alive()
     top.faults.append(fault)
 
