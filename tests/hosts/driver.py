@@ -34,12 +34,11 @@ from flotilla_client import FlotillaError
 from ledger import Ledger
 from support import assert_gapless, assert_stored_state_replays
 
-SLOTS: tuple[Spec, ...] = (("counter", 2, {"moves": "80"}),) * 3 + (SAIL_AWAY,) * 3
+SLOTS: tuple[Spec, ...] = ((COUNTER[0], COUNTER[1], {"moves": "80"}),) * 3 + (SAIL_AWAY,) * 3
 PACE_S = 0.05  # bots think this long per move: steady progress without burning the machine's cores
 STATUS_S = 0.25
 FINISH_S = 90.0  # after `stop`: the running games end within this (else reported unfinished)
 START_S = 120.0  # the gateways serve within this
-assert COUNTER[0] == SLOTS[0][0]
 
 
 class TimedLedger(Ledger):
