@@ -18,6 +18,7 @@ and the SDK's keepalive (10 s + 5 s) are the production defaults.
 from __future__ import annotations
 
 import asyncio
+import inspect
 import itertools
 import json
 import os
@@ -30,6 +31,7 @@ from typing import Any
 import pytest
 import redis.asyncio as aioredis
 
+from flotilla_client import FlotillaClient
 from flotilla_client.tls import KEEPALIVE_TIME_MS, KEEPALIVE_TIMEOUT_MS
 from hosts.netns import Host, Net, pause, resume
 from hosts.roles import (
@@ -53,7 +55,9 @@ KEEPALIVE_S = (KEEPALIVE_TIME_MS + KEEPALIVE_TIMEOUT_MS) / 1000  # the SDK notic
 CUT_S = 4.0  # a worker's cut: 8 times its liveness key's 500 ms
 PAUSE_S = 3.0  # a worker's pause: 6 times its liveness key's 500 ms
 SLACK_S = 10.0  # a loaded machine's delays on top of a designed bound
-PROGRESS_S = 30.0  # after a heal, every running game confirms a move within this
+_SDK = inspect.signature(FlotillaClient).parameters
+SDK_CALL_S, SDK_BACKOFF_S = _SDK["timeout_s"].default, _SDK["max_backoff_s"].default  # 30 s, 10 s
+PROGRESS_S = SDK_CALL_S + SDK_BACKOFF_S + SLACK_S  # after a heal, every running game moves within this
 TAKEOVER_S = 15.0  # during a worker's fault, the other worker confirms moves within this
 START_S = 180.0  # the topology serves within this (fresh interpreters on a loaded machine)
 STOP_S = 150.0  # the driver's end: its games end (at most its FINISH_S) and it checks the store
