@@ -31,6 +31,7 @@ from typing import Any
 import pytest
 import redis.asyncio as aioredis
 
+from flotilla.settings import Settings
 from flotilla_client import FlotillaClient
 from flotilla_client.tls import KEEPALIVE_TIME_MS, KEEPALIVE_TIMEOUT_MS
 from hosts.netns import Host, Net, pause, resume
@@ -49,7 +50,7 @@ from support import scrape, until
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(420)]
 
 STORE_LOST_S = 3.0  # FLOTILLA_STORE_LOST_S here (production: 10 s, the same behaviour later)
-SUBMIT_TIMEOUT_S = 10.0  # FLOTILLA_SUBMIT_TIMEOUT (the default): a move in flight on a gateway cut from Redis
+SUBMIT_TIMEOUT_S = Settings().submit_timeout_s  # FLOTILLA_SUBMIT_TIMEOUT's default: a move in flight there
 REDIS_TIMEOUT_S = 30.0  # the store's socket timeout: a stream still opening on a gateway cut from Redis
 KEEPALIVE_S = (KEEPALIVE_TIME_MS + KEEPALIVE_TIMEOUT_MS) / 1000  # the SDK notices a dead link within
 CUT_S = 4.0  # a worker's cut: 8 times its liveness key's 500 ms
