@@ -112,19 +112,27 @@ class Driver:
     async def slot(self, spec: Spec) -> None:
         """Games of one kind, one after another, until told to stop."""
         while not self.stopping.is_set():
-            async with self.starting:
-                before, clients = len(self.table.tasks), len(self.table.clients)
-                try:
-                    game = await self.table.start(spec, spectators=1)
-                except FlotillaError as error:  # (the SDK retried first)
-                    self.errors.append(f"starting a {spec[0]} game: {error.code.name} {error.reason}")
-                    await asyncio.sleep(1.0)
-                    continue
-                self.games.append(game)
-                self.status[game.name] = GameStatus(game.kind, time.monotonic())
-                self.clients_of[game.name] = range(clients + 1, len(self.table.clients))  # (the first: its creator)
-                self.traces.update(zip(self.clients_of[game.name], [*game.bots, *game.spectators], strict=True))
-            await self.play(game, self.table.tasks[before:])
+            before = len(self.table.tasks)
+            game = await self.start(spec)
+            if game is None:
+                await asyncio.sleep(1.0)
+            else:
+                await self.play(game, self.table.tasks[before:])
+
+    async def start(self, spec: Spec) -> ChaosGame | None:
+        """A new game of `spec`, its bots and spectator playing; None after a clear error (noted)."""
+        async with self.starting:
+            clients = len(self.table.clients)
+            try:
+                game = await self.table.start(spec, spectators=1)
+            except FlotillaError as error:  # (the SDK retried first)
+                self.errors.append(f"starting a {spec[0]} game: {error.code.name} {error.reason}")
+                return None
+            self.games.append(game)
+            self.status[game.name] = GameStatus(game.kind, time.monotonic())
+            self.clients_of[game.name] = range(clients + 1, len(self.table.clients))  # (the first: its creator)
+            self.traces.update(zip(self.clients_of[game.name], [*game.bots, *game.spectators], strict=True))
+            return game
 
     async def play(self, game: ChaosGame, tasks: list[asyncio.Task[None]]) -> None:
         """Until `game`'s bots and spectator are done; the first that fails is a failure, and
@@ -167,10 +175,10 @@ class Driver:
             self.errors,
         )
 
-    def write(self, name: str, value: object) -> None:
-        """`value` (a dataclass) as OUT_DIR/`name`, replaced at once (never read half written)."""
+    def write(self, name: str, value: Status | Report) -> None:
+        """`value` as OUT_DIR/`name`, replaced at once (never read half written)."""
         partial = self.out / f".{name}"
-        partial.write_text(json.dumps(asdict(value)))  # type: ignore[call-overload]
+        partial.write_text(json.dumps(asdict(value)))
         partial.replace(self.out / name)
 
     async def report_status(self) -> None:
