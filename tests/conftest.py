@@ -31,7 +31,6 @@ LONGEST_FIRST = (
     "tests/chaos/test_worker_kills.py",
     "tests/chaos/test_gateway_kills.py",
     "tests/chaos/test_dead_links.py",
-    "tests/hosts/test_partitions.py",
     "tests/games/pirates_of_nassau/test_conformance.py",
     "tests/games/sail_away/test_conformance.py",
     "tests/games/navegador/test_conformance.py",

@@ -14,7 +14,7 @@ from hosts.netns import HostsUnavailable, Net, sweep_stale
 def _unavailable(why: str) -> None:
     """On CI (CI set) a machine that cannot make hosts fails; elsewhere the tests skip."""
     if os.environ.get("CI"):
-        pytest.fail(f"simulated hosts need root, iproute2 and nftables (scripts/bootstrap): {why}")
+        pytest.fail(f"simulated hosts need root, iproute2 and nftables (scripts/bootstrap-hosts): {why}")
     pytest.skip(f"simulated hosts unavailable: {why}")
 
 
