@@ -35,12 +35,11 @@ from flotilla_client import FlotillaError
 from ledger import Ledger
 from support import assert_gapless, assert_stored_state_replays
 
-SLOTS: tuple[Spec, ...] = (("counter", 2, {"moves": "80"}),) * 3 + (SAIL_AWAY,) * 3
+SLOTS: tuple[Spec, ...] = ((COUNTER[0], COUNTER[1], {"moves": "80"}),) * 3 + (SAIL_AWAY,) * 3
 PACE_S = 0.05  # bots think this long per move: steady progress without burning the machine's cores
 STATUS_S = 0.25
 FINISH_S = 90.0  # after `stop`: the running games end within this (else reported unfinished)
 START_S = 120.0  # the gateways serve within this
-assert COUNTER[0] == SLOTS[0][0]
 
 
 class TimedLedger(Ledger):
@@ -72,6 +71,9 @@ class Status:
     targets: list[str]  # per client: the gateway it calls now
     active: list[int]  # the clients of games not over that call all along (bots, spectators)
     doing: dict[int, str]  # per active client: what it is at, for how long (a stall's report)
+    watchers: list[int]  # of the active clients, the spectators (only a watch stream, no move in flight)
+    opening: list[int]  # of the active clients, those whose stream has delivered nothing yet
+    clients_of: dict[str, list[int]]  # per game not over: its bots' and spectators' clients
     failures: list[str]  # a bot's or spectator's error it did not retry
     errors: list[str]  # a clear error that made the driver try again (creating and joining a game)
 
@@ -111,19 +113,27 @@ class Driver:
     async def slot(self, spec: Spec) -> None:
         """Games of one kind, one after another, until told to stop."""
         while not self.stopping.is_set():
-            async with self.starting:
-                before, clients = len(self.table.tasks), len(self.table.clients)
-                try:
-                    game = await self.table.start(spec, spectators=1)
-                except FlotillaError as error:  # (the SDK retried first)
-                    self.errors.append(f"starting a {spec[0]} game: {error.code.name} {error.reason}")
-                    await asyncio.sleep(1.0)
-                    continue
-                self.games.append(game)
-                self.status[game.name] = GameStatus(game.kind, time.monotonic())
-                self.clients_of[game.name] = range(clients + 1, len(self.table.clients))  # (the first: its creator)
-                self.traces.update(zip(self.clients_of[game.name], [*game.bots, *game.spectators], strict=True))
-            await self.play(game, self.table.tasks[before:])
+            before = len(self.table.tasks)
+            game = await self.start(spec)
+            if game is None:
+                await asyncio.sleep(1.0)
+            else:
+                await self.play(game, self.table.tasks[before:])
+
+    async def start(self, spec: Spec) -> ChaosGame | None:
+        """A new game of `spec`, its bots and spectator playing; None after a clear error (noted)."""
+        async with self.starting:
+            clients = len(self.table.clients)
+            try:
+                game = await self.table.start(spec, spectators=1)
+            except FlotillaError as error:  # (the SDK retried first)
+                self.errors.append(f"starting a {spec[0]} game: {error.code.name} {error.reason}")
+                return None
+            self.games.append(game)
+            self.status[game.name] = GameStatus(game.kind, time.monotonic())
+            self.clients_of[game.name] = range(clients + 1, len(self.table.clients))  # (the first: its creator)
+            self.traces.update(zip(self.clients_of[game.name], [*game.bots, *game.spectators], strict=True))
+            return game
 
     async def play(self, game: ChaosGame, tasks: list[asyncio.Task[None]]) -> None:
         """Until `game`'s bots and spectator are done; the first that fails is a failure, and
@@ -159,14 +169,17 @@ class Driver:
             [client.target for client in clients],
             active,
             {i: f"{self.traces[i].doing[0]} for {now - self.traces[i].doing[1]:.1f} s" for i in active},
+            [i for i in active if " spectator " in self.traces[i].who],
+            [i for i in active if not self.traces[i].ids],
+            {name: list(of) for name, of in self.clients_of.items() if not self.status[name].done},
             self.failures,
             self.errors,
         )
 
-    def write(self, name: str, value: object) -> None:
-        """`value` (a dataclass) as OUT_DIR/`name`, replaced at once (never read half written)."""
+    def write(self, name: str, value: Status | Report) -> None:
+        """`value` as OUT_DIR/`name`, replaced at once (never read half written)."""
         partial = self.out / f".{name}"
-        partial.write_text(json.dumps(asdict(value)))  # type: ignore[call-overload]
+        partial.write_text(json.dumps(asdict(value)))
         partial.replace(self.out / name)
 
     async def report_status(self) -> None:

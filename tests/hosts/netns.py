@@ -4,6 +4,7 @@
         redis, worker = net.add("redis"), net.add("worker")
         server = redis.spawn([redis_server_binary(), "--bind", redis.address, ...], log_dir / "redis.log")
         net.cut(worker, redis)                # both ways; `one_way=True`: worker -> redis only
+        net.isolate(redis)                    # from every other host, both ways
         net.heal(worker, redis)
         pause(server); resume(server)         # SIGSTOP / SIGCONT
         redis.call(some_function, arg)        # runs in a thread inside the host's namespace
@@ -235,6 +236,12 @@ class Net:
         self._block(a, b, blocked=True)
         if not one_way:
             self._block(b, a, blocked=True)
+
+    def isolate(self, host: Host) -> None:
+        """Cut `host` from every other host, both ways (a Redis primary cut off from everything)."""
+        for other in self.hosts:
+            if other is not host:
+                self.cut(host, other)
 
     def heal(self, a: Host, b: Host) -> None:
         """Undo every cut between a and b (both directions)."""

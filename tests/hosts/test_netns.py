@@ -54,6 +54,11 @@ def test_cuts_drop_packets_each_way_until_healed(net: Net) -> None:
         assert _arrives(sb, sa, a)
         a.call(socket.create_connection, (b.address, PORT), 5.0).close()
         listener.close()
+        net.isolate(b)
+        assert not _arrives(sa, sb, b)
+        assert not _arrives(sb, sa, a)
+        net.heal_all()
+        assert _arrives(sa, sb, b)
     finally:
         sa.close()
         sb.close()

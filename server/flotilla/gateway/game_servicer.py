@@ -343,7 +343,12 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         request_id: str | None = None,
         follows: bool = False,
     ) -> tuple[GameHost, Outcome]:
-        host = await self.games.host(game_id)
+        """Queue the move and wait for its outcome: all of it within FLOTILLA_SUBMIT_TIMEOUT (or
+        the client's `deadline_s`, if shorter), the game's record read first included (a Redis
+        cut off never answers it), else DEADLINE_EXCEEDED, retried with the same request id."""
+        bound = self.games.submit_timeout_s if deadline_s is None else min(deadline_s, self.games.submit_timeout_s)
+        started = time.monotonic()
+        host = await asyncio.wait_for(self.games.host(game_id), bound)
         inputs.action_size(request.action.ByteSize())
         action = self.render.action_from_pb(host, request.action)
         request_id = request_id or check_request_id(request.request_id)
@@ -354,7 +359,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
             action,
             etag=request.etag,
             request_id=request_id,
-            timeout_s=deadline_s,
+            timeout_s=bound - (time.monotonic() - started),
             gate=gate,
             follows=follows,
         )
