@@ -272,7 +272,7 @@ async def stored_tokens(redis_url: str, lifetimes: Lifetimes | None = None) -> T
         found = await AuthStore(client).key_set()
     finally:
         await client.aclose()
-    return pinned_tokens(found, lifetimes)
+    return pinned_tokens(KeySet(found.keys, current=found.current), lifetimes)
 
 
 def pinned_tokens(keys: KeySet[bytes], lifetimes: Lifetimes | None = None) -> Tokens:

@@ -56,7 +56,7 @@ def metrics_ports(base: int, workers: int, gateways: int = 1) -> list[int]:
 def up_client_tls(settings: Settings) -> Tls | None:
     """How `flotilla up` (and its matchmaker, demo) reach its gateway: FLOTILLA_GATEWAY_*, or TLS
     with the system's roots when the gateway serves TLS and nothing else is said."""
-    from flotilla.gateway.tls import client_tls  # noqa: PLC0415
+    from flotilla.client_tls import client_tls  # noqa: PLC0415
 
     return client_tls(settings) or (Tls() if settings.tls_cert else None)
 

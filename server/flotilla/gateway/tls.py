@@ -1,4 +1,4 @@
-"""TLS of the gateway (server side) and of the processes that call a gateway (client side).
+"""TLS of the gateway (server side).
 
 Server: FLOTILLA_TLS_CERT + FLOTILLA_TLS_KEY (PEM files) make the gateway serve TLS only;
 FLOTILLA_TLS_CLIENT_CA also requires every client to present a certificate that CA signed
@@ -7,8 +7,8 @@ re-read when one changed, so a renewed certificate (cert-manager, a Secret updat
 new connections without a restart; a file that cannot be read or parsed keeps the previous
 certificate (logged). Replace the files atomically (rename; a Kubernetes Secret volume does).
 
-Client: the matchmaker's bots, `flotilla bot` and `flotilla up` reach a gateway over TLS per
-FLOTILLA_GATEWAY_TLS / _CA / _CERT / _KEY / _SERVER_NAME (`client_tls`).
+The client side (processes that call a gateway: the matchmaker's bots, `flotilla bot`, `flotilla up`)
+is flotilla/client_tls.py.
 """
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ import grpc
 import structlog
 
 from flotilla.settings import Settings
-from flotilla_client.tls import Tls
 
 log = structlog.get_logger("flotilla.gateway")
 
@@ -92,11 +91,3 @@ class CertificateFiles:
         # The stubs want a configuration from the callback; grpc documents None as "keep the current one".
         fetch: Callable[[], grpc.ServerCertificateConfiguration] = self.fetch  # type: ignore[assignment]
         return grpc.dynamic_ssl_server_credentials(self._config, fetch, require_client_authentication=self.mutual)
-
-
-def client_tls(settings: Settings) -> Tls | None:
-    """How this process reaches gateways (FLOTILLA_GATEWAY_*): None for plaintext."""
-    wanted = settings.gateway_tls or settings.gateway_ca or settings.gateway_cert or settings.gateway_key
-    if not wanted:
-        return None
-    return Tls(settings.gateway_ca, settings.gateway_cert, settings.gateway_key, settings.gateway_server_name)

@@ -42,7 +42,13 @@ async def start_tokens(settings: Settings, store: RedisStore, *, external: bool 
 
         keys = KeyCache(load, name="pinned", refresh_s=0)
     else:
-        keys = KeyCache(AuthStore(store.redis).key_set, name="redis", refresh_s=settings.keys_refresh_s)
+        auth = AuthStore(store.redis)
+
+        async def load() -> KeySet[bytes]:
+            stored = await auth.key_set()
+            return KeySet(stored.keys, current=stored.current)
+
+        keys = KeyCache(load, name="redis", refresh_s=settings.keys_refresh_s)
     await keys.start()
     issuer = None
     config = issuer_config(settings) if external else None

@@ -33,7 +33,7 @@ import structlog
 
 from flotilla.app.games import Games
 from flotilla.app.inbox import Inbox
-from flotilla.gateway.tls import client_tls
+from flotilla.client_tls import client_tls
 from flotilla.identity.configure import close_tokens, start_tokens
 from flotilla.lobby.ratings import Ratings
 from flotilla.lobby.rooms import Rooms

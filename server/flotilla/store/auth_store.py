@@ -18,11 +18,18 @@ from typing import Any
 
 import orjson
 
-from flotilla.identity.keycache import KeySet
 from flotilla.store import keys
 from flotilla.store.redis_store import _script
 
 API_KEY = re.compile(r"^flk_([0-9a-f]{12})_([A-Za-z0-9_-]{43})$")
+
+
+@dataclass(frozen=True, slots=True)
+class SigningKeys:
+    """The stored token-signing keys: secret by kid, and the kid that signs now."""
+
+    keys: dict[str, bytes]
+    current: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +74,7 @@ class AuthStore:
         self._rotate = redis.register_script(_script("rotate_keys.lua"))
 
     # --- signing keys ------------------------------------------------------------------
-    async def key_set(self) -> KeySet[bytes]:
+    async def key_set(self) -> SigningKeys:
         """The stored keys (the first one is made here when there is none)."""
         raw: dict[bytes, bytes] = await self.redis.hgetall(keys.SIGNING_KEYS)
         if b"current" not in raw:
@@ -78,7 +85,7 @@ class AuthStore:
             for field, value in raw.items()
             if field.startswith(b"k:")
         }
-        return KeySet(found, current=raw[b"current"].decode())
+        return SigningKeys(found, current=raw[b"current"].decode())
 
     async def rotate(self, retire_after_s: int, *, first: bool = False) -> tuple[str, list[str]]:
         """Add a signing key (the previous one keeps verifying); returns it and the kids retired."""
