@@ -214,6 +214,11 @@ class Settings:
         return cls(**read.model_dump())
 
 
+def variables() -> frozenset[str]:
+    """Every environment variable `Settings.from_env` reads."""
+    return frozenset(f.metadata["env"] for f in fields(Settings) if f.metadata["env"])
+
+
 def allowed(name: str) -> str:
     """What a field accepts, in words (for error lines and the docs)."""
     spec = next(f for f in fields(Settings) if f.name == name)
