@@ -315,8 +315,10 @@ def tls_of(args: argparse.Namespace) -> Tls | None:
 
 def cmd_bot(args: argparse.Namespace) -> int:
     """Seat a bot policy in a game, a room or the matchmaking queue (flotilla/bots/command.py)."""
-    from flotilla.bots.command import run  # noqa: PLC0415
+    from flotilla.bots.command import known_policy, run  # noqa: PLC0415
 
+    if not known_policy(args.policy):  # a usage error first, before the gateway is asked
+        return EXIT_USAGE
     reach_gateway(args.target, tls_of(args))
     return asyncio.run(run(args, tls_of(args)))
 
