@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 import typing
 from dataclasses import dataclass, field, fields
-from typing import Any, Literal, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
 _T = TypeVar("_T")
 
@@ -137,6 +137,36 @@ class Settings:
     mm_max_queues: int = knob(
         256, "FLOTILLA_MM_MAX_QUEUES", "matchmaking queues at once (default settings' never refused)"
     )
+    # --- matchmaker (flotilla/matchmaker/main.py) ---
+    gateway_targets: str = knob(
+        "",
+        "FLOTILLA_GATEWAY",
+        "matchmaker: gateway target(s) its bots play through, comma-separated; empty: FLOTILLA_BIND",
+    )
+    mm_window: float = knob(3.0, "FLOTILLA_MM_WINDOW", "matchmaker: rating window (mu points) of a fresh ticket")
+    mm_widen: float = knob(1.0, "FLOTILLA_MM_WIDEN", "matchmaker: window growth per second of waiting")
+    mm_max_window: float = knob(50.0, "FLOTILLA_MM_MAX_WINDOW", "matchmaker: the widest window")
+    mm_bot_fill_after_s: float | None = knob(
+        30.0, "FLOTILLA_MM_BOT_FILL_AFTER", "matchmaker: seconds before open seats are filled with bots; off: never"
+    )
+    mm_expire_after_s: float = knob(300.0, "FLOTILLA_MM_EXPIRE_AFTER", "matchmaker: seconds before a ticket expires")
+    mm_lease_s: float = knob(
+        15.0,
+        "FLOTILLA_MM_LEASE",
+        "matchmaker: seconds before a match (or room start) whose maker vanished is completed",
+    )
+    mm_roles: str = knob(
+        "match,bots,ratings,rooms", "FLOTILLA_MM_ROLES", "matchmaker: the loops this process runs, comma-separated"
+    )
+    room_grace_s: float = knob(
+        60.0,
+        "FLOTILLA_ROOM_GRACE",
+        "matchmaker: seconds a seated player's WatchRoom may be gone before the seat is freed",
+    )
+    mm_max_bots: int = knob(500, "FLOTILLA_MM_MAX_BOTS", "matchmaker: bot seats one process plays at once")
+    mm_claim_idle_s: float = knob(
+        30.0, "FLOTILLA_MM_CLAIM_IDLE", "matchmaker: seconds before a dead process's bot seats and games are taken over"
+    )
     # --- bots (issue 15): policy names from flotilla.bots.POLICIES ---
     bot_policy: str = knob("random", "FLOTILLA_BOT_POLICY", "matchmaker: policy of the bots filling open seats")
     bot_difficulty: int = knob(1, "FLOTILLA_BOT_DIFFICULTY", "matchmaker: their difficulty (also AddBot's default)")
@@ -219,16 +249,28 @@ def variables() -> frozenset[str]:
     return frozenset(f.metadata["env"] for f in fields(Settings) if f.metadata["env"])
 
 
+def _kind(name: str) -> tuple[Any, bool]:
+    """A field's type, and whether `off` is allowed too (a `T | None` field: None is off)."""
+    kind = typing.get_type_hints(Settings)[name]
+    parts = [a for a in typing.get_args(kind) if a is not type(None)]
+    return (parts[0], True) if len(parts) == 1 else (kind, False)
+
+
+def _off_is_none(value: Any) -> Any:
+    return None if isinstance(value, str) and value.strip().lower() == "off" else value
+
+
 def allowed(name: str) -> str:
     """What a field accepts, in words (for error lines and the docs)."""
     spec = next(f for f in fields(Settings) if f.name == name)
-    kind = typing.get_type_hints(Settings)[name]
+    kind, off = _kind(name)
     if spec.metadata["choices"]:
         return "one of " + ", ".join(spec.metadata["choices"])
     if kind is bool:
         return "on/off, true/false, yes/no or 1/0"
     if kind in (int, float):
-        return f"{'a whole number' if kind is int else 'a number'} >= {spec.metadata['ge']}"
+        number = f"{'a whole number' if kind is int else 'a number'} >= {spec.metadata['ge']}"
+        return f"{number}, or off" if off else number
     return "any text"
 
 
@@ -244,20 +286,22 @@ def _problem(error: Any) -> str:
 @functools.cache
 def _model() -> type[Any]:
     """The pydantic-settings model of `Settings`' environment fields (built once, on first use)."""
-    from pydantic import Field, create_model  # noqa: PLC0415
+    from pydantic import BeforeValidator, Field, create_model  # noqa: PLC0415
     from pydantic_settings import BaseSettings, SettingsConfigDict  # noqa: PLC0415
 
     class _Base(BaseSettings):
         model_config = SettingsConfigDict(case_sensitive=True, env_ignore_empty=True, extra="ignore")
 
-    hints = typing.get_type_hints(Settings)
     specs: dict[str, Any] = {}
     for spec in fields(Settings):
         if not spec.metadata["env"]:
             continue
-        kind: Any = hints[spec.name]
-        bounds = {"ge": spec.metadata["ge"]} if kind in (int, float) else {}
+        kind, off = _kind(spec.name)
+        if kind in (int, float):
+            kind = Annotated[kind, Field(ge=spec.metadata["ge"])]
         if spec.metadata["choices"]:
             kind = Literal[spec.metadata["choices"]]
-        specs[spec.name] = (kind, Field(spec.default, validation_alias=spec.metadata["env"], **bounds))
+        if off:
+            kind = Annotated[kind | None, BeforeValidator(_off_is_none)]
+        specs[spec.name] = (kind, Field(spec.default, validation_alias=spec.metadata["env"]))
     return create_model("EnvSettings", __base__=_Base, **specs)
