@@ -45,9 +45,7 @@ def test_every_setting_has_help_and_its_variable_is_in_the_readme_with_its_defau
             continue
         assert variable in rows, f"{variable} is missing from the README's settings table"
         cell, default = rows[variable], shown(spec.default)
-        if (
-            spec.default == "" or spec.default is False
-        ):  # the cell says what empty means: "(none)", "off"
+        if spec.default == "" or spec.default is False:  # the cell says what empty means: "(none)", "off"
             continue
         assert cell.lstrip("`").startswith(default), f"{variable}: README says {cell!r}, the default is {default!r}"
 
