@@ -65,7 +65,7 @@ def test_version() -> None:
     assert code == 0
 
 
-@pytest.mark.parametrize("command", [["worker"], ["gateway"], ["matchmaker"], ["keys", "list"]])
+@pytest.mark.parametrize("command", [["worker"], ["gateway"], ["matchmaker"], ["keys", "list"], ["up", "--port", "0"]])
 def test_an_unreachable_redis_is_one_line(command: list[str], closed_port: int) -> None:
     url = f"redis://127.0.0.1:{closed_port}/0"
     code, err, took = flotilla(*command, REDIS_URL=url, FLOTILLA_BIND="127.0.0.1:0")

@@ -132,7 +132,9 @@ def cmd_up(args: argparse.Namespace) -> int:
     state_dir = Path(args.state_dir).resolve()
     redis_server = None
     env = dict(os.environ)
-    if not env.get("REDIS_URL"):
+    if env.get("REDIS_URL"):
+        asyncio.run(reach_redis(settings))
+    else:
         redis_server = embedded_redis(state_dir, args.redis_port, args.appendfsync).start()
         env["REDIS_URL"] = redis_server.url
         write_private(state_dir / URL_FILE, f"{redis_server.url}\n")
@@ -158,7 +160,10 @@ def cmd_up(args: argparse.Namespace) -> int:
             subprocess.Popen([*exe, "matchmaker"], env=dict(env, FLOTILLA_METRICS_PORT=ports[-1]))
         )
         target = f"{args.host}:{args.port}"
-        _wait_for_gateway(target, tls=tls)
+        try:
+            _wait_for_gateway(target, tls=tls)
+        except TimeoutError as error:  # its own lines on stderr say why (a port taken, a bad certificate)
+            raise Unreachable(str(error)) from None
         processes = f"{gateways} gateway process{'es' * (gateways > 1)}, {workers} worker{'s' * (workers > 1)}"
         print(f"Flotilla is up: gRPC on {target}, Redis at {masked(env['REDIS_URL'])}, {processes}.", flush=True)
         if redis_server is not None:  # its users' passwords: redis.passwords (flotilla/redis_acl.py)
