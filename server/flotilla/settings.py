@@ -2,7 +2,8 @@
 
 Each field is declared once, with `knob(default, VARIABLE, help)`: its environment variable (None:
 not read from the environment), one line of help, and its bounds (numbers are at least 0 unless
-`ge` says otherwise; `choices` lists a string's allowed values). The operator's table is the
+`ge` says otherwise; `choices` lists a string's allowed values; a `T | None` field also takes
+`off`, read as None). The operator's table is the
 README's "Running it for real" (tests/test_settings.py checks that it lists every variable with its
 default).
 
