@@ -38,6 +38,7 @@ PRELOAD = (
     "flotilla.bots.command",
     "flotilla.bots.ismcts",
     "uvloop",
+    "pydantic_settings",  # Settings.from_env (flotilla/settings.py imports it only when called)
 )
 """What the fork server imports before it forks: everything the cli's long-lived commands import."""
 

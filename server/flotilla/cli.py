@@ -1,4 +1,19 @@
-"""The `flotilla` command: up | gateway | worker | matchmaker | bot | keys | apikey | deadletter | arena."""
+"""The `flotilla` command: up | gateway | worker | matchmaker | bot | keys | apikey | deadletter | arena.
+
+`flotilla --help` and `flotilla COMMAND --help` describe every command and flag; the settings come
+from the environment (flotilla/settings.py, the README's table). Exit codes:
+
+| code | meaning |
+|---|---|
+| 0 | done (a server process: stopped by SIGTERM or SIGINT) |
+| 1 | the command failed: the server refused it, no such key, a game did not end |
+| 2 | bad usage: an unknown command or flag, a bad flag value, a port already taken |
+| 69 | unreachable: Redis (`REDIS_URL`) or the gateway (`--target`) did not answer within `REACH_S` |
+| 75 | a worker ended itself: its event loop was held longer than `FLOTILLA_WORKER_STALL_S` |
+| 78 | bad settings: one line per bad environment variable (which, what was wrong, what is allowed) |
+
+Errors of codes 2, 69 and 78 are short lines on stderr, never a traceback.
+"""
 
 from __future__ import annotations
 
@@ -21,11 +36,45 @@ from flotilla.metrics import serve as serve_metrics
 from flotilla.processes import stop_all
 from flotilla.redis_acl import URL_FILE, masked, write_private
 from flotilla.redis_server import APPENDFSYNC_CHOICES
-from flotilla.settings import Settings
+from flotilla.settings import Settings, SettingsError
 from flotilla.worker.deadletters import add_parser as add_deadletter_parser
 from flotilla_client.tls import Tls
 
 _T = TypeVar("_T")
+
+EXIT_FAILED, EXIT_USAGE, EXIT_UNREACHABLE, EXIT_CONFIG = 1, 2, 69, 78
+"""Exit codes (the module docstring's table; 75 is store/liveness.py's `STALLED_EXIT`)."""
+
+REACH_S = 5.0
+"""How long a command waits for Redis or a gateway to answer at start before it gives up (exit 69)."""
+
+
+class Unreachable(Exception):
+    """Redis or a gateway did not answer at start: the message names which and where."""
+
+
+def redis_unreachable(error: BaseException) -> bool:
+    """Whether `error` (or every error of a group) means Redis could not be reached."""
+    from flotilla.store.transient import REDIS_TRANSIENT  # noqa: PLC0415
+
+    if isinstance(error, BaseExceptionGroup):
+        return all(redis_unreachable(e) for e in error.exceptions)
+    return isinstance(error, (*REDIS_TRANSIENT, ConnectionError, TimeoutError))
+
+
+async def reach_redis(settings: Settings) -> None:
+    """One PING to REDIS_URL within `REACH_S`; raises `Unreachable` when it is not answered."""
+    from flotilla.store.redis_store import RedisStore  # noqa: PLC0415
+
+    store = RedisStore.from_settings(settings)
+    try:
+        await asyncio.wait_for(store.redis.ping(), REACH_S)
+    except Exception as error:
+        if not redis_unreachable(error):
+            raise
+        raise Unreachable(f"cannot reach Redis at {masked(settings.redis_url)} (REDIS_URL): {error}") from None
+    finally:
+        await store.close()
 
 
 def _wait_for_gateway(target: str, timeout_s: float = 30.0, tls: Tls | None = None) -> None:
@@ -45,6 +94,14 @@ def _wait_for_gateway(target: str, timeout_s: float = 30.0, tls: Tls | None = No
     hint = " over TLS (is the CA of its certificate FLOTILLA_GATEWAY_CA / --ca?)" if tls else ""
     msg = f"the gateway at {target} did not become healthy{hint}"
     raise TimeoutError(msg)
+
+
+def reach_gateway(target: str, tls: Tls | None) -> None:
+    """The gateway at `target` serves within `REACH_S`, or `Unreachable`."""
+    try:
+        _wait_for_gateway(target, REACH_S, tls)
+    except TimeoutError as error:
+        raise Unreachable(f"{error} within {REACH_S:g} s (is it running? --target)") from None
 
 
 def metrics_ports(base: int, workers: int, gateways: int = 1) -> list[int]:
@@ -75,7 +132,9 @@ def cmd_up(args: argparse.Namespace) -> int:
     state_dir = Path(args.state_dir).resolve()
     redis_server = None
     env = dict(os.environ)
-    if not env.get("REDIS_URL"):
+    if env.get("REDIS_URL"):
+        asyncio.run(reach_redis(settings))
+    else:
         redis_server = embedded_redis(state_dir, args.redis_port, args.appendfsync).start()
         env["REDIS_URL"] = redis_server.url
         write_private(state_dir / URL_FILE, f"{redis_server.url}\n")
@@ -101,7 +160,10 @@ def cmd_up(args: argparse.Namespace) -> int:
             subprocess.Popen([*exe, "matchmaker"], env=dict(env, FLOTILLA_METRICS_PORT=ports[-1]))
         )
         target = f"{args.host}:{args.port}"
-        _wait_for_gateway(target, tls=tls)
+        try:
+            _wait_for_gateway(target, tls=tls)
+        except TimeoutError as error:  # its own lines on stderr say why (a port taken, a bad certificate)
+            raise Unreachable(str(error)) from None
         processes = f"{gateways} gateway process{'es' * (gateways > 1)}, {workers} worker{'s' * (workers > 1)}"
         print(f"Flotilla is up: gRPC on {target}, Redis at {masked(env['REDIS_URL'])}, {processes}.", flush=True)
         if redis_server is not None:  # its users' passwords: redis.passwords (flotilla/redis_acl.py)
@@ -187,6 +249,7 @@ def serve_process(process: str, main: Callable[[Settings], Coroutine[Any, Any, N
 def cmd_gateway(_args: argparse.Namespace) -> int:
     """One gateway, or FLOTILLA_GATEWAY_PROCESSES of them on one port (flotilla/processes.py)."""
     settings = Settings.from_env()
+    asyncio.run(reach_redis(settings))
     count = resolve(settings.gateway_processes, "gateway_processes")
     if count > 1:
         from flotilla.processes import run_gateways  # noqa: PLC0415
@@ -199,12 +262,13 @@ def cmd_gateway(_args: argparse.Namespace) -> int:
         return serve_process("gateway", serve)
     except BindError as error:
         print(f"flotilla gateway: {error}", file=sys.stderr)
-        return 2
+        return EXIT_USAGE
 
 
 def cmd_worker(_args: argparse.Namespace) -> int:
     """One worker, or FLOTILLA_WORKER_PROCESSES of them (flotilla/processes.py)."""
     settings = Settings.from_env()
+    asyncio.run(reach_redis(settings))
     count = resolve(settings.worker_processes, "workers")
     if count > 1:
         from flotilla.processes import run_workers  # noqa: PLC0415
@@ -219,17 +283,20 @@ def cmd_worker(_args: argparse.Namespace) -> int:
 def cmd_matchmaker(_args: argparse.Namespace) -> int:
     from flotilla.matchmaker.main import MatchmakerSettings, run_matchmaker  # noqa: PLC0415
 
+    asyncio.run(reach_redis(Settings.from_env()))
     return serve_process("matchmaker", lambda s: run_matchmaker(s, MatchmakerSettings.from_env(s)))
 
 
 def add_connection_arguments(parser: argparse.ArgumentParser) -> None:
-    """How a client command (bot, arena --target) reaches a gateway: TLS and an API key."""
-    gw = Settings.from_env()  # defaults from FLOTILLA_GATEWAY_* (docs/security.md)
-    parser.add_argument("--tls", action="store_true", default=gw.gateway_tls, help="TLS (implied by --ca/--cert)")
-    parser.add_argument("--ca", default=gw.gateway_ca, help="PEM CA bundle the gateway's certificate chains to")
-    parser.add_argument("--cert", default=gw.gateway_cert, help="PEM client certificate (gateways that require one)")
-    parser.add_argument("--key", default=gw.gateway_key, help="its PEM private key")
-    parser.add_argument("--server-name", default=gw.gateway_server_name, help="name the gateway's certificate carries")
+    """How a client command (bot, arena --target) reaches a gateway: TLS and an API key. The TLS
+    flags default to FLOTILLA_GATEWAY_* (docs/security.md), read when the command runs (`tls_of`)."""
+    parser.add_argument(
+        "--tls", action="store_true", default=None, help="TLS (implied by --ca/--cert; default: $FLOTILLA_GATEWAY_TLS)"
+    )
+    parser.add_argument("--ca", help="PEM CA bundle the gateway's certificate chains to ($FLOTILLA_GATEWAY_CA)")
+    parser.add_argument("--cert", help="PEM client certificate, for gateways that require one ($FLOTILLA_GATEWAY_CERT)")
+    parser.add_argument("--key", help="its PEM private key ($FLOTILLA_GATEWAY_KEY)")
+    parser.add_argument("--server-name", help="name the gateway's certificate carries ($FLOTILLA_GATEWAY_SERVER_NAME)")
     parser.add_argument(
         "--api-key",
         default=os.environ.get("FLOTILLA_API_KEY", ""),
@@ -238,16 +305,26 @@ def add_connection_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def tls_of(args: argparse.Namespace) -> Tls | None:
-    """The TLS settings of `add_connection_arguments`' flags (None: plaintext)."""
-    if args.tls or args.ca or args.cert or args.key:
-        return Tls(args.ca, args.cert, args.key, args.server_name)
+    """The TLS settings of `add_connection_arguments`' flags, else FLOTILLA_GATEWAY_*'s (None: plaintext)."""
+    gw = Settings.from_env()
+
+    def flag(given: str | None, default: str) -> str:
+        return default if given is None else given
+
+    ca, cert = flag(args.ca, gw.gateway_ca), flag(args.cert, gw.gateway_cert)
+    key, name = flag(args.key, gw.gateway_key), flag(args.server_name, gw.gateway_server_name)
+    if args.tls or gw.gateway_tls or ca or cert or key:
+        return Tls(ca, cert, key, name)
     return None
 
 
 def cmd_bot(args: argparse.Namespace) -> int:
     """Seat a bot policy in a game, a room or the matchmaking queue (flotilla/bots/command.py)."""
-    from flotilla.bots.command import run  # noqa: PLC0415
+    from flotilla.bots.command import known_policy, run  # noqa: PLC0415
 
+    if not known_policy(args.policy):  # a usage error first, before the gateway is asked
+        return EXIT_USAGE
+    reach_gateway(args.target, tls_of(args))
     return asyncio.run(run(args, tls_of(args)))
 
 
@@ -259,6 +336,7 @@ def _admin(work: Callable[[Any, Settings], Coroutine[Any, Any, int]]) -> int:
     settings = Settings.from_env()
 
     async def run() -> int:
+        await reach_redis(settings)
         store = RedisStore.from_settings(settings)
         try:
             return await work(AuthStore(store.redis), settings)
@@ -351,8 +429,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"%(prog)s {installed_version()}")
     sub = parser.add_subparsers(dest="command", required=True)
     up = sub.add_parser("up", help="run Redis (embedded unless REDIS_URL), a gateway and workers locally")
-    up.add_argument("--host", default="127.0.0.1")
-    up.add_argument("--port", type=int, default=50051)
+    up.add_argument("--host", default="127.0.0.1", help="the gateway's listen address (default: 127.0.0.1)")
+    up.add_argument("--port", type=int, default=50051, help="the gateway's gRPC port (default: 50051)")
     up.add_argument("--workers", type=int, default=0, help="rules workers (default 0: sized from the cores)")
     up.add_argument(
         "--gateways", type=int, default=0, help="gateway processes on the one port (default 0: sized from the cores)"
@@ -381,17 +459,17 @@ def build_parser() -> argparse.ArgumentParser:
     from flotilla.bots.command import add_arguments  # noqa: PLC0415
 
     add_arguments(bot)
-    bot.add_argument("--target", default="127.0.0.1:50051")
-    bot.add_argument("--name", default="bot")
-    bot.add_argument("--seat", type=int, default=None)
-    bot.add_argument("--seed", type=int, default=None)
+    bot.add_argument("--target", default="127.0.0.1:50051", help="the gateway, HOST:PORT (default: 127.0.0.1:50051)")
+    bot.add_argument("--name", default="bot", help="the guest's display name (default: bot)")
+    bot.add_argument("--seat", type=int, default=None, help="--game-id: this seat (default: any open one)")
+    bot.add_argument("--seed", type=int, default=None, help="seed of the bots' random choices (default: random)")
     add_connection_arguments(bot)
     bot.set_defaults(func=cmd_bot)
     keys = sub.add_parser("keys", help="token-signing keys in Redis: rotate (a new one signs) or list")
-    keys.add_argument("action", choices=("rotate", "list"))
+    keys.add_argument("action", choices=("rotate", "list"), help="rotate: a new key signs; list: the keys kept")
     keys.set_defaults(func=cmd_keys)
     apikey = sub.add_parser("apikey", help="API keys of bot accounts: create --name NAME, list, revoke ID")
-    apikey.add_argument("action", choices=("create", "list", "revoke"))
+    apikey.add_argument("action", choices=("create", "list", "revoke"), help="create --name NAME, list, or revoke ID")
     apikey.add_argument("id", nargs="?", default="", help="the key id to revoke")
     apikey.add_argument("--name", default="", help="the bot's display name (create)")
     apikey.set_defaults(func=cmd_apikey)
@@ -408,14 +486,14 @@ def add_arena_parser(sub: Any) -> None:
         "arena", help="play bot policies against each other (in process or on a server) and rate them"
     )
     arena.add_argument("--kind", required=True, help="game kind, e.g. port_royal")
-    arena.add_argument("--seats", type=int, default=2)
+    arena.add_argument("--seats", type=int, default=2, help="seats per game (default: 2)")
     arena.add_argument("--policies", required=True, help="comma-separated policy names, rotated over the seats")
-    arena.add_argument("--games", type=int, default=10)
+    arena.add_argument("--games", type=int, default=10, help="games to play (default: 10)")
     arena.add_argument("--difficulty", default="1", help="one difficulty, or one per policy (comma-separated)")
     arena.add_argument("--budget", default="", help="playouts per decision of search policies (one, or per policy)")
     arena.add_argument("--seconds", default="", help="seconds per decision of search policies, instead of playouts")
     arena.add_argument("--option", action="append", default=[], help="game option key=value (repeatable)")
-    arena.add_argument("--seed", type=int, default=0)
+    arena.add_argument("--seed", type=int, default=0, help="seed of the deals and the bots' choices (default: 0)")
     arena.add_argument(
         "--time-limit", type=float, default=None, help="stop after this many seconds (the game in progress is dropped)"
     )
@@ -454,6 +532,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
         ]
         options = dict(o.split("=", 1) for o in args.option if "=" in o)
         if args.target:
+            reach_gateway(args.target, tls_of(args))
             report = asyncio.run(
                 run_remote(
                     args.target,
@@ -483,17 +562,26 @@ def cmd_arena(args: argparse.Namespace) -> int:
             )
     except (ValueError, InvalidConfig) as exc:  # a bad number, policy name or game option
         print(f"arena: {exc}", file=sys.stderr)
-        return 2
+        return EXIT_USAGE
     except FlotillaError as exc:  # the server refused (a bad option, a rate limit it did not lift)
         print(f"arena: {exc}", file=sys.stderr)
-        return 1
+        return EXIT_FAILED
     print("\n".join(report.lines()))
     return 0
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    return int(args.func(args))
+    """Run one command; its errors of setting and reach are short lines on stderr (exit codes above)."""
+    try:
+        args = build_parser().parse_args(argv)
+        return int(args.func(args))
+    except SettingsError as bad:
+        for line in bad.problems:
+            print(f"flotilla: {line}", file=sys.stderr)
+        return EXIT_CONFIG
+    except Unreachable as error:
+        print(f"flotilla: {error}", file=sys.stderr)
+        return EXIT_UNREACHABLE
 
 
 if __name__ == "__main__":

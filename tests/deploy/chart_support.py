@@ -15,6 +15,8 @@ import helm_python as helm
 import yaml
 from helm_python import _native
 
+from flotilla.settings import variables
+
 ROOT = Path(__file__).resolve().parents[2]
 CHART = ROOT / "helm" / "flotilla"
 RELEASE = "fl"
@@ -75,9 +77,9 @@ def env_of(workload: Manifest) -> dict[str, dict[str, Any]]:
 
 @functools.cache
 def _process_env_vars() -> frozenset[str]:
-    """Every environment variable the server reads (Settings.from_env and the per-process settings),
-    taken from the source: first arguments of `os.environ.get(...)` and of `_int`/`_float` helpers."""
-    names: set[str] = set()
+    """Every environment variable the server reads: Settings.from_env's (flotilla/settings.py) and the
+    per-process ones, taken from the source: first arguments of `os.environ.get(...)` and of helpers."""
+    names: set[str] = set(variables())
     for path in (ROOT / "server" / "flotilla").rglob("*.py"):
         if "api" in path.relative_to(ROOT / "server" / "flotilla").parts[:1]:
             continue

@@ -60,17 +60,25 @@ async def _room_seat(client: FlotillaClient, args: argparse.Namespace) -> Seat:
     raise RuntimeError(msg)
 
 
+def known_policy(name: str) -> bool:
+    """Whether `name` is a bot policy; if not, print the known ones."""
+    from flotilla.bots.policy import require  # noqa: PLC0415
+
+    try:
+        require(name)
+    except ValueError as refused:
+        print(refused)
+        return False
+    return True
+
+
 async def run(args: argparse.Namespace, tls: Tls | None) -> int:
     """Play the games; print one line per game played; 0 when every game ended."""
-    from flotilla.bots.policy import require  # noqa: PLC0415
     from flotilla.bots.remote import policy_bot  # noqa: PLC0415
     from flotilla_client import FlotillaClient, run_bot  # noqa: PLC0415
     from flotilla_client.api.game.v1 import game_pb2  # noqa: PLC0415
 
-    try:
-        require(args.policy)
-    except ValueError as refused:
-        print(refused)
+    if not known_policy(args.policy):
         return 2
     options = dict(o.split("=", 1) for o in args.option)
     rng = random.Random(args.seed)

@@ -1,31 +1,16 @@
 """`flotilla matchmaker`: form games from ticket queues, play bot seats, rate finished games, until SIGTERM.
 
-Configured from the environment (besides REDIS_URL, FLOTILLA_SECRET and FLOTILLA_SHARDS):
-
-| variable | default | meaning |
-|---|---|---|
-| `FLOTILLA_GATEWAY` | `FLOTILLA_BIND` | gateway target(s) bots play through, comma-separated |
-| `FLOTILLA_MM_WINDOW` | `3` | rating window (mu points) of a fresh ticket |
-| `FLOTILLA_MM_WIDEN` | `1` | window growth per second of waiting |
-| `FLOTILLA_MM_MAX_WINDOW` | `50` | the widest window |
-| `FLOTILLA_MM_BOT_FILL_AFTER` | `30` | seconds before open seats are filled with bots (`off`: never) |
-| `FLOTILLA_MM_EXPIRE_AFTER` | `300` | seconds before a ticket expires |
-| `FLOTILLA_MM_LEASE` | `15` | seconds before a matchmaker completes a match (or room start) whose maker vanished |
-| `FLOTILLA_MM_ROLES` | `match,bots,ratings,rooms` | which loops this process runs |
-| `FLOTILLA_ROOM_GRACE` | `60` | seconds a seated player's WatchRoom may be gone before the seat is freed |
-| `FLOTILLA_MM_MAX_BOTS` | `500` | bot seats one process plays at once |
-| `FLOTILLA_MM_CLAIM_IDLE` | `30` | seconds before a dead process's bot seats and finished games are taken over |
-| `FLOTILLA_BOT_POLICY`, `_DIFFICULTY` | `random`, `1` | bots filling matches, room bots naming none |
-
-Bots reach the gateways over TLS per `FLOTILLA_GATEWAY_TLS` / `_CA` / `_CERT` / `_KEY` / `_SERVER_NAME`
-(`server/flotilla/settings.py`, docs/security.md).
+Configured from the environment like every process (`flotilla/settings.py`, the README's table):
+besides REDIS_URL, FLOTILLA_SECRET and FLOTILLA_SHARDS, its own knobs are `FLOTILLA_GATEWAY` (the
+gateways its bots play through; empty: `FLOTILLA_BIND`), `FLOTILLA_MM_*`, `FLOTILLA_ROOM_GRACE` and
+`FLOTILLA_BOT_POLICY` / `_DIFFICULTY`. Bots reach the gateways over TLS per `FLOTILLA_GATEWAY_TLS` /
+`_CA` / `_CERT` / `_KEY` / `_SERVER_NAME` (docs/security.md).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 import signal
 from dataclasses import dataclass
 
@@ -50,11 +35,6 @@ from flotilla_client.tls import Tls
 log = structlog.get_logger("flotilla.matchmaker")
 
 
-def _float(name: str, default: float) -> float:
-    raw = os.environ.get(name, "")
-    return float(raw) if raw else default
-
-
 @dataclass(frozen=True, slots=True)
 class MatchmakerSettings:
     """The matchmaker's own knobs (see the module docstring)."""
@@ -70,21 +50,28 @@ class MatchmakerSettings:
 
     @classmethod
     def from_env(cls, settings: Settings) -> MatchmakerSettings:
-        fill = os.environ.get("FLOTILLA_MM_BOT_FILL_AFTER", "")
+        """The matchmaker's part of `settings` (read from the environment by `Settings.from_env`)."""
+        fill = settings.mm_bot_fill_after_s  # None: FLOTILLA_MM_BOT_FILL_AFTER=off
         policy = Policy(
-            base_window=_float("FLOTILLA_MM_WINDOW", 3.0),
-            widen_per_s=_float("FLOTILLA_MM_WIDEN", 1.0),
-            max_window=_float("FLOTILLA_MM_MAX_WINDOW", 50.0),
-            bot_fill_after_s=30.0 if not fill or fill == "off" else float(fill),
-            bots_allowed=fill != "off",
-            expire_after_s=_float("FLOTILLA_MM_EXPIRE_AFTER", 300.0),
+            base_window=settings.mm_window,
+            widen_per_s=settings.mm_widen,
+            max_window=settings.mm_max_window,
+            bot_fill_after_s=30.0 if fill is None else fill,
+            bots_allowed=fill is not None,
+            expire_after_s=settings.mm_expire_after_s,
         )
-        targets = tuple(t for t in os.environ.get("FLOTILLA_GATEWAY", settings.bind).split(",") if t)
-        roles = frozenset(r.strip() for r in os.environ.get("FLOTILLA_MM_ROLES", "match,bots,ratings,rooms").split(","))
-        max_bots = int(_float("FLOTILLA_MM_MAX_BOTS", 500))
-        lease_s, grace_s = _float("FLOTILLA_MM_LEASE", 15.0), _float("FLOTILLA_ROOM_GRACE", 60.0)
-        claim_idle_s = _float("FLOTILLA_MM_CLAIM_IDLE", 30.0)
-        return cls(targets, policy, roles, max_bots, lease_s, grace_s, claim_idle_s, client_tls(settings))
+        targets = tuple(t for t in (settings.gateway_targets or settings.bind).split(",") if t)
+        roles = frozenset(r.strip() for r in settings.mm_roles.split(","))
+        return cls(
+            targets,
+            policy,
+            roles,
+            settings.mm_max_bots,
+            settings.mm_lease_s,
+            settings.room_grace_s,
+            settings.mm_claim_idle_s,
+            client_tls(settings),
+        )
 
 
 async def run_matchmaker(settings: Settings, mm: MatchmakerSettings) -> None:

@@ -62,7 +62,7 @@ async def run(args: argparse.Namespace, redis: Any) -> int:
 def add_parser(sub: Any) -> None:
     """`flotilla deadletter` on the cli's subcommands."""
     parser = sub.add_parser("deadletter", help="work entries the workers set aside: list, or retry them")
-    parser.add_argument("action", choices=("list", "retry"))
+    parser.add_argument("action", choices=("list", "retry"), help="list the dead letters, or retry some")
     parser.add_argument("ids", nargs="*", default=[], help="retry: the dead letters' ids")
     parser.add_argument("--all", action="store_true", help="retry: every dead letter")
     parser.add_argument("--count", type=int, default=100, help="list: at most this many")
