@@ -211,7 +211,8 @@ class _Confirmations:
             while asked := self.asked.pop(primary, None):
                 try:
                     heads = {game_id: head for game_id, (head, _future) in asked.items()}
-                    confirmed = await asyncio.wait_for(self.store.confirm_heads(heads), self.timeout_s)
+                    async with asyncio.timeout(self.timeout_s):  # not wait_for (store/reach.py)
+                        confirmed = await self.store.confirm_heads(heads)
                 except UNCONFIRMED as exc:
                     log.warning("feed.unconfirmed", error=str(exc)[:200] or type(exc).__name__)
                     await asyncio.sleep(RETRY_PAUSE_S)

@@ -86,8 +86,12 @@ class StoreReach:
         if self._client is None:
             self._client = self.store.redis if self.store.cluster else self.store.dedicated_client()
         ping = self._client.ping(target_nodes=RedisCluster.RANDOM) if self.store.cluster else self._client.ping()
+        # Not asyncio.wait_for: on Python 3.11 a ping that completes as this task is cancelled makes
+        # it return the answer and drop the cancel, and `close()` then waited for ever (a gateway's
+        # stop hung). asyncio.timeout keeps the cancel.
         try:
-            await asyncio.wait_for(ping, PROBE_S)
+            async with asyncio.timeout(PROBE_S):
+                await ping
         except (TimeoutError, RedisConnectionError, RedisTimeoutError, OSError):
             return False  # a cancelled command drops its connection: the next probe opens another
         return True

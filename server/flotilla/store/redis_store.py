@@ -836,7 +836,8 @@ class RedisStore:
                     asyncio.create_task(supervised("work", read, stream=stream), name=f"work-{stream}")
                 )
         try:
-            first = await asyncio.wait_for(self._incoming.get(), block_ms / 1000)
+            async with asyncio.timeout(block_ms / 1000):  # not wait_for (store/reach.py)
+                first = await self._incoming.get()
         except TimeoutError:
             return []
         out = list(first)
