@@ -32,6 +32,7 @@ from flotilla.app.outcome import Outcome
 from flotilla.bots.takeover import Takeover
 from flotilla.records import ACT, CLOCK, LEAVE, WorkItem, action_record
 from flotilla.rules import Result, RulesError, Seat
+from flotilla.store.commit_script import CommitCode, CommitRequest, Committed
 
 log = structlog.get_logger("flotilla.worker")
 
@@ -39,7 +40,7 @@ CAS_RETRIES = 5
 NOT_REPLICATED = StoreUnavailable("the move is stored but not yet on a replica; retry with the same request_id")
 SERVER_REQUEST = "@"  # starts the worker's own request ids: never a client's (app.games.check_request_id)
 
-CommitCall = tuple[list[str], list[Any]]  # the commit script's keys and arguments (RedisStore.commit_args)
+CommitCall = CommitRequest  # one run of the commit script (RedisStore.commit_args)
 MessageKey = tuple[str, bytes]  # (stream, entry id): an entry id alone is unique only in its stream
 ENGINE_RETRY_MS = 60_000
 """A turn clock whose default or takeover action made the rules fail is looked at again this much
@@ -173,12 +174,12 @@ class FastPath:
             return False
         return True
 
-    def count(self, commits: Sequence[Pending], done: Sequence[Any], unread: set[MessageKey]) -> None:
+    def count(self, commits: Sequence[Pending], done: Sequence[Committed], unread: set[MessageKey]) -> None:
         """Count the round's commits planned on the cache, and whether they were refused."""
         for pending, committed in zip(commits, done, strict=True):
             if pending.work.key in unread:
                 self.tried += 1
-                self.refused += committed.code == -1
+                self.refused += committed.code == CommitCode.MOVED
         if self.tried >= self.window:
             if self.refused > self.max_refused * self.tried:
                 self.paused = self.pause_rounds
@@ -355,8 +356,10 @@ def _pending(
     return Pending(work, after, outcome, clocks.next_deadline(seat_clocks), call, settles_work)
 
 
-def settle_round(plan: RoundPlan, done: Sequence[Any], attempts: dict[MessageKey, int], now_ms: int) -> RoundResult:
-    """What the commit results (RedisStore.Committed, one per planned commit) mean.
+def settle_round(
+    plan: RoundPlan, done: Sequence[Committed], attempts: dict[MessageKey, int], now_ms: int
+) -> RoundResult:
+    """What the commit results (store.commit_script.Committed, one per planned commit) mean.
 
     1 committed: answer the outcome (or NOT_REPLICATED when the replicas did not confirm it);
     0 applied before: answer that first outcome; -1 the version moved: retry, up to
@@ -367,7 +370,7 @@ def settle_round(plan: RoundPlan, done: Sequence[Any], attempts: dict[MessageKey
     result.duplicates = plan.duplicates
     for pending, committed in zip(plan.commits, done, strict=True):
         work, after = pending.work, pending.after
-        if committed.code == 1:
+        if committed.code == CommitCode.COMMITTED:
             result.applied.append(pending)
             result.remember[work.game_id] = after
             durable = committed.durable
@@ -382,7 +385,7 @@ def settle_round(plan: RoundPlan, done: Sequence[Any], attempts: dict[MessageKey
                 plan.settle[work.game_id] = pending.next_deadline
             if after.finished:
                 result.finished.append(work.game_id)
-        elif committed.code == 0:
+        elif committed.code == CommitCode.ALREADY_APPLIED:
             result.forget.add(work.game_id)
             result.wake[work.game_id] = now_ms  # the first attempt may have died before setting the timer
             result.replies.append(Reply(work, Outcome.loads(committed.outcome or b"")))
