@@ -47,9 +47,6 @@ class CommitKeys:
     work_stream: str = _doc("the work stream to acknowledge the work on (the game key when ack is '0')")
     inbox: str = _doc("the gateway inbox to answer (the game key when answer is '0')")
 
-    def values(self) -> list[str]:
-        return [getattr(self, f.name) for f in dataclasses.fields(self)]
-
 
 @dataclass(frozen=True, slots=True)
 class CommitArgs:
@@ -81,9 +78,6 @@ class CommitArgs:
     answer: str = _doc("'1' answer the inbox (records.InboxReply), '2' only a request applied before")
     game_id: str = _doc("the game id (the inbox reply's g)")
 
-    def values(self) -> list[Any]:
-        return [getattr(self, f.name) for f in dataclasses.fields(self)]
-
 
 @dataclass(frozen=True, slots=True)
 class CommitRequest:
@@ -91,6 +85,18 @@ class CommitRequest:
 
     keys: CommitKeys
     args: CommitArgs
+
+    def keys_list(self) -> list[str]:
+        """KEYS, in the declared order."""
+        return _in_order(self.keys)
+
+    def argv(self) -> list[Any]:
+        """ARGV, in the declared order."""
+        return _in_order(self.args)
+
+
+def _in_order(slots: CommitKeys | CommitArgs) -> list[Any]:
+    return [getattr(slots, f.name) for f in dataclasses.fields(slots)]
 
 
 @dataclass(frozen=True, slots=True)

@@ -337,7 +337,7 @@ class RedisStore:
         """Commit scripts in one pipeline on one connection, then WAIT for replicas if asked."""
         async with client.pipeline(transaction=False) as pipe:
             for commit in commits:
-                await script(keys=commit.keys.values(), args=commit.args.values(), client=pipe)
+                await script(keys=commit.keys_list(), args=commit.argv(), client=pipe)
             if self.wait_replicas:
                 pipe.execute_command("WAIT", self.wait_replicas, self.wait_timeout_ms)
             replies = await pipe.execute()
