@@ -62,6 +62,15 @@ def record(games: int, seed: int) -> dict[str, Any]:
     return out
 
 
+def _rows(plain: list[Any]) -> Any:
+    """Rows as the measured tree's renderer takes them (records.EventRow since issue 25; lists before)."""
+    try:
+        from flotilla.records import load_rows  # noqa: PLC0415 - absent from trees before issue 25
+    except ImportError:
+        return plain
+    return load_rows(plain)
+
+
 def measure(workload: dict[str, Any]) -> dict[str, dict[str, float]]:
     """{game: {"event_us", "prompt_us"}}: each event row rendered for every viewer (a fresh event
     cache; the text caches warm, as in a running gateway), each prompt rendered once."""
@@ -70,7 +79,7 @@ def measure(workload: dict[str, Any]) -> dict[str, dict[str, float]]:
         host = GameHost(rules)
         codec = codec_for(rules)
         data = workload[rules.name]
-        rows = data["rows"]
+        rows = _rows(data["rows"])
         prompts = [(Seat(seat), tuple(codec.from_plain(a) for a in plain)) for seat, plain in data["prompts"]]
         viewers = [None, *(Seat(i) for i in range(data["seats"]))]
         renderer = Renderer()

@@ -20,9 +20,9 @@ default and make the decoder accept its absence, so entries written by the previ
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import orjson
 
@@ -94,7 +94,7 @@ class OutcomeRecord:
 
     ok: bool
     version: int = 0
-    events: list[list[Any]] = field(default_factory=list)
+    events: list[EventRow] = field(default_factory=list)
     reason: str = ""
     message: str = ""
     metadata: dict[str, str] = field(default_factory=dict)
@@ -104,7 +104,8 @@ class OutcomeRecord:
 
     def dumps(self) -> bytes:
         if self.ok:
-            return orjson.dumps({"ok": True, "v": self.version, "e": self.events, "h": self.lineage})
+            rows = _plain_rows(self.events)
+            return orjson.dumps({"ok": True, "v": self.version, "e": rows, "h": self.lineage})
         return orjson.dumps({"ok": False, "r": self.reason, "m": self.message, "d": self.metadata})
 
     @classmethod
@@ -112,7 +113,7 @@ class OutcomeRecord:
         """The constructor arguments of `dumps` output (ValueError/KeyError if malformed)."""
         raw = orjson.loads(data)
         if raw["ok"]:
-            return {"ok": True, "version": raw["v"], "events": raw["e"], "lineage": raw.get("h", "")}
+            return {"ok": True, "version": raw["v"], "events": load_rows(raw["e"]), "lineage": raw.get("h", "")}
         return {"ok": False, "reason": raw["r"], "message": raw["m"], "metadata": raw["d"]}
 
 
@@ -135,13 +136,33 @@ class InboxReply:
 
 
 # --- event rows: [event id, time ms, tag, payload] ------------------------------------------
-ROW_ID, ROW_TIME, ROW_TAG, ROW_PAYLOAD = 0, 1, 2, 3
-EventRow = list[Any]
+class EventRow(NamedTuple):
+    """One numbered event of a commit, stored as the JSON array `[event_id, time_ms, tag,
+    payload]`: the tag says what the payload is (app/host.py: r a rules event in codec plain
+    form, s started, f finished, t timed out, x absent, a aborted). Encode rows with
+    `dump_rows` (`orjson.dumps` refuses this type); read them by name, never by index."""
+
+    event_id: int
+    time_ms: int
+    tag: str
+    payload: Any
 
 
-def event_row(event_id: int, time_ms: int, tag: str, payload: Any) -> EventRow:
-    """One numbered event: its tag says what the payload is (app/host.py: r, s, f, t, x, a)."""
-    return [event_id, time_ms, tag, payload]
+def dump_rows(rows: Sequence[EventRow]) -> bytes:
+    """Field e of an entry (and the `events` argument of the commit and create scripts)."""
+    return orjson.dumps(_plain_rows(rows))
+
+
+def _plain_rows(rows: Sequence[EventRow]) -> list[tuple[Any, ...]]:
+    return [tuple(row) for row in rows]
+
+
+def load_rows(plain: Any) -> list[EventRow]:
+    """Rows as `orjson.loads` gives them back (ValueError if one is not a 4-item array)."""
+    try:
+        return [EventRow._make(row) for row in plain]
+    except TypeError as exc:
+        raise ValueError(f"malformed event rows: {exc}") from None
 
 
 # --- the game's event stream: one entry per commit ------------------------------------------
@@ -196,7 +217,7 @@ class Entry:
         seat = fields.get(b"s", b"")
         return cls(
             version=int(fields[b"v"]),
-            events=orjson.loads(fields[b"e"]),
+            events=load_rows(orjson.loads(fields[b"e"])),
             raw_prompts=fields[b"p"],
             to_act=orjson.loads(fields[b"a"]),
             lineage=fields.get(b"h", b"").decode(),

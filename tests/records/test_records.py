@@ -11,13 +11,15 @@ from flotilla.records import (
     ActionRecord,
     BotSeat,
     Entry,
+    EventRow,
     InboxReply,
     OutcomeRecord,
     WorkItem,
     action_record,
-    event_row,
+    dump_rows,
     finished_fields,
     finished_game,
+    load_rows,
     prompts_plain,
 )
 
@@ -53,7 +55,7 @@ def test_a_work_item_without_a_required_field_is_refused(missing: bytes) -> None
 
 
 def test_outcomes_and_inbox_replies_round_trip() -> None:
-    accepted = OutcomeRecord(True, 9, [event_row(9, 5, "r", {"Added": [3]})], lineage="ab")
+    accepted = OutcomeRecord(True, 9, [EventRow(9, 5, "r", {"Added": [3]})], lineage="ab")
     rejected = OutcomeRecord(False, reason="NOT_YOUR_TURN", message="wait", metadata={"seat": "1"})
     for outcome in (accepted, rejected):
         assert OutcomeRecord(**OutcomeRecord.plain_args(outcome.dumps())) == outcome
@@ -64,7 +66,7 @@ def test_outcomes_and_inbox_replies_round_trip() -> None:
 def test_entries_decode_with_and_without_their_request() -> None:
     fields = {
         b"v": b"4",
-        b"e": orjson.dumps([event_row(4, 1, "r", {})]),
+        b"e": b'[[4,1,"r",{}]]',  # as stored: rows are JSON arrays
         b"p": b'{"1": [1, 2]}',
         b"a": b"[1]",
         b"h": b"new",
@@ -116,3 +118,16 @@ def test_bot_seats_and_finished_games() -> None:
     hard = BotSeat("g1", 2, "bot:1", "Bot 3 (heuristic)", "heuristic", 2)
     assert BotSeat.decode(_wire(hard.fields())) == hard
     assert finished_game(_wire(finished_fields("g1"))) == "g1"
+
+
+def test_event_rows_keep_their_stored_form() -> None:
+    rows = [EventRow(4, 1, "r", {"Added": [3]}), EventRow(5, 1, "f", {"seed": "00"})]
+    stored = b'[[4,1,"r",{"Added":[3]}],[5,1,"f",{"seed":"00"}]]'
+    assert dump_rows(rows) == stored  # the wire form of field e (and of an outcome's e)
+    assert load_rows(orjson.loads(stored)) == rows
+    assert [row.tag for row in load_rows(orjson.loads(stored))] == ["r", "f"]
+    with pytest.raises(TypeError):
+        orjson.dumps(rows)  # only dump_rows encodes rows: a plain dumps cannot write another form
+    for bad in (b'[[4,1,"r"]]', b'[[4,1,"r",{},9]]', b"[4]"):
+        with pytest.raises(ValueError, match="malformed event rows"):
+            load_rows(orjson.loads(bad))

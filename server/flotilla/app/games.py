@@ -28,7 +28,7 @@ from flotilla.app.outcome import Outcome
 from flotilla.app.pacing import Budget
 from flotilla.app.replays import Replays
 from flotilla.app.watching import Answer, Batch, Watcher
-from flotilla.records import LEAVE, ActionRecord, WorkItem
+from flotilla.records import LEAVE, ActionRecord, WorkItem, dump_rows
 from flotilla.rules import Seat
 from flotilla.rules.options import explicit_options
 from flotilla.store import keys
@@ -187,7 +187,7 @@ class Games:
             created_ms=now_ms,
             version=step.version,
             state=host.dumps(step.state),
-            events=orjson.dumps(step.events),
+            events=dump_rows(step.events),
             prompts=orjson.dumps(step.prompts),
             to_act=orjson.dumps(step.to_act),
             seed_sha256=seed_commitment(seed),

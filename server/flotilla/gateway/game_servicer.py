@@ -71,7 +71,7 @@ class StreamGuard:
             raise TokenRevoked("this seat left the game: its tokens are revoked")
         if self.seat is not None:
             self.left = any(
-                row[2] == ABSENT and row[3].get("seat") == self.seat and row[3].get("reason") == "left"
+                row.tag == ABSENT and row.payload.get("seat") == self.seat and row.payload.get("reason") == "left"
                 for row in batch.events
             )
 

@@ -30,7 +30,7 @@ from flotilla.app.errors import (
 from flotilla.app.host import ABSENT, FINISHED, TIMED_OUT, GameHost, Step, result_plain
 from flotilla.app.outcome import Outcome
 from flotilla.bots.takeover import Takeover
-from flotilla.records import ACT, CLOCK, LEAVE, WorkItem, action_record
+from flotilla.records import ACT, CLOCK, LEAVE, WorkItem, action_record, dump_rows
 from flotilla.rules import Result, RulesError, Seat
 from flotilla.store.commit_script import CommitCode, CommitRequest, Committed
 
@@ -335,7 +335,7 @@ def _pending(
         expected=loaded.version,
         version=step.version,
         state=loaded.host.dumps(step.state),
-        events=orjson.dumps(step.events),
+        events=dump_rows(step.events),
         prompts=orjson.dumps(step.prompts),
         to_act=orjson.dumps(step.to_act),
         status=step.status,
@@ -412,7 +412,7 @@ def reannounced(replies: Sequence[Reply], unconfirmed: set[MessageKey]) -> list[
     return [
         r.work.game_id
         for r in replies
-        if r.work.key in unconfirmed and r.outcome.ok and any(row[2] == FINISHED for row in r.outcome.events)
+        if r.work.key in unconfirmed and r.outcome.ok and any(row.tag == FINISHED for row in r.outcome.events)
     ]
 
 
