@@ -28,6 +28,29 @@ import orjson
 
 Fields = Mapping[bytes, bytes]  # a stream entry's fields as redis-py returns them
 
+FIELDS: dict[str, dict[str, str]] = {
+    "WorkItem": {"g": "game id", "s": "seat", "r": "request id", "a": "action", "t": "etag", "i": "inbox"}
+    | {"k": "kind", "f": "follows the feed"},
+    "InboxReply": {"g": "game id", "s": "seat", "r": "request id", "o": "outcome"},
+    "OutcomeRecord": {"ok": "accepted", "v": "version", "e": "event rows", "h": "lineage", "why": "reason"}
+    | {"m": "message", "d": "error metadata"},
+    "Entry": {"v": "version", "e": "event rows", "p": "prompts", "a": "seats to act", "h": "lineage"}
+    | {"ph": "previous lineage", "s": "seat", "r": "request id"},
+    "BotSeat": {"g": "game id", "s": "seat", "u": "user", "n": "name", "p": "policy", "d": "difficulty"},
+    "finished": {"g": "game id"},
+}
+"""Every record's field names and what each means (tests/records/test_records.py holds the
+encoders to it, and a name to one meaning across records, but for `STILL_REUSED`)."""
+
+LEGACY: dict[tuple[str, str], str] = {("WorkItem", "e"): "t", ("OutcomeRecord", "r"): "why"}
+"""Names a record had before issue 25, written beside the new one for the previous release's
+readers and read when the new one is absent. The release after the next stops writing them."""
+
+STILL_REUSED = {"a", "p", "d"}
+"""Names that still mean one thing in one record and another in another (a action / seats to act,
+p prompts / policy, d error metadata / difficulty): `Entry`'s are in every stored game, so a
+rename must keep reading the old name for good; not done yet (issue 25)."""
+
 # --- work items: gateway -> worker ----------------------------------------------------------
 ACT = "act"
 LEAVE = "leave"
@@ -38,10 +61,12 @@ CLOCK = "clock"
 class WorkItem:
     """One thing to do to a game: a submitted action, a seat leaving, or (worker-made) a clock.
 
-    Fields on the stream: g game id, s seat, r request id, a action (codec plain JSON), e etag
+    Fields on the stream: g game id, s seat, r request id, a action (codec plain JSON), t etag
     ("" for none), i the inbox to answer, k kind ("act" when absent), f "1" when the gateway
     follows the game's feed and takes an accepted outcome from the committed entry itself
-    (no inbox reply then).
+    (no inbox reply then). The etag was field e before issue 25 (e is the event rows elsewhere):
+    it is still written as e too, for workers of the previous release, and read from e when t
+    is absent (`LEGACY`).
     """
 
     game_id: str
@@ -58,7 +83,7 @@ class WorkItem:
         out: dict[str, bytes | str | int] = {"g": self.game_id, "s": self.seat, "r": self.request_id}
         if self.kind == ACT:
             out["a"] = self.action
-            out["e"] = self.etag
+            out["t"] = out["e"] = self.etag
         else:
             out["k"] = self.kind
         if self.inbox:
@@ -75,7 +100,7 @@ class WorkItem:
             "seat": int(fields[b"s"]),
             "request_id": fields[b"r"].decode(),
             "action": fields.get(b"a", b""),
-            "etag": fields.get(b"e", b"").decode(),
+            "etag": fields.get(b"t", fields.get(b"e", b"")).decode(),
             "inbox": fields[b"i"].decode(),
             "kind": fields.get(b"k", b"act").decode(),
             "follows": fields.get(b"f", b"") == b"1",
@@ -88,8 +113,10 @@ class OutcomeRecord:
     """Accepted (version, its lineage and event rows) or rejected (reason, message, metadata).
 
     Encoded as JSON: {"ok": true, "v": version, "e": event rows, "h": lineage} or
-    {"ok": false, "r": reason, "m": message, "d": metadata}. `game` and `seat` are not
-    encoded: they say whose request it answers, from the InboxReply that carried it.
+    {"ok": false, "why": reason, "m": message, "d": metadata}. `game` and `seat` are not
+    encoded: they say whose request it answers, from the InboxReply that carried it. The reason
+    was "r" before issue 25 (r is a request id elsewhere): it is still written as "r" too, for
+    gateways of the previous release, and read from "r" when "why" is absent (`LEGACY`).
     """
 
     ok: bool
@@ -106,7 +133,8 @@ class OutcomeRecord:
         if self.ok:
             rows = _plain_rows(self.events)
             return orjson.dumps({"ok": True, "v": self.version, "e": rows, "h": self.lineage})
-        return orjson.dumps({"ok": False, "r": self.reason, "m": self.message, "d": self.metadata})
+        why = self.reason
+        return orjson.dumps({"ok": False, "why": why, "r": why, "m": self.message, "d": self.metadata})
 
     @classmethod
     def plain_args(cls, data: bytes) -> dict[str, Any]:
@@ -114,7 +142,8 @@ class OutcomeRecord:
         raw = orjson.loads(data)
         if raw["ok"]:
             return {"ok": True, "version": raw["v"], "events": load_rows(raw["e"]), "lineage": raw.get("h", "")}
-        return {"ok": False, "reason": raw["r"], "message": raw["m"], "metadata": raw["d"]}
+        reason = raw["why"] if "why" in raw else raw["r"]
+        return {"ok": False, "reason": reason, "message": raw["m"], "metadata": raw["d"]}
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,8 +198,8 @@ def load_rows(plain: Any) -> list[EventRow]:
 # Written by commit_transition.lua (and create_game.lua): v version, e event rows (JSON), p
 # prompts by seat (JSON, `prompts_plain`), a seats to act (JSON), h lineage, ph the previous
 # lineage, s and r the seat and request id whose action this commit applied ("" for the server's
-# own work).
-ENTRY_FIELDS = ("v", "e", "p", "a", "h", "ph", "s", "r")
+# own work; absent from a game's first entry). FIELDS["Entry"] names them;
+# tests/records/test_records.py holds the commit script's XADD to that.
 DEFAULTS = "d"  # in p: {seat: index into its legal actions of the game's default action}
 
 

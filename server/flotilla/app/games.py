@@ -192,7 +192,7 @@ class Games:
             to_act=orjson.dumps(step.to_act),
             seed_sha256=seed_commitment(seed),
             clock=orjson.dumps(clock.plain()) if clock is not None else b"",
-            seatclock=orjson.dumps(clocks.dump(clocks.initial(clock or clocks.ClockConfig(), seats))),
+            seatclock=clocks.dumps(clocks.initial(clock or clocks.ClockConfig(), seats)),
             private_code=private_code,
             lineage=new_lineage(),
             seated=seated,

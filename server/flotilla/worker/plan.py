@@ -327,7 +327,7 @@ def _pending(
     """The commit of a planned step (encoding what the rules returned may raise too)."""
     step, seat_clocks, record = planned
     outcome = Outcome.accepted(step.version, step.events, head)
-    seatclock = orjson.dumps(clocks.dump(seat_clocks))
+    seatclock = clocks.dumps(seat_clocks)
     call = commit_args(
         work.game_id,
         work.seat,
