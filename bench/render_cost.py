@@ -21,12 +21,17 @@ import time
 from pathlib import Path
 from typing import Any
 
-from flotilla.app.host import RULES_EVENT, GameHost
+from flotilla.app.host import GameHost
 from flotilla.games import navegador, pirates_of_nassau, port_royal, sail_away
 from flotilla.games.navegador.config import Config as NavegadorConfig
 from flotilla.gateway.render import Renderer
 from flotilla.rules import Seat
 from flotilla.rules.testing import codec_for, game_seed
+
+try:
+    from flotilla.app.host_events import RULES_EVENT
+except ImportError:  # a tree before issue 25 (this script measures two trees)
+    from flotilla.app.host import RULES_EVENT  # type: ignore[attr-defined,no-redef]
 
 ROOT = Path(__file__).resolve().parent.parent
 

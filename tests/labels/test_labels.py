@@ -16,7 +16,8 @@ from typing import Any
 import pytest
 
 from flotilla.app import clocks
-from flotilla.app.host import ABSENT, RULES_EVENT, TIMED_OUT, GameHost
+from flotilla.app.host import GameHost
+from flotilla.app.host_events import ABSENT, RULES_EVENT, TIMED_OUT
 from flotilla.games import counter, navegador, pirates_of_nassau, port_royal, sail_away
 from flotilla.gateway.render import Renderer
 from flotilla.records import EventRow

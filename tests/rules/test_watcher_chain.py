@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import orjson
 
-from flotilla.app.host import RULES_EVENT, host_for
+from flotilla.app.host import host_for
+from flotilla.app.host_events import RULES_EVENT
 from flotilla.app.pacing import Budget
 from flotilla.app.watching import Batch, Watcher
 from flotilla.records import Entry, EventRow

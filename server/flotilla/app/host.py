@@ -24,15 +24,8 @@ from flotilla.rules.options import config_from_options
 from flotilla.rules.snapshot import SnapshotCodec
 
 from .errors import RulesVersionUnavailable, UnknownGameKind
+from .host_events import ABORTED, FINISHED, RULES_EVENT, STARTED, Aborted, Finished, HostPayload, Started
 from .inputs import echo
-
-STARTED = "s"
-FINISHED = "f"
-RULES_EVENT = "r"
-TIMED_OUT = "t"
-ABSENT = "x"
-ABORTED = "a"
-ENDING = (FINISHED, ABORTED)
 
 AnyRules = GameRules[Any, Any, Any, Any, Any]
 
@@ -124,12 +117,12 @@ class GameHost:
 
     def start(self, config: Any, seed: int, options: Mapping[str, str], now_ms: int) -> Step:
         state = self.rules.new_game(config, seed)
-        started = {
-            "rules_version": self.rules.version,
-            "seed_sha256": seed_commitment(seed),
-            "seat_count": self.rules.seats_of(config),
-            "options": dict(options),
-        }
+        started = Started(
+            rules_version=self.rules.version,
+            seed_sha256=seed_commitment(seed),
+            seat_count=self.rules.seats_of(config),
+            options=dict(options),
+        )
         prompts, to_act = self.prompts(state)
         return Step(state, 1, [EventRow(1, now_ms, STARTED, started)], prompts, to_act, None)
 
@@ -141,7 +134,7 @@ class GameHost:
         version: int,
         now_ms: int,
         *,
-        before: Sequence[tuple[str, dict[str, Any]]] = (),
+        before: Sequence[tuple[str, HostPayload]] = (),
         adjust: Callable[[Result], Result] | None = None,
     ) -> Step:
         """Apply `action` (raises RulesError) and number its events after `version`.
@@ -164,22 +157,24 @@ class GameHost:
         if result is not None:
             event_id += 1
             seed = after.rng.seed if isinstance(getattr(after, "rng", None), Rng) else 0
-            rows.append(EventRow(event_id, now_ms, FINISHED, {"result": result_plain(result), "seed": seed_hex(seed)}))
+            rows.append(
+                EventRow(event_id, now_ms, FINISHED, Finished(result=result_plain(result), seed=seed_hex(seed)))
+            )
         prompts, to_act = self.prompts(after)
         return Step(after, event_id, rows, prompts, to_act, result, "finished" if result is not None else "")
 
-    def note(self, state: Any, version: int, now_ms: int, rows: Sequence[tuple[str, dict[str, Any]]]) -> Step:
+    def note(self, state: Any, version: int, now_ms: int, rows: Sequence[tuple[str, HostPayload]]) -> Step:
         """Server events that change no rules state (a seat became absent)."""
         numbered = [EventRow(version + i + 1, now_ms, tag, payload) for i, (tag, payload) in enumerate(rows)]
         prompts, to_act = self.prompts(state)
         return Step(state, version + len(numbered), numbered, prompts, to_act, None)
 
     def abort(
-        self, state: Any, version: int, now_ms: int, before: Sequence[tuple[str, dict[str, Any]]], reason: str
+        self, state: Any, version: int, now_ms: int, before: Sequence[tuple[str, HostPayload]], reason: str
     ) -> Step:
         """Stop the game without a result: the server events, then GameAborted."""
         rows = [EventRow(version + i + 1, now_ms, tag, payload) for i, (tag, payload) in enumerate(before)]
-        rows.append(EventRow(version + len(rows) + 1, now_ms, ABORTED, {"reason": reason}))
+        rows.append(EventRow(version + len(rows) + 1, now_ms, ABORTED, Aborted(reason=reason)))
         return Step(state, version + len(rows), rows, {}, [], None, "abandoned")
 
 

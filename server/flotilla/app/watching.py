@@ -28,7 +28,8 @@ from typing import Any
 
 from flotilla import metrics
 from flotilla.app.errors import StoreUnavailable
-from flotilla.app.host import ENDING, GameHost
+from flotilla.app.host import GameHost
+from flotilla.app.host_events import ENDING
 from flotilla.app.pacing import Budget
 from flotilla.records import Entry, EventRow
 from flotilla.rules import Seat

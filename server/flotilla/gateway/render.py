@@ -17,7 +17,8 @@ from google.protobuf.timestamp_pb2 import Timestamp
 
 from flotilla.app import clocks
 from flotilla.app.errors import InvalidRequest
-from flotilla.app.host import ABSENT, FINISHED, RULES_EVENT, STARTED, TIMED_OUT, AnyRules, GameHost
+from flotilla.app.host import AnyRules, GameHost
+from flotilla.app.host_events import ABSENT, FINISHED, RULES_EVENT, STARTED, TIMED_OUT
 from flotilla.app.lineage import etag
 from flotilla.app.watching import RESUME_POINT_UNKNOWN, REWOUND, Batch
 from flotilla.gateway.convert import GameConverter

@@ -27,7 +27,8 @@ from flotilla.app.errors import (
     StaleVersion,
     StoreUnavailable,
 )
-from flotilla.app.host import ABSENT, FINISHED, TIMED_OUT, GameHost, Step, result_plain
+from flotilla.app.host import GameHost, Step, result_plain
+from flotilla.app.host_events import ABSENT, FINISHED, LEFT, TIMED_OUT, TIMEOUTS, Absent, HostPayload, TimedOut
 from flotilla.app.outcome import Outcome
 from flotilla.bots.takeover import Takeover
 from flotilla.records import ACT, CLOCK, LEAVE, WorkItem, action_record, dump_rows
@@ -219,9 +220,7 @@ def plan_step(
         if seat_clocks[seat].absent or loaded.finished:
             return None
         seat_clocks = clocks.leave(config, seat_clocks, seat, now_ms)
-        left: list[tuple[str, dict[str, Any]]] = [
-            (ABSENT, {"seat": int(seat), "reason": "left", "policy": config.policy})
-        ]
+        left: list[tuple[str, HostPayload]] = [(ABSENT, Absent(seat=int(seat), reason=LEFT, policy=config.policy))]
         if config.policy == clocks.ABORT:
             return host.abort(state, version, now_ms, left, f"seat {seat} left"), seat_clocks, b""
         step = host.note(state, version, now_ms, left)
@@ -230,12 +229,12 @@ def plan_step(
     # CLOCK: the seat's time is up (its default action) or it is absent (the takeover policy).
     if seat not in clocks.due(seat_clocks, host.rules.to_act(state), now_ms):
         return None
-    before: list[tuple[str, dict[str, Any]]] = []
+    before: list[tuple[str, HostPayload]] = []
     if not seat_clocks[seat].absent:
         seat_clocks, became_absent = clocks.time_out(config, seat_clocks, seat)
-        before.append((TIMED_OUT, {"seat": int(seat), "consecutive": seat_clocks[seat].timeouts}))
+        before.append((TIMED_OUT, TimedOut(seat=int(seat), consecutive=seat_clocks[seat].timeouts)))
         if became_absent:
-            before.append((ABSENT, {"seat": int(seat), "reason": "timeouts", "policy": config.policy}))
+            before.append((ABSENT, Absent(seat=int(seat), reason=TIMEOUTS, policy=config.policy)))
             if config.policy == clocks.ABORT:
                 reason = f"seat {seat} timed out {config.max_timeouts} times in a row"
                 return host.abort(state, version, now_ms, before, reason), seat_clocks, b""
