@@ -2,7 +2,9 @@
 
 Gateways, workers and matchmakers exchange these through Redis; nothing else builds or
 parses them (the commit script, `store/scripts/commit_transition.lua`, writes the event
-stream entry; its field names are declared here). Short field names keep the hot path's
+stream entry; its field names are declared here, in `FIELDS`). Read a record by name, never
+by position. Elsewhere: the commit script's own arguments and result (`store/commit_script.py`),
+the host events' payloads (`app/host_events.py`), seat clocks (`app/clocks.SeatClock`, `dumps`). Short field names keep the hot path's
 Redis traffic small; the tables below say what each one is. Adding a field: give it a
 default and make the decoder accept its absence, so entries written by the previous release
 (still queued during a rolling deploy) keep decoding.
@@ -13,7 +15,7 @@ default and make the decoder accept its absence, so entries written by the previ
 | InboxReply    | gateway inbox stream                | worker              | gateway            |
 | OutcomeRecord | inside InboxReply, `req:` keys      | worker              | gateway, worker    |
 | Entry         | game event stream (one per commit)  | commit script       | gateway, worker    |
-| event row     | inside Entry, OutcomeRecord         | worker (app/host)   | gateway            |
+| EventRow      | inside Entry, OutcomeRecord         | worker (app/host)   | gateway            |
 | action record | game action list (the replay log)   | worker              | gateway (records)  |
 | BotSeat       | bot-seat stream                     | lobby, matchmaker   | matchmaker workers |
 """
