@@ -3,11 +3,12 @@
 Gateways, workers and matchmakers exchange these through Redis; nothing else builds or
 parses them (the commit script, `store/scripts/commit_transition.lua`, writes the event
 stream entry; its field names are declared here, in `FIELDS`). Read a record by name, never
-by position. Elsewhere: the commit script's own arguments and result (`store/commit_script.py`),
-the host events' payloads (`app/host_events.py`), seat clocks (`app/clocks.SeatClock`, `dumps`). Short field names keep the hot path's
-Redis traffic small; the tables below say what each one is. Adding a field: give it a
-default and make the decoder accept its absence, so entries written by the previous release
-(still queued during a rolling deploy) keep decoding.
+by position. Declared elsewhere: the commit script's own arguments and result
+(`store/commit_script.py`), the host events' payloads (`app/host_events.py`), seat clocks
+(`app/clocks.SeatClock`, `dumps`). Short field names keep the hot path's Redis traffic small;
+the tables below say what each one is. Adding a field: give it a default and make the decoder
+accept its absence, so entries written by the previous release (still queued during a rolling
+deploy) keep decoding. Renaming one: see `LEGACY`.
 
 | record        | where it lives                      | written by          | read by            |
 |---------------|-------------------------------------|---------------------|--------------------|
@@ -18,6 +19,7 @@ default and make the decoder accept its absence, so entries written by the previ
 | EventRow      | inside Entry, OutcomeRecord         | worker (app/host)   | gateway            |
 | action record | game action list (the replay log)   | worker              | gateway (records)  |
 | BotSeat       | bot-seat stream                     | lobby, matchmaker   | matchmaker workers |
+| RoomRow       | room hash, room change stream       | lobby               | gateway, matchmaker|
 """
 
 from __future__ import annotations
@@ -319,6 +321,15 @@ class BotSeat:
             fields.get(b"p", b"").decode(),
             int(difficulty) if difficulty is not None else None,
         )
+
+
+# --- rooms: lobby -> gateways, matchmakers (store/lobby_store.py) --------------------------
+class RoomRow(NamedTuple):
+    """A room as stored: its version (the compare-and-set counter, the id of its change-stream
+    entry) and its JSON document (lobby/rooms.py says what it holds)."""
+
+    version: int
+    room: dict[str, Any]
 
 
 def finished_fields(game_id: str) -> dict[str, str]:
