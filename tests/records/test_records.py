@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import re
 from importlib import resources
+from pathlib import Path
 
 import orjson
 import pytest
 
+from flotilla import records
 from flotilla.records import (
     ACT,
     FIELDS,
@@ -183,3 +185,15 @@ def test_records_of_the_previous_release_still_decode() -> None:
     new_work = _wire(WorkItem("g1", 1, "r1", b"[1]", "8.cd", "i").fields())
     assert new_work[b"e"] == new_work[b"t"] == b"8.cd"  # a worker of the previous release reads e
     assert orjson.loads(OutcomeRecord(False, reason="X", message="m").dumps())["r"] == "X"
+
+
+def test_no_reader_takes_a_row_apart_by_position() -> None:
+    # issue 25: readers indexed event rows and room rows as row[2], row[1]; they read names now
+    server = Path(records.__file__).parent
+    found = [
+        f"{path.relative_to(server)}:{n}"
+        for path in server.rglob("*.py")
+        for n, line in enumerate(path.read_text().splitlines(), 1)
+        if re.search(r"\brow\[-?\d+\]", line)
+    ]
+    assert not found
