@@ -21,12 +21,17 @@ import time
 from pathlib import Path
 from typing import Any
 
-from flotilla.app.host import RULES_EVENT, GameHost
+from flotilla.app.host import GameHost
 from flotilla.games import navegador, pirates_of_nassau, port_royal, sail_away
 from flotilla.games.navegador.config import Config as NavegadorConfig
 from flotilla.gateway.render import Renderer
 from flotilla.rules import Seat
 from flotilla.rules.testing import codec_for, game_seed
+
+try:
+    from flotilla.app.host_events import RULES_EVENT
+except ImportError:  # a tree before issue 25 (this script measures two trees)
+    from flotilla.app.host import RULES_EVENT  # type: ignore[attr-defined,no-redef]
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -62,6 +67,15 @@ def record(games: int, seed: int) -> dict[str, Any]:
     return out
 
 
+def _rows(plain: list[Any]) -> Any:
+    """Rows as the measured tree's renderer takes them (records.EventRow since issue 25; lists before)."""
+    try:
+        from flotilla.records import load_rows  # noqa: PLC0415 - absent from trees before issue 25
+    except ImportError:
+        return plain
+    return load_rows(plain)
+
+
 def measure(workload: dict[str, Any]) -> dict[str, dict[str, float]]:
     """{game: {"event_us", "prompt_us"}}: each event row rendered for every viewer (a fresh event
     cache; the text caches warm, as in a running gateway), each prompt rendered once."""
@@ -70,7 +84,7 @@ def measure(workload: dict[str, Any]) -> dict[str, dict[str, float]]:
         host = GameHost(rules)
         codec = codec_for(rules)
         data = workload[rules.name]
-        rows = data["rows"]
+        rows = _rows(data["rows"])
         prompts = [(Seat(seat), tuple(codec.from_plain(a) for a in plain)) for seat, plain in data["prompts"]]
         viewers = [None, *(Seat(i) for i in range(data["seats"]))]
         renderer = Renderer()

@@ -2,10 +2,13 @@
 
 Gateways, workers and matchmakers exchange these through Redis; nothing else builds or
 parses them (the commit script, `store/scripts/commit_transition.lua`, writes the event
-stream entry; its field names are declared here). Short field names keep the hot path's
-Redis traffic small; the tables below say what each one is. Adding a field: give it a
-default and make the decoder accept its absence, so entries written by the previous release
-(still queued during a rolling deploy) keep decoding.
+stream entry; its field names are declared here, in `FIELDS`). Read a record by name, never
+by position. Declared elsewhere: the commit script's own arguments and result
+(`store/commit_script.py`), the host events' payloads (`app/host_events.py`), seat clocks
+(`app/clocks.SeatClock`, `dumps`). Short field names keep the hot path's Redis traffic small;
+the tables below say what each one is. Adding a field: give it a default and make the decoder
+accept its absence, so entries written by the previous release (still queued during a rolling
+deploy) keep decoding. Renaming one: see `LEGACY`.
 
 | record        | where it lives                      | written by          | read by            |
 |---------------|-------------------------------------|---------------------|--------------------|
@@ -13,20 +16,44 @@ default and make the decoder accept its absence, so entries written by the previ
 | InboxReply    | gateway inbox stream                | worker              | gateway            |
 | OutcomeRecord | inside InboxReply, `req:` keys      | worker              | gateway, worker    |
 | Entry         | game event stream (one per commit)  | commit script       | gateway, worker    |
-| event row     | inside Entry, OutcomeRecord         | worker (app/host)   | gateway            |
+| EventRow      | inside Entry, OutcomeRecord         | worker (app/host)   | gateway            |
 | action record | game action list (the replay log)   | worker              | gateway (records)  |
 | BotSeat       | bot-seat stream                     | lobby, matchmaker   | matchmaker workers |
+| RoomRow       | room hash, room change stream       | lobby               | gateway, matchmaker|
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import orjson
 
 Fields = Mapping[bytes, bytes]  # a stream entry's fields as redis-py returns them
+
+FIELDS: dict[str, dict[str, str]] = {
+    "WorkItem": {"g": "game id", "s": "seat", "r": "request id", "a": "action", "t": "etag", "i": "inbox"}
+    | {"k": "kind", "f": "follows the feed"},
+    "InboxReply": {"g": "game id", "s": "seat", "r": "request id", "o": "outcome"},
+    "OutcomeRecord": {"ok": "accepted", "v": "version", "e": "event rows", "h": "lineage", "why": "reason"}
+    | {"m": "message", "d": "error metadata"},
+    "Entry": {"v": "version", "e": "event rows", "p": "prompts", "a": "seats to act", "h": "lineage"}
+    | {"ph": "previous lineage", "s": "seat", "r": "request id"},
+    "BotSeat": {"g": "game id", "s": "seat", "u": "user", "n": "name", "p": "policy", "d": "difficulty"},
+    "finished": {"g": "game id"},
+}
+"""Every record's field names and what each means (tests/records/test_records.py holds the
+encoders to it, and a name to one meaning across records, but for `STILL_REUSED`)."""
+
+LEGACY: dict[tuple[str, str], str] = {("WorkItem", "e"): "t", ("OutcomeRecord", "r"): "why"}
+"""Names a record had before issue 25, written beside the new one for the previous release's
+readers and read when the new one is absent. The release after the next stops writing them."""
+
+STILL_REUSED = {"a", "p", "d"}
+"""Names that still mean one thing in one record and another in another (a action / seats to act,
+p prompts / policy, d error metadata / difficulty): `Entry`'s are in every stored game, so a
+rename must keep reading the old name for good; not done yet (issue 25)."""
 
 # --- work items: gateway -> worker ----------------------------------------------------------
 ACT = "act"
@@ -38,10 +65,12 @@ CLOCK = "clock"
 class WorkItem:
     """One thing to do to a game: a submitted action, a seat leaving, or (worker-made) a clock.
 
-    Fields on the stream: g game id, s seat, r request id, a action (codec plain JSON), e etag
+    Fields on the stream: g game id, s seat, r request id, a action (codec plain JSON), t etag
     ("" for none), i the inbox to answer, k kind ("act" when absent), f "1" when the gateway
     follows the game's feed and takes an accepted outcome from the committed entry itself
-    (no inbox reply then).
+    (no inbox reply then). The etag was field e before issue 25 (e is the event rows elsewhere):
+    it is still written as e too, for workers of the previous release, and read from e when t
+    is absent (`LEGACY`).
     """
 
     game_id: str
@@ -58,7 +87,7 @@ class WorkItem:
         out: dict[str, bytes | str | int] = {"g": self.game_id, "s": self.seat, "r": self.request_id}
         if self.kind == ACT:
             out["a"] = self.action
-            out["e"] = self.etag
+            out["t"] = out["e"] = self.etag
         else:
             out["k"] = self.kind
         if self.inbox:
@@ -75,7 +104,7 @@ class WorkItem:
             "seat": int(fields[b"s"]),
             "request_id": fields[b"r"].decode(),
             "action": fields.get(b"a", b""),
-            "etag": fields.get(b"e", b"").decode(),
+            "etag": fields.get(b"t", fields.get(b"e", b"")).decode(),
             "inbox": fields[b"i"].decode(),
             "kind": fields.get(b"k", b"act").decode(),
             "follows": fields.get(b"f", b"") == b"1",
@@ -88,13 +117,15 @@ class OutcomeRecord:
     """Accepted (version, its lineage and event rows) or rejected (reason, message, metadata).
 
     Encoded as JSON: {"ok": true, "v": version, "e": event rows, "h": lineage} or
-    {"ok": false, "r": reason, "m": message, "d": metadata}. `game` and `seat` are not
-    encoded: they say whose request it answers, from the InboxReply that carried it.
+    {"ok": false, "why": reason, "m": message, "d": metadata}. `game` and `seat` are not
+    encoded: they say whose request it answers, from the InboxReply that carried it. The reason
+    was "r" before issue 25 (r is a request id elsewhere): it is still written as "r" too, for
+    gateways of the previous release, and read from "r" when "why" is absent (`LEGACY`).
     """
 
     ok: bool
     version: int = 0
-    events: list[list[Any]] = field(default_factory=list)
+    events: list[EventRow] = field(default_factory=list)
     reason: str = ""
     message: str = ""
     metadata: dict[str, str] = field(default_factory=dict)
@@ -104,16 +135,19 @@ class OutcomeRecord:
 
     def dumps(self) -> bytes:
         if self.ok:
-            return orjson.dumps({"ok": True, "v": self.version, "e": self.events, "h": self.lineage})
-        return orjson.dumps({"ok": False, "r": self.reason, "m": self.message, "d": self.metadata})
+            rows = _plain_rows(self.events)
+            return orjson.dumps({"ok": True, "v": self.version, "e": rows, "h": self.lineage})
+        why = self.reason
+        return orjson.dumps({"ok": False, "why": why, "r": why, "m": self.message, "d": self.metadata})
 
     @classmethod
     def plain_args(cls, data: bytes) -> dict[str, Any]:
         """The constructor arguments of `dumps` output (ValueError/KeyError if malformed)."""
         raw = orjson.loads(data)
         if raw["ok"]:
-            return {"ok": True, "version": raw["v"], "events": raw["e"], "lineage": raw.get("h", "")}
-        return {"ok": False, "reason": raw["r"], "message": raw["m"], "metadata": raw["d"]}
+            return {"ok": True, "version": raw["v"], "events": load_rows(raw["e"]), "lineage": raw.get("h", "")}
+        reason = raw["why"] if "why" in raw else raw["r"]
+        return {"ok": False, "reason": reason, "message": raw["m"], "metadata": raw["d"]}
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,21 +169,41 @@ class InboxReply:
 
 
 # --- event rows: [event id, time ms, tag, payload] ------------------------------------------
-ROW_ID, ROW_TIME, ROW_TAG, ROW_PAYLOAD = 0, 1, 2, 3
-EventRow = list[Any]
+class EventRow(NamedTuple):
+    """One numbered event of a commit, stored as the JSON array `[event_id, time_ms, tag,
+    payload]`: the tag says what the payload is (app/host.py: r a rules event in codec plain
+    form, s started, f finished, t timed out, x absent, a aborted). Encode rows with
+    `dump_rows` (`orjson.dumps` refuses this type); read them by name, never by index."""
+
+    event_id: int
+    time_ms: int
+    tag: str
+    payload: Any
 
 
-def event_row(event_id: int, time_ms: int, tag: str, payload: Any) -> EventRow:
-    """One numbered event: its tag says what the payload is (app/host.py: r, s, f, t, x, a)."""
-    return [event_id, time_ms, tag, payload]
+def dump_rows(rows: Sequence[EventRow]) -> bytes:
+    """Field e of an entry (and the `events` argument of the commit and create scripts)."""
+    return orjson.dumps(_plain_rows(rows))
+
+
+def _plain_rows(rows: Sequence[EventRow]) -> list[tuple[Any, ...]]:
+    return [tuple(row) for row in rows]
+
+
+def load_rows(plain: Any) -> list[EventRow]:
+    """Rows as `orjson.loads` gives them back (ValueError if one is not a 4-item array)."""
+    try:
+        return [EventRow._make(row) for row in plain]
+    except TypeError as exc:
+        raise ValueError(f"malformed event rows: {exc}") from None
 
 
 # --- the game's event stream: one entry per commit ------------------------------------------
 # Written by commit_transition.lua (and create_game.lua): v version, e event rows (JSON), p
 # prompts by seat (JSON, `prompts_plain`), a seats to act (JSON), h lineage, ph the previous
 # lineage, s and r the seat and request id whose action this commit applied ("" for the server's
-# own work).
-ENTRY_FIELDS = ("v", "e", "p", "a", "h", "ph", "s", "r")
+# own work; absent from a game's first entry). FIELDS["Entry"] names them;
+# tests/records/test_records.py holds the commit script's XADD to that.
 DEFAULTS = "d"  # in p: {seat: index into its legal actions of the game's default action}
 
 
@@ -196,7 +250,7 @@ class Entry:
         seat = fields.get(b"s", b"")
         return cls(
             version=int(fields[b"v"]),
-            events=orjson.loads(fields[b"e"]),
+            events=load_rows(orjson.loads(fields[b"e"])),
             raw_prompts=fields[b"p"],
             to_act=orjson.loads(fields[b"a"]),
             lineage=fields.get(b"h", b"").decode(),
@@ -267,6 +321,15 @@ class BotSeat:
             fields.get(b"p", b"").decode(),
             int(difficulty) if difficulty is not None else None,
         )
+
+
+# --- rooms: lobby -> gateways, matchmakers (store/lobby_store.py) --------------------------
+class RoomRow(NamedTuple):
+    """A room as stored: its version (the compare-and-set counter, the id of its change-stream
+    entry) and its JSON document (lobby/rooms.py says what it holds)."""
+
+    version: int
+    room: dict[str, Any]
 
 
 def finished_fields(game_id: str) -> dict[str, str]:

@@ -17,6 +17,7 @@ import pytest
 from flotilla.app.host import host_for
 from flotilla.app.lineage import new_lineage
 from flotilla.games.counter import Add
+from flotilla.records import dump_rows
 from flotilla.redis_server import RedisServer
 from flotilla.rules import Seat
 from flotilla.store.redis_store import RedisStore
@@ -49,7 +50,7 @@ async def write_long_game(redis_url: str, moves: int) -> str:
         created_ms=now,
         version=step.version,
         state=host.dumps(step.state),
-        events=orjson.dumps(step.events),
+        events=dump_rows(step.events),
         prompts=orjson.dumps(step.prompts),
         to_act=orjson.dumps(step.to_act),
         seed_sha256="",
@@ -69,7 +70,7 @@ async def write_long_game(redis_url: str, moves: int) -> str:
                     expected=version,
                     version=step.version,
                     state=host.dumps(step.state),
-                    events=orjson.dumps(step.events),
+                    events=dump_rows(step.events),
                     prompts=orjson.dumps(step.prompts),
                     to_act=orjson.dumps(step.to_act),
                     status="",

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
-import pytest
+from pathlib import Path
 
-from support import Stack, assert_gapless, assert_stored_state_replays, play_full_game
+import pytest
+import redis.asyncio as aioredis
+
+from flotilla.redis_server import RedisServer
+from key_families import families, matching
+from support import Stack, assert_gapless, assert_stored_state_replays, play_full_game, start_stack
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(300)]
 
@@ -19,3 +24,39 @@ async def test_bots_finish_counter_games_and_every_watcher_sees_every_event(stac
 async def test_stored_state_equals_the_replay_of_the_action_log(stack: Stack) -> None:
     played = await play_full_game(stack, "counter", 2, seed=7)
     await assert_stored_state_replays(stack.redis_url, played.game)
+
+
+async def test_every_key_a_played_game_leaves_is_a_documented_family(tmp_path: Path) -> None:
+    # A Redis of its own: the session's holds other tests' keys (and some are made up by them).
+    (tmp_path / "redis").mkdir()
+    (tmp_path / "stack").mkdir()
+    server = RedisServer(tmp_path / "redis", aof=False).start()
+    try:
+        own = start_stack(server.url, tmp_path / "stack", gateways=1, workers=1)
+        try:
+            await play_full_game(own, "counter", 2, {"moves": "6"}, seed=3)
+            found = await _keys_and_types(server.url)
+        finally:
+            own.stop()
+    finally:
+        server.stop()
+    assert any(key.endswith(":events") for key in found)
+    assert any(":req:" in key for key in found)
+    documented = families()
+    wrong = {
+        key: kind for key, kind in found.items() if not any(f.redis_type == kind for f in matching(key, documented))
+    }
+    assert not wrong, f"keys (and types) store/keys.py's table does not document: {wrong}"
+
+
+async def _keys_and_types(url: str) -> dict[str, str]:
+    client = aioredis.from_url(url)
+    found: dict[str, str] = {}
+    try:
+        async for key in client.scan_iter(count=1000):
+            kind = (await client.type(key)).decode().upper()
+            if kind != "NONE":  # expired since the scan saw it (a rate-limit bucket)
+                found[key.decode()] = kind
+    finally:
+        await client.aclose()
+    return found

@@ -16,9 +16,11 @@ from typing import Any
 import pytest
 
 from flotilla.app import clocks
-from flotilla.app.host import ABSENT, RULES_EVENT, TIMED_OUT, GameHost
+from flotilla.app.host import GameHost
+from flotilla.app.host_events import ABSENT, RULES_EVENT, TIMED_OUT
 from flotilla.games import counter, navegador, pirates_of_nassau, port_royal, sail_away
 from flotilla.gateway.render import Renderer
+from flotilla.records import EventRow
 from flotilla.rules import GameRules, Seat
 from flotilla.rules.describe import Describer, Text, snake
 from flotilla.rules.testing import codec_for, game_seed
@@ -119,14 +121,14 @@ def test_the_renderer_sends_the_describers_texts() -> None:
         assert (text.label, text.message_key, dict(text.args)) == (expected.label, expected.key, dict(expected.args))
     codec = codec_for(rules)
     _, picked = rules.apply(state, Seat(0), legal[0])  # a PickShip: its seat's only
-    row = [2, 0, RULES_EVENT, codec.to_plain(picked[0])]
+    row = EventRow(2, 0, RULES_EVENT, codec.to_plain(picked[0]))
     mine = renderer.event("g1", host, row, Seat(0), "lin")
     theirs = renderer.event("g1", host, row, Seat(1), "lin")
     assert mine.text.message_key == "sail_away.event.ship_picked"
     assert mine.summary == mine.text.label
     assert (theirs.text.message_key, theirs.summary) == ("game.event.hidden", "hidden event")
     _, kept = rules.apply(state, Seat(0), legal[-1])  # the SD1 default, a KeepShips
-    row = [3, 0, RULES_EVENT, codec.to_plain(kept[0])]
+    row = EventRow(3, 0, RULES_EVENT, codec.to_plain(kept[0]))
     mine = renderer.event("g1", host, row, Seat(0), "lin")
     theirs = renderer.event("g1", host, row, Seat(1), "lin")
     assert mine.text.message_key == "sail_away.event.ships_kept"
@@ -213,9 +215,9 @@ def test_random_games_number_seats_from_1_in_every_label(case: tuple[AnyRules, A
 def test_the_servers_own_events_number_seats_from_1() -> None:
     """Timed out and absent read "Seat 2" for seat 1, whose 0-based number still travels as `seat`."""
     renderer, host = Renderer(), GameHost(counter.RULES)
-    timed_out = renderer.event("g1", host, [5, 0, TIMED_OUT, {"seat": 1, "consecutive": 2}], None, "lin")
+    timed_out = renderer.event("g1", host, EventRow(5, 0, TIMED_OUT, {"seat": 1, "consecutive": 2}), None, "lin")
     absent = renderer.event(
-        "g1", host, [6, 0, ABSENT, {"seat": 1, "reason": "timeouts", "policy": clocks.BOT}], None, "lin"
+        "g1", host, EventRow(6, 0, ABSENT, {"seat": 1, "reason": "timeouts", "policy": clocks.BOT}), None, "lin"
     )
     assert timed_out.summary == "Seat 2 timed out (2 in a row)"
     assert absent.summary.startswith("Seat 2 is absent (timeouts)")

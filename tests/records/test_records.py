@@ -2,22 +2,32 @@
 
 from __future__ import annotations
 
+import re
+from importlib import resources
+from pathlib import Path
+
 import orjson
 import pytest
 
+from flotilla import records
 from flotilla.records import (
     ACT,
+    FIELDS,
     LEAVE,
+    LEGACY,
+    STILL_REUSED,
     ActionRecord,
     BotSeat,
     Entry,
+    EventRow,
     InboxReply,
     OutcomeRecord,
     WorkItem,
     action_record,
-    event_row,
+    dump_rows,
     finished_fields,
     finished_game,
+    load_rows,
     prompts_plain,
 )
 
@@ -53,7 +63,7 @@ def test_a_work_item_without_a_required_field_is_refused(missing: bytes) -> None
 
 
 def test_outcomes_and_inbox_replies_round_trip() -> None:
-    accepted = OutcomeRecord(True, 9, [event_row(9, 5, "r", {"Added": [3]})], lineage="ab")
+    accepted = OutcomeRecord(True, 9, [EventRow(9, 5, "r", {"Added": [3]})], lineage="ab")
     rejected = OutcomeRecord(False, reason="NOT_YOUR_TURN", message="wait", metadata={"seat": "1"})
     for outcome in (accepted, rejected):
         assert OutcomeRecord(**OutcomeRecord.plain_args(outcome.dumps())) == outcome
@@ -64,7 +74,7 @@ def test_outcomes_and_inbox_replies_round_trip() -> None:
 def test_entries_decode_with_and_without_their_request() -> None:
     fields = {
         b"v": b"4",
-        b"e": orjson.dumps([event_row(4, 1, "r", {})]),
+        b"e": b'[[4,1,"r",{}]]',  # as stored: rows are JSON arrays
         b"p": b'{"1": [1, 2]}',
         b"a": b"[1]",
         b"h": b"new",
@@ -116,3 +126,74 @@ def test_bot_seats_and_finished_games() -> None:
     hard = BotSeat("g1", 2, "bot:1", "Bot 3 (heuristic)", "heuristic", 2)
     assert BotSeat.decode(_wire(hard.fields())) == hard
     assert finished_game(_wire(finished_fields("g1"))) == "g1"
+
+
+def test_event_rows_keep_their_stored_form() -> None:
+    rows = [EventRow(4, 1, "r", {"Added": [3]}), EventRow(5, 1, "f", {"seed": "00"})]
+    stored = b'[[4,1,"r",{"Added":[3]}],[5,1,"f",{"seed":"00"}]]'
+    assert dump_rows(rows) == stored  # the wire form of field e (and of an outcome's e)
+    assert load_rows(orjson.loads(stored)) == rows
+    assert [row.tag for row in load_rows(orjson.loads(stored))] == ["r", "f"]
+    with pytest.raises(TypeError):
+        orjson.dumps(rows)  # only dump_rows encodes rows: a plain dumps cannot write another form
+    for bad in (b'[[4,1,"r"]]', b'[[4,1,"r",{},9]]', b"[4]"):
+        with pytest.raises(ValueError, match="malformed event rows"):
+            load_rows(orjson.loads(bad))
+
+
+def _names(record: str) -> set[str]:
+    return set(FIELDS[record]) | {old for (name, old) in LEGACY if name == record}
+
+
+def test_encoders_write_the_declared_names() -> None:
+    written = {
+        "WorkItem": WorkItem("g1", 1, "r1", b"[1]", "7.ab", "i", follows=True).fields().keys()
+        | WorkItem("g1", 1, "r1", inbox="i", kind=LEAVE).fields().keys(),
+        "InboxReply": InboxReply("g1", 1, "r1", b"{}").fields().keys(),
+        "OutcomeRecord": orjson.loads(OutcomeRecord(True, 2, [], lineage="h").dumps()).keys()
+        | orjson.loads(OutcomeRecord(False, reason="X", message="m").dumps()).keys(),
+        "BotSeat": BotSeat("g1", 1, "u", "n", "p", 3).fields().keys(),
+        "finished": finished_fields("g1").keys(),
+    }
+    for record, names in written.items():
+        assert set(names) == _names(record), record
+
+
+def test_the_commit_script_writes_the_declared_entry_fields() -> None:
+
+    script = resources.files("flotilla.store").joinpath("scripts/commit_transition.lua").read_text()
+    xadd = script[script.index("redis.call('XADD', k_events") :].split(")", 1)[0]
+    xadd = xadd[xadd.index("'v'") :]  # the fields, after the key and the entry id
+    assert set(re.findall(r"'(\w+)', \w+", xadd)) == set(FIELDS["Entry"])
+
+
+def test_a_field_name_means_one_thing_across_records() -> None:
+    meanings: dict[str, set[str]] = {}
+    for fields in FIELDS.values():
+        for name, meaning in fields.items():
+            meanings.setdefault(name, set()).add(meaning)
+    reused = {name for name, found in meanings.items() if len(found) > 1}
+    assert reused == STILL_REUSED  # a new reuse fails; so does one fixed without updating STILL_REUSED
+    assert {"r", "e"}.isdisjoint(reused)  # issue 25: request id / reason, etag / event rows
+
+
+def test_records_of_the_previous_release_still_decode() -> None:
+    old_work = {b"g": b"g1", b"s": b"1", b"a": b"[1]", b"r": b"r1", b"e": b"7.ab", b"i": b"inbox"}
+    assert WorkItem(**WorkItem.decode_fields(old_work)).etag == "7.ab"
+    old_refusal = b'{"ok":false,"r":"NOT_YOUR_TURN","m":"wait","d":{}}'
+    assert OutcomeRecord(**OutcomeRecord.plain_args(old_refusal)).reason == "NOT_YOUR_TURN"
+    new_work = _wire(WorkItem("g1", 1, "r1", b"[1]", "8.cd", "i").fields())
+    assert new_work[b"e"] == new_work[b"t"] == b"8.cd"  # a worker of the previous release reads e
+    assert orjson.loads(OutcomeRecord(False, reason="X", message="m").dumps())["r"] == "X"
+
+
+def test_no_reader_takes_a_row_apart_by_position() -> None:
+    # issue 25: readers indexed event rows and room rows as row[2], row[1]; they read names now
+    server = Path(records.__file__).parent
+    found = [
+        f"{path.relative_to(server)}:{n}"
+        for path in server.rglob("*.py")
+        for n, line in enumerate(path.read_text().splitlines(), 1)
+        if re.search(r"\brow\[-?\d+\]", line)
+    ]
+    assert not found

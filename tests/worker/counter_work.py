@@ -8,6 +8,7 @@ import orjson
 
 from flotilla.app.host import Step, host_for
 from flotilla.games.counter import Add
+from flotilla.records import dump_rows
 from flotilla.store.redis_store import RedisStore
 
 
@@ -33,7 +34,7 @@ async def new_counter_game(
         created_ms=now,
         version=step.version,
         state=host.dumps(step.state),
-        events=orjson.dumps(step.events),
+        events=dump_rows(step.events),
         prompts=orjson.dumps(step.prompts),
         to_act=orjson.dumps(step.to_act),
         seed_sha256="",

@@ -11,7 +11,7 @@ import pytest
 
 from flotilla.app import clocks
 from flotilla.app.host import host_for
-from flotilla.records import CLOCK
+from flotilla.records import CLOCK, dump_rows
 from flotilla.rules import Seat
 from flotilla.store import keys
 from flotilla.store.redis_store import RedisStore
@@ -39,7 +39,7 @@ async def test_a_clock_fired_twice_for_one_decision_is_applied_once(redis_url: s
         created_ms=now,
         version=step.version,
         state=host.dumps(step.state),
-        events=orjson.dumps(step.events),
+        events=dump_rows(step.events),
         prompts=orjson.dumps(step.prompts),
         to_act=orjson.dumps(step.to_act),
         seed_sha256="",

@@ -15,6 +15,7 @@ from flotilla.app.host import host_for
 from flotilla.app.lineage import new_lineage
 from flotilla.app.outcome import Outcome
 from flotilla.games.counter import Add
+from flotilla.records import dump_rows
 from flotilla.rules import Seat
 from flotilla.store import keys
 from flotilla.store.redis_store import RedisStore
@@ -44,7 +45,7 @@ async def test_a_followed_request_applied_before_is_answered_on_the_inbox(redis_
             expected=meta.version,
             version=step.version,
             state=host.dumps(step.state),
-            events=orjson.dumps(step.events),
+            events=dump_rows(step.events),
             prompts=orjson.dumps(step.prompts),
             to_act=orjson.dumps(step.to_act),
             status="",

@@ -16,6 +16,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
+
 from flotilla.rules import Result, Seat
 
 BOT = "bot"
@@ -49,7 +51,10 @@ class ClockConfig:
 
 @dataclass(frozen=True, slots=True)
 class SeatClock:
-    """One seat's clock: its pending deadline, bank, timeouts in a row and absence."""
+    """One seat's clock: its pending deadline, bank, timeouts in a row and absence.
+
+    Stored in the game hash's `seatclock` (JSON, one array per seat, `dumps`) as the fields in
+    this order; a later field needs a default, so that shorter arrays stored before still load."""
 
     deadline_ms: int | None = None
     started_ms: int | None = None
@@ -77,6 +82,11 @@ def load(raw: Iterable[Sequence[Any]] | None, config: ClockConfig, seats: int) -
 
 def dump(clocks: Sequence[SeatClock]) -> list[list[Any]]:
     return [c.plain() for c in clocks]
+
+
+def dumps(clocks: Sequence[SeatClock]) -> bytes:
+    """The game hash's `seatclock` field (the commit script compares these bytes)."""
+    return orjson.dumps(dump(clocks))
 
 
 def schedule(

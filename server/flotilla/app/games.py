@@ -28,7 +28,7 @@ from flotilla.app.outcome import Outcome
 from flotilla.app.pacing import Budget
 from flotilla.app.replays import Replays
 from flotilla.app.watching import Answer, Batch, Watcher
-from flotilla.records import LEAVE, ActionRecord, WorkItem
+from flotilla.records import LEAVE, ActionRecord, WorkItem, dump_rows
 from flotilla.rules import Seat
 from flotilla.rules.options import explicit_options
 from flotilla.store import keys
@@ -187,12 +187,12 @@ class Games:
             created_ms=now_ms,
             version=step.version,
             state=host.dumps(step.state),
-            events=orjson.dumps(step.events),
+            events=dump_rows(step.events),
             prompts=orjson.dumps(step.prompts),
             to_act=orjson.dumps(step.to_act),
             seed_sha256=seed_commitment(seed),
             clock=orjson.dumps(clock.plain()) if clock is not None else b"",
-            seatclock=orjson.dumps(clocks.dump(clocks.initial(clock or clocks.ClockConfig(), seats))),
+            seatclock=clocks.dumps(clocks.initial(clock or clocks.ClockConfig(), seats)),
             private_code=private_code,
             lineage=new_lineage(),
             seated=seated,

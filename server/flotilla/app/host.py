@@ -1,7 +1,7 @@
 """Runs one game's rules for the server: creation, one step, and the stored forms of both.
 
 This is where rules values become stored bytes. A stream entry holds the events of one
-commit as `[event_id, time_ms, tag, payload]` rows, where tag is "r" (a rules event in codec
+commit as `records.EventRow`s (stored `[event_id, time_ms, tag, payload]`), where tag is "r" (a rules event in codec
 plain form), "s" (the game started: seed commitment) or "f" (the game finished: result and
 the revealed seed), plus the prompts (legal actions by seat) of the seats that must act.
 """
@@ -17,22 +17,15 @@ from typing import Any
 import orjson
 
 from flotilla.games import REGISTRY, rules_at, served
-from flotilla.records import prompts_plain
+from flotilla.records import EventRow, prompts_plain
 from flotilla.rules import GameRules, Result, Rng, Seat
 from flotilla.rules.codec import Codec
 from flotilla.rules.options import config_from_options
 from flotilla.rules.snapshot import SnapshotCodec
 
 from .errors import RulesVersionUnavailable, UnknownGameKind
+from .host_events import ABORTED, FINISHED, RULES_EVENT, STARTED, Aborted, Finished, HostPayload, Started
 from .inputs import echo
-
-STARTED = "s"
-FINISHED = "f"
-RULES_EVENT = "r"
-TIMED_OUT = "t"
-ABSENT = "x"
-ABORTED = "a"
-ENDING = (FINISHED, ABORTED)
 
 AnyRules = GameRules[Any, Any, Any, Any, Any]
 
@@ -62,7 +55,7 @@ class Step:
 
     state: Any
     version: int
-    events: list[list[Any]]
+    events: list[EventRow]
     prompts: dict[str, Any]  # records.prompts_plain
     to_act: list[int]
     result: Result | None
@@ -124,14 +117,14 @@ class GameHost:
 
     def start(self, config: Any, seed: int, options: Mapping[str, str], now_ms: int) -> Step:
         state = self.rules.new_game(config, seed)
-        started = {
-            "rules_version": self.rules.version,
-            "seed_sha256": seed_commitment(seed),
-            "seat_count": self.rules.seats_of(config),
-            "options": dict(options),
-        }
+        started = Started(
+            rules_version=self.rules.version,
+            seed_sha256=seed_commitment(seed),
+            seat_count=self.rules.seats_of(config),
+            options=dict(options),
+        )
         prompts, to_act = self.prompts(state)
-        return Step(state, 1, [[1, now_ms, STARTED, started]], prompts, to_act, None)
+        return Step(state, 1, [EventRow(1, now_ms, STARTED, started)], prompts, to_act, None)
 
     def step(
         self,
@@ -141,7 +134,7 @@ class GameHost:
         version: int,
         now_ms: int,
         *,
-        before: Sequence[tuple[str, dict[str, Any]]] = (),
+        before: Sequence[tuple[str, HostPayload]] = (),
         adjust: Callable[[Result], Result] | None = None,
     ) -> Step:
         """Apply `action` (raises RulesError) and number its events after `version`.
@@ -150,36 +143,38 @@ class GameHost:
         events; `adjust` amends the final result (forfeits).
         """
         after, events = self.rules.apply(state, seat, action)
-        rows: list[list[Any]] = []
+        rows: list[EventRow] = []
         event_id = version
         for tag, payload in before:
             event_id += 1
-            rows.append([event_id, now_ms, tag, payload])
+            rows.append(EventRow(event_id, now_ms, tag, payload))
         for event in events:
             event_id += 1
-            rows.append([event_id, now_ms, RULES_EVENT, self.codec.to_plain(event)])
+            rows.append(EventRow(event_id, now_ms, RULES_EVENT, self.codec.to_plain(event)))
         result = self.rules.result(after)
         if result is not None and adjust is not None:
             result = adjust(result)
         if result is not None:
             event_id += 1
             seed = after.rng.seed if isinstance(getattr(after, "rng", None), Rng) else 0
-            rows.append([event_id, now_ms, FINISHED, {"result": result_plain(result), "seed": seed_hex(seed)}])
+            rows.append(
+                EventRow(event_id, now_ms, FINISHED, Finished(result=result_plain(result), seed=seed_hex(seed)))
+            )
         prompts, to_act = self.prompts(after)
         return Step(after, event_id, rows, prompts, to_act, result, "finished" if result is not None else "")
 
-    def note(self, state: Any, version: int, now_ms: int, rows: Sequence[tuple[str, dict[str, Any]]]) -> Step:
+    def note(self, state: Any, version: int, now_ms: int, rows: Sequence[tuple[str, HostPayload]]) -> Step:
         """Server events that change no rules state (a seat became absent)."""
-        numbered = [[version + i + 1, now_ms, tag, payload] for i, (tag, payload) in enumerate(rows)]
+        numbered = [EventRow(version + i + 1, now_ms, tag, payload) for i, (tag, payload) in enumerate(rows)]
         prompts, to_act = self.prompts(state)
         return Step(state, version + len(numbered), numbered, prompts, to_act, None)
 
     def abort(
-        self, state: Any, version: int, now_ms: int, before: Sequence[tuple[str, dict[str, Any]]], reason: str
+        self, state: Any, version: int, now_ms: int, before: Sequence[tuple[str, HostPayload]], reason: str
     ) -> Step:
         """Stop the game without a result: the server events, then GameAborted."""
-        rows = [[version + i + 1, now_ms, tag, payload] for i, (tag, payload) in enumerate(before)]
-        rows.append([version + len(rows) + 1, now_ms, ABORTED, {"reason": reason}])
+        rows = [EventRow(version + i + 1, now_ms, tag, payload) for i, (tag, payload) in enumerate(before)]
+        rows.append(EventRow(version + len(rows) + 1, now_ms, ABORTED, Aborted(reason=reason)))
         return Step(state, version + len(rows), rows, {}, [], None, "abandoned")
 
 

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
-from flotilla.records import OutcomeRecord
+from flotilla.records import EventRow, OutcomeRecord
 from flotilla.rules import errors as rules_errors
 
 from . import errors as app_errors
@@ -37,7 +36,7 @@ class Outcome(OutcomeRecord):
     announced: bool = False
 
     @classmethod
-    def accepted(cls, version: int, events: list[list[Any]], lineage: str = "") -> Outcome:
+    def accepted(cls, version: int, events: list[EventRow], lineage: str = "") -> Outcome:
         return cls(True, version, events, lineage=lineage)
 
     @property

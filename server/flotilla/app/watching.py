@@ -28,9 +28,10 @@ from typing import Any
 
 from flotilla import metrics
 from flotilla.app.errors import StoreUnavailable
-from flotilla.app.host import ENDING, GameHost
+from flotilla.app.host import GameHost
+from flotilla.app.host_events import ENDING
 from flotilla.app.pacing import Budget
-from flotilla.records import Entry
+from flotilla.records import Entry, EventRow
 from flotilla.rules import Seat
 from flotilla.store.feeds import Signal, Subscription
 from flotilla.store.redis_store import RedisStore
@@ -50,7 +51,7 @@ class Batch:
     host: GameHost
     version: int
     view: Any | None = None
-    events: tuple[list[Any], ...] = ()
+    events: tuple[EventRow, ...] = ()
     prompt: tuple[Any, ...] | None = None
     default: int | None = None  # the index in `prompt` of the game's default action (a timeout's)
     to_act: tuple[int, ...] = ()
@@ -73,7 +74,7 @@ class Answer:
 
 
 def _ends(entry: Entry) -> bool:
-    return any(row[2] in ENDING for row in entry.events)
+    return any(row.tag in ENDING for row in entry.events)
 
 
 class Watcher:
@@ -221,7 +222,7 @@ class Watcher:
         """Batches for the entries after `version` (whole commits merged up to the message
         limit), and whether the lineage chain broke (the caller resyncs)."""
         out: list[Batch] = []
-        rows: list[list[Any]] = []
+        rows: list[EventRow] = []
         lineages: list[str] = []
         answers: list[Answer] = []
         for entry in entries:
@@ -231,7 +232,7 @@ class Watcher:
                 if rows:
                     out.append(self._batch(rows, lineages, answers, catch_up))
                 return out, True
-            fresh = [row for row in entry.events if row[0] > self.version]
+            fresh = [row for row in entry.events if row.event_id > self.version]
             rows.extend(fresh)
             lineages.extend([entry.lineage] * len(fresh))
             if entry.request_id:
@@ -247,7 +248,7 @@ class Watcher:
             out.append(self._batch(rows, lineages, answers, catch_up))
         return out, False
 
-    def _batch(self, rows: list[list[Any]], lineages: list[str], answers: list[Answer], catch_up: bool) -> Batch:
+    def _batch(self, rows: list[EventRow], lineages: list[str], answers: list[Answer], catch_up: bool) -> Batch:
         prompt, default = self._prompt() or (None, None)
         return Batch(
             self.host,

@@ -29,7 +29,8 @@ from flotilla.app.errors import (
     WrongJoinCode,
 )
 from flotilla.app.games import Games, check_request_id, game_id_of, still_seated
-from flotilla.app.host import ABSENT, GameHost
+from flotilla.app.host import GameHost
+from flotilla.app.host_events import ABSENT, LEFT
 from flotilla.app.limits import Gate
 from flotilla.app.outcome import Outcome
 from flotilla.app.watching import Batch
@@ -71,7 +72,7 @@ class StreamGuard:
             raise TokenRevoked("this seat left the game: its tokens are revoked")
         if self.seat is not None:
             self.left = any(
-                row[2] == ABSENT and row[3].get("seat") == self.seat and row[3].get("reason") == "left"
+                row.tag == ABSENT and row.payload.get("seat") == self.seat and row.payload.get("reason") == LEFT
                 for row in batch.events
             )
 

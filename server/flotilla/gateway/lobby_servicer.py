@@ -34,6 +34,7 @@ from flotilla.lobby.rooms import (
     room_id_of,
     seat_of,
 )
+from flotilla.records import RoomRow
 from flotilla_client.api.lobby.v1 import lobby_service_pb2 as pb
 from flotilla_client.api.lobby.v1 import lobby_service_pb2_grpc as pb_grpc
 
@@ -113,13 +114,13 @@ class LobbyServicer(pb_grpc.LobbyServiceServicer):
             return ""
         return self.tokens.seat(room["game"], mine, who.user, who.name, api_key=who.api_key)
 
-    async def _admitted(self, context: Context, who: Principal, name: str, code: str) -> tuple[int, Room]:
+    async def _admitted(self, context: Context, who: Principal, name: str, code: str) -> RoomRow:
         """The room `name` (or, when it is empty, the one whose join code `code` is), if `who` may see
         it: a private room it does not sit in needs its code, and checking one is a guess
         (CallLimits.guessing: a wrong code counts, a locked caller is refused whatever its code)."""
         if name:
             row = await self.rooms.get(room_id_of(name))
-            if not needs_code(row[1], who.user):
+            if not needs_code(row.room, who.user):
                 return row
         async with self.limits.guessing(context, who.user, code):
             return await self.rooms.get(await self.rooms.find(name, code), who.user, code)

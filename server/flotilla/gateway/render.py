@@ -17,11 +17,13 @@ from google.protobuf.timestamp_pb2 import Timestamp
 
 from flotilla.app import clocks
 from flotilla.app.errors import InvalidRequest
-from flotilla.app.host import ABSENT, FINISHED, RULES_EVENT, STARTED, TIMED_OUT, AnyRules, GameHost
+from flotilla.app.host import AnyRules, GameHost
+from flotilla.app.host_events import ABSENT, FINISHED, RULES_EVENT, STARTED, TIMED_OUT
 from flotilla.app.lineage import etag
 from flotilla.app.watching import RESUME_POINT_UNKNOWN, REWOUND, Batch
 from flotilla.gateway.convert import GameConverter
 from flotilla.gateway.user_kinds import user_kind
+from flotilla.records import EventRow
 from flotilla.rules import InvalidAction, Seat
 from flotilla.rules.describe import Text, describe_action, describe_event, number, text
 from flotilla.store.redis_store import GameMeta
@@ -168,11 +170,11 @@ class Renderer:
 
     # --- events ------------------------------------------------------------------------
     def event(
-        self, game_id: str, host: GameHost, row: list[Any], viewer: Seat | None, lineage: str
+        self, game_id: str, host: GameHost, row: EventRow, viewer: Seat | None, lineage: str
     ) -> game_pb2.GameEvent:
         """One stored event row (of the commit `lineage`) as `viewer` may see it (a bare
         placeholder when hidden from them)."""
-        event_id, tag = row[0], row[2]
+        event_id, tag = row.event_id, row.tag
         key = (game_id, lineage, event_id, -1 if viewer is None else viewer)
         if key in self._events:
             return self._events[key]
@@ -186,14 +188,13 @@ class Renderer:
         return msg
 
     def _rules_event(
-        self, host: GameHost, row: list[Any], viewer: Seat | None, row_key: tuple[str, str, int]
+        self, host: GameHost, row: EventRow, viewer: Seat | None, row_key: tuple[str, str, int]
     ) -> game_pb2.GameEvent:
         """A rules event as `viewer` may see it: decoded once per row, and rendered once per
         distinct redaction (the viewers who see the same thing share one message)."""
-        event_id, time_ms, _, payload = row
         entry = self._rows.get(row_key)
         if entry is None:
-            entry = self._rows[row_key] = (host.codec.from_plain(payload), [])
+            entry = self._rows[row_key] = (host.codec.from_plain(row.payload), [])
             if len(self._rows) > _CACHE_SIZE:
                 self._rows.popitem(last=False)
         value, rendered = entry
@@ -202,7 +203,7 @@ class Renderer:
         for seen, earlier in rendered:
             if seen == shown:
                 return earlier
-        msg = game_pb2.GameEvent(event_id=event_id, event_time=_timestamp(time_ms))
+        msg = game_pb2.GameEvent(event_id=row.event_id, event_time=_timestamp(row.time_ms))
         if shown is None:  # hidden from this viewer: an empty placeholder keeps the ids gapless
             msg.summary, wire = _HIDDEN
         else:
@@ -212,10 +213,10 @@ class Renderer:
         rendered.append((shown, msg))
         return msg
 
-    def _host_event(self, row: list[Any]) -> game_pb2.GameEvent:
+    def _host_event(self, row: EventRow) -> game_pb2.GameEvent:
         """An event of the host (started, finished, timed out, absent, aborted)."""
-        event_id, time_ms, tag, payload = row
-        msg = game_pb2.GameEvent(event_id=event_id, event_time=_timestamp(time_ms))
+        tag, payload = row.tag, row.payload
+        msg = game_pb2.GameEvent(event_id=row.event_id, event_time=_timestamp(row.time_ms))
         described: Text
         if tag == STARTED:
             described = text(
@@ -253,7 +254,7 @@ class Renderer:
         return msg
 
     def events(
-        self, game_id: str, host: GameHost, rows: Sequence[list[Any]], viewer: Seat | None, lineages: Sequence[str]
+        self, game_id: str, host: GameHost, rows: Sequence[EventRow], viewer: Seat | None, lineages: Sequence[str]
     ) -> list[Any]:
         """Rows with the lineage of each one's commit (one for all: a sequence of one)."""
         if len(lineages) == 1 and len(rows) != 1:

@@ -47,7 +47,7 @@ from flotilla.bots import POLICIES
 from flotilla.identity.principal import GUEST
 from flotilla.lobby import room_options
 from flotilla.lobby.follow import Heartbeat, follow
-from flotilla.records import BotSeat
+from flotilla.records import BotSeat, RoomRow
 from flotilla.rules.errors import RulesError
 from flotilla.store.lobby_store import LISTING_STEP, LobbyStore
 from flotilla.store.transient import log_survived
@@ -200,13 +200,13 @@ class Rooms:
         self.heartbeat_s = heartbeat_s
         self.presence = Presence(store, heartbeat_s)
 
-    async def get(self, room_id: str, viewer: str | None = None, join_code: str = "") -> tuple[int, Room]:
+    async def get(self, room_id: str, viewer: str | None = None, join_code: str = "") -> RoomRow:
         """The room as stored; with a `viewer`, only if it may see it (`check_join_code`)."""
         row = await self.store.room(room_id)
         if row is None:
             raise RoomNotFound(f"no room rooms/{room_id}", room=f"rooms/{room_id}")
         if viewer is not None:
-            check_join_code(row[1], viewer, join_code)
+            check_join_code(row.room, viewer, join_code)
         return row
 
     async def _change(self, room_id: str, change: Callable[[Room], None]) -> tuple[int, Room]:
@@ -305,16 +305,16 @@ class Rooms:
 
     async def bot_costs(self, room_ids: list[str]) -> int:
         """The cost (app/limits.py, bot_cost) of the server bots of those rooms still live."""
-        rooms = [row[1] for row in await self._live(room_ids) if row is not None]
+        rooms = [row.room for row in await self._live(room_ids) if row is not None]
         return sum(bot_cost(s["bot"], s.get("difficulty")) for r in rooms for s in r["seats"] if s and s["bot"])
 
-    async def _live(self, room_ids: list[str]) -> list[tuple[int, Room] | None]:
+    async def _live(self, room_ids: list[str]) -> list[RoomRow | None]:
         rows = await self.store.rooms(room_ids) if room_ids else []
-        games = [row[1]["game"] for row in rows if row is not None and row[1]["status"] == STARTED]
+        games = [row.room["game"] for row in rows if row is not None and row.room["status"] == STARTED]
         playing = dict(zip(games, await self.games.still_open(games), strict=True))
         return [
             row
-            if row is not None and (row[1]["status"] in (OPEN, STARTING) or playing.get(row[1].get("game"), False))
+            if row is not None and (row.room["status"] in (OPEN, STARTING) or playing.get(row.room.get("game"), False))
             else None
             for row in rows
         ]
@@ -532,24 +532,22 @@ class Rooms:
         finished = 0
         for room_id in await self.store.stale_starting(int((time.time() - lease_s) * 1000), count):
             row = await self.store.room(room_id)
-            if row is None or row[1]["status"] != STARTING:
+            if row is None or row.room["status"] != STARTING:
                 await self.store.done_starting(room_id)  # started, or the start was refused: nothing to do
                 continue
             try:
-                await self.finish_start(room_id, row[1])
+                await self.finish_start(room_id, row.room)
             except (AppError, RulesError):
                 continue  # retried on the next pass, or reopened with the reason in the room
             finished += 1
         return finished
 
-    async def list(
-        self, where: RoomFilter, after: float | None, size: int
-    ) -> tuple[list[tuple[int, Room]], float | None]:
+    async def list(self, where: RoomFilter, after: float | None, size: int) -> tuple[list[RoomRow], float | None]:
         """A page of open public rooms (fewest open seats first, then oldest) and the next cursor."""
         if where.kind and where.options:
             room_options.check_filter(where.kind, where.options)
         low = float(where.min_open_seats * LISTING_STEP)
-        out: list[tuple[int, Room]] = []
+        out: list[RoomRow] = []
         cursor = after
         for _ in range(20):  # bounded scan when an options filter skips many rooms
             rows = await self.store.listed_rooms(where.kind, low, cursor, size)
@@ -562,10 +560,10 @@ class Rooms:
                 if row is None:
                     await self.store.unlist(room_id, where.kind)
                     continue
-                if listing(row[1]) != score:
-                    await self.store.relist(room_id, row[1]["kind"], listing(row[1]))
+                if listing(row.room) != score:
+                    await self.store.relist(room_id, row.room["kind"], listing(row.room))
                     continue
-                if where.accepts(row[1]):
+                if where.accepts(row.room):
                     out.append(row)
                     if len(out) == size:
                         return out, cursor
@@ -648,7 +646,7 @@ class Rooms:
             if not await self.store.take_presence(handle):
                 continue  # the player came back meanwhile
             row = await self.store.room(room_id)
-            if row is None or row[1]["status"] != OPEN or seat_of(row[1], user) is None:
+            if row is None or row.room["status"] != OPEN or seat_of(row.room, user) is None:
                 continue
             try:
                 await self.leave(room_id, user)

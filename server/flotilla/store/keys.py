@@ -2,16 +2,25 @@
 
 All keys of one game share the tag `{<game_id>}`, so every script touches one slot.
 
+How to read a key family (the tables below and the `# |` comment rows further down): `{g}`
+(one letter) is a hash tag holding a value, `{party}` (a word) a literal tag, `<x>` a value,
+`[...]` an optional part. `tests/records/test_key_table.py` checks every family against the key
+functions here and against the keys a played game leaves in Redis: a new key needs its row.
+
 | key | type | holds |
 |---|---|---|
 | flotilla:game:{g} | HASH | kind, rules_version, seat_count, options, status, version, state, to_act, |
-| | | result, created_ms, seed_sha256 |
-| flotilla:game:{g}:seats | HASH | seat index -> JSON {user, name} |
-| flotilla:game:{g}:events | STREAM | one entry per commit, id 0-<last event id>: |
-| | | v (version), e (events), p (prompts by seat; "d" their default actions), a (to_act), h (lineage), |
-| | | ph (previous lineage) |
-| flotilla:game:{g}:actions | LIST | JSON [seat, action, through_event_id] per applied action (the replay log) |
-| flotilla:game:{g}:req:<seat>:{r} | STRING | the outcome of a seat's request r (retries; FLOTILLA_OUTCOME_TTL) |
+| | | result, created_ms, seed_sha256, clock (config), seatclock (app/clocks.py), private_code, head |
+| | | (lineage), reserved (a room's or match's game), rated (its end moves ratings) |
+| flotilla:game:{g}:seats | HASH | seat index -> JSON {user, name, kind} |
+| flotilla:game:{g}:events | STREAM | one entry per commit, id 0-<last event id> (records.Entry): |
+| | | v (version), e (event rows), p (prompts by seat; "d" their default actions), a (to_act), h (lineage), |
+| | | ph (previous lineage), s and r (the seat and request id it applied; absent on a game's first entry) |
+| flotilla:game:{g}:actions | LIST | JSON [seat, action, version after it, by, request id] per applied action (the |
+| | | replay log; records.action_record) |
+| flotilla:game:{g}:req:<seat>:<r> | STRING | the outcome of a seat's request r (retries; FLOTILLA_OUTCOME_TTL) |
+| flotilla:game:{g}:replicated | STRING | a marker written before a WAIT (REPLICATED_MARKER_MS), so the WAIT covers |
+| | | the game's primary |
 | flotilla:games | ZSET | game id -> created us (listing; ids of expired games are dropped by the janitor) |
 | flotilla:games:kind:<kind> | ZSET | the same, per game kind |
 | flotilla:work:{<kind>@<version>:<shard>} | STREAM | submitted actions for workers (group "workers"); an entry |

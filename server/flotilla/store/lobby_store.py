@@ -16,7 +16,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from flotilla.records import BotSeat
+from flotilla.records import BotSeat, RoomRow
 from flotilla.store import keys
 from flotilla.store.reach import StoreReach
 from flotilla.store.redis_store import _script, dedicated_client, user_names
@@ -96,11 +96,11 @@ class LobbyStore:
     async def next_room_seq(self) -> int:
         return int(await self.redis.incr(keys.ROOMS_SEQ))
 
-    async def room(self, room_id: str) -> tuple[int, dict[str, Any]] | None:
+    async def room(self, room_id: str) -> RoomRow | None:
         version, data = await self.redis.hmget(keys.room(room_id), (b"version", b"data"))
         if data is None:
             return None
-        return int(version), orjson.loads(data)
+        return RoomRow(int(version), orjson.loads(data))
 
     async def claim_room_code(self, code: str, room_id: str) -> bool:
         """Make `code` find `room_id` for a room's lifetime; False when another room has it."""
@@ -111,12 +111,12 @@ class LobbyStore:
         found = await self.redis.get(keys.room_code(code))
         return None if found is None else found.decode()
 
-    async def rooms(self, room_ids: Sequence[str]) -> list[tuple[int, dict[str, Any]] | None]:
+    async def rooms(self, room_ids: Sequence[str]) -> list[RoomRow | None]:
         async with self.redis.pipeline(transaction=False) as pipe:
             for room_id in room_ids:
                 pipe.hmget(keys.room(room_id), (b"version", b"data"))
             rows = await pipe.execute()
-        return [None if data is None else (int(version), orjson.loads(data)) for version, data in rows]
+        return [None if data is None else RoomRow(int(version), orjson.loads(data)) for version, data in rows]
 
     async def write_room(
         self, room_id: str, expected: int, room: Mapping[str, Any], listing: float | None
@@ -175,13 +175,13 @@ class LobbyStore:
         """Live batches of the room's change stream after `after_version` (see `StreamHub.subscribe`)."""
         return self.hub.subscribe(keys.room_changes(room_id), f"0-{after_version}")
 
-    async def room_changes(self, room_id: str, after_version: int) -> list[tuple[int, dict[str, Any]]]:
+    async def room_changes(self, room_id: str, after_version: int) -> list[RoomRow]:
         """Stored room versions after `after_version` (what a feed's None asks to re-read)."""
         return self.parse_room_changes(await self.redis.xrange(keys.room_changes(room_id), f"(0-{after_version}", "+"))
 
     @staticmethod
-    def parse_room_changes(batch: StreamEntries) -> list[tuple[int, dict[str, Any]]]:
-        return [(int(msg_id.split(b"-")[1]), orjson.loads(fields[b"d"])) for msg_id, fields in batch]
+    def parse_room_changes(batch: StreamEntries) -> list[RoomRow]:
+        return [RoomRow(int(msg_id.split(b"-")[1]), orjson.loads(fields[b"d"])) for msg_id, fields in batch]
 
     async def mark_starting(self, room_id: str, now_ms: int) -> None:
         await self.redis.zadd(keys.ROOMS_STARTING, {room_id: now_ms}, nx=True)

@@ -28,6 +28,7 @@ from flotilla.identity.principal import ACCOUNT, GUEST
 from flotilla.records import ActionRecord, Entry, InboxReply, finished_fields
 from flotilla.settings import Settings
 from flotilla.store import keys
+from flotilla.store.commit_script import CommitArgs, CommitKeys, CommitRequest, Committed
 from flotilla.store.connections import use_safe_connections, use_safe_pool
 from flotilla.store.limits_store import Bucket, LimitStore, gate_call, refusals_of
 from flotilla.store.supervise import supervised
@@ -112,17 +113,6 @@ class _Node:
     def address(self) -> tuple[str, int]:
         kwargs = self.client.connection_pool.connection_kwargs
         return (kwargs["host"], kwargs["port"])
-
-
-@dataclass(frozen=True, slots=True)
-class Committed:
-    """What the commit script did: 1 committed, 0 already applied (outcome given), -1 version moved."""
-
-    code: int
-    outcome: bytes | None = None
-    current_version: int | None = None
-    status: str = ""
-    durable: bool = True  # False: committed, but not on the replicas asked for within the timeout
 
 
 _META_FIELDS = (
@@ -343,13 +333,11 @@ class RedisStore:
             found = self._nodes[address] = _Node(client, client.register_script(_script("commit_transition.lua")))
         return found
 
-    async def _commit_on(
-        self, client: Any, script: Any, commits: Sequence[tuple[list[str], list[Any]]]
-    ) -> tuple[list[Any], bool]:
+    async def _commit_on(self, client: Any, script: Any, commits: Sequence[CommitRequest]) -> tuple[list[Any], bool]:
         """Commit scripts in one pipeline on one connection, then WAIT for replicas if asked."""
         async with client.pipeline(transaction=False) as pipe:
-            for key_list, args in commits:
-                await script(keys=key_list, args=args, client=pipe)
+            for commit in commits:
+                await script(keys=commit.keys_list(), args=commit.argv(), client=pipe)
             if self.wait_replicas:
                 pipe.execute_command("WAIT", self.wait_replicas, self.wait_timeout_ms)
             replies = await pipe.execute()
@@ -538,8 +526,8 @@ class RedisStore:
         ack: tuple[str, bytes] | None = None,
         answer_to: str = "",
         answer_commit: bool = True,
-    ) -> tuple[list[str], list[Any]]:
-        """Keys and arguments of one commit script; `retain_s` > 0 expires a game that this
+    ) -> CommitRequest:
+        """One run of the commit script (store/commit_script.py); `retain_s` > 0 expires a game that this
         commit ends (finished or abandoned) after that many seconds. The commit applies only
         while the game is at `expected` of the history `expected_lineage` (and, with
         `expected_clocks`, has that status and those seat clocks); it becomes `version` of
@@ -554,46 +542,46 @@ class RedisStore:
         stream, entry = ack if settle and ack else ("", b"")
         inbox = answer_to if settle else ""
         game_key = keys.game(game_id)
-        return (
-            [
-                game_key,
-                keys.game_events(game_id),
-                keys.game_actions(game_id),
-                keys.game_reply(game_id, seat, request_id),
-                keys.game_seats(game_id),
-                stream or game_key,
-                inbox or game_key,
-            ],
-            [
-                expected,
-                version,
-                state,
-                events,
-                prompts,
-                to_act,
-                status,
-                result,
-                record,
-                outcome,
-                self.lifetimes.outcome_s,
-                seatclock,
-                retain_s,
-                expected_lineage,
-                lineage,
-                seat,
-                request_id,
-                "1" if expected_clocks is not None else "0",
-                was_status,
-                was_seatclock,
-                "1" if stream else "0",
-                keys.WORKER_GROUP,
-                entry,
-                ("1" if answer_commit else "2") if inbox else "0",
-                game_id,
-            ],
+        return CommitRequest(
+            CommitKeys(
+                game=game_key,
+                events=keys.game_events(game_id),
+                actions=keys.game_actions(game_id),
+                reply=keys.game_reply(game_id, seat, request_id),
+                seats=keys.game_seats(game_id),
+                work_stream=stream or game_key,
+                inbox=inbox or game_key,
+            ),
+            CommitArgs(
+                expected_version=expected,
+                version=version,
+                state=state,
+                events=events,
+                prompts=prompts,
+                to_act=to_act,
+                status=status,
+                result=result,
+                record=record,
+                outcome=outcome,
+                outcome_ttl_s=self.lifetimes.outcome_s,
+                seatclock=seatclock,
+                retain_s=retain_s,
+                expected_lineage=expected_lineage,
+                lineage=lineage,
+                seat=seat,
+                request_id=request_id,
+                compare_clocks="1" if expected_clocks is not None else "0",
+                expected_status=was_status,
+                expected_seatclock=was_seatclock,
+                ack="1" if stream else "0",
+                group=keys.WORKER_GROUP,
+                entry_id=entry,
+                answer=("1" if answer_commit else "2") if inbox else "0",
+                game_id=game_id,
+            ),
         )
 
-    async def commit_many(self, commits: Sequence[tuple[list[str], list[Any]]]) -> list[Committed]:
+    async def commit_many(self, commits: Sequence[CommitRequest]) -> list[Committed]:
         """Run several commit scripts in one round trip per primary (each is atomic on its own)."""
         if not commits:
             return []
@@ -602,8 +590,8 @@ class RedisStore:
             durability = [durable] * len(commits)
         else:  # a cluster pipeline cannot run scripts: one plain pipeline per primary, concurrently
             by_node: dict[tuple[str, int], list[int]] = {}
-            for i, (key_list, _args) in enumerate(commits):
-                node = self._node_for(key_list[0])
+            for i, commit in enumerate(commits):
+                node = self._node_for(commit.keys.game)
                 by_node.setdefault(node.address, []).append(i)
             try:
                 results = await asyncio.gather(
@@ -628,13 +616,7 @@ class RedisStore:
         out = []
         for reply, durable in zip(replies, durability, strict=True):
             assert reply is not None
-            code = int(reply[0])
-            if code == 1:
-                out.append(Committed(1, status=(reply[1] or b"").decode(), durable=durable))
-            elif code == 0:
-                out.append(Committed(0, outcome=reply[1]))
-            else:
-                out.append(Committed(-1, current_version=int(reply[1] or 0)))
+            out.append(Committed.decode(reply, durable))
         return out
 
     async def _holders(self, seated: Sequence[tuple[str, str]]) -> list[dict[str, str]]:

@@ -478,7 +478,7 @@ class Worker:
                 continue
             started = clocks.schedule(config, seat_clocks, meta.to_act, None, now, running=meta.status == "active")
             if started != seat_clocks and not await self.store.update_clock(
-                game_id, meta.version, orjson.dumps(clocks.dump(started))
+                game_id, meta.version, clocks.dumps(started)
             ):
                 await self.store.settle_timer(game_id, leased_until, now)  # moved meanwhile: look again soon
                 continue

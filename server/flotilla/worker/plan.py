@@ -27,11 +27,13 @@ from flotilla.app.errors import (
     StaleVersion,
     StoreUnavailable,
 )
-from flotilla.app.host import ABSENT, FINISHED, TIMED_OUT, GameHost, Step, result_plain
+from flotilla.app.host import GameHost, Step, result_plain
+from flotilla.app.host_events import ABSENT, FINISHED, LEFT, TIMED_OUT, TIMEOUTS, Absent, HostPayload, TimedOut
 from flotilla.app.outcome import Outcome
 from flotilla.bots.takeover import Takeover
-from flotilla.records import ACT, CLOCK, LEAVE, WorkItem, action_record
+from flotilla.records import ACT, CLOCK, LEAVE, WorkItem, action_record, dump_rows
 from flotilla.rules import Result, RulesError, Seat
+from flotilla.store.commit_script import CommitCode, CommitRequest, Committed
 
 log = structlog.get_logger("flotilla.worker")
 
@@ -39,7 +41,7 @@ CAS_RETRIES = 5
 NOT_REPLICATED = StoreUnavailable("the move is stored but not yet on a replica; retry with the same request_id")
 SERVER_REQUEST = "@"  # starts the worker's own request ids: never a client's (app.games.check_request_id)
 
-CommitCall = tuple[list[str], list[Any]]  # the commit script's keys and arguments (RedisStore.commit_args)
+CommitCall = CommitRequest  # one run of the commit script (RedisStore.commit_args)
 MessageKey = tuple[str, bytes]  # (stream, entry id): an entry id alone is unique only in its stream
 ENGINE_RETRY_MS = 60_000
 """A turn clock whose default or takeover action made the rules fail is looked at again this much
@@ -173,12 +175,12 @@ class FastPath:
             return False
         return True
 
-    def count(self, commits: Sequence[Pending], done: Sequence[Any], unread: set[MessageKey]) -> None:
+    def count(self, commits: Sequence[Pending], done: Sequence[Committed], unread: set[MessageKey]) -> None:
         """Count the round's commits planned on the cache, and whether they were refused."""
         for pending, committed in zip(commits, done, strict=True):
             if pending.work.key in unread:
                 self.tried += 1
-                self.refused += committed.code == -1
+                self.refused += committed.code == CommitCode.MOVED
         if self.tried >= self.window:
             if self.refused > self.max_refused * self.tried:
                 self.paused = self.pause_rounds
@@ -218,9 +220,7 @@ def plan_step(
         if seat_clocks[seat].absent or loaded.finished:
             return None
         seat_clocks = clocks.leave(config, seat_clocks, seat, now_ms)
-        left: list[tuple[str, dict[str, Any]]] = [
-            (ABSENT, {"seat": int(seat), "reason": "left", "policy": config.policy})
-        ]
+        left: list[tuple[str, HostPayload]] = [(ABSENT, Absent(seat=int(seat), reason=LEFT, policy=config.policy))]
         if config.policy == clocks.ABORT:
             return host.abort(state, version, now_ms, left, f"seat {seat} left"), seat_clocks, b""
         step = host.note(state, version, now_ms, left)
@@ -229,12 +229,12 @@ def plan_step(
     # CLOCK: the seat's time is up (its default action) or it is absent (the takeover policy).
     if seat not in clocks.due(seat_clocks, host.rules.to_act(state), now_ms):
         return None
-    before: list[tuple[str, dict[str, Any]]] = []
+    before: list[tuple[str, HostPayload]] = []
     if not seat_clocks[seat].absent:
         seat_clocks, became_absent = clocks.time_out(config, seat_clocks, seat)
-        before.append((TIMED_OUT, {"seat": int(seat), "consecutive": seat_clocks[seat].timeouts}))
+        before.append((TIMED_OUT, TimedOut(seat=int(seat), consecutive=seat_clocks[seat].timeouts)))
         if became_absent:
-            before.append((ABSENT, {"seat": int(seat), "reason": "timeouts", "policy": config.policy}))
+            before.append((ABSENT, Absent(seat=int(seat), reason=TIMEOUTS, policy=config.policy)))
             if config.policy == clocks.ABORT:
                 reason = f"seat {seat} timed out {config.max_timeouts} times in a row"
                 return host.abort(state, version, now_ms, before, reason), seat_clocks, b""
@@ -326,7 +326,7 @@ def _pending(
     """The commit of a planned step (encoding what the rules returned may raise too)."""
     step, seat_clocks, record = planned
     outcome = Outcome.accepted(step.version, step.events, head)
-    seatclock = orjson.dumps(clocks.dump(seat_clocks))
+    seatclock = clocks.dumps(seat_clocks)
     call = commit_args(
         work.game_id,
         work.seat,
@@ -334,7 +334,7 @@ def _pending(
         expected=loaded.version,
         version=step.version,
         state=loaded.host.dumps(step.state),
-        events=orjson.dumps(step.events),
+        events=dump_rows(step.events),
         prompts=orjson.dumps(step.prompts),
         to_act=orjson.dumps(step.to_act),
         status=step.status,
@@ -355,8 +355,10 @@ def _pending(
     return Pending(work, after, outcome, clocks.next_deadline(seat_clocks), call, settles_work)
 
 
-def settle_round(plan: RoundPlan, done: Sequence[Any], attempts: dict[MessageKey, int], now_ms: int) -> RoundResult:
-    """What the commit results (RedisStore.Committed, one per planned commit) mean.
+def settle_round(
+    plan: RoundPlan, done: Sequence[Committed], attempts: dict[MessageKey, int], now_ms: int
+) -> RoundResult:
+    """What the commit results (store.commit_script.Committed, one per planned commit) mean.
 
     1 committed: answer the outcome (or NOT_REPLICATED when the replicas did not confirm it);
     0 applied before: answer that first outcome; -1 the version moved: retry, up to
@@ -367,7 +369,7 @@ def settle_round(plan: RoundPlan, done: Sequence[Any], attempts: dict[MessageKey
     result.duplicates = plan.duplicates
     for pending, committed in zip(plan.commits, done, strict=True):
         work, after = pending.work, pending.after
-        if committed.code == 1:
+        if committed.code == CommitCode.COMMITTED:
             result.applied.append(pending)
             result.remember[work.game_id] = after
             durable = committed.durable
@@ -382,7 +384,7 @@ def settle_round(plan: RoundPlan, done: Sequence[Any], attempts: dict[MessageKey
                 plan.settle[work.game_id] = pending.next_deadline
             if after.finished:
                 result.finished.append(work.game_id)
-        elif committed.code == 0:
+        elif committed.code == CommitCode.ALREADY_APPLIED:
             result.forget.add(work.game_id)
             result.wake[work.game_id] = now_ms  # the first attempt may have died before setting the timer
             result.replies.append(Reply(work, Outcome.loads(committed.outcome or b"")))
@@ -409,7 +411,7 @@ def reannounced(replies: Sequence[Reply], unconfirmed: set[MessageKey]) -> list[
     return [
         r.work.game_id
         for r in replies
-        if r.work.key in unconfirmed and r.outcome.ok and any(row[2] == FINISHED for row in r.outcome.events)
+        if r.work.key in unconfirmed and r.outcome.ok and any(row.tag == FINISHED for row in r.outcome.events)
     ]
 
 

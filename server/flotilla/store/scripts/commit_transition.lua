@@ -1,74 +1,117 @@
 -- Commit one transition if the game is still at the expected version (and clocks and status).
--- KEYS[1] = flotilla:game:{g}            (hash: version, state, status, to_act, result)
--- KEYS[2] = flotilla:game:{g}:events     (stream; entry id 0-<new version>)
--- KEYS[3] = flotilla:game:{g}:actions    (list: the replay log)
--- KEYS[4] = flotilla:game:{g}:req:<seat>:{r}  (cached outcome of this seat's request id)
--- KEYS[5] = flotilla:game:{g}:seats      (expired with the game)
--- KEYS[6] = the work stream to acknowledge the work on, KEYS[7] = the inbox to answer (single
---           Redis only: another slot in a cluster; with ARGV[20] / ARGV[23] = '0' untouched)
--- ARGV[1] = expected version   ARGV[2] = new version (last event id)   ARGV[3] = new state
--- ARGV[4] = encoded events     ARGV[5] = encoded prompts   ARGV[6] = to_act (JSON)
--- ARGV[7] = new status or ""   ARGV[8] = result (JSON or "")   ARGV[9] = action record
--- ARGV[10] = encoded outcome   ARGV[11] = outcome TTL (s)   ARGV[12] = seat clocks (JSON) or ""
--- ARGV[13] = seconds to keep a game this commit ends (0: forever)
--- ARGV[14] = expected lineage (the game's head; "" for a game stored before lineages)
--- ARGV[15] = this commit's lineage (app/lineage.py): the new head, and field h of the entry
---            (field ph holds the previous head, so a reader can check the chain)
--- ARGV[16] = the seat and ARGV[17] the request id whose action this is (fields s and r of the
---            entry: the mover's gateway answers the request from the entry; records.Entry)
--- ARGV[18] = '1' to compare status and seat clocks too: ARGV[19] expected status, ARGV[20]
---            expected seat clocks (joins and clock starts change them without a new version)
--- ARGV[21] = '1' to acknowledge and delete the work entry: ARGV[22] group, ARGV[23] entry id
--- ARGV[24] = '1' to answer the inbox (records.InboxReply: fields g, s, r, o), '2' to answer it
---            only when the request was applied before (a fresh commit is answered from its
---            entry by the mover's gateway, which follows the feed): ARGV[25] game id
--- Returns {1, status} when committed, {0, outcome} when this request id was already applied,
--- {-1, current version} when the game moved (the caller reloads and retries; nothing written).
-local function settle(outcome, again)
-  if ARGV[21] == '1' then
-    redis.call('XACK', KEYS[6], ARGV[22], ARGV[23])
-    redis.call('XDEL', KEYS[6], ARGV[23])
+-- GENERATED from flotilla/store/commit_script.py (lua_prelude); the test checks it.
+-- KEYS[1] game: flotilla:game:{g} (hash: version, state, status, to_act, result, head, seatclock)
+-- KEYS[2] events: flotilla:game:{g}:events (stream; entry id 0-<new version>; records.Entry)
+-- KEYS[3] actions: flotilla:game:{g}:actions (list: the replay log; records.action_record)
+-- KEYS[4] reply: flotilla:game:{g}:req:<seat>:{r} (the cached outcome of this seat's request id)
+-- KEYS[5] seats: flotilla:game:{g}:seats (expired with the game)
+-- KEYS[6] work_stream: the work stream to acknowledge the work on (the game key when ack is '0')
+-- KEYS[7] inbox: the gateway inbox to answer (the game key when answer is '0')
+-- ARGV[1] expected_version: the version the game must be at
+-- ARGV[2] version: the new version (its last event id)
+-- ARGV[3] state: the new state (GameHost.dumps)
+-- ARGV[4] events: the event rows (JSON; field e of the entry)
+-- ARGV[5] prompts: the prompts by seat (JSON, records.prompts_plain; field p)
+-- ARGV[6] to_act: the seats to act (JSON; field a)
+-- ARGV[7] status: the new status, or '' to keep it
+-- ARGV[8] result: the result (JSON), or ''
+-- ARGV[9] record: the action record to append to the replay log, or ''
+-- ARGV[10] outcome: the request's outcome (records.OutcomeRecord)
+-- ARGV[11] outcome_ttl_s: seconds to keep the outcome
+-- ARGV[12] seatclock: the seat clocks (JSON, app/clocks.py), or '' to keep them
+-- ARGV[13] retain_s: seconds to keep a game this commit ends (0: forever)
+-- ARGV[14] expected_lineage: the game's head ('' before lineages); field ph of the entry
+-- ARGV[15] lineage: this commit's lineage (app/lineage.py): the new head, field h
+-- ARGV[16] seat: the seat whose action this is (field s; the inbox reply's s)
+-- ARGV[17] request_id: its request id (field r; the inbox reply's r)
+-- ARGV[18] compare_clocks: '1' to compare status and seat clocks too (joins, clock starts)
+-- ARGV[19] expected_status: the status the game must have (with compare_clocks)
+-- ARGV[20] expected_seatclock: the seat clocks the game must have (with compare_clocks)
+-- ARGV[21] ack: '1' to XACK and XDEL the work entry (single Redis only)
+-- ARGV[22] group: the work stream's consumer group
+-- ARGV[23] entry_id: the work entry's id
+-- ARGV[24] answer: '1' answer the inbox (records.InboxReply), '2' only a request applied before
+-- ARGV[25] game_id: the game id (the inbox reply's g)
+-- Returns {code, value}:
+--    1 COMMITTED: committed; value: the game's status after it
+--    0 ALREADY_APPLIED: this request id was applied before; value: its outcome (nothing written)
+--   -1 MOVED: the game moved; value: its current version or '' (nothing written: reload, retry)
+local k_game = KEYS[1]
+local k_events = KEYS[2]
+local k_actions = KEYS[3]
+local k_reply = KEYS[4]
+local k_seats = KEYS[5]
+local k_work_stream = KEYS[6]
+local k_inbox = KEYS[7]
+local expected_version = ARGV[1]
+local version = ARGV[2]
+local state = ARGV[3]
+local events = ARGV[4]
+local prompts = ARGV[5]
+local to_act = ARGV[6]
+local status = ARGV[7]
+local result = ARGV[8]
+local record = ARGV[9]
+local outcome = ARGV[10]
+local outcome_ttl_s = ARGV[11]
+local seatclock = ARGV[12]
+local retain_s = ARGV[13]
+local expected_lineage = ARGV[14]
+local lineage = ARGV[15]
+local seat = ARGV[16]
+local request_id = ARGV[17]
+local compare_clocks = ARGV[18]
+local expected_status = ARGV[19]
+local expected_seatclock = ARGV[20]
+local ack = ARGV[21]
+local group = ARGV[22]
+local entry_id = ARGV[23]
+local answer = ARGV[24]
+local game_id = ARGV[25]
+local function settle(answered, again)
+  if ack == '1' then
+    redis.call('XACK', k_work_stream, group, entry_id)
+    redis.call('XDEL', k_work_stream, entry_id)
   end
-  if ARGV[24] == '1' or (again and ARGV[24] == '2') then  -- NOMKSTREAM: a dead gateway's inbox stays gone
-    redis.call('XADD', KEYS[7], 'NOMKSTREAM', 'MAXLEN', '~', 100000, '*', 'g', ARGV[25], 's', ARGV[16],
-      'r', ARGV[17], 'o', outcome)
+  if answer == '1' or (again and answer == '2') then  -- NOMKSTREAM: a dead gateway's inbox stays gone
+    redis.call('XADD', k_inbox, 'NOMKSTREAM', 'MAXLEN', '~', 100000, '*', 'g', game_id, 's', seat,
+      'r', request_id, 'o', answered)
   end
 end
-local cached = redis.call('GET', KEYS[4])
+local cached = redis.call('GET', k_reply)
 if cached then
   settle(cached, true)
   return {0, cached}
 end
-local current = redis.call('HMGET', KEYS[1], 'version', 'head', 'status', 'seatclock')
-local version = current[1]
-if version ~= ARGV[1] or (current[2] or '') ~= ARGV[14] then
-  return {-1, version or ''}
+local current = redis.call('HMGET', k_game, 'version', 'head', 'status', 'seatclock')
+local current_version = current[1]
+if current_version ~= expected_version or (current[2] or '') ~= expected_lineage then
+  return {-1, current_version or ''}
 end
-if ARGV[18] == '1' and ((current[3] or '') ~= ARGV[19] or (current[4] or '') ~= ARGV[20]) then
-  return {-1, version}
+if compare_clocks == '1' and ((current[3] or '') ~= expected_status or (current[4] or '') ~= expected_seatclock) then
+  return {-1, current_version}
 end
-redis.call('HSET', KEYS[1], 'version', ARGV[2], 'state', ARGV[3], 'to_act', ARGV[6], 'head', ARGV[15])
-if ARGV[7] ~= '' then
-  redis.call('HSET', KEYS[1], 'status', ARGV[7])
+redis.call('HSET', k_game, 'version', version, 'state', state, 'to_act', to_act, 'head', lineage)
+if status ~= '' then
+  redis.call('HSET', k_game, 'status', status)
 end
-if ARGV[8] ~= '' then
-  redis.call('HSET', KEYS[1], 'result', ARGV[8])
+if result ~= '' then
+  redis.call('HSET', k_game, 'result', result)
 end
-if ARGV[12] ~= '' then
-  redis.call('HSET', KEYS[1], 'seatclock', ARGV[12])
+if seatclock ~= '' then
+  redis.call('HSET', k_game, 'seatclock', seatclock)
 end
-redis.call('XADD', KEYS[2], '0-' .. ARGV[2], 'v', ARGV[2], 'e', ARGV[4], 'p', ARGV[5], 'a', ARGV[6],
-  'h', ARGV[15], 'ph', ARGV[14], 's', ARGV[16], 'r', ARGV[17])
-if ARGV[9] ~= '' then
-  redis.call('RPUSH', KEYS[3], ARGV[9])
+redis.call('XADD', k_events, '0-' .. version, 'v', version, 'e', events, 'p', prompts, 'a', to_act,
+  'h', lineage, 'ph', expected_lineage, 's', seat, 'r', request_id)
+if record ~= '' then
+  redis.call('RPUSH', k_actions, record)
 end
-redis.call('SET', KEYS[4], ARGV[10], 'EX', tonumber(ARGV[11]))
-local retain = tonumber(ARGV[13])
-if ARGV[7] ~= '' and retain and retain > 0 then
-  for i = 1, 3 do
-    redis.call('EXPIRE', KEYS[i], retain)
+redis.call('SET', k_reply, outcome, 'EX', tonumber(outcome_ttl_s))
+local retain = tonumber(retain_s)
+if status ~= '' and retain and retain > 0 then
+  for _, key in ipairs({k_game, k_events, k_actions, k_seats}) do
+    redis.call('EXPIRE', key, retain)
   end
-  redis.call('EXPIRE', KEYS[5], retain)
 end
-settle(ARGV[10], false)
-return {1, redis.call('HGET', KEYS[1], 'status')}
+settle(outcome, false)
+return {1, redis.call('HGET', k_game, 'status')}
