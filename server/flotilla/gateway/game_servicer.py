@@ -36,7 +36,7 @@ from flotilla.app.watching import Batch
 from flotilla.bots import POLICIES
 from flotilla.gateway import interceptors
 from flotilla.gateway.auth import Principal, Tokens, principal_of, session_of
-from flotilla.gateway.errors import maps_errors, maps_stream_errors, to_status
+from flotilla.gateway.errors import Rejected, maps_errors, maps_stream_errors, to_status
 from flotilla.gateway.limiting import CallLimits
 from flotilla.gateway.render import STATE_NAMES, Renderer, clock_from_pb
 from flotilla.identity.principal import BOT_ACCOUNT, GUEST
@@ -277,7 +277,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         gate = self.limits.submit_gate(context, principal)
         outcome = await self.games.leave(game_id, seat, request_id, gate)
         if not outcome.ok:
-            raise outcome.error()
+            raise Rejected(outcome)
         await self.auth.revoke_seat(game_id, seat, self.tokens.lifetimes.seat_s)
         log.info("game.left", game=game_id, seat=seat)
         return game_service_pb2.LeaveGameResponse(etag=outcome.etag)
@@ -364,7 +364,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
             follows=follows,
         )
         if not outcome.ok:
-            raise outcome.error()
+            raise Rejected(outcome)
         return host, outcome
 
     @maps_errors

@@ -1,0 +1,327 @@
+"""Flotilla's errors, named by what went wrong. Whatever raises one, nothing was applied.
+
+The tree (a category, never raised itself, has no `reason`; every other class has one, its wire
+name: ``ERROR_REASON_<reason>`` in error_reason.proto)::
+
+    FlotillaError
+    ├── RulesError                      RULES_ERROR: the rules refuse (raised by the engines)
+    │   ├── InvalidAction               malformed, or not an action of this game
+    │   ├── InvalidConfig               options a game cannot be created with
+    │   └── IllegalAction               well-formed, not allowed now
+    │       ├── NotYourTurn
+    │       ├── GameFinished
+    │       └── CannotAfford
+    ├── AppError                        the service refuses (categories below)
+    │   ├── BadRequest                  the request itself is wrong
+    │   │   ├── InvalidRequest          a field is malformed or missing
+    │   │   │   └── MalformedMessage    not the RPC's protobuf message at all
+    │   │   └── UnknownGameKind
+    │   ├── NotFound                    the thing named does not exist (or no longer)
+    │   │   ├── GameNotFound, RoomNotFound, TicketNotFound, CatalogNotFound
+    │   │   └── PartyNotFound, PartyInviteNotFound
+    │   ├── Unauthenticated             who is calling is not established
+    │   │   └── TokenExpired, TokenRevoked, ApiKeyInvalid
+    │   ├── Forbidden                   the caller is known, and may not do this
+    │   │   ├── NotSeated, SeatTokenRequired, GuestsDisabled
+    │   │   └── NotRoomHost, WrongJoinCode, NotPartyLeader
+    │   ├── WrongState                  allowed, but not in the thing's present state
+    │   │   ├── GameFull, GameNotFinished, SeatAbsent, TokenNotRefreshable
+    │   │   ├── RoomFull, RoomNotOpen, RoomNotReady, TicketAlreadyWaiting
+    │   │   └── AlreadyInParty, PartyFull, PartyMemberNotAccepted, TooManyInvites
+    │   ├── Contention                  someone else changed it first: read again, retry
+    │   │   └── StaleVersion, RoomBusy
+    │   ├── OverLimit                   too much, too fast: RateLimited, QuotaExceeded
+    │   └── ServiceFault                the service failed the caller, not the other way
+    │       ├── RulesVersionUnavailable, NoWorkerAnswer, EngineFailure
+    │       └── StoreError              the game store failed (raised by store/)
+    │           └── StoreUnavailable    unreachable or failing over: retry
+
+Each class maps to one gRPC status in one table at the edge (`flotilla.gateway.errors.ROWS`);
+tests/gateway/test_error_table.py holds every class with a reason to exactly one row. A worker's
+refusal crosses to the gateway as its `reason` in an outcome (records.OutcomeRecord), and the
+gateway turns that reason into a status through the same table.
+
+`flotilla.rules.errors` and `flotilla.app.errors` re-export their branches, so an engine imports its
+errors from its own layer.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+
+class FlotillaError(Exception):
+    """Base of every error; `reason` (on every class that is not a category) becomes ErrorInfo.reason."""
+
+    reason: ClassVar[str]
+
+    def __init__(self, message: str, /, **metadata: str) -> None:
+        super().__init__(message)
+        self.message = message
+        self.metadata = {k: str(v) for k, v in metadata.items()}
+
+
+# --- the rules -----------------------------------------------------------------------------
+class RulesError(FlotillaError):
+    """The rules refuse; raised bare for a rules refusal of no finer kind."""
+
+    reason = "RULES_ERROR"
+
+
+class InvalidAction(RulesError):
+    """The action is malformed or names things that do not exist in this game."""
+
+    reason = "INVALID_ACTION"
+
+
+class InvalidConfig(RulesError):
+    """The game cannot be created with these options (seat count, variant, ...)."""
+
+    reason = "INVALID_CONFIG"
+
+
+class IllegalAction(RulesError):
+    """The action is well-formed but not allowed in the current state."""
+
+    reason = "ILLEGAL_ACTION"
+
+
+class NotYourTurn(IllegalAction):
+    """The seat may not act now."""
+
+    reason = "NOT_YOUR_TURN"
+
+
+class GameFinished(IllegalAction):
+    """The game is over; no action applies."""
+
+    reason = "GAME_FINISHED"
+
+
+class CannotAfford(IllegalAction):
+    """The seat lacks the coins or goods the action costs."""
+
+    reason = "CANNOT_AFFORD"
+
+
+# --- the service: categories ---------------------------------------------------------------
+class AppError(FlotillaError):
+    """The service refuses (a category: raise one of its leaves)."""
+
+
+class BadRequest(AppError):
+    """The request itself is wrong: fix it before sending it again (a category)."""
+
+
+class NotFound(AppError):
+    """The thing the request names does not exist, or no longer (a category)."""
+
+
+class Forbidden(AppError):
+    """The caller is known and may not do this (a category)."""
+
+
+class WrongState(AppError):
+    """Allowed, but not in the present state of the game, room, party or token (a category)."""
+
+
+class Contention(AppError):
+    """Someone else changed the thing first: read it again, then retry (a category)."""
+
+
+class OverLimit(AppError):
+    """Too many calls, or too many things held at once (a category)."""
+
+
+class ServiceFault(AppError):
+    """The service failed the caller, not the other way round (a category)."""
+
+
+# --- bad requests --------------------------------------------------------------------------
+class InvalidRequest(BadRequest):
+    reason = "INVALID_REQUEST"
+
+
+class MalformedMessage(InvalidRequest):
+    """The request body is not the RPC's protobuf message (or a string in it is not UTF-8)."""
+
+    reason = "MALFORMED_MESSAGE"
+
+
+class UnknownGameKind(BadRequest):
+    reason = "UNKNOWN_GAME_KIND"
+
+
+# --- not found -----------------------------------------------------------------------------
+class GameNotFound(NotFound):
+    reason = "GAME_NOT_FOUND"
+
+
+class RoomNotFound(NotFound):
+    reason = "ROOM_NOT_FOUND"
+
+
+class TicketNotFound(NotFound):
+    reason = "TICKET_NOT_FOUND"
+
+
+class PartyNotFound(NotFound):
+    reason = "PARTY_NOT_FOUND"
+
+
+class PartyInviteNotFound(NotFound):
+    reason = "PARTY_INVITE_NOT_FOUND"
+
+
+class CatalogNotFound(NotFound):
+    """No catalogue of this game kind and rules version (CatalogService.GetCatalog)."""
+
+    reason = "CATALOG_NOT_FOUND"
+
+
+# --- authentication (docs/security.md) -----------------------------------------------------
+class Unauthenticated(AppError):
+    """Who is calling is not established (no token, a bad one); raised bare or as a leaf."""
+
+    reason = "UNAUTHENTICATED"
+
+
+class TokenExpired(Unauthenticated):
+    reason = "TOKEN_EXPIRED"
+
+
+class TokenRevoked(Unauthenticated):
+    reason = "TOKEN_REVOKED"
+
+
+class ApiKeyInvalid(Unauthenticated):
+    reason = "API_KEY_INVALID"
+
+
+# --- forbidden -----------------------------------------------------------------------------
+class NotSeated(Forbidden):
+    reason = "NOT_SEATED"
+
+
+class SeatTokenRequired(Forbidden):
+    """A session token tried to act for a seat: acting needs that seat's token."""
+
+    reason = "SEAT_TOKEN_REQUIRED"
+
+
+class GuestsDisabled(Forbidden):
+    reason = "GUESTS_DISABLED"
+
+
+class NotRoomHost(Forbidden):
+    reason = "NOT_ROOM_HOST"
+
+
+class WrongJoinCode(Forbidden):
+    reason = "WRONG_JOIN_CODE"
+
+
+class NotPartyLeader(Forbidden):
+    reason = "NOT_PARTY_LEADER"
+
+
+# --- wrong state ---------------------------------------------------------------------------
+class GameFull(WrongState):
+    reason = "GAME_FULL"
+
+
+class GameNotFinished(WrongState):
+    reason = "GAME_NOT_FINISHED"
+
+
+class SeatAbsent(WrongState):
+    """The seat left or timed out too often: its absence policy plays it, the player cannot."""
+
+    reason = "SEAT_ABSENT"
+
+
+class TokenNotRefreshable(WrongState):
+    reason = "TOKEN_NOT_REFRESHABLE"
+
+
+class RoomFull(WrongState):
+    reason = "ROOM_FULL"
+
+
+class RoomNotOpen(WrongState):
+    reason = "ROOM_NOT_OPEN"
+
+
+class RoomNotReady(WrongState):
+    reason = "ROOM_NOT_READY"
+
+
+class TicketAlreadyWaiting(WrongState):
+    reason = "TICKET_ALREADY_WAITING"
+
+
+class AlreadyInParty(WrongState):
+    reason = "ALREADY_IN_PARTY"
+
+
+class PartyFull(WrongState):
+    reason = "PARTY_FULL"
+
+
+class PartyMemberNotAccepted(WrongState):
+    reason = "PARTY_MEMBER_NOT_ACCEPTED"
+
+
+class TooManyInvites(WrongState):
+    reason = "TOO_MANY_INVITES"
+
+
+# --- contention ----------------------------------------------------------------------------
+class StaleVersion(Contention):
+    reason = "STALE_GAME_VERSION"
+
+
+class RoomBusy(Contention):
+    reason = "ROOM_BUSY"
+
+
+# --- limits (app/limits.py) ----------------------------------------------------------------
+class RateLimited(OverLimit):
+    """Over a rate limit; `retry_after_s` is when the next call would pass (RetryInfo)."""
+
+    reason = "RATE_LIMITED"
+    retry_after_s: float | None = None
+
+
+class QuotaExceeded(OverLimit):
+    """Over a quota of things held at once; frees only when the caller ends one (no RetryInfo)."""
+
+    reason = "QUOTA_EXCEEDED"
+
+
+# --- service faults ------------------------------------------------------------------------
+class RulesVersionUnavailable(ServiceFault):
+    reason = "RULES_VERSION_UNAVAILABLE"
+
+
+class NoWorkerAnswer(ServiceFault):
+    reason = "NO_WORKER_ANSWER"
+
+
+class EngineFailure(ServiceFault):
+    """The rules failed on this work (a server bug, never the client's action): nothing was applied,
+    nothing recorded under the request id; metadata `incident` names the worker's log entry."""
+
+    reason = "ENGINE_FAILURE"
+
+
+# --- the store -----------------------------------------------------------------------------
+class StoreError(ServiceFault):
+    """The game store failed (a category, for store/ to raise in place of its client's errors)."""
+
+
+class StoreUnavailable(StoreError):
+    """Redis is unreachable or failing over; `retry_after_s`, when set, goes out as RetryInfo."""
+
+    reason = "STORE_UNAVAILABLE"
+    retry_after_s: float | None = None
