@@ -22,9 +22,10 @@ from redis.exceptions import (
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from flotilla import metrics
+from flotilla.errors import WorkGroupLost
 from flotilla.gateway.errors import STORE_RETRY_S, to_status
 from flotilla.store.supervise import supervised
-from flotilla.store.transient import ANY_REDIS, REDIS_TRANSIENT, TRANSIENT, is_transient
+from flotilla.store.transient import ANY_REDIS, REDIS_TRANSIENT, TRANSIENT, group_required, is_transient
 
 # What Redis (a Cluster in a failover included) answers while it cannot serve a command now.
 FAILOVER_REPLIES = [
@@ -135,3 +136,10 @@ async def test_a_reader_that_returns_is_not_restarted() -> None:
 
     await asyncio.wait_for(supervised("test", reader), 5)
     assert runs == [False]
+
+
+def test_a_lost_work_group_is_the_stores_own_error_and_nothing_else_is() -> None:
+    with pytest.raises(WorkGroupLost), group_required():
+        raise ResponseError("NOGROUP No such key 'x' or consumer group 'y'")
+    with pytest.raises(ResponseError, match="user_script"), group_required():
+        raise ResponseError("ERR Error running script: user_script:12: bad")

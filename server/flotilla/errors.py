@@ -1,7 +1,8 @@
 """Flotilla's errors, named by what went wrong. Whatever raises one, nothing was applied.
 
-The tree (a category, never raised itself, has no `reason`; every other class has one, its wire
-name: ``ERROR_REASON_<reason>`` in error_reason.proto)::
+The tree. A class with a `reason` can reach a client: its wire name is ``ERROR_REASON_<reason>``
+in error_reason.proto. A class without one is a category (never raised itself) or, like
+`WorkGroupLost`, an error handled inside the server (should one reach an edge: INTERNAL)::
 
     FlotillaError
     ├── RulesError                      RULES_ERROR: the rules refuse (raised by the engines)
@@ -34,7 +35,8 @@ name: ``ERROR_REASON_<reason>`` in error_reason.proto)::
     │   └── ServiceFault                the service failed the caller, not the other way
     │       ├── RulesVersionUnavailable, NoWorkerAnswer, EngineFailure
     │       └── StoreError              the game store failed (raised by store/)
-    │           └── StoreUnavailable    unreachable or failing over: retry
+    │           ├── StoreUnavailable    unreachable or failing over: retry
+    │           └── WorkGroupLost       the workers' group is gone (Redis lost its data)
 
 Each class maps to one gRPC status in one table at the edge (`flotilla.gateway.errors.ROWS`);
 tests/gateway/test_error_table.py holds every class with a reason to exactly one row. A worker's
@@ -325,3 +327,8 @@ class StoreUnavailable(StoreError):
 
     reason = "STORE_UNAVAILABLE"
     retry_after_s: float | None = None
+
+
+class WorkGroupLost(StoreError):
+    """The workers' consumer group on a work stream is gone (Redis restarted without its data):
+    the worker makes it again (`RedisStore.ensure_group`). Never sent to a client: no reason."""

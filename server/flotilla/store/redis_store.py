@@ -24,6 +24,7 @@ from redis.backoff import NoBackoff
 from redis.connection import parse_url
 from redis.exceptions import NoScriptError, ResponseError
 
+from flotilla.errors import WorkGroupLost
 from flotilla.identity.principal import ACCOUNT, GUEST
 from flotilla.records import ActionRecord, Entry, InboxReply, finished_fields
 from flotilla.settings import Settings
@@ -31,7 +32,7 @@ from flotilla.store import keys
 from flotilla.store.connections import use_safe_connections, use_safe_pool
 from flotilla.store.limits_store import Bucket, LimitStore, gate_call, refusals_of
 from flotilla.store.supervise import supervised
-from flotilla.store.transient import RETRY_PAUSE_S, TRANSIENT
+from flotilla.store.transient import RETRY_PAUSE_S, TRANSIENT, group_required
 
 log = structlog.get_logger("flotilla.store")
 
@@ -802,9 +803,10 @@ class RedisStore:
         """New messages for `consumer` from any of `streams`, waiting up to `block_ms`."""
         if self.cluster:
             return await self._read_work_per_stream(streams, consumer, count, block_ms)
-        reply = await self.redis.xreadgroup(
-            keys.WORKER_GROUP, consumer, dict.fromkeys(streams, ">"), count=count, block=block_ms
-        )
+        with group_required():
+            reply = await self.redis.xreadgroup(
+                keys.WORKER_GROUP, consumer, dict.fromkeys(streams, ">"), count=count, block=block_ms
+            )
         return [(stream.decode(), msg_id, fields) for stream, messages in reply or [] for msg_id, fields in messages]
 
     async def read_own_pending(
@@ -816,7 +818,8 @@ class RedisStore:
         per_call = [streams] if not self.cluster else [[stream] for stream in streams]
         out = []
         for some in per_call:
-            reply = await self.redis.xreadgroup(keys.WORKER_GROUP, consumer, dict.fromkeys(some, "0"), count=count)
+            with group_required():
+                reply = await self.redis.xreadgroup(keys.WORKER_GROUP, consumer, dict.fromkeys(some, "0"), count=count)
             out += [
                 (_text(stream), msg_id, fields)
                 for stream, messages in reply or []
@@ -855,17 +858,16 @@ class RedisStore:
                     if batch:
                         await self._incoming.put(batch)
                     continue
-                reply = await self.redis.xreadgroup(
-                    keys.WORKER_GROUP, consumer, {stream: ">"}, count=count, block=block_ms
-                )
+                with group_required():
+                    reply = await self.redis.xreadgroup(
+                        keys.WORKER_GROUP, consumer, {stream: ">"}, count=count, block=block_ms
+                    )
             except TRANSIENT as exc:
                 log.warning("work.redis_unavailable", stream=stream, error=str(exc)[:200])
                 orphans = True
                 await asyncio.sleep(RETRY_PAUSE_S)  # a failover in progress: the cluster client rediscovers the slots
                 continue
-            except ResponseError as exc:
-                if "NOGROUP" not in str(exc):
-                    raise
+            except WorkGroupLost:
                 with contextlib.suppress(*TRANSIENT):  # else the next read fails again and waits
                     await self.ensure_group(stream)
                 continue
@@ -909,7 +911,8 @@ class RedisStore:
         async with self.redis.pipeline(transaction=False) as pipe:
             for stream in streams:
                 pipe.xautoclaim(stream, keys.WORKER_GROUP, consumer, min_idle_ms, "0-0", count=count)
-            replies = await pipe.execute()
+            with group_required():
+                replies = await pipe.execute()
         return [
             (stream, msg_id, fields)
             for stream, reply in zip(streams, replies, strict=True)

@@ -15,7 +15,9 @@ every gateway call as UNAVAILABLE (STORE_UNAVAILABLE); anything else (a script's
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import uuid
+from collections.abc import Iterator
 from typing import Any
 
 from redis.exceptions import (
@@ -24,11 +26,14 @@ from redis.exceptions import (
     ReadOnlyError,
     RedisClusterUnreachableError,
     RedisError,
+    ResponseError,
     SlotNotCoveredError,
     TryAgainError,
 )
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from flotilla.errors import WorkGroupLost
 
 REDIS_TRANSIENT: tuple[type[Exception], ...] = (
     RedisConnectionError,
@@ -83,3 +88,15 @@ async def survive(logger: Any, where: str, exc: Exception, **context: Any) -> No
     `RETRY_PAUSE_S` before the next round (transient: Redis may be back; a bug: no busy loop)."""
     log_survived(logger, where, exc, **context)
     await asyncio.sleep(RETRY_PAUSE_S)
+
+
+@contextlib.contextmanager
+def group_required() -> Iterator[None]:
+    """Around reads of the workers' group: Redis's `NOGROUP` (it lost its data) raised as the
+    store's own `WorkGroupLost`; any other error unchanged."""
+    try:
+        yield
+    except ResponseError as exc:
+        if "NOGROUP" not in str(exc):
+            raise
+        raise WorkGroupLost(str(exc)[:200]) from exc

@@ -36,7 +36,6 @@ from typing import Any, Self
 
 import orjson
 import structlog
-from redis.exceptions import ResponseError
 
 from flotilla import metrics
 from flotilla.app import clocks
@@ -44,6 +43,7 @@ from flotilla.app.errors import AppError, EngineFailure
 from flotilla.app.host import host_for
 from flotilla.app.outcome import Outcome
 from flotilla.bots.takeover import Takeover
+from flotilla.errors import WorkGroupLost
 from flotilla.games import REGISTRY, served
 from flotilla.records import ACT, CLOCK, InboxReply, WorkItem
 from flotilla.rules import Seat
@@ -271,10 +271,7 @@ class Worker:
                 self.cache.clear()
                 self.orphans = True
                 await asyncio.sleep(RETRY_PAUSE_S)
-            except ResponseError as exc:
-                if "NOGROUP" not in str(exc):  # a script's error, an out-of-memory Redis, ...
-                    await self._survive(exc)
-                    continue
+            except WorkGroupLost as exc:
                 log.warning("worker.group_missing", error=str(exc))  # Redis lost its data: start over
                 self.cache.clear()
                 for stream in self.streams:
