@@ -42,7 +42,8 @@ from flotilla.gateway.render import STATE_NAMES, Renderer, clock_from_pb
 from flotilla.identity.principal import BOT_ACCOUNT, GUEST
 from flotilla.rules import RulesError, Seat
 from flotilla.store.auth_store import AuthStore
-from flotilla.store.redis_store import GameMeta, RedisStore
+from flotilla.store.meta import GameMeta
+from flotilla.store.redis_store import RedisStore
 from flotilla_client.api.game.v1 import game_pb2, game_service_pb2, game_service_pb2_grpc
 
 log = structlog.get_logger("flotilla.gateway")
@@ -84,14 +85,14 @@ class AuthServicer(game_service_pb2_grpc.AuthServiceServicer):
         store: RedisStore,
         tokens: Tokens,
         limits: CallLimits,
-        auth: AuthStore | None = None,
+        auth: AuthStore,
         *,
         guests: bool = True,
     ) -> None:
         self.store = store
         self.tokens = tokens
         self.limits = limits
-        self.auth = auth or AuthStore(store.redis)
+        self.auth = auth
         self.guests = guests
 
     @maps_errors
@@ -159,13 +160,11 @@ class AuthServicer(game_service_pb2_grpc.AuthServiceServicer):
 class GameServicer(game_service_pb2_grpc.GameServiceServicer):
     """The game API of one gateway process."""
 
-    def __init__(
-        self, games: Games, tokens: Tokens, renderer: Renderer, limits: CallLimits, auth: AuthStore | None = None
-    ) -> None:
+    def __init__(self, games: Games, tokens: Tokens, renderer: Renderer, limits: CallLimits, auth: AuthStore) -> None:
         self.games = games
         self.tokens = tokens
         self.limits = limits
-        self.auth = auth or AuthStore(games.store.redis)
+        self.auth = auth
         self.render = renderer
         self.catch_up = games.catch_up
 

@@ -31,6 +31,8 @@ from flotilla.settings import Settings
 from flotilla.store import keys
 from flotilla.store.connections import use_safe_connections, use_safe_pool
 from flotilla.store.limits_store import Bucket, LimitStore, gate_call, refusals_of
+from flotilla.store.meta import GameMeta
+from flotilla.store.protocol import Store
 from flotilla.store.supervise import supervised
 from flotilla.store.transient import RETRY_PAUSE_S, TRANSIENT, group_required
 
@@ -79,27 +81,6 @@ class Lifetimes:
     @classmethod
     def from_settings(cls, settings: Settings) -> Lifetimes:
         return cls(settings.unstarted_ttl_s, settings.outcome_ttl_s, settings.session_ttl_s)
-
-
-@dataclass(frozen=True, slots=True)
-class GameMeta:
-    """A game's description as stored (no state)."""
-
-    game_id: str
-    kind: str
-    rules_version: str
-    seat_count: int
-    options: dict[str, str]
-    status: str
-    version: int
-    created_ms: int
-    to_act: list[int]
-    result: dict[str, Any] | None
-    seed_sha256: str = ""
-    clock: dict[str, Any] | None = None
-    seatclock: list[list[Any]] | None = None
-    private_code: str = ""  # set for games of private rooms: spectators need it
-    head: str = ""  # the lineage of the current version (app/lineage.py)
 
 
 @dataclass(slots=True)
@@ -1130,3 +1111,6 @@ class RedisStore:
             if batch:
                 cursor = batch[-1].version
             yield batch
+
+
+_IMPLEMENTS: type[Store] = RedisStore  # mypy: RedisStore implements every method of the protocol
