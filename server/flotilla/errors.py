@@ -34,9 +34,9 @@ in error_reason.proto. A class without one is a category (never raised itself) o
     │   ├── OverLimit                   too much, too fast: RateLimited, QuotaExceeded
     │   └── ServiceFault                the service failed the caller, not the other way
     │       ├── RulesVersionUnavailable, NoWorkerAnswer, EngineFailure
-    │       └── StoreError              the game store failed (raised by store/)
-    │           ├── StoreUnavailable    unreachable or failing over: retry
-    │           └── WorkGroupLost       the workers' group is gone (Redis lost its data)
+    │       └── StoreUnavailable        the game store is unreachable or failing over: retry
+    └── StoreError                      raised by store/ in place of its Redis client's errors
+        └── WorkGroupLost               the workers' group is gone (Redis lost its data)
 
 Each class maps to one gRPC status in one table at the edge (`flotilla.gateway.errors.ROWS`);
 tests/gateway/test_error_table.py holds every class with a reason to exactly one row. A worker's
@@ -317,16 +317,21 @@ class EngineFailure(ServiceFault):
     reason = "ENGINE_FAILURE"
 
 
-# --- the store -----------------------------------------------------------------------------
-class StoreError(ServiceFault):
-    """The game store failed (a category, for store/ to raise in place of its client's errors)."""
+class StoreUnavailable(ServiceFault):
+    """Redis is unreachable or failing over; `retry_after_s`, when set, goes out as RetryInfo.
 
-
-class StoreUnavailable(StoreError):
-    """Redis is unreachable or failing over; `retry_after_s`, when set, goes out as RetryInfo."""
+    An `AppError` (the app raises it too: app/watching.py, worker/plan.py): seven `except AppError`
+    sites count on that. The store does not raise it yet; the edges turn redis-py's transient
+    errors (store/transient.py) into it."""
 
     reason = "STORE_UNAVAILABLE"
     retry_after_s: float | None = None
+
+
+# --- the store -----------------------------------------------------------------------------
+class StoreError(FlotillaError):
+    """The game store's own errors, raised by store/ in place of its Redis client's (a category).
+    Not an `AppError`: no `except AppError` in the app takes one for a refusal."""
 
 
 class WorkGroupLost(StoreError):
