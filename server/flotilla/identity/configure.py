@@ -42,7 +42,7 @@ async def start_tokens(settings: Settings, store: RedisStore, *, external: bool 
 
         keys = KeyCache(load, name="pinned", refresh_s=0)
     else:
-        keys = KeyCache(AuthStore(store.redis).key_set, name="redis", refresh_s=settings.keys_refresh_s)
+        keys = KeyCache(AuthStore.of(store).key_set, name="redis", refresh_s=settings.keys_refresh_s)
     await keys.start()
     issuer = None
     config = issuer_config(settings) if external else None

@@ -20,7 +20,7 @@ import orjson
 
 from flotilla.identity.keycache import KeySet
 from flotilla.store import keys
-from flotilla.store.redis_store import _script
+from flotilla.store.redis_store import RedisStore, _script
 
 API_KEY = re.compile(r"^flk_([0-9a-f]{12})_([A-Za-z0-9_-]{43})$")
 
@@ -65,6 +65,11 @@ class AuthStore:
     def __init__(self, redis: Any) -> None:
         self.redis = redis
         self._rotate = redis.register_script(_script("rotate_keys.lua"))
+
+    @classmethod
+    def of(cls, store: RedisStore) -> AuthStore:
+        """The auth store on `store`'s connections (callers never hold a Redis client)."""
+        return cls(store.redis)
 
     # --- signing keys ------------------------------------------------------------------
     async def key_set(self) -> KeySet[bytes]:

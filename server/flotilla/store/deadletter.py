@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from flotilla.store import keys
+from flotilla.store.redis_store import RedisStore
 
 ENGINE = "engine"
 DELIVERIES = "deliveries"
@@ -63,6 +64,11 @@ class DeadLetter:
 
 class DeadLetters:
     """The dead-letter stream of one Redis (or cluster: it is one key, touched alone)."""
+
+    @classmethod
+    def of(cls, store: RedisStore, maxlen: int = 10_000) -> DeadLetters:
+        """The dead letters on `store`'s connections (callers never hold a Redis client)."""
+        return cls(store.redis, maxlen)
 
     def __init__(self, redis: Any, maxlen: int = 10_000) -> None:
         self.redis = redis

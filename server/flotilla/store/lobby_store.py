@@ -19,7 +19,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from flotilla.records import BotSeat
 from flotilla.store import keys
 from flotilla.store.reach import StoreReach
-from flotilla.store.redis_store import _script, dedicated_client, user_names
+from flotilla.store.redis_store import RedisStore, _script, dedicated_client, user_names
 from flotilla.store.supervise import supervised
 from flotilla.store.transient import RETRY_PAUSE_S, TRANSIENT
 
@@ -73,6 +73,11 @@ def _seconds_left(pttl_ms: int) -> float | None:
 
 class LobbyStore:
     """The Redis side of lobbies, matchmaking and ratings; every script is atomic on its own."""
+
+    @classmethod
+    def of(cls, store: RedisStore, reach: StoreReach | None = None) -> LobbyStore:
+        """The lobby store on `store`'s connections (callers never hold a Redis client)."""
+        return cls(store.redis, reach)
 
     def __init__(self, client: aioredis.Redis, reach: StoreReach | None = None) -> None:
         """`reach`: the gateway's probe of Redis; its watch streams end once it says lost (`StreamHub`)."""

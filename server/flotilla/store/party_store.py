@@ -10,7 +10,7 @@ import orjson
 import redis.asyncio as aioredis
 
 from flotilla.store import keys
-from flotilla.store.redis_store import _script, user_names
+from flotilla.store.redis_store import RedisStore, _script, user_names
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,6 +31,11 @@ class StoredParty:
 
 class PartyStore:
     """The Redis side of parties; every change is one atomic script on the `{party}` slot."""
+
+    @classmethod
+    def of(cls, store: RedisStore) -> PartyStore:
+        """The party store on `store`'s connections (callers never hold a Redis client)."""
+        return cls(store.redis)
 
     def __init__(self, client: aioredis.Redis) -> None:
         self.redis: Any = client

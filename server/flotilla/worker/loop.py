@@ -154,7 +154,7 @@ class Worker:
         self.finished_ttl_s = finished_ttl_s
         self.takeover = takeover  # plays absent seats (None: the game's default action)
         self.max_deliveries = max(max_deliveries, 1)
-        self.dead_letters = DeadLetters(store.redis, dead_letter_maxlen)
+        self.dead_letters = DeadLetters.of(store, dead_letter_maxlen)
         self.stall_s = stall_s  # the event loop blocked this long: the process ends (0: never)
         self.beat = time.monotonic()  # the event loop last ran (a task renews it)
         self._failures = 0  # unexpected errors of the work loop in a row (its back-off)
