@@ -36,7 +36,9 @@ in error_reason.proto. A class without one is a category (never raised itself) o
     │       ├── RulesVersionUnavailable, NoWorkerAnswer, EngineFailure
     │       └── StoreUnavailable        the game store is unreachable or failing over: retry
     └── StoreError                      raised by store/ in place of its Redis client's errors
-        └── WorkGroupLost               the workers' group is gone (Redis lost its data)
+        ├── WorkGroupLost               the workers' group is gone (Redis lost its data)
+        ├── QueuesFull                  no new matchmaking queue: they are at their bound
+        └── AlreadyWaiting              a party member waits in another ticket of the queue
 
 Each class maps to one gRPC status in one table at the edge (`flotilla.gateway.errors.ROWS`);
 tests/gateway/test_error_table.py holds every class with a reason to exactly one row. A worker's
@@ -337,3 +339,18 @@ class StoreError(FlotillaError):
 class WorkGroupLost(StoreError):
     """The workers' consumer group on a work stream is gone (Redis restarted without its data):
     the worker makes it again (`RedisStore.ensure_group`). Never sent to a client: no reason."""
+
+
+class QueuesFull(StoreError):
+    """The set of matchmaking queues is at its bound and a ticket would open a new queue
+    (lobby/tickets.py answers QuotaExceeded)."""
+
+
+class AlreadyWaiting(StoreError):
+    """A party member of a new ticket still waits in another ticket of the same queue
+    (lobby/tickets.py answers TicketAlreadyWaiting)."""
+
+    def __init__(self, ticket_id: str, user: str) -> None:
+        super().__init__(f"user {user} waits in ticket {ticket_id}", ticket=ticket_id, user=user)
+        self.ticket_id = ticket_id
+        self.user = user

@@ -16,6 +16,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from flotilla.errors import AlreadyWaiting, QueuesFull
 from flotilla.records import BotSeat
 from flotilla.store import keys
 from flotilla.store.reach import StoreReach
@@ -36,19 +37,6 @@ class StoredTicket:
     state: str
     game: str = ""
     seats: dict[str, int] | None = None
-
-
-class QueuesFull(Exception):
-    """The set of matchmaking queues is at its bound and a ticket would open a new queue."""
-
-
-class AlreadyWaiting(Exception):
-    """A party member of a new ticket still waits in another ticket of the same queue."""
-
-    def __init__(self, ticket_id: str, user: str) -> None:
-        super().__init__(f"user {user} waits in ticket {ticket_id}")
-        self.ticket_id = ticket_id
-        self.user = user
 
 
 def _ticket(ticket_id: str, raw: Sequence[bytes | None]) -> StoredTicket | None:
