@@ -36,6 +36,7 @@ in error_reason.proto. A class without one is a category (never raised itself) o
     │       ├── RulesVersionUnavailable, NoWorkerAnswer, EngineFailure
     │       └── StoreUnavailable        the game store is unreachable or failing over: retry
     └── StoreError                      raised by store/ in place of its Redis client's errors
+        ├── StoreUnreachable            Redis is unreachable or failing over (edges: StoreUnavailable)
         ├── WorkGroupLost               the workers' group is gone (Redis lost its data)
         ├── QueuesFull                  no new matchmaking queue: they are at their bound
         └── AlreadyWaiting              a party member waits in another ticket of the queue
@@ -328,9 +329,9 @@ class EngineFailure(ServiceFault):
 class StoreUnavailable(ServiceFault):
     """Redis is unreachable or failing over; `retry_after_s`, when set, goes out as RetryInfo.
 
-    An `AppError` (the app raises it too: app/watching.py, worker/plan.py): seven `except AppError`
-    sites count on that. The store does not raise it yet; the edges turn redis-py's transient
-    errors (store/transient.py) into it."""
+    An `AppError` (the app raises it: app/watching.py, worker/plan.py), and seven `except AppError`
+    sites count on that: so the store raises `StoreUnreachable` instead, and a gateway turns that
+    (and any redis-py transient error that did not pass through a store method) into this."""
 
     reason = "STORE_UNAVAILABLE"
     retry_after_s: float | None = None
@@ -340,6 +341,12 @@ class StoreUnavailable(ServiceFault):
 class StoreError(FlotillaError):
     """The game store's own errors, raised by store/ in place of its Redis client's (a category).
     Not an `AppError`: no `except AppError` in the app takes one for a refusal."""
+
+
+class StoreUnreachable(StoreError):
+    """Redis is unreachable or failing over: what a store's method raises in place of redis-py's
+    transient errors (store/transient.py `own_errors`). Long-lived loops wait it out; a gateway
+    answers `StoreUnavailable`. Its message is the client's (for logs, never sent): no reason."""
 
 
 class WorkGroupLost(StoreError):

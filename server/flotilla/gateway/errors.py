@@ -20,7 +20,7 @@ from grpc_status import rpc_status
 
 from flotilla import errors
 from flotilla.records import OutcomeRecord
-from flotilla.store.transient import REDIS_TRANSIENT
+from flotilla.store.transient import UNREACHABLE
 
 log = structlog.get_logger("flotilla.gateway")
 
@@ -156,7 +156,7 @@ def to_status(exc: Exception) -> status_pb2.Status:
         outcome = exc.outcome
         cls = CLASS_OF_REASON.get(outcome.reason, errors.RulesError)
         return status(STATUS_OF[cls], cls.reason, outcome.message, outcome.metadata)
-    if isinstance(exc, REDIS_TRANSIENT):  # unreachable, or a Redis Cluster failing over
+    if isinstance(exc, UNREACHABLE):  # unreachable, or a Redis Cluster failing over
         exc = store_unavailable()
     if isinstance(exc, TimeoutError):
         exc = errors.NoWorkerAnswer("no worker answered in time; retry with the same request_id")

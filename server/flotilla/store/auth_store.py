@@ -21,6 +21,7 @@ import orjson
 from flotilla.identity.keycache import KeySet
 from flotilla.store import keys
 from flotilla.store.redis_store import RedisStore, _script
+from flotilla.store.transient import own_errors
 
 API_KEY = re.compile(r"^flk_([0-9a-f]{12})_([A-Za-z0-9_-]{43})$")
 
@@ -59,6 +60,7 @@ def new_kid() -> str:
     return time.strftime("k%Y%m%dT%H%M%S", time.gmtime()) + "-" + secrets.token_hex(2)
 
 
+@own_errors
 class AuthStore:
     """Signing keys, API keys and revocations over one Redis client."""
 

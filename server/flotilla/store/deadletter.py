@@ -17,6 +17,7 @@ from typing import Any
 
 from flotilla.store import keys
 from flotilla.store.redis_store import RedisStore
+from flotilla.store.transient import own_errors
 
 ENGINE = "engine"
 DELIVERIES = "deliveries"
@@ -62,6 +63,7 @@ class DeadLetter:
         )
 
 
+@own_errors
 class DeadLetters:
     """The dead-letter stream of one Redis (or cluster: it is one key, touched alone)."""
 

@@ -22,7 +22,7 @@ from flotilla.store import keys
 from flotilla.store.reach import StoreReach
 from flotilla.store.redis_store import RedisStore, _script, dedicated_client, user_names
 from flotilla.store.supervise import supervised
-from flotilla.store.transient import RETRY_PAUSE_S, TRANSIENT
+from flotilla.store.transient import RETRY_PAUSE_S, TRANSIENT, own_errors
 
 ROOM_TTL_S = 24 * 3600
 LISTING_STEP = 10**13  # listing score = open seats * LISTING_STEP + sequence number
@@ -59,6 +59,7 @@ def _seconds_left(pttl_ms: int) -> float | None:
     return math.inf if pttl_ms < 0 else pttl_ms / 1000
 
 
+@own_errors
 class LobbyStore:
     """The Redis side of lobbies, matchmaking and ratings; every script is atomic on its own."""
 

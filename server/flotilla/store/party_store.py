@@ -11,6 +11,7 @@ import redis.asyncio as aioredis
 
 from flotilla.store import keys
 from flotilla.store.redis_store import RedisStore, _script, user_names
+from flotilla.store.transient import own_errors
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,6 +30,7 @@ class StoredParty:
         return any(u == user for u, _ in self.members)
 
 
+@own_errors
 class PartyStore:
     """The Redis side of parties; every change is one atomic script on the `{party}` slot."""
 

@@ -34,7 +34,7 @@ from flotilla.store.limits_store import Bucket, LimitStore, gate_call, refusals_
 from flotilla.store.meta import GameMeta
 from flotilla.store.protocol import Store
 from flotilla.store.supervise import supervised
-from flotilla.store.transient import RETRY_PAUSE_S, TRANSIENT, group_required
+from flotilla.store.transient import RETRY_PAUSE_S, TRANSIENT, group_required, own_errors
 
 log = structlog.get_logger("flotilla.store")
 
@@ -183,6 +183,7 @@ def dedicated_client(client: Any) -> Any:
     return aioredis.Redis(connection_pool=pool, single_connection_client=True)
 
 
+@own_errors
 class RedisStore:
     """Games, event streams, action streams, inboxes and users in Redis (redis.asyncio)."""
 

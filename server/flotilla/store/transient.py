@@ -16,9 +16,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
+import inspect
 import uuid
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Awaitable, Callable, Iterator
+from typing import Any, TypeVar
 
 from redis.exceptions import (
     AskError,
@@ -33,7 +35,7 @@ from redis.exceptions import (
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from flotilla.errors import WorkGroupLost
+from flotilla.errors import StoreUnreachable, WorkGroupLost
 
 REDIS_TRANSIENT: tuple[type[Exception], ...] = (
     RedisConnectionError,
@@ -47,8 +49,12 @@ REDIS_TRANSIENT: tuple[type[Exception], ...] = (
 )
 """redis-py's errors that mean "Redis is unreachable or failing over: retry" (see the module docstring)."""
 
-TRANSIENT: tuple[type[Exception], ...] = (*REDIS_TRANSIENT, OSError)
-"""`REDIS_TRANSIENT` and a socket's own `OSError`: what a long-lived reader or loop waits out."""
+UNREACHABLE: tuple[type[Exception], ...] = (StoreUnreachable, *REDIS_TRANSIENT)
+"""The store's own `StoreUnreachable`, and the redis-py errors it stands for (raised where no store
+method was in between: a reader's own loop, a raw client): what a gateway answers UNAVAILABLE."""
+
+TRANSIENT: tuple[type[Exception], ...] = (*UNREACHABLE, OSError)
+"""`UNREACHABLE` and a socket's own `OSError`: what a long-lived reader or loop waits out."""
 
 RETRY_PAUSE_S = 0.5
 """How long a long-lived loop waits after a transient error before it tries again (a failover
@@ -100,3 +106,26 @@ def group_required() -> Iterator[None]:
         if "NOGROUP" not in str(exc):
             raise
         raise WorkGroupLost(str(exc)[:200]) from exc
+
+
+S = TypeVar("S")
+
+
+def own_errors(store: type[S]) -> type[S]:
+    """Class decorator for a store: each public coroutine method raises `StoreUnreachable` (chained
+    to the original) in place of redis-py's transient errors, so callers never see the client's."""
+    for name, method in list(vars(store).items()):
+        if not name.startswith("_") and inspect.iscoroutinefunction(method):
+            setattr(store, name, _owning(method))
+    return store
+
+
+def _owning(method: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
+    @functools.wraps(method)
+    async def owned(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return await method(*args, **kwargs)
+        except REDIS_TRANSIENT as exc:
+            raise StoreUnreachable(str(exc)[:200] or type(exc).__name__) from exc
+
+    return owned
