@@ -10,6 +10,10 @@ or `RedisClusterUnreachableError` (`RedisClusterException`, not a `RedisError` a
 node it knows serves a slot. Every long-lived loop treats these as "wait a moment and go on",
 every gateway call as UNAVAILABLE (STORE_UNAVAILABLE); anything else (a script's error, a
 `NOGROUP`, a bug) is not in here and is handled, or surfaced, where it happens.
+
+Above the store nobody sees these classes: a store's public methods (`own_errors`) raise the
+store's own `StoreUnreachable` for them, and `group_required` turns `NOGROUP` into `WorkGroupLost`
+(both in flotilla/errors.py). The tuples below hold both forms, for the store's own readers.
 """
 
 from __future__ import annotations
