@@ -22,9 +22,10 @@ from redis.exceptions import (
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from flotilla import metrics
+from flotilla.errors import StoreUnreachable, WorkGroupLost
 from flotilla.gateway.errors import STORE_RETRY_S, to_status
 from flotilla.store.supervise import supervised
-from flotilla.store.transient import ANY_REDIS, REDIS_TRANSIENT, TRANSIENT, is_transient
+from flotilla.store.transient import ANY_REDIS, REDIS_TRANSIENT, TRANSIENT, group_required, is_transient, own_errors
 
 # What Redis (a Cluster in a failover included) answers while it cannot serve a command now.
 FAILOVER_REPLIES = [
@@ -135,3 +136,40 @@ async def test_a_reader_that_returns_is_not_restarted() -> None:
 
     await asyncio.wait_for(supervised("test", reader), 5)
     assert runs == [False]
+
+
+def test_a_lost_work_group_is_the_stores_own_error_and_nothing_else_is() -> None:
+    with pytest.raises(WorkGroupLost), group_required():
+        raise ResponseError("NOGROUP No such key 'x' or consumer group 'y'")
+    with pytest.raises(ResponseError, match="user_script"), group_required():
+        raise ResponseError("ERR Error running script: user_script:12: bad")
+
+
+@own_errors
+class _Flaky:
+    """A store whose methods fail as redis-py would."""
+
+    async def lost(self) -> None:
+        raise RedisConnectionError("Connection closed by server.")
+
+    async def bug(self) -> None:
+        raise ResponseError("ERR Error running script: user_script:12: bad")
+
+
+async def test_a_store_method_raises_the_stores_own_error_for_a_lost_redis() -> None:
+    with pytest.raises(StoreUnreachable, match="closed by server") as raised:
+        await _Flaky().lost()
+    assert isinstance(raised.value.__cause__, RedisConnectionError)
+    assert is_transient(raised.value)
+    with pytest.raises(ResponseError):  # not transient: unchanged
+        await _Flaky().bug()
+
+
+def test_the_stores_own_error_is_unavailable_with_retry_info() -> None:
+    status = to_status(StoreUnreachable("Connection closed by server."))
+    assert status.code == grpc.StatusCode.UNAVAILABLE.value[0]
+    info = error_details_pb2.ErrorInfo()
+    assert status.details[0].Unpack(info)
+    assert info.reason == "ERROR_REASON_STORE_UNAVAILABLE"
+    assert "closed by server" not in status.message
+    assert len(status.details) == 2  # and RetryInfo

@@ -8,9 +8,10 @@ from collections.abc import AsyncIterator
 import orjson
 import pytest
 
+from flotilla.errors import QueuesFull
 from flotilla.lobby.ratings import Rating
 from flotilla.store import keys
-from flotilla.store.lobby_store import LobbyStore, QueuesFull
+from flotilla.store.lobby_store import LobbyStore
 from flotilla.store.redis_store import RedisStore
 
 pytestmark = [pytest.mark.redis]

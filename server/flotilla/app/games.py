@@ -33,8 +33,9 @@ from flotilla.rules import Seat
 from flotilla.rules.options import explicit_options
 from flotilla.store import keys
 from flotilla.store.feeds import Feeds
+from flotilla.store.meta import GameMeta
 from flotilla.store.protocol import Store
-from flotilla.store.redis_store import GameMeta, RedisStore
+from flotilla.store.redis_store import RedisStore
 
 log = structlog.get_logger("flotilla.games")
 

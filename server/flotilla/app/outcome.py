@@ -4,28 +4,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from flotilla.errors import FlotillaError
 from flotilla.records import EventRow, OutcomeRecord
-from flotilla.rules import errors as rules_errors
 
-from . import errors as app_errors
 from .lineage import etag
-
-
-def _error_classes() -> dict[str, type[Exception]]:
-    found: dict[str, type[Exception]] = {}
-    for module, base in ((rules_errors, rules_errors.RulesError), (app_errors, app_errors.AppError)):
-        for value in vars(module).values():
-            if isinstance(value, type) and issubclass(value, base):
-                found[value.reason] = value
-    return found
-
-
-ERROR_CLASSES = _error_classes()
 
 
 @dataclass(frozen=True, slots=True)
 class Outcome(OutcomeRecord):
-    """An outcome (records.OutcomeRecord) with what the app does with it: its etag and its error.
+    """An outcome (records.OutcomeRecord) with what the app does with it: its etag.
 
     `game` and `seat` say whose request it answers: set from the inbox entry that carried it
     (empty and -1 where nobody asked, e.g. in a worker), and checked by the gateway before
@@ -45,15 +32,10 @@ class Outcome(OutcomeRecord):
         return etag(self.version, self.lineage)
 
     @classmethod
-    def rejected(cls, error: rules_errors.RulesError | app_errors.AppError) -> Outcome:
+    def rejected(cls, error: FlotillaError) -> Outcome:
         return cls(False, reason=error.reason, message=error.message, metadata=error.metadata)
 
     @classmethod
     def loads(cls, data: bytes, *, game: str = "", seat: int = -1) -> Outcome:
         """Decode `dumps`; `game` and `seat`: whose request it answers."""
         return cls(**cls.plain_args(data), game=game, seat=seat)
-
-    def error(self) -> Exception:
-        """The exception this rejection stands for (same class as where it was raised)."""
-        cls = ERROR_CLASSES.get(self.reason, rules_errors.RulesError)
-        return cls(self.message, **self.metadata)

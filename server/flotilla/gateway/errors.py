@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from typing import Any, NoReturn, ParamSpec, TypeVar
 
 import grpc
@@ -18,9 +18,9 @@ from google.protobuf import any_pb2, duration_pb2
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
-from flotilla.app import errors as app
-from flotilla.rules import errors as rules
-from flotilla.store.transient import REDIS_TRANSIENT
+from flotilla import errors
+from flotilla.records import OutcomeRecord
+from flotilla.store.transient import UNREACHABLE
 
 log = structlog.get_logger("flotilla.gateway")
 
@@ -31,26 +31,70 @@ STORE_RETRY_S = 0.5
 """The RetryInfo delay of a call refused UNAVAILABLE because Redis is unreachable or failing over
 (a Redis Cluster failover takes about its node timeout; the SDKs retry with their own back-off)."""
 
-# Most specific first: the first matching class decides.
-STATUS_OF: tuple[tuple[type[Exception], grpc.StatusCode], ...] = (
-    (rules.InvalidAction, grpc.StatusCode.INVALID_ARGUMENT),
-    (rules.InvalidConfig, grpc.StatusCode.INVALID_ARGUMENT),
-    (rules.RulesError, grpc.StatusCode.FAILED_PRECONDITION),
-    (app.InvalidRequest, grpc.StatusCode.INVALID_ARGUMENT),
-    (app.UnknownGameKind, grpc.StatusCode.INVALID_ARGUMENT),
-    (app.GameNotFound, grpc.StatusCode.NOT_FOUND),
-    (app.NotSeated, grpc.StatusCode.PERMISSION_DENIED),
-    (app.Unauthenticated, grpc.StatusCode.UNAUTHENTICATED),
-    (app.StaleVersion, grpc.StatusCode.ABORTED),
-    (app.GameFull, grpc.StatusCode.FAILED_PRECONDITION),
-    (app.GameNotFinished, grpc.StatusCode.FAILED_PRECONDITION),
-    (app.StoreUnavailable, grpc.StatusCode.UNAVAILABLE),
-    (app.RulesVersionUnavailable, grpc.StatusCode.UNAVAILABLE),
-    (app.EngineFailure, grpc.StatusCode.INTERNAL),
-    (app.NoWorkerAnswer, grpc.StatusCode.DEADLINE_EXCEEDED),
-    (app.RateLimited, grpc.StatusCode.RESOURCE_EXHAUSTED),
-    (app.QuotaExceeded, grpc.StatusCode.RESOURCE_EXHAUSTED),
+ROWS: tuple[tuple[type[errors.FlotillaError], grpc.StatusCode], ...] = (
+    # rules
+    (errors.RulesError, grpc.StatusCode.FAILED_PRECONDITION),
+    (errors.InvalidAction, grpc.StatusCode.INVALID_ARGUMENT),
+    (errors.InvalidConfig, grpc.StatusCode.INVALID_ARGUMENT),
+    (errors.IllegalAction, grpc.StatusCode.FAILED_PRECONDITION),
+    (errors.NotYourTurn, grpc.StatusCode.FAILED_PRECONDITION),
+    (errors.GameFinished, grpc.StatusCode.FAILED_PRECONDITION),
+    (errors.CannotAfford, grpc.StatusCode.FAILED_PRECONDITION),
+    # bad requests
+    (errors.InvalidRequest, grpc.StatusCode.INVALID_ARGUMENT),
+    (errors.MalformedMessage, grpc.StatusCode.INVALID_ARGUMENT),
+    (errors.UnknownGameKind, grpc.StatusCode.INVALID_ARGUMENT),
+    # not found
+    (errors.GameNotFound, grpc.StatusCode.NOT_FOUND),
+    (errors.RoomNotFound, grpc.StatusCode.NOT_FOUND),
+    (errors.TicketNotFound, grpc.StatusCode.NOT_FOUND),
+    (errors.PartyNotFound, grpc.StatusCode.NOT_FOUND),
+    (errors.PartyInviteNotFound, grpc.StatusCode.NOT_FOUND),
+    (errors.CatalogNotFound, grpc.StatusCode.NOT_FOUND),
+    # authentication
+    (errors.Unauthenticated, grpc.StatusCode.UNAUTHENTICATED),
+    (errors.TokenExpired, grpc.StatusCode.UNAUTHENTICATED),
+    (errors.TokenRevoked, grpc.StatusCode.UNAUTHENTICATED),
+    (errors.ApiKeyInvalid, grpc.StatusCode.UNAUTHENTICATED),
+    # forbidden
+    (errors.NotSeated, grpc.StatusCode.PERMISSION_DENIED),
+    (errors.SeatTokenRequired, grpc.StatusCode.PERMISSION_DENIED),
+    (errors.GuestsDisabled, grpc.StatusCode.PERMISSION_DENIED),
+    (errors.NotRoomHost, grpc.StatusCode.PERMISSION_DENIED),
+    (errors.WrongJoinCode, grpc.StatusCode.PERMISSION_DENIED),
+    (errors.NotPartyLeader, grpc.StatusCode.PERMISSION_DENIED),
+    # wrong state
+    (errors.GameFull, grpc.StatusCode.FAILED_PRECONDITION),
+    (errors.GameNotFinished, grpc.StatusCode.FAILED_PRECONDITION),
+    (errors.SeatAbsent, grpc.StatusCode.FAILED_PRECONDITION),
+    (errors.TokenNotRefreshable, grpc.StatusCode.FAILED_PRECONDITION),
+    (errors.RoomFull, grpc.StatusCode.FAILED_PRECONDITION),
+    (errors.RoomNotOpen, grpc.StatusCode.FAILED_PRECONDITION),
+    (errors.RoomNotReady, grpc.StatusCode.FAILED_PRECONDITION),
+    (errors.TicketAlreadyWaiting, grpc.StatusCode.FAILED_PRECONDITION),
+    (errors.AlreadyInParty, grpc.StatusCode.FAILED_PRECONDITION),
+    (errors.PartyFull, grpc.StatusCode.FAILED_PRECONDITION),
+    (errors.PartyMemberNotAccepted, grpc.StatusCode.FAILED_PRECONDITION),
+    (errors.TooManyInvites, grpc.StatusCode.FAILED_PRECONDITION),
+    # contention
+    (errors.StaleVersion, grpc.StatusCode.ABORTED),
+    (errors.RoomBusy, grpc.StatusCode.ABORTED),
+    # limits
+    (errors.RateLimited, grpc.StatusCode.RESOURCE_EXHAUSTED),
+    (errors.QuotaExceeded, grpc.StatusCode.RESOURCE_EXHAUSTED),
+    # service faults
+    (errors.RulesVersionUnavailable, grpc.StatusCode.UNAVAILABLE),
+    (errors.NoWorkerAnswer, grpc.StatusCode.DEADLINE_EXCEEDED),
+    (errors.EngineFailure, grpc.StatusCode.INTERNAL),
+    (errors.StoreUnavailable, grpc.StatusCode.UNAVAILABLE),
 )
+"""The one table from error to gRPC status: a row per error class of the tree in flotilla/errors.py
+that has a `reason` (ErrorInfo.reason is ERROR_REASON_<reason>); categories have none and no row.
+tests/gateway/test_error_table.py holds every such class to exactly one row."""
+
+STATUS_OF: dict[type[errors.FlotillaError], grpc.StatusCode] = dict(ROWS)
+CLASS_OF_REASON: dict[str, type[errors.FlotillaError]] = {cls.reason: cls for cls, _code in ROWS}
+"""The row of a reason: how a worker's refusal (an outcome's reason) finds its status."""
 
 
 def clip(text: str, limit: int) -> str:
@@ -67,33 +111,59 @@ def retry_info(retry_after_s: float) -> any_pb2.Any:
     return detail
 
 
-def store_unavailable() -> app.StoreUnavailable:
+def store_unavailable() -> errors.StoreUnavailable:
     """What a call gets while Redis is unreachable or failing over: UNAVAILABLE, retry soon."""
-    error = app.StoreUnavailable("the game store is unreachable or failing over; retry with the same request_id")
+    error = errors.StoreUnavailable("the game store is unreachable or failing over; retry with the same request_id")
     error.retry_after_s = STORE_RETRY_S
     return error
 
 
+class Rejected(Exception):
+    """A worker's refusal (a rejected outcome), raised by a servicer to end the call: its status
+    comes from its reason's row, as if the worker's own exception had reached this edge."""
+
+    def __init__(self, outcome: OutcomeRecord) -> None:
+        super().__init__(outcome.message)
+        self.outcome = outcome
+
+
+def status(
+    code: grpc.StatusCode, reason: str, message: str, metadata: Mapping[str, str], retry_after_s: float | None = None
+) -> status_pb2.Status:
+    """A google.rpc.Status with its ErrorInfo (and RetryInfo when `retry_after_s` is set), clipped."""
+    clipped = {key: clip(value, MAX_METADATA_CHARS) for key, value in metadata.items()}
+    info = error_details_pb2.ErrorInfo(reason=f"ERROR_REASON_{reason}", domain=DOMAIN, metadata=clipped)
+    detail = any_pb2.Any()
+    detail.Pack(info)
+    details = [detail]
+    if retry_after_s is not None:
+        details.append(retry_info(retry_after_s))
+    return status_pb2.Status(code=code.value[0], message=clip(message, MAX_MESSAGE_CHARS), details=details)
+
+
+def row_of(cls: type[BaseException]) -> tuple[type[errors.FlotillaError], grpc.StatusCode] | None:
+    """The row of `cls`, or of its nearest ancestor that has one (None: not an error of the tree)."""
+    for ancestor in cls.__mro__:
+        code = STATUS_OF.get(ancestor)
+        if code is not None:
+            return ancestor, code
+    return None
+
+
 def to_status(exc: Exception) -> status_pb2.Status:
     """The google.rpc.Status for an exception (INTERNAL without details for bugs), clipped."""
-    if isinstance(exc, REDIS_TRANSIENT):  # unreachable, or a Redis Cluster failing over
+    if isinstance(exc, Rejected):  # an unknown reason (a newer worker's) reads as a rules refusal
+        outcome = exc.outcome
+        cls = CLASS_OF_REASON.get(outcome.reason, errors.RulesError)
+        return status(STATUS_OF[cls], cls.reason, outcome.message, outcome.metadata)
+    if isinstance(exc, UNREACHABLE):  # unreachable, or a Redis Cluster failing over
         exc = store_unavailable()
     if isinstance(exc, TimeoutError):
-        exc = app.NoWorkerAnswer("no worker answered in time; retry with the same request_id")
-    for cls, code in STATUS_OF:
-        if isinstance(exc, cls):
-            error: rules.RulesError | app.AppError = exc  # type: ignore[assignment]
-            metadata = {key: clip(value, MAX_METADATA_CHARS) for key, value in error.metadata.items()}
-            info = error_details_pb2.ErrorInfo(reason=f"ERROR_REASON_{error.reason}", domain=DOMAIN, metadata=metadata)
-            detail = any_pb2.Any()
-            detail.Pack(info)
-            details = [detail]
-            retry_after_s = getattr(error, "retry_after_s", None)
-            if retry_after_s is not None:
-                details.append(retry_info(retry_after_s))
-            return status_pb2.Status(
-                code=code.value[0], message=clip(error.message, MAX_MESSAGE_CHARS), details=details
-            )
+        exc = errors.NoWorkerAnswer("no worker answered in time; retry with the same request_id")
+    row = row_of(type(exc))
+    if row is not None and isinstance(exc, errors.FlotillaError):
+        retry_after_s: float | None = getattr(exc, "retry_after_s", None)
+        return status(row[1], exc.reason, exc.message, exc.metadata, retry_after_s)
     incident = uuid.uuid4().hex[:12]
     log.exception("gateway.internal_error", incident=incident)
     return status_pb2.Status(code=code_pb2.INTERNAL, message=f"internal error (incident {incident})")

@@ -37,13 +37,14 @@ from flotilla.app.watching import Batch
 from flotilla.bots import POLICIES
 from flotilla.gateway import interceptors
 from flotilla.gateway.auth import Principal, Tokens, principal_of, session_of
-from flotilla.gateway.errors import maps_errors, maps_stream_errors, to_status
+from flotilla.gateway.errors import Rejected, maps_errors, maps_stream_errors, to_status
 from flotilla.gateway.limiting import CallLimits
 from flotilla.gateway.render import STATE_NAMES, Renderer, clock_from_pb
 from flotilla.identity.principal import BOT_ACCOUNT, GUEST
 from flotilla.rules import RulesError, Seat
 from flotilla.store.auth_store import AuthStore
-from flotilla.store.redis_store import GameMeta, RedisStore
+from flotilla.store.meta import GameMeta
+from flotilla.store.redis_store import RedisStore
 from flotilla_client.api.game.v1 import game_pb2, game_service_pb2, game_service_pb2_grpc
 
 log = structlog.get_logger("flotilla.gateway")
@@ -85,14 +86,14 @@ class AuthServicer(game_service_pb2_grpc.AuthServiceServicer):
         store: RedisStore,
         tokens: Tokens,
         limits: CallLimits,
-        auth: AuthStore | None = None,
+        auth: AuthStore,
         *,
         guests: bool = True,
     ) -> None:
         self.store = store
         self.tokens = tokens
         self.limits = limits
-        self.auth = auth or AuthStore(store.redis)
+        self.auth = auth
         self.guests = guests
 
     @maps_errors
@@ -160,13 +161,11 @@ class AuthServicer(game_service_pb2_grpc.AuthServiceServicer):
 class GameServicer(game_service_pb2_grpc.GameServiceServicer):
     """The game API of one gateway process."""
 
-    def __init__(
-        self, games: Games, tokens: Tokens, renderer: Renderer, limits: CallLimits, auth: AuthStore | None = None
-    ) -> None:
+    def __init__(self, games: Games, tokens: Tokens, renderer: Renderer, limits: CallLimits, auth: AuthStore) -> None:
         self.games = games
         self.tokens = tokens
         self.limits = limits
-        self.auth = auth or AuthStore(games.store.redis)
+        self.auth = auth
         self.render = renderer
         self.catch_up = games.catch_up
 
@@ -278,7 +277,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         gate = self.limits.submit_gate(context, principal)
         outcome = await self.games.leave(game_id, seat, request_id, gate)
         if not outcome.ok:
-            raise outcome.error()
+            raise Rejected(outcome)
         await self.auth.revoke_seat(game_id, seat, self.tokens.lifetimes.seat_s)
         log.info("game.left", game=game_id, seat=seat)
         return game_service_pb2.LeaveGameResponse(etag=outcome.etag)
@@ -365,7 +364,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
             follows=follows,
         )
         if not outcome.ok:
-            raise outcome.error()
+            raise Rejected(outcome)
         return host, outcome
 
     @maps_errors

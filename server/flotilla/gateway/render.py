@@ -26,7 +26,7 @@ from flotilla.gateway.user_kinds import user_kind
 from flotilla.records import EventRow
 from flotilla.rules import InvalidAction, Seat
 from flotilla.rules.describe import Text, describe_action, describe_event, number, text
-from flotilla.store.redis_store import GameMeta
+from flotilla.store.meta import GameMeta
 from flotilla_client.api.game.v1 import game_pb2, game_service_pb2
 
 _CACHE_SIZE = 20_000

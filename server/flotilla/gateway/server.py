@@ -139,7 +139,7 @@ async def start_gateway(settings: Settings, store: RedisStore | None = None) -> 
     metrics.watch_gc()
     store = store or RedisStore.from_settings(settings)
     tokens = await start_tokens(settings, store)
-    auth = AuthStore(store.redis)
+    auth = AuthStore.of(store)
     inbox = Inbox(store, ttl_s=settings.inbox_ttl_s)
     await inbox.start()
     feeds = Feeds(
@@ -167,10 +167,10 @@ async def start_gateway(settings: Settings, store: RedisStore | None = None) -> 
     server = grpc.aio.server(
         interceptors=interceptors, options=[*SERVER_OPTIONS, *core_options(settings), bind_option(settings)]
     )
-    lobby_store = LobbyStore(store.redis, feeds.reach)
+    lobby_store = LobbyStore.of(store, feeds.reach)
     ratings = Ratings(lobby_store, store)
     rooms = Rooms(lobby_store, games, heartbeat_s=settings.heartbeat_s)
-    parties = Parties(PartyStore(store.redis), ttl_s=settings.party_ttl_s, invite_ttl_s=settings.party_invite_ttl_s)
+    parties = Parties(PartyStore.of(store), ttl_s=settings.party_ttl_s, invite_ttl_s=settings.party_invite_ttl_s)
     tickets = Tickets(
         lobby_store,
         ratings,

@@ -42,7 +42,7 @@ async def start_tokens(settings: Settings, store: RedisStore, *, external: bool 
 
         keys = KeyCache(load, name="pinned", refresh_s=0)
     else:
-        auth = AuthStore(store.redis)
+        auth = AuthStore.of(store)
 
         async def load() -> KeySet[bytes]:
             stored = await auth.key_set()

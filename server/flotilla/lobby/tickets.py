@@ -52,11 +52,12 @@ from flotilla.app.games import MAX_SEATS
 from flotilla.app.host import host_for
 from flotilla.app.inputs import echo
 from flotilla.app.limits import Limiter
+from flotilla.errors import AlreadyWaiting, QueuesFull
 from flotilla.lobby.follow import Heartbeat, follow
 from flotilla.lobby.parties import Parties, largest_table
 from flotilla.lobby.ratings import Ratings
 from flotilla.rules.options import canonical_options
-from flotilla.store.lobby_store import AlreadyWaiting, LobbyStore, QueuesFull, StoredTicket
+from flotilla.store.lobby_store import LobbyStore, StoredTicket
 
 SEARCHING, CLAIMED, MATCHED, EXPIRED, CANCELLED = "searching", "claimed", "matched", "expired", "cancelled"
 ENDED = (MATCHED, EXPIRED, CANCELLED)

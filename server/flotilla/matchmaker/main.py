@@ -76,7 +76,7 @@ class MatchmakerSettings:
 
 async def run_matchmaker(settings: Settings, mm: MatchmakerSettings) -> None:
     store = RedisStore.from_settings(settings)
-    lobby = LobbyStore(store.redis)
+    lobby = LobbyStore.of(store)
     tokens = await start_tokens(settings, store, external=False)
     games = Games(
         store,

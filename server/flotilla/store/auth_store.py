@@ -19,7 +19,8 @@ from typing import Any
 import orjson
 
 from flotilla.store import keys
-from flotilla.store.redis_store import _script
+from flotilla.store.redis_store import RedisStore, _script
+from flotilla.store.transient import own_errors
 
 API_KEY = re.compile(r"^flk_([0-9a-f]{12})_([A-Za-z0-9_-]{43})$")
 
@@ -66,12 +67,18 @@ def new_kid() -> str:
     return time.strftime("k%Y%m%dT%H%M%S", time.gmtime()) + "-" + secrets.token_hex(2)
 
 
+@own_errors
 class AuthStore:
     """Signing keys, API keys and revocations over one Redis client."""
 
     def __init__(self, redis: Any) -> None:
         self.redis = redis
         self._rotate = redis.register_script(_script("rotate_keys.lua"))
+
+    @classmethod
+    def of(cls, store: RedisStore) -> AuthStore:
+        """The auth store on `store`'s connections (callers never hold a Redis client)."""
+        return cls(store.redis)
 
     # --- signing keys ------------------------------------------------------------------
     async def key_set(self) -> SigningKeys:

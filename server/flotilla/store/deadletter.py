@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from flotilla.store import keys
+from flotilla.store.redis_store import RedisStore
+from flotilla.store.transient import own_errors
 
 ENGINE = "engine"
 DELIVERIES = "deliveries"
@@ -61,8 +63,14 @@ class DeadLetter:
         )
 
 
+@own_errors
 class DeadLetters:
     """The dead-letter stream of one Redis (or cluster: it is one key, touched alone)."""
+
+    @classmethod
+    def of(cls, store: RedisStore, maxlen: int = 10_000) -> DeadLetters:
+        """The dead letters on `store`'s connections (callers never hold a Redis client)."""
+        return cls(store.redis, maxlen)
 
     def __init__(self, redis: Any, maxlen: int = 10_000) -> None:
         self.redis = redis

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
+from flotilla.store.transient import own_errors
+
 
 def _script(name: str) -> str:
     return resources.files("flotilla.store.scripts").joinpath(name).read_text()
@@ -60,6 +62,7 @@ def refusals_of(reply: Sequence[Any]) -> list[tuple[int, int] | None]:
     return [None if not isinstance(r, list) else (int(r[0]) - 1, int(r[1])) for r in reply]
 
 
+@own_errors
 class LimitStore:
     """Takes from buckets and quotas in Redis (redis.asyncio client, single or cluster)."""
 

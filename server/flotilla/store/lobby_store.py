@@ -16,12 +16,13 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from flotilla.errors import AlreadyWaiting, QueuesFull
 from flotilla.records import BotSeat, RoomRow
 from flotilla.store import keys
 from flotilla.store.reach import StoreReach
-from flotilla.store.redis_store import _script, dedicated_client, user_names
+from flotilla.store.redis_store import RedisStore, _script, dedicated_client, user_names
 from flotilla.store.supervise import supervised
-from flotilla.store.transient import RETRY_PAUSE_S, TRANSIENT
+from flotilla.store.transient import RETRY_PAUSE_S, TRANSIENT, own_errors
 
 ROOM_TTL_S = 24 * 3600
 LISTING_STEP = 10**13  # listing score = open seats * LISTING_STEP + sequence number
@@ -36,19 +37,6 @@ class StoredTicket:
     state: str
     game: str = ""
     seats: dict[str, int] | None = None
-
-
-class QueuesFull(Exception):
-    """The set of matchmaking queues is at its bound and a ticket would open a new queue."""
-
-
-class AlreadyWaiting(Exception):
-    """A party member of a new ticket still waits in another ticket of the same queue."""
-
-    def __init__(self, ticket_id: str, user: str) -> None:
-        super().__init__(f"user {user} waits in ticket {ticket_id}")
-        self.ticket_id = ticket_id
-        self.user = user
 
 
 def _ticket(ticket_id: str, raw: Sequence[bytes | None]) -> StoredTicket | None:
@@ -71,8 +59,14 @@ def _seconds_left(pttl_ms: int) -> float | None:
     return math.inf if pttl_ms < 0 else pttl_ms / 1000
 
 
+@own_errors
 class LobbyStore:
     """The Redis side of lobbies, matchmaking and ratings; every script is atomic on its own."""
+
+    @classmethod
+    def of(cls, store: RedisStore, reach: StoreReach | None = None) -> LobbyStore:
+        """The lobby store on `store`'s connections (callers never hold a Redis client)."""
+        return cls(store.redis, reach)
 
     def __init__(self, client: aioredis.Redis, reach: StoreReach | None = None) -> None:
         """`reach`: the gateway's probe of Redis; its watch streams end once it says lost (`StreamHub`)."""

@@ -10,7 +10,8 @@ import orjson
 import redis.asyncio as aioredis
 
 from flotilla.store import keys
-from flotilla.store.redis_store import _script, user_names
+from flotilla.store.redis_store import RedisStore, _script, user_names
+from flotilla.store.transient import own_errors
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,8 +30,14 @@ class StoredParty:
         return any(u == user for u, _ in self.members)
 
 
+@own_errors
 class PartyStore:
     """The Redis side of parties; every change is one atomic script on the `{party}` slot."""
+
+    @classmethod
+    def of(cls, store: RedisStore) -> PartyStore:
+        """The party store on `store`'s connections (callers never hold a Redis client)."""
+        return cls(store.redis)
 
     def __init__(self, client: aioredis.Redis) -> None:
         self.redis: Any = client

@@ -1,6 +1,7 @@
 """`Store`: what the app layer (app/games.py, app/inbox.py, lobby/ratings.py, and the watcher's
 history pages) needs from the game store. `RedisStore` is the one implementation; mypy checks it
-against this protocol (`_IMPLEMENTS` below), and the app layer is typed against the protocol, so a
+against this protocol (`_IMPLEMENTS` at the end of store/redis_store.py: this module imports no
+implementation), and the app layer is typed against the protocol, so a
 method the app starts using must be named here first.
 
 The worker's commit path (prefetch, commit_many, work streams, timers) is not here: the worker is
@@ -10,11 +11,11 @@ an edge process and works on `RedisStore` itself.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Protocol
+from typing import Protocol
 
 from flotilla.records import ActionRecord
 from flotilla.store.limits_store import Bucket
-from flotilla.store.redis_store import GameMeta, RedisStore
+from flotilla.store.meta import GameMeta
 
 
 class Store(Protocol):
@@ -23,12 +24,6 @@ class Store(Protocol):
     @property
     def wait_replicas(self) -> int:
         """How many replicas a commit waits for (0: none); then only a worker's reply is final."""
-        ...
-
-    @property
-    def redis(self) -> Any:
-        """The client, for the stores built over it (auth). Only gateway/game_servicer.py still reaches
-        for it, through `Games.store`; it goes once that servicer is given its AuthStore alone."""
         ...
 
     # --- games -------------------------------------------------------------------------
@@ -127,6 +122,3 @@ class Store(Protocol):
     async def drop_inbox(self, inbox: str) -> None:
         """Delete a gateway's inbox (it stops)."""
         ...
-
-
-_IMPLEMENTS: type[Store] = RedisStore  # mypy: RedisStore implements every method above

@@ -24,6 +24,7 @@ from redis.backoff import NoBackoff
 from redis.connection import parse_url
 from redis.exceptions import NoScriptError, ResponseError
 
+from flotilla.errors import WorkGroupLost
 from flotilla.identity.principal import ACCOUNT, GUEST
 from flotilla.records import ActionRecord, Entry, InboxReply, finished_fields
 from flotilla.settings import Settings
@@ -31,8 +32,10 @@ from flotilla.store import keys
 from flotilla.store.commit_script import CommitArgs, CommitKeys, CommitRequest, Committed
 from flotilla.store.connections import use_safe_connections, use_safe_pool
 from flotilla.store.limits_store import Bucket, LimitStore, gate_call, refusals_of
+from flotilla.store.meta import GameMeta
+from flotilla.store.protocol import Store
 from flotilla.store.supervise import supervised
-from flotilla.store.transient import RETRY_PAUSE_S, TRANSIENT
+from flotilla.store.transient import RETRY_PAUSE_S, TRANSIENT, group_required, own_errors
 
 log = structlog.get_logger("flotilla.store")
 
@@ -79,27 +82,6 @@ class Lifetimes:
     @classmethod
     def from_settings(cls, settings: Settings) -> Lifetimes:
         return cls(settings.unstarted_ttl_s, settings.outcome_ttl_s, settings.session_ttl_s)
-
-
-@dataclass(frozen=True, slots=True)
-class GameMeta:
-    """A game's description as stored (no state)."""
-
-    game_id: str
-    kind: str
-    rules_version: str
-    seat_count: int
-    options: dict[str, str]
-    status: str
-    version: int
-    created_ms: int
-    to_act: list[int]
-    result: dict[str, Any] | None
-    seed_sha256: str = ""
-    clock: dict[str, Any] | None = None
-    seatclock: list[list[Any]] | None = None
-    private_code: str = ""  # set for games of private rooms: spectators need it
-    head: str = ""  # the lineage of the current version (app/lineage.py)
 
 
 @dataclass(slots=True)
@@ -191,6 +173,7 @@ def dedicated_client(client: Any) -> Any:
     return aioredis.Redis(connection_pool=pool, single_connection_client=True)
 
 
+@own_errors
 class RedisStore:
     """Games, event streams, action streams, inboxes and users in Redis (redis.asyncio)."""
 
@@ -784,9 +767,10 @@ class RedisStore:
         """New messages for `consumer` from any of `streams`, waiting up to `block_ms`."""
         if self.cluster:
             return await self._read_work_per_stream(streams, consumer, count, block_ms)
-        reply = await self.redis.xreadgroup(
-            keys.WORKER_GROUP, consumer, dict.fromkeys(streams, ">"), count=count, block=block_ms
-        )
+        with group_required():
+            reply = await self.redis.xreadgroup(
+                keys.WORKER_GROUP, consumer, dict.fromkeys(streams, ">"), count=count, block=block_ms
+            )
         return [(stream.decode(), msg_id, fields) for stream, messages in reply or [] for msg_id, fields in messages]
 
     async def read_own_pending(
@@ -798,7 +782,8 @@ class RedisStore:
         per_call = [streams] if not self.cluster else [[stream] for stream in streams]
         out = []
         for some in per_call:
-            reply = await self.redis.xreadgroup(keys.WORKER_GROUP, consumer, dict.fromkeys(some, "0"), count=count)
+            with group_required():
+                reply = await self.redis.xreadgroup(keys.WORKER_GROUP, consumer, dict.fromkeys(some, "0"), count=count)
             out += [
                 (_text(stream), msg_id, fields)
                 for stream, messages in reply or []
@@ -838,17 +823,16 @@ class RedisStore:
                     if batch:
                         await self._incoming.put(batch)
                     continue
-                reply = await self.redis.xreadgroup(
-                    keys.WORKER_GROUP, consumer, {stream: ">"}, count=count, block=block_ms
-                )
+                with group_required():
+                    reply = await self.redis.xreadgroup(
+                        keys.WORKER_GROUP, consumer, {stream: ">"}, count=count, block=block_ms
+                    )
             except TRANSIENT as exc:
                 log.warning("work.redis_unavailable", stream=stream, error=str(exc)[:200])
                 orphans = True
                 await asyncio.sleep(RETRY_PAUSE_S)  # a failover in progress: the cluster client rediscovers the slots
                 continue
-            except ResponseError as exc:
-                if "NOGROUP" not in str(exc):
-                    raise
+            except WorkGroupLost:
                 with contextlib.suppress(*TRANSIENT):  # else the next read fails again and waits
                     await self.ensure_group(stream)
                 continue
@@ -892,7 +876,8 @@ class RedisStore:
         async with self.redis.pipeline(transaction=False) as pipe:
             for stream in streams:
                 pipe.xautoclaim(stream, keys.WORKER_GROUP, consumer, min_idle_ms, "0-0", count=count)
-            replies = await pipe.execute()
+            with group_required():
+                replies = await pipe.execute()
         return [
             (stream, msg_id, fields)
             for stream, reply in zip(streams, replies, strict=True)
@@ -1110,3 +1095,6 @@ class RedisStore:
             if batch:
                 cursor = batch[-1].version
             yield batch
+
+
+_IMPLEMENTS: type[Store] = RedisStore  # mypy: RedisStore implements every method of the protocol

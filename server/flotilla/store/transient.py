@@ -10,13 +10,21 @@ or `RedisClusterUnreachableError` (`RedisClusterException`, not a `RedisError` a
 node it knows serves a slot. Every long-lived loop treats these as "wait a moment and go on",
 every gateway call as UNAVAILABLE (STORE_UNAVAILABLE); anything else (a script's error, a
 `NOGROUP`, a bug) is not in here and is handled, or surfaced, where it happens.
+
+Above the store nobody sees these classes: a store's public methods (`own_errors`) raise the
+store's own `StoreUnreachable` for them, and `group_required` turns `NOGROUP` into `WorkGroupLost`
+(both in flotilla/errors.py). The tuples below hold both forms, for the store's own readers.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import functools
+import inspect
 import uuid
-from typing import Any
+from collections.abc import Awaitable, Callable, Iterator
+from typing import Any, TypeVar
 
 from redis.exceptions import (
     AskError,
@@ -24,11 +32,14 @@ from redis.exceptions import (
     ReadOnlyError,
     RedisClusterUnreachableError,
     RedisError,
+    ResponseError,
     SlotNotCoveredError,
     TryAgainError,
 )
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from flotilla.errors import StoreUnreachable, WorkGroupLost
 
 REDIS_TRANSIENT: tuple[type[Exception], ...] = (
     RedisConnectionError,
@@ -42,8 +53,12 @@ REDIS_TRANSIENT: tuple[type[Exception], ...] = (
 )
 """redis-py's errors that mean "Redis is unreachable or failing over: retry" (see the module docstring)."""
 
-TRANSIENT: tuple[type[Exception], ...] = (*REDIS_TRANSIENT, OSError)
-"""`REDIS_TRANSIENT` and a socket's own `OSError`: what a long-lived reader or loop waits out."""
+UNREACHABLE: tuple[type[Exception], ...] = (StoreUnreachable, *REDIS_TRANSIENT)
+"""The store's own `StoreUnreachable`, and the redis-py errors it stands for (raised where no store
+method was in between: a reader's own loop, a raw client): what a gateway answers UNAVAILABLE."""
+
+TRANSIENT: tuple[type[Exception], ...] = (*UNREACHABLE, OSError)
+"""`UNREACHABLE` and a socket's own `OSError`: what a long-lived reader or loop waits out."""
 
 RETRY_PAUSE_S = 0.5
 """How long a long-lived loop waits after a transient error before it tries again (a failover
@@ -83,3 +98,38 @@ async def survive(logger: Any, where: str, exc: Exception, **context: Any) -> No
     `RETRY_PAUSE_S` before the next round (transient: Redis may be back; a bug: no busy loop)."""
     log_survived(logger, where, exc, **context)
     await asyncio.sleep(RETRY_PAUSE_S)
+
+
+@contextlib.contextmanager
+def group_required() -> Iterator[None]:
+    """Around reads of the workers' group: Redis's `NOGROUP` (it lost its data) raised as the
+    store's own `WorkGroupLost`; any other error unchanged."""
+    try:
+        yield
+    except ResponseError as exc:
+        if "NOGROUP" not in str(exc):
+            raise
+        raise WorkGroupLost(str(exc)[:200]) from exc
+
+
+S = TypeVar("S")
+
+
+def own_errors(store: type[S]) -> type[S]:
+    """Class decorator for a store: each public coroutine method raises `StoreUnreachable` (chained
+    to the original) in place of redis-py's transient errors, so callers never see the client's."""
+    for name, method in list(vars(store).items()):
+        if not name.startswith("_") and inspect.iscoroutinefunction(method):
+            setattr(store, name, _owning(method))
+    return store
+
+
+def _owning(method: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
+    @functools.wraps(method)
+    async def owned(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return await method(*args, **kwargs)
+        except REDIS_TRANSIENT as exc:
+            raise StoreUnreachable(str(exc)[:200] or type(exc).__name__) from exc
+
+    return owned

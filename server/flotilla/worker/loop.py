@@ -36,7 +36,6 @@ from typing import Any, Self
 
 import orjson
 import structlog
-from redis.exceptions import ResponseError
 
 from flotilla import metrics
 from flotilla.app import clocks
@@ -44,6 +43,7 @@ from flotilla.app.errors import AppError, EngineFailure
 from flotilla.app.host import host_for
 from flotilla.app.outcome import Outcome
 from flotilla.bots.takeover import Takeover
+from flotilla.errors import WorkGroupLost
 from flotilla.games import REGISTRY, served
 from flotilla.records import ACT, CLOCK, InboxReply, WorkItem
 from flotilla.rules import Seat
@@ -154,7 +154,7 @@ class Worker:
         self.finished_ttl_s = finished_ttl_s
         self.takeover = takeover  # plays absent seats (None: the game's default action)
         self.max_deliveries = max(max_deliveries, 1)
-        self.dead_letters = DeadLetters(store.redis, dead_letter_maxlen)
+        self.dead_letters = DeadLetters.of(store, dead_letter_maxlen)
         self.stall_s = stall_s  # the event loop blocked this long: the process ends (0: never)
         self.beat = time.monotonic()  # the event loop last ran (a task renews it)
         self._failures = 0  # unexpected errors of the work loop in a row (its back-off)
@@ -271,10 +271,7 @@ class Worker:
                 self.cache.clear()
                 self.orphans = True
                 await asyncio.sleep(RETRY_PAUSE_S)
-            except ResponseError as exc:
-                if "NOGROUP" not in str(exc):  # a script's error, an out-of-memory Redis, ...
-                    await self._survive(exc)
-                    continue
+            except WorkGroupLost as exc:
                 log.warning("worker.group_missing", error=str(exc))  # Redis lost its data: start over
                 self.cache.clear()
                 for stream in self.streams:
