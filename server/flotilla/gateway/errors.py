@@ -141,12 +141,12 @@ def status(
     return status_pb2.Status(code=code.value[0], message=clip(message, MAX_MESSAGE_CHARS), details=details)
 
 
-def row_of(cls: type[BaseException]) -> tuple[type[errors.FlotillaError], grpc.StatusCode] | None:
-    """The row of `cls`, or of its nearest ancestor that has one (None: not an error of the tree)."""
+def code_of(cls: type[BaseException]) -> grpc.StatusCode | None:
+    """The status code of `cls`'s row, or of its nearest ancestor's (None: not an error of the tree)."""
     for ancestor in cls.__mro__:
         code = STATUS_OF.get(ancestor)
         if code is not None:
-            return ancestor, code
+            return code
     return None
 
 
@@ -160,10 +160,10 @@ def to_status(exc: Exception) -> status_pb2.Status:
         exc = store_unavailable()
     if isinstance(exc, TimeoutError):
         exc = errors.NoWorkerAnswer("no worker answered in time; retry with the same request_id")
-    row = row_of(type(exc))
-    if row is not None and isinstance(exc, errors.FlotillaError):
+    code = code_of(type(exc))
+    if code is not None and isinstance(exc, errors.FlotillaError):
         retry_after_s: float | None = getattr(exc, "retry_after_s", None)
-        return status(row[1], exc.reason, exc.message, exc.metadata, retry_after_s)
+        return status(code, exc.reason, exc.message, exc.metadata, retry_after_s)
     incident = uuid.uuid4().hex[:12]
     log.exception("gateway.internal_error", incident=incident)
     return status_pb2.Status(code=code_pb2.INTERNAL, message=f"internal error (incident {incident})")
