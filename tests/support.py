@@ -77,6 +77,20 @@ class Stack:
         self.worker_procs.append(proc)
         return proc
 
+    def wait_for_metrics(self, timeout_s: float = START_TIMEOUT_S) -> None:
+        """Until every process started with `serve_metrics` answers on its /metrics port (a worker is
+        not waited for otherwise: it serves no calls)."""
+        deadline = time.monotonic() + timeout_s
+        for process, port in self.metrics:
+            while True:
+                try:
+                    scrape(port)
+                    break
+                except OSError as exc:  # urllib's URLError is one: refused, the process still starting
+                    if time.monotonic() > deadline:
+                        raise AssertionError(f"{process} /metrics on port {port}: {exc}") from None
+                    time.sleep(0.05)
+
     def start_gateway(self, address: str) -> Proc:
         """A gateway process listening on `address` (not waited for: see `wait_for_gateway`)."""
         env = dict(self.env, FLOTILLA_BIND=address)
@@ -129,6 +143,7 @@ def start_stack(
             stack.start_worker()
         for target in stack.gateways:
             wait_for_gateway(target)
+        stack.wait_for_metrics()
     except BaseException:
         stack.stop()  # a stack that failed to start must not outlive its test, burning CPU
         raise

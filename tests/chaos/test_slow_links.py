@@ -105,6 +105,7 @@ def rig(redis_server: RedisServer, netns: Netns, tmp_path_factory: pytest.TempPa
         stack.env["REDIS_URL"] = redis_server.url.replace(f":{redis_server.port}/", f":{links[0].port}/")
         for _ in range(2):
             stack.start_worker()
+        stack.wait_for_metrics()  # the workers serve no calls: their /metrics says they are up
         links += [SlowLink(int(target.rsplit(":", 1)[1]), netns=netns) for target in stack.gateways]
         yield Rig(stack, links[0], links[1:])
     finally:
