@@ -25,6 +25,7 @@ sys.path[:0] = [str(ROOT / "server"), str(ROOT / "tests")]
 
 from chaos.slowlink import Netns, Shape, SlowLink  # noqa: E402
 from flotilla.cli import _wait_for_gateway  # noqa: E402
+from flotilla.processes import stop_all  # noqa: E402
 from flotilla.redis_server import RedisServer, free_port  # noqa: E402
 
 SLOW = Shape(delay_ms=50, jitter_ms=20)
@@ -89,13 +90,7 @@ def main() -> None:
             p50, p99 = r["mover_p50_ms"], r["mover_p99_ms"]
             print(f"| {r['case']} | {r['mode']} | {r['moves_per_s']:,.0f} | {p50:.1f} / {p99:.1f} | {r['errors']} |")
     finally:
-        for proc in procs:
-            proc.terminate()
-        for proc in procs:
-            try:
-                proc.wait(15)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+        stop_all(procs, grace_s=15)
         for link in links:
             link.close()
         netns.close()

@@ -9,16 +9,19 @@ inside its host (read with `host.call(support.scrape, METRICS_PORT)`).
 
 from __future__ import annotations
 
+import asyncio
+import json
 import os
 import socket
 import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from flotilla.redis_server import redis_server_binary
 from hosts.netns import Host
-from support import stack_limits
+from support import stack_limits, until
 
 REDIS_PORT = 6379
 GATEWAY_PORT = 50051
@@ -85,3 +88,23 @@ def start_gateway(host: Host, env: dict[str, str], log_dir: Path) -> tuple[subpr
 
 def start_worker(host: Host, env: dict[str, str], log_dir: Path) -> subprocess.Popen[bytes]:
     return host.spawn([*FLOTILLA, "worker"], log_dir / f"{host.role}.log", env)
+
+
+DRIVER_STOP_S = 150.0  # the driver's end: its games end (at most its FINISH_S) and it checks the store
+
+
+async def driver_report(driver: subprocess.Popen[bytes], out: Path, unsound: str) -> dict[str, Any]:
+    """Tell the client host's driver to stop, wait for its end and its store checks, and return its
+    report once the checks every fault test makes on it hold (`unsound`: what an unsound game
+    means in the caller's test)."""
+    (out / "stop").write_text("")
+    await until(lambda: asyncio.sleep(0, driver.poll() is not None), DRIVER_STOP_S, "the driver's end and its checks")
+    assert driver.returncode == 0, f"the driver failed: see {out / 'driver.log'}"
+    report: dict[str, Any] = json.loads((out / "report.json").read_text())
+    assert report["confirmed"] > 0
+    assert report["lost"] == [], "confirmed moves missing from their logs"
+    assert report["doubled"] == [], "moves applied twice"
+    assert report["unsound"] == [], unsound
+    assert report["unfinished"] == [], "games stuck at the end"
+    assert report["failures"] == [], "client calls that ended in an error the client could not act on"
+    return report

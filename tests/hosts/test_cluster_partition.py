@@ -42,6 +42,7 @@ from hosts.roles import (
     FLOTILLA,
     METRICS_PORT,
     REDIS_PORT,
+    driver_report,
     flotilla_env,
     start_gateway,
     start_redis,
@@ -60,7 +61,6 @@ PROGRESS_S = 30.0  # after the heal, every running game confirms a move within t
 ELSEWHERE_S = 5.0 + 10.0
 FAULT_S = 30.0  # each step of the fault (a commit made alone, the election, the rejoin) within this
 START_S = 180.0  # the topology serves within this (fresh interpreters on a loaded machine)
-STOP_S = 150.0  # the driver's end: its games end and it checks the store
 T = TypeVar("T")
 
 
@@ -227,17 +227,11 @@ async def test_a_primary_host_isolated_and_replaced_loses_nothing_and_shows_no_r
     progress_s = time.monotonic() - healed
     top.assert_all_alive()
 
-    (top.out / "stop").write_text("")
-    driver = top.procs.pop("driver")
-    await until(lambda: asyncio.sleep(0, driver.poll() is not None), STOP_S, "the driver's end and its checks")
-    assert driver.returncode == 0, f"the driver failed: see {top.out / 'driver.log'}"
-    report = json.loads((top.out / "report.json").read_text())
-    assert report["confirmed"] > 0
-    assert report["lost"] == [], "confirmed moves missing from their logs"
-    assert report["doubled"] == [], "moves applied twice"
-    assert report["unsound"] == [], "gaps, doubles, rolled-back commits shown, or states not the replay of their logs"
-    assert report["unfinished"] == [], "games stuck at the end"
-    assert report["failures"] == [], "client calls that ended in an error the client could not act on"
+    report = await driver_report(
+        top.procs.pop("driver"),
+        top.out,
+        "gaps, doubles, rolled-back commits shown, or states not the replay of their logs",
+    )
     rolled_back = [g for g, (v, lineage) in held.items() if (await top.ask(_history, seed, g)).get(v) != lineage]
     assert rolled_back, f"the isolated primary's own commits {held} were not rolled back: the fault did not bite"
     top.assert_all_alive()
