@@ -7,6 +7,12 @@ copied to a scratch dir) for the same M, and prints one markdown table with rati
 process is on 127.0.0.1 and stops by itself.
 
     python bench/run_e2e.py --pin --games 1,10,100 --duration 10 [--peer ../shared/peers]
+        [--peer-storage memory,postgres]
+
+`--peer-storage` runs the peer on each storage in the same run (boardgame.io's in-memory one and
+its durable deployment on a throwaway PostgreSQL, `fsync=on`): rows are labelled with the storage,
+the table has a "× peer" column per storage, and a PostgreSQL row's server CPU is Node plus every
+PostgreSQL process, as Flotilla's counts gateway + worker + Redis.
 
 Server CPU per committed move: gateway, worker and Redis CPU from /proc (every thread and child
 process of each, bench/proc_cpu.py) over `--cpu-moves` committed moves from the window's first
@@ -267,6 +273,18 @@ def run_flotilla(
         log.close()
 
 
+PEER_STORAGES = ("memory", "flatfile", "flatfile-nowq", "postgres")
+
+
+def peer_storages(text: str) -> list[str]:
+    """`--peer-storage`: a comma-separated list of the peer runner's storages."""
+    chosen = [s for s in text.split(",") if s]
+    unknown = [s for s in chosen if s not in PEER_STORAGES]
+    if unknown or not chosen:
+        raise argparse.ArgumentTypeError(f"choose from {', '.join(PEER_STORAGES)}; got {text[:40]!r}")
+    return chosen
+
+
 def run_peer(args: argparse.Namespace, workdir: Path) -> list[dict[str, object]]:
     scratch = workdir / "peers"
     shutil.copytree(Path(args.peer), scratch, ignore=shutil.ignore_patterns("node_modules", "results"))
@@ -291,7 +309,7 @@ def run_peer(args: argparse.Namespace, workdir: Path) -> list[dict[str, object]]
         "--modes",
         "raw",
         "--storages",
-        "memory",
+        ",".join(args.peer_storage),
         "--matches",
         args.games,
         "--out",
@@ -299,13 +317,16 @@ def run_peer(args: argparse.Namespace, workdir: Path) -> list[dict[str, object]]
     ]
     if not args.pin:
         cmd.append("--no-pin")
-    subprocess.run(cmd, cwd=scratch / "bgio", check=True, capture_output=True, timeout=1800)
+    done = subprocess.run(cmd, check=False, cwd=scratch / "bgio", capture_output=True, text=True, timeout=1800)
+    if done.returncode != 0:  # 2: PostgreSQL or node_modules missing; 1: a run failed (run_bgio.py says which)
+        sys.exit(f"the peer's runner failed (exit {done.returncode}):\n{done.stderr[-3000:]}")
     rows = []
     for line in out.read_text().splitlines():
         raw = json.loads(line)
         rows.append(
             {
-                "system": "boardgame.io memory (raw)",
+                "system": f"boardgame.io {raw['storage']} (raw)",
+                "peer_storage": raw["storage"],
                 "mode": "socket.io",
                 "games": raw["matches"],
                 "moves_per_s": raw["server_moves_per_s"],
@@ -313,7 +334,9 @@ def run_peer(args: argparse.Namespace, workdir: Path) -> list[dict[str, object]]
                 "mover_p99_ms": raw["latency_mover"]["p99_ms"],
                 "opponent_p50_ms": raw["latency_opponent"]["p50_ms"],
                 "opponent_p99_ms": raw["latency_opponent"]["p99_ms"],
-                "server_cpu_pct": raw["server_cpu_pct"],
+                # postgres: Node + every PostgreSQL process (both pinned to the server core), as
+                # Flotilla's figure counts gateway + worker + Redis
+                "server_cpu_pct": raw.get("server_plus_db_cpu_pct") or raw["server_cpu_pct"],
                 "errors": raw["errors"],
             }
         )
@@ -349,17 +372,28 @@ def host_text(r: dict[str, object]) -> str:
 
 
 def table(rows: list[dict[str, object]]) -> str:
-    peer = {r["games"]: r for r in rows if str(r["system"]).startswith("boardgame.io")}
+    """One row per run; "× peer" and "p99 ÷ peer" per peer storage run beside (memory first)."""
+    storages = sorted({str(r["peer_storage"]) for r in rows if "peer_storage" in r}, key=lambda s: s != "memory")
+    peer = {(r["peer_storage"], r["games"]): r for r in rows if "peer_storage" in r}
+    ratio_heads = "".join(f" × {s} peer |" for s in storages) or " × peer |"
+    p99_heads = "".join(f" p99 ÷ {s} peer |" for s in storages) or " p99 ÷ peer |"
+    columns = max(1, len(storages))
     lines = [
-        "| system | M | moves/s | × peer | mover p50 / p99 ms | opponent p50 / p99 ms | p99 ÷ peer | server CPU % "
+        f"| system | M | moves/s |{ratio_heads} mover p50 / p99 ms | opponent p50 / p99 ms |{p99_heads} server CPU % "
         "| server CPU µs/move gw / wk / Redis = total | same, net of idle | idle CPU % | moves measured "
         "| machine busy % (load avg) | former measure: CPU % / µs per move |",
-        "|---|---:|---:|---:|---|---|---:|---:|---|---|---:|---:|---|---|",
+        "|---|---:|---:|" + "---:|" * columns + "---|---|" + "---:|" * columns + "---:|---|---|---:|---:|---|---|",
     ]
     for r in rows:
-        p = peer.get(r["games"]) if r.get("kind", "counter") == "counter" else None
-        ratio = f"{float(r['moves_per_s']) / float(p['moves_per_s']):.2f}" if p else "–"  # type: ignore[arg-type]
-        p99_ratio = f"{worst_p99(r) / worst_p99(p):.2f}" if p else "–"
+        peers = [peer.get((s, r["games"])) if r.get("kind", "counter") == "counter" else None for s in storages]
+        ratio = (
+            " | ".join(
+                f"{float(r['moves_per_s']) / float(p['moves_per_s']):.2f}" if p else "–"  # type: ignore[arg-type]
+                for p in peers
+            )
+            or "–"
+        )
+        p99_ratio = " | ".join(f"{worst_p99(r) / worst_p99(p):.2f}" if p else "–" for p in peers) or "–"
         pct = r.get("server_cpu_pct")
         pct_text = f"{float(pct):.0f}" if pct is not None else "–"  # type: ignore[arg-type]
         lines.append(
@@ -470,6 +504,13 @@ def main() -> None:
         "--limits", default="on", help="rate limits and quotas, comma-separated, run in this order: on (checked), off"
     )
     parser.add_argument("--peer", default=str(ROOT.parent / "shared" / "peers"), help="shared/peers, or '' to skip")
+    parser.add_argument(
+        "--peer-storage",
+        default="memory",
+        type=peer_storages,
+        help="the peer's storages, comma-separated, run in one go (passed to its runner as --storages): "
+        f"{', '.join(PEER_STORAGES)}; postgres makes a throwaway PostgreSQL (Debian's postgresql package)",
+    )
     parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "e2e.jsonl"))
     args = parser.parse_args()
     settings = [s for s in args.appendfsync.split(",") if s]
