@@ -19,7 +19,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 import structlog
 
@@ -69,11 +69,8 @@ def check_port_free(bind: str, what: str = "FLOTILLA_BIND") -> None:
             raise OSError(msg) from error
 
 
-def supervise(process: str, count: int, extra_env: Mapping[str, str], metrics_base: int | None) -> int:
-    """Run `count` children `flotilla <process>` (env + `extra_env`, metrics from `metrics_base` on)
-    until a signal or a child's exit."""
-    command = [sys.executable, "-m", "flotilla.cli", process]
-    children: list[subprocess.Popen[bytes]] = []
+def signalled() -> Callable[[], bool]:
+    """Whether SIGTERM or SIGINT came since this call (which installs their handlers)."""
     stop = False
 
     def _stop(*_: object) -> None:
@@ -82,6 +79,15 @@ def supervise(process: str, count: int, extra_env: Mapping[str, str], metrics_ba
 
     signal.signal(signal.SIGTERM, _stop)
     signal.signal(signal.SIGINT, _stop)
+    return lambda: stop
+
+
+def supervise(process: str, count: int, extra_env: Mapping[str, str], metrics_base: int | None) -> int:
+    """Run `count` children `flotilla <process>` (env + `extra_env`, metrics from `metrics_base` on)
+    until a signal or a child's exit."""
+    command = [sys.executable, "-m", "flotilla.cli", process]
+    children: list[subprocess.Popen[bytes]] = []
+    stopped = signalled()
     status = 0
     try:
         for index in range(count):
@@ -89,7 +95,7 @@ def supervise(process: str, count: int, extra_env: Mapping[str, str], metrics_ba
             env["FLOTILLA_METRICS_PORT"] = metrics_port_of(process, index, metrics_base)
             children.append(subprocess.Popen(command, env=env, preexec_fn=_die_with_parent))  # noqa: PLW1509
         log.info(f"{process}.processes", count=count, pids=[c.pid for c in children])
-        while not stop:
+        while not stopped():
             exited = [c for c in children if c.poll() is not None]
             if exited:
                 status = exited[0].returncode or 1

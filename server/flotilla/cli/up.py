@@ -7,7 +7,6 @@ import argparse
 import asyncio
 import os
 import random
-import signal
 import subprocess
 import sys
 import time
@@ -17,7 +16,7 @@ from typing import TYPE_CHECKING
 from flotilla.cli.reach import Unreachable, reach_redis, wait_for_gateway
 from flotilla.cores import resolve
 from flotilla.metrics import DEFAULT_PORTS
-from flotilla.processes import stop_all
+from flotilla.processes import signalled, stop_all
 from flotilla.redis_acl import URL_FILE, masked, write_private
 from flotilla.redis_server import APPENDFSYNC_CHOICES
 from flotilla.settings import Settings
@@ -153,15 +152,8 @@ def _print_up(
 
 def _until_signal(children: list[subprocess.Popen[bytes]]) -> None:
     """Until SIGTERM or SIGINT, or one of `children` exits."""
-    stop = False
-
-    def _stop(*_: object) -> None:
-        nonlocal stop
-        stop = True
-
-    signal.signal(signal.SIGTERM, _stop)
-    signal.signal(signal.SIGINT, _stop)
-    while not stop and all(c.poll() is None for c in children):
+    stopped = signalled()
+    while not stopped() and all(c.poll() is None for c in children):
         time.sleep(0.2)
 
 
