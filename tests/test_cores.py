@@ -52,10 +52,10 @@ def test_resolve_takes_a_given_count_and_sizes_zero() -> None:
 
 
 def test_children_metrics_ports_follow_the_base() -> None:
-    assert metrics_port_of("gateway", 0, {}) == "9100"
-    assert metrics_port_of("gateway", 2, {"FLOTILLA_METRICS_PORT": "19000"}) == "19002"
-    assert metrics_port_of("worker", 1, {}) == "9102"
-    assert metrics_port_of("worker", 3, {"FLOTILLA_METRICS_PORT": "0"}) == "0"
+    assert metrics_port_of("gateway", 0, None) == "9100"
+    assert metrics_port_of("gateway", 2, 19000) == "19002"
+    assert metrics_port_of("worker", 1, None) == "9102"
+    assert metrics_port_of("worker", 3, 0) == "0"
 
 
 def test_split_bind() -> None:

@@ -21,7 +21,7 @@ from redis.exceptions import ClusterDownError
 from structlog.testing import capture_logs
 
 from flotilla.identity.keycache import KeyCache, KeySet
-from flotilla.lobby.rooms import Presence
+from flotilla.lobby.presence import Presence
 from flotilla.matchmaker.forming import Former
 from flotilla.matchmaker.workers import BotRunner, RatingsConsumer, RoomSweeper
 from flotilla.store.transient import log_survived

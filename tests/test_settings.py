@@ -45,15 +45,13 @@ def test_every_setting_has_help_and_its_variable_is_in_the_readme_with_its_defau
             continue
         assert variable in rows, f"{variable} is missing from the README's settings table"
         cell, default = rows[variable], shown(spec.default)
-        if spec.default == "" or spec.default is False:  # the cell says what empty means: "(none)", "off"
+        if spec.default in ("", None) or spec.default is False:  # the cell says what empty/unset means
             continue
         assert cell.lstrip("`").startswith(default), f"{variable}: README says {cell!r}, the default is {default!r}"
 
 
 def test_the_readme_names_no_variable_the_settings_do_not_read() -> None:
-    read = variables()
-    elsewhere = {"FLOTILLA_METRICS_PORT"}  # flotilla/metrics.py: a port per process kind
-    assert set(documented()) - read - elsewhere == set()
+    assert set(documented()) - variables() == set()
 
 
 def test_the_environment_s_defaults_are_the_declared_ones(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -103,6 +101,33 @@ def test_every_bad_value_is_one_line_naming_the_variable_and_what_is_allowed(mon
     assert all("\n" not in line for line in problems)
 
 
+def test_an_unset_only_none_is_not_off_and_takes_whole_numbers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """FLOTILLA_METRICS_PORT: unset is None (the port by process kind), `0` is off, `off` is no port."""
+    monkeypatch.delenv("FLOTILLA_METRICS_PORT", raising=False)
+    assert Settings.from_env().metrics_port is None
+    monkeypatch.setenv("FLOTILLA_METRICS_PORT", "0")
+    assert Settings.from_env().metrics_port == 0
+    monkeypatch.setenv("FLOTILLA_METRICS_PORT", "off")
+    with pytest.raises(SettingsError) as raised:
+        Settings.from_env()
+    assert raised.value.problems[0].startswith("FLOTILLA_METRICS_PORT='off': ")
+    assert raised.value.problems[0].endswith("allowed: a whole number >= 0")
+
+
+def test_no_setting_is_read_by_hand() -> None:
+    """Only flotilla/settings.py reads the environment (pydantic-settings); the rest copy it for
+    child processes (`dict(os.environ)`) at most."""
+    server = Path(__file__).parents[1] / "server" / "flotilla"
+    reads = re.compile(r"os\.environ(?:\.get|\[)|os\.getenv|getenv\(")
+    by_hand = [
+        f"{path.relative_to(server)}:{number}"
+        for path in sorted(server.rglob("*.py"))
+        for number, line in enumerate(path.read_text().splitlines(), 1)
+        if reads.search(line)
+    ]
+    assert by_hand == []
+
+
 def test_importing_the_settings_does_not_import_pydantic() -> None:
     """The tests fork many processes: only `from_env` pays for pydantic."""
     code = "import sys, flotilla.settings; print(any(m.startswith('pydantic') for m in sys.modules))"
@@ -115,7 +140,7 @@ def test_no_doc_gives_another_default() -> None:
     defaults = {  # an empty default's cell says what empty means (`FLOTILLA_BIND`, "(none)")
         spec.metadata["env"]: shown(spec.default)
         for spec in fields(Settings)
-        if spec.metadata["env"] and spec.default != ""
+        if spec.metadata["env"] and spec.default not in ("", None)
     }
     wrong = []
     for doc in sorted((README.parent / "docs").glob("*.md")):

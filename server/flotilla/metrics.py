@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import bisect
 import gc
-import os
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -207,11 +206,11 @@ def watch_gc() -> GcPauses:
     return _gc_pauses
 
 
-def serve(process: str, addr: str = "127.0.0.1") -> int | None:
+def serve(process: str, addr: str = "127.0.0.1", port: int | None = None) -> int | None:
     """Serve /metrics for this process on `addr` (FLOTILLA_METRICS_ADDR, loopback by default: set
-    it to reach metrics from elsewhere) and FLOTILLA_METRICS_PORT (default by process kind; 0 = off)."""
-    raw = os.environ.get("FLOTILLA_METRICS_PORT")
-    port = int(raw) if raw else DEFAULT_PORTS.get(process, 0)
+    it to reach metrics from elsewhere) and `port` (FLOTILLA_METRICS_PORT; None: by process kind;
+    0 = off)."""
+    port = DEFAULT_PORTS.get(process, 0) if port is None else port
     if port <= 0:
         return None
     try:

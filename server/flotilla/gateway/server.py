@@ -124,22 +124,99 @@ class Gateway:
             await self.browser.stop(grace=1.0)
         if self.health_server is not None:
             await self.health_server.stop(0)
-        await self.admission.close()
-        await self.limits.streams.close()
-        await self.lobby.close()
-        await self.feeds.close()
-        await self.inbox.stop()
-        await close_tokens(self.tokens)
-        await self.store.close()
+        await _release(self.admission, self.limits, self.lobby, self.feeds, self.inbox, self.tokens, self.store)
+
+
+@dataclass
+class _App:
+    """The app's pieces a gateway serves, built over one store before any port is bound."""
+
+    store: RedisStore
+    tokens: Tokens
+    auth: AuthStore
+    inbox: Inbox
+    feeds: Feeds
+    games: Games
+    limits: CallLimits
+    admission: Admission
+    lobby: LobbyStore
+    ratings: Ratings
+    rooms: Rooms
+    tickets: Tickets
+
+    async def close(self) -> None:
+        """Release what the pieces hold (Redis connections, the inbox, token key caches)."""
+        await _release(self.admission, self.limits, self.lobby, self.feeds, self.inbox, self.tokens, self.store)
+
+
+@dataclass
+class _Listeners:
+    """Where a gateway listens: its port, and the browser bridge and health listener if any."""
+
+    port: int
+    bridge: Bridge | None = None
+    browser_socket: socket.socket | None = None
+    health_server: grpc.aio.Server | None = None
+    health_port: int | None = None
 
 
 async def start_gateway(settings: Settings, store: RedisStore | None = None) -> Gateway:
     """Build and start a gateway bound to `settings.bind` (port 0 picks a free one)."""
     page = PageConfig.from_settings(settings) if settings.browser_bind != "off" else None  # ValueError: bad web sign-in
     metrics.watch_gc()
-    store = store or RedisStore.from_settings(settings)
+    app = await _build_app(settings, store or RedisStore.from_settings(settings))
+    known_servers = core_server_ids()
+    server = grpc.aio.server(  # the call context first: it counts refused calls too
+        interceptors=[CallContext(), app.admission],
+        options=[*SERVER_OPTIONS, *core_options(settings), bind_option(settings)],
+    )
+    health_servicer = health.aio.HealthServicer()
+    _add_services(server, app, health_servicer, settings)
+    tls = CertificateFiles.from_settings(settings)
+    try:
+        listeners = _listen(settings, server, tls, app.limits, health_servicer)
+    except BindError:  # release what started, so the process exits with the error instead of hanging
+        await app.close()
+        raise
+    if listeners.health_server is not None:
+        await listeners.health_server.start()
+    await server.start()
+    browser = None
+    if listeners.bridge is not None and listeners.browser_socket is not None:
+        browser = await start_browser(
+            listeners.browser_socket,
+            listeners.bridge,
+            (*(_service(m, n) for m, n in BROWSER_SERVICES), _service(health_pb2, "Health")),
+            settings.browser_cors_origins,
+            tls,
+            page,
+            Timeouts(settings.browser_header_timeout_s, settings.browser_body_timeout_s),
+        )
+    app.admission.watch_queue(max(core_server_ids() - known_servers, default=None))
+    for service in ("", *SERVICES):
+        await health_servicer.set(service, health_pb2.HealthCheckResponse.SERVING)
+    _log_started(settings, listeners, tls, browser)
+    return Gateway(
+        server,
+        listeners.port,
+        app.store,
+        app.inbox,
+        app.feeds,
+        health_servicer,
+        app.admission,
+        app.lobby,
+        app.tokens,
+        app.limits,
+        tls,
+        listeners.health_server,
+        listeners.health_port,
+        browser,
+    )
+
+
+async def _build_app(settings: Settings, store: RedisStore) -> _App:
+    """Tokens, the inbox, feeds, games, limits, admission, rooms, ratings and tickets over `store`."""
     tokens = await start_tokens(settings, store)
-    auth = AuthStore.of(store)
     inbox = Inbox(store, ttl_s=settings.inbox_ttl_s)
     await inbox.start()
     feeds = Feeds(
@@ -162,14 +239,8 @@ async def start_gateway(settings: Settings, store: RedisStore | None = None) -> 
         forwarded_header(settings.forwarded_header),
     )
     admission = Admission(Limits.from_settings(settings), limits.subjects)
-    known_servers = core_server_ids()
-    interceptors = [CallContext(), admission]  # the call context first: it counts refused calls too
-    server = grpc.aio.server(
-        interceptors=interceptors, options=[*SERVER_OPTIONS, *core_options(settings), bind_option(settings)]
-    )
     lobby_store = LobbyStore.of(store, feeds.reach)
     ratings = Ratings(lobby_store, store)
-    rooms = Rooms(lobby_store, games, heartbeat_s=settings.heartbeat_s)
     parties = Parties(PartyStore.of(store), ttl_s=settings.party_ttl_s, invite_ttl_s=settings.party_invite_ttl_s)
     tickets = Tickets(
         lobby_store,
@@ -179,18 +250,27 @@ async def start_gateway(settings: Settings, store: RedisStore | None = None) -> 
         max_queues=settings.mm_max_queues,
         limiter=limits.limiter,
     )
-    health_servicer = health.aio.HealthServicer()
+    rooms = Rooms(lobby_store, games, heartbeat_s=settings.heartbeat_s)
+    auth = AuthStore.of(store)
+    return _App(store, tokens, auth, inbox, feeds, games, limits, admission, lobby_store, ratings, rooms, tickets)
+
+
+def _add_services(
+    server: grpc.aio.Server, app: _App, health_servicer: health.aio.HealthServicer, settings: Settings
+) -> None:
+    """Every service's servicer on `server` (gateway/services.py refuses malformed requests)."""
+    tokens, limits = app.tokens, app.limits
     add_services(
         server,
         [
-            (_service(game_service_pb2, "GameService"), GameServicer(games, tokens, Renderer(), limits, auth)),
+            (_service(game_service_pb2, "GameService"), GameServicer(app.games, tokens, Renderer(), limits, app.auth)),
             (
                 _service(game_service_pb2, "AuthService"),
-                AuthServicer(store, tokens, limits, auth, guests=settings.guests),
+                AuthServicer(app.store, tokens, limits, app.auth, guests=settings.guests),
             ),
-            (_service(lobby_service_pb2, "LobbyService"), LobbyServicer(rooms, tokens, limits)),
-            (_service(matchmaking_service_pb2, "MatchmakingService"), MatchmakingServicer(tickets, tokens, limits)),
-            (_service(matchmaking_service_pb2, "RatingService"), RatingServicer(ratings, tokens)),
+            (_service(lobby_service_pb2, "LobbyService"), LobbyServicer(app.rooms, tokens, limits)),
+            (_service(matchmaking_service_pb2, "MatchmakingService"), MatchmakingServicer(app.tickets, tokens, limits)),
+            (_service(matchmaking_service_pb2, "RatingService"), RatingServicer(app.ratings, tokens)),
             (_service(catalog_service_pb2, "CatalogService"), CatalogServicer()),
             (_service(health_pb2, "Health"), health_servicer),
             (
@@ -199,76 +279,72 @@ async def start_gateway(settings: Settings, store: RedisStore | None = None) -> 
             ),
         ],
     )
-    tls = CertificateFiles.from_settings(settings)
-    health_server, health_port = None, None
-    bridge, browser_socket = None, None
+
+
+def _listen(
+    settings: Settings,
+    server: grpc.aio.Server,
+    tls: CertificateFiles | None,
+    limits: CallLimits,
+    health_servicer: health.aio.HealthServicer,
+) -> _Listeners:
+    """Bind FLOTILLA_BIND, the browser bridge and listener (FLOTILLA_BROWSER_BIND), and with TLS the
+    plaintext health listener; BindError (after closing what it opened) when one cannot be bound."""
+    listeners = _Listeners(_bind(settings.bind, "FLOTILLA_BIND", lambda: _add_port(server, settings.bind, tls)))
     try:
-        port = _bind(settings.bind, "FLOTILLA_BIND", lambda: _add_port(server, settings.bind, tls))
         if settings.browser_bind != "off":  # the browser bridge: a private unix socket, and its key
-            bridge = Bridge.make()
+            bridge = listeners.bridge = Bridge.make()
             _bind(bridge.target, "the browser bridge", lambda: server.add_insecure_port(bridge.target))
             limits.bridge_key = bridge.key
-            browser_socket = _listen_browser(settings)
+            listeners.browser_socket = _listen_browser(settings)
         if tls is not None and settings.health_bind != "off":
-            health_server, health_port = _health_listener(health_servicer, settings.health_bind, bind_option(settings))
-    except BindError:  # release what started, so the process exits with the error instead of hanging
-        if browser_socket is not None:
-            browser_socket.close()
-        if bridge is not None:
-            bridge.remove()
-        await admission.close()
-        await limits.streams.close()
-        await lobby_store.close()
-        await feeds.close()
-        await inbox.stop()
-        await close_tokens(tokens)
-        await store.close()
+            listeners.health_server, listeners.health_port = _health_listener(
+                health_servicer, settings.health_bind, bind_option(settings)
+            )
+    except BindError:
+        if listeners.browser_socket is not None:
+            listeners.browser_socket.close()
+        if listeners.bridge is not None:
+            listeners.bridge.remove()
         raise
-    if health_server is not None:
-        await health_server.start()
-    await server.start()
-    browser = None
-    if bridge is not None and browser_socket is not None:
-        browser = await start_browser(
-            browser_socket,
-            bridge,
-            (*(_service(m, n) for m, n in BROWSER_SERVICES), _service(health_pb2, "Health")),
-            settings.browser_cors_origins,
-            tls,
-            page,
-            Timeouts(settings.browser_header_timeout_s, settings.browser_body_timeout_s),
-        )
-    admission.watch_queue(max(core_server_ids() - known_servers, default=None))
-    for service in ("", *SERVICES):
-        await health_servicer.set(service, health_pb2.HealthCheckResponse.SERVING)
+    return listeners
+
+
+def _log_started(
+    settings: Settings, listeners: _Listeners, tls: CertificateFiles | None, browser: Browser | None
+) -> None:
     mtls = bool(tls and tls.mutual)
     if mtls and browser is not None:  # browsers present no client certificate: only their tokens count
         log.warning("gateway.browser_without_mtls", browser_port=browser.port)
     log.info(
         "gateway.started",
         bind=settings.bind,
-        port=port,
+        port=listeners.port,
         tls=tls is not None,
         mtls=mtls,
-        health_port=health_port,
+        health_port=listeners.health_port,
         browser_port=browser.port if browser else None,
     )
-    return Gateway(
-        server,
-        port,
-        store,
-        inbox,
-        feeds,
-        health_servicer,
-        admission,
-        lobby_store,
-        tokens,
-        limits,
-        tls,
-        health_server,
-        health_port,
-        browser,
-    )
+
+
+async def _release(
+    admission: Admission,
+    limits: CallLimits,
+    lobby: LobbyStore,
+    feeds: Feeds,
+    inbox: Inbox,
+    tokens: Tokens,
+    store: RedisStore,
+) -> None:
+    """Close what a gateway's pieces hold, in order: admission, stream leases, lobby, feeds, inbox,
+    token key caches, then the store."""
+    await admission.close()
+    await limits.streams.close()
+    await lobby.close()
+    await feeds.close()
+    await inbox.stop()
+    await close_tokens(tokens)
+    await store.close()
 
 
 def bind_option(settings: Settings) -> tuple[str, int]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from flotilla.identity.principal import ACCOUNT, BOT_ACCOUNT, GUEST
-from flotilla.lobby.rooms import is_bot
+from flotilla.lobby.room_document import is_bot
 from flotilla_client.api.game.v1 import game_pb2
 
 _KINDS = {

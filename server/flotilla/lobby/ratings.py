@@ -24,7 +24,7 @@ from openskill.models import PlackettLuce
 
 from flotilla.app.host import host_for
 from flotilla.identity.principal import GUEST
-from flotilla.lobby.rooms import is_bot
+from flotilla.lobby.room_document import is_bot
 from flotilla.store.lobby_store import LobbyStore
 from flotilla.store.protocol import Store
 

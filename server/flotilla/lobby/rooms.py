@@ -4,21 +4,19 @@ A room is one JSON document in Redis with a version; every change is computed he
 document as read and written with a compare-and-set script (retried a few times when another
 request changed the room meanwhile). Each version is also appended to the room's change
 stream, which `watch` follows.
+
+The room document and the pure checks on it: lobby/room_document.py (its names are re-exported
+here); WatchRoom's stream: lobby/room_watch.py; who watches: lobby/presence.py.
 """
 
 from __future__ import annotations
 
 import asyncio
 import copy
-import re
 import secrets
 import time
 import uuid
-from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
-from contextlib import aclosing
-from dataclasses import dataclass
-from functools import partial
 from typing import Any
 
 import structlog
@@ -29,11 +27,9 @@ from flotilla.app.errors import (
     AppError,
     GuestsDisabled,
     InvalidRequest,
-    NotRoomHost,
     RoomBusy,
     RoomFull,
     RoomNotFound,
-    RoomNotOpen,
     RoomNotReady,
     RulesVersionUnavailable,
     StaleVersion,
@@ -41,18 +37,34 @@ from flotilla.app.errors import (
     WrongJoinCode,
 )
 from flotilla.app.games import MAX_SEATS, Games
-from flotilla.app.inputs import distinct_name, echo
+from flotilla.app.inputs import distinct_name
 from flotilla.app.limits import bot_cost
 from flotilla.bots import POLICIES
 from flotilla.identity.principal import GUEST
 from flotilla.lobby import room_options
-from flotilla.lobby.follow import Heartbeat, follow
+from flotilla.lobby.presence import Presence
+from flotilla.lobby.room_document import (
+    CLOSED,
+    OPEN,
+    STARTED,
+    STARTING,
+    Room,
+    RoomFilter,
+    bot_user,
+    check_join_code,
+    code_matches,
+    listing,
+    require_host,
+    require_open,
+    room_clock,
+    room_id_of,
+    seat_of,
+)
+from flotilla.lobby.room_watch import watch_room
 from flotilla.records import BotSeat, RoomRow
 from flotilla.rules.errors import RulesError
 from flotilla.store.lobby_store import LISTING_STEP, LobbyStore
-from flotilla.store.transient import log_survived
 
-OPEN, STARTING, STARTED, CLOSED = "open", "starting", "started", "closed"
 MAX_BOT_DIFFICULTY = 9  # AddBot's difficulty range is 0..this (each policy documents what it does with it)
 CAS_RETRIES = 8
 START_ERROR_CHARS = 200  # a failed start's reason, as the room shows it
@@ -62,133 +74,9 @@ RATED_ROOM_NO_GUESTS = (
     "a rated room seats signed-in accounts only, not guests: sign in with an API key or the"
     " operator's identity provider, or play a casual (unrated) room"
 )
-_ROOM_NAME = re.compile(r"^rooms/([0-9a-f]{32})$")
 CODE_TRIES = 8  # fresh codes tried when one is taken by another live room (1 in 2**40 per room)
 
-Room = dict[str, Any]
 log = structlog.get_logger("flotilla.lobby")
-
-
-def room_id_of(name: str) -> str:
-    match = _ROOM_NAME.match(name)
-    if match is None:
-        raise InvalidRequest(f"room must look like rooms/<id>, got {echo(name)}", field="room")
-    return match.group(1)
-
-
-def code_matches(room: Room, code: str) -> bool:
-    """Whether `code` is the room's join code (join_codes.normal: any case, spaces, dashes)."""
-    return join_codes.matches(code, str(room["code"]))
-
-
-def needs_code(room: Room, user: str) -> bool:
-    """Whether `user` needs the room's join code to see it: a private room it does not sit in."""
-    return not room["public"] and seat_of(room, user) is None
-
-
-def check_join_code(room: Room, user: str, code: str) -> None:
-    """Refuse `user` a private room it does not sit in unless `code` is its join code (WrongJoinCode)."""
-    if needs_code(room, user) and not code_matches(room, code):
-        raise WrongJoinCode("this private room needs its join code", room=f"rooms/{room['id']}")
-
-
-def bot_user(room_or_match: str, seat: int) -> str:
-    """The user id of a bot seat (stable, so a retried start joins the same bot)."""
-    return "bot-" + uuid.uuid5(uuid.NAMESPACE_URL, f"flotilla:bot:{room_or_match}:{seat}").hex
-
-
-def is_bot(user: str) -> bool:
-    return user.startswith("bot-")
-
-
-def room_clock(room: Room) -> ClockConfig | None:
-    """The turn clock the room's game gets (None: none; rooms stored before clocks have none)."""
-    raw = room.get("clock")
-    return ClockConfig.from_plain(raw) if raw else None
-
-
-def open_seats(room: Room) -> int:
-    return sum(1 for s in room["seats"] if s is None)
-
-
-def listing(room: Room) -> float | None:
-    """The room's score in the listing indexes; None when it is not listed (private, started, closed)."""
-    if not room["public"] or room["status"] != OPEN:
-        return None
-    return float(open_seats(room) * LISTING_STEP + room["seq"])
-
-
-def seat_of(room: Room, user: str) -> int | None:
-    for i, seat in enumerate(room["seats"]):
-        if seat is not None and seat["user"] == user:
-            return i
-    return None
-
-
-def _require_host(room: Room, user: str) -> None:
-    if room["host"] != user:
-        raise NotRoomHost("only the room's host may do this", room=f"rooms/{room['id']}")
-
-
-def _require_open(room: Room) -> None:
-    if room["status"] != OPEN:
-        raise RoomNotOpen(f"the room is {room['status']}", room=f"rooms/{room['id']}", status=room["status"])
-
-
-@dataclass(frozen=True, slots=True)
-class RoomFilter:
-    """What ListRooms may filter on (all optional)."""
-
-    kind: str = ""
-    min_open_seats: int = 0
-    options: Mapping[str, str] | None = None
-
-    def accepts(self, room: Room) -> bool:
-        if self.kind and room["kind"] != self.kind:
-            return False
-        if room["status"] != OPEN or not room["public"] or open_seats(room) < self.min_open_seats:
-            return False
-        return room_options.matches(room["kind"], room["seat_count"], room["options"], self.options or {})
-
-
-class Presence:
-    """The players of this process that watch an open room they sit in.
-
-    A player's presence is written when its watch starts (or it takes a seat), then refreshed
-    for all of them together every `every_s`, in a few pipelined commands: a watcher's
-    heartbeat costs no Redis command. See `Rooms.free_absent`.
-    """
-
-    def __init__(self, store: LobbyStore, every_s: float) -> None:
-        self.store = store
-        self.every_s = every_s
-        self.watching: Counter[tuple[str, str]] = Counter()
-        self._task: asyncio.Task[None] | None = None
-
-    async def update(self, room: Room, user: str, present: bool) -> bool:
-        """Whether `user`, who counted as present or not (`present`), counts now; written when it starts."""
-        now = bool(user) and room["status"] == OPEN and seat_of(room, user) is not None
-        if now and not present:
-            self.watching[room["id"], user] += 1
-            await self.store.touch_presence(room["id"], user, int(time.time() * 1000))
-            if self._task is None or self._task.done():
-                self._task = asyncio.get_running_loop().create_task(self._refresh(), name="room-presence")
-        elif present and not now:
-            self.leave(room["id"], user)
-        return now
-
-    def leave(self, room_id: str, user: str) -> None:
-        self.watching[room_id, user] -= 1
-        if self.watching[room_id, user] <= 0:
-            del self.watching[room_id, user]
-
-    async def _refresh(self) -> None:
-        while self.watching:
-            await asyncio.sleep(self.every_s)
-            try:
-                await self.store.touch_presences(list(self.watching), int(time.time() * 1000))
-            except Exception as exc:  # Redis unreachable or failing over, or a bug: the next round goes on
-                log_survived(log, "presence", exc)
 
 
 class Rooms:
@@ -332,7 +220,7 @@ class Rooms:
                 raise WrongJoinCode("this private room needs its join code", room=f"rooms/{room_id}")
             if user_kind == GUEST and room.get("rated"):
                 raise GuestsDisabled(RATED_ROOM_NO_GUESTS)
-            _require_open(room)
+            require_open(room)
             if seat is not None:
                 if not 0 <= seat < room["seat_count"]:
                     raise InvalidRequest(f"no seat {seat} in this room", field="seat")
@@ -360,7 +248,7 @@ class Rooms:
             mine = seat_of(room, user)
             if mine is None:
                 return
-            _require_open(room)
+            require_open(room)
             room["seats"][mine] = None
             if room["host"] == user:
                 humans = [s for s in room["seats"] if s is not None and not s["bot"]]
@@ -376,15 +264,15 @@ class Rooms:
             mine = seat_of(room, user)
             if mine is None:
                 raise InvalidRequest("you hold no seat in this room; JoinRoom first", field="room")
-            _require_open(room)
+            require_open(room)
             room["seats"][mine]["ready"] = ready
 
         return await self._change(room_id, change)
 
     async def kick(self, room_id: str, user: str, seat: int) -> tuple[int, Room]:
         def change(room: Room) -> None:
-            _require_host(room, user)
-            _require_open(room)
+            require_host(room, user)
+            require_open(room)
             if not 0 <= seat < room["seat_count"]:
                 raise InvalidRequest(f"no seat {seat} in this room", field="seat")
             if room["seats"][seat] is not None and room["seats"][seat]["user"] == user:
@@ -395,8 +283,8 @@ class Rooms:
 
     async def hand_over(self, room_id: str, user: str, new_host: str) -> tuple[int, Room]:
         def change(room: Room) -> None:
-            _require_host(room, user)
-            _require_open(room)
+            require_host(room, user)
+            require_open(room)
             target = seat_of(room, new_host)
             if target is None or room["seats"][target]["bot"]:
                 raise InvalidRequest("the new host must be a player seated in the room", field="user")
@@ -425,8 +313,8 @@ class Rooms:
             await budget(bot_cost(policy, difficulty))
 
         def change(room: Room) -> None:
-            _require_host(room, user)
-            _require_open(room)
+            require_host(room, user)
+            require_open(room)
             free = [i for i, s in enumerate(room["seats"]) if s is None]
             if seat is not None:
                 if not 0 <= seat < room["seat_count"]:
@@ -457,10 +345,10 @@ class Rooms:
         """
 
         def freeze(room: Room) -> None:
-            _require_host(room, user)
+            require_host(room, user)
             if room["status"] in (STARTING, STARTED):
                 return
-            _require_open(room)
+            require_open(room)
             if any(s is None for s in room["seats"]):
                 raise RoomNotReady("every seat must be taken (add bots to fill it)", room=f"rooms/{room_id}")
             waiting = [s["name"] for s in room["seats"] if not s["ready"] and s["user"] != user]
@@ -571,7 +459,7 @@ class Rooms:
                 return out, None
         return out, cursor
 
-    async def watch(
+    def watch(
         self,
         room_id: str,
         after_version: int,
@@ -580,64 +468,9 @@ class Rooms:
         *,
         join_code: str | None = None,
     ) -> AsyncIterator[tuple[int, Room] | None]:
-        """Room versions after `after_version` (0: the current one first); None is a heartbeat.
-
-        `admit` sees the room first and raises to refuse the watcher; with a `join_code`, a private
-        room `user` does not sit in is refused unless it is the room's code (`check_join_code`). Ends once the room has
-        started (its game is set) or closed. While `user` watches an open room it sits in, its
-        presence is kept (see `Presence`, `free_absent`). Heartbeats cost no Redis command (see
-        `flotilla.lobby.follow`).
-        """
-        if after_version < 0:
-            raise InvalidRequest("after_version must be >= 0", field="after_version")
-        found = await self.store.room_with_expiry(room_id)
-        if found is None:
-            raise RoomNotFound(f"no room rooms/{room_id}", room=f"rooms/{room_id}")
-        version, room, left = found
-        if join_code is not None:
-            check_join_code(room, user, join_code)
-        if admit is not None:
-            admit(room)
-        cursor = after_version
-        present = False
-        try:
-            present = await self.presence.update(room, user, present)
-            if after_version == 0 or after_version > version:
-                yield version, room
-                cursor = version
-                if room["status"] in (STARTED, CLOSED):
-                    return
-            expires_in = partial(self.store.room_expires_in, room_id)
-            async with (
-                self.store.room_feed(room_id, cursor) as feed,
-                aclosing(follow(feed, self.heartbeat_s, expires_in, left, self.store.hub.fresh)) as batches,
-            ):
-                async for batch in batches:
-                    if isinstance(batch, Heartbeat):
-                        yield None
-                        continue
-                    if batch is None:
-                        changes = await self.store.room_changes(room_id, cursor)
-                        stored = None if changes else await self.store.room(room_id)
-                        if stored is not None and stored[0] < cursor:  # Redis came back behind
-                            cursor = stored[0] - 1
-                            changes = [stored]
-                    else:
-                        changes = self.store.parse_room_changes(batch)
-                    for version, room in changes:
-                        if version <= cursor:
-                            continue
-                        cursor = version
-                        present = await self.presence.update(room, user, present)
-                        yield version, room
-                        if room["status"] in (STARTED, CLOSED):
-                            return
-            raise RoomNotFound(f"room rooms/{room_id} expired", room=f"rooms/{room_id}")
-        finally:
-            if present:
-                self.presence.leave(room_id, user)
-            if user and room["status"] != OPEN:
-                await self.store.drop_presence(room_id, user)
+        """Room versions after `after_version` (0: the current one first); None is a heartbeat
+        (lobby/room_watch.py, `watch_room`)."""
+        return watch_room(self.store, self.presence, self.heartbeat_s, room_id, after_version, user, admit, join_code)
 
     async def free_absent(self, grace_s: float, count: int = 100) -> int:
         """Free the seats of players whose WatchRoom stream has been gone for `grace_s`; returns how many."""

@@ -134,15 +134,7 @@ class Tickets:
         `address`: the caller's client address, `bot`: the caller is a bot account (its quotas)."""
         if len(party) > largest_table():
             raise InvalidRequest(f"a party has at most {largest_table()} members", field="party")
-        host = host_for(kind)
-        counts = sorted(set(seat_counts))
-        if not counts:
-            raise InvalidRequest("give at least one acceptable seat count", field="seat_counts")
-        for count in counts:
-            if not 1 <= count <= MAX_SEATS:
-                raise InvalidRequest(f"seat counts must be 1..{MAX_SEATS}, got {count}", field="seat_counts")
-            config = host.config(count, options)  # InvalidConfig for counts or options the game refuses
-        options = canonical_options(config)
+        counts, options = _table(kind, seat_counts, options)
         party_id, accepted = await self.parties.ticket_members(user, party_name, party)
         seated = accepted or [(user, name)]
         if len(seated) > max(counts):
@@ -164,10 +156,35 @@ class Tickets:
             "owner": user,
             "enqueued_ms": now_ms,
         }
-        bound = self.max_queues if options else 0  # a kind's default setting is never refused
         release = await self._hold(user, address, bot, queue, ticket_id, opens=bool(options))
+        await self._enqueue(user, queue, ticket_id, data, members, release)
+        if party_id:  # a member who left meanwhile either sees this ticket (and cancels it) or is caught here
+            await self.parties.remember_ticket(party_id, queue, ticket_id)
+            gone = await self.parties.departed(party_id, members)
+            if gone:
+                await self.store.end_ticket(queue, ticket_id, CANCELLED)
+                await release()
+                raise PartyMemberNotAccepted(f"users/{gone} left the party meanwhile", user=f"users/{gone}")
+        stored = await self.store.ticket(queue, ticket_id)
+        assert stored is not None
+        return queue, stored
+
+    async def _enqueue(
+        self,
+        user: str,
+        queue: str,
+        ticket_id: str,
+        data: dict[str, Any],
+        members: list[str],
+        release: Callable[[], Awaitable[None]],
+    ) -> None:
+        """Store the ticket; when the queues are full or a member waits in another ticket of the
+        queue, `release` the caller's quota and refuse (QuotaExceeded, TicketAlreadyWaiting)."""
+        bound = self.max_queues if data["options"] else 0  # a kind's default setting is never refused
         try:
-            await self.store.create_ticket(queue, ticket_id, data, now_ms, self.ttl_s, members, max_queues=bound)
+            await self.store.create_ticket(
+                queue, ticket_id, data, data["enqueued_ms"], self.ttl_s, members, max_queues=bound
+            )
         except QueuesFull:
             await release()
             metrics.LIMIT_REFUSALS.labels(QUEUES_LIMIT).inc()
@@ -184,16 +201,6 @@ class Tickets:
                 ticket=ticket_name(queue, busy.ticket_id) if busy.user == user else "",
                 user=f"users/{busy.user}",
             ) from None
-        if party_id:  # a member who left meanwhile either sees this ticket (and cancels it) or is caught here
-            await self.parties.remember_ticket(party_id, queue, ticket_id)
-            gone = await self.parties.departed(party_id, members)
-            if gone:
-                await self.store.end_ticket(queue, ticket_id, CANCELLED)
-                await release()
-                raise PartyMemberNotAccepted(f"users/{gone} left the party meanwhile", user=f"users/{gone}")
-        stored = await self.store.ticket(queue, ticket_id)
-        assert stored is not None
-        return queue, stored
 
     async def _hold(
         self, user: str, address: str | None, bot: bool, queue: str, ticket_id: str, *, opens: bool
@@ -286,3 +293,17 @@ class Tickets:
                     yield None
                     continue
                 ticket = await self.get(queue, ticket_id, user)  # TicketNotFound once it is gone
+
+
+def _table(kind: str, seat_counts: Sequence[int], options: Mapping[str, str]) -> tuple[list[int], dict[str, str]]:
+    """The acceptable seat counts, sorted, and the options in canonical form; InvalidRequest for no
+    or bad counts, InvalidConfig for counts or options the game refuses."""
+    host = host_for(kind)
+    counts = sorted(set(seat_counts))
+    if not counts:
+        raise InvalidRequest("give at least one acceptable seat count", field="seat_counts")
+    for count in counts:
+        if not 1 <= count <= MAX_SEATS:
+            raise InvalidRequest(f"seat counts must be 1..{MAX_SEATS}, got {count}", field="seat_counts")
+        config = host.config(count, options)
+    return counts, canonical_options(config)

@@ -22,7 +22,7 @@ import structlog
 
 from flotilla import metrics
 from flotilla.app.games import Games
-from flotilla.lobby.rooms import bot_user
+from flotilla.lobby.room_document import bot_user
 from flotilla.lobby.tickets import EXPIRED
 from flotilla.matchmaker.matcher import Match, Policy, Ticket, expired, propose_matches
 from flotilla.records import BotSeat

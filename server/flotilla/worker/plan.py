@@ -288,11 +288,8 @@ def plan_round(
             if work.etag:
                 lineage.check(loaded.version, loaded.lineage, work.etag)
             planned = plan_step(work, loaded, clock, now_ms, takeover)
-            if planned is None:  # nothing to do (a clock that is no longer due, a seat already gone)
-                if work.kind == CLOCK:
-                    seat_clocks = clocks.load(_loads(clock.raw), clock.config, loaded.seats)
-                    plan.settle[work.game_id] = clocks.next_deadline(seat_clocks)
-                plan.replies.append(Reply(work, Outcome.accepted(loaded.version, [], loaded.lineage)))
+            if planned is None:
+                _nothing_to_do(plan, work, loaded, clock)
                 continue
             pending = _pending(work, loaded, clock, planned, commit_args, new_lineage(), retain_s, settles_work)
         except (RulesError, AppError) as exc:
@@ -303,14 +300,29 @@ def plan_round(
             plan.replies.append(Reply(work, Outcome(False, reason="INVALID_ACTION", message="malformed action")))
             continue
         except Exception as exc:  # a bug in the rules: this work fails, the round goes on
-            failure = engine_failure(work, exc)
-            plan.replies.append(Reply(work, Outcome.rejected(failure)))
-            plan.failed.append((work, failure))
-            if work.kind == CLOCK:
-                plan.settle[work.game_id] = now_ms + ENGINE_RETRY_MS
+            _engine_failed(plan, work, exc, now_ms)
             continue
         plan.commits.append(pending)
     return plan
+
+
+def _nothing_to_do(plan: RoundPlan, work: Work, loaded: Loaded, clock: Clocks) -> None:
+    """Work that commits nothing (a clock that is no longer due, a seat already gone): accepted as
+    is; a clock's timer settles to the next deadline."""
+    if work.kind == CLOCK:
+        seat_clocks = clocks.load(_loads(clock.raw), clock.config, loaded.seats)
+        plan.settle[work.game_id] = clocks.next_deadline(seat_clocks)
+    plan.replies.append(Reply(work, Outcome.accepted(loaded.version, [], loaded.lineage)))
+
+
+def _engine_failed(plan: RoundPlan, work: Work, exc: Exception, now_ms: int) -> None:
+    """What the rules raised beyond their own errors: this work fails (and is set aside); a clock's
+    timer is looked at again after `ENGINE_RETRY_MS`."""
+    failure = engine_failure(work, exc)
+    plan.replies.append(Reply(work, Outcome.rejected(failure)))
+    plan.failed.append((work, failure))
+    if work.kind == CLOCK:
+        plan.settle[work.game_id] = now_ms + ENGINE_RETRY_MS
 
 
 def _pending(

@@ -1,0 +1,59 @@
+"""Taking over a dead worker's work: every worker sweeps the worker registry for workers whose
+liveness key is gone, claims their pending entries and applies them (worker/loop.py's docstring)."""
+
+from __future__ import annotations
+
+import asyncio
+
+from flotilla import metrics
+from flotilla.store.transient import ANY_REDIS
+from flotilla.worker.base import incident_of, log
+from flotilla.worker.deliveries import Deliveries, Message
+
+FULL_SWEEP_EVERY = 50
+"""A worker's first sweep, and then every this many (5 s at the default 100 ms), lists every work
+stream's consumers whatever the worker registry says (the backstop for consumers it does not name)."""
+
+
+class Reclaiming(Deliveries):
+    """The sweep (a part of `Worker`, worker/base.py)."""
+
+    async def _sweep_loop(self) -> None:
+        while not self._stopping.is_set():
+            try:
+                await self.reclaim_dead()
+            except ANY_REDIS as exc:  # a failover, a lost group, ...: sweep again next time
+                log.warning("worker.sweep_failed", error=str(exc))
+                self.orphans = True  # a claim whose reply was lost, a batch cut short: ours now
+            except Exception as exc:  # a bug: logged, and the next sweep goes on
+                incident_of("sweep", exc)
+                self.orphans = True
+            await asyncio.sleep(self.sweep_ms / 1000)
+
+    async def reclaim_dead(self, *, full: bool | None = None) -> int:
+        """One sweep: claim and apply the pending work of workers whose liveness key is gone.
+
+        Usually one read of the worker registry that finds no lapsed worker and ends there; the
+        work streams' consumers are listed only when it finds one, and every `FULL_SWEEP_EVERY`
+        sweeps as a backstop (consumers missing from the registry: a worker of an older version,
+        a registry lost with a Redis restart). A dead worker leaves the registry once a sweep
+        finds nothing more to claim; `full` forces (True) or skips (False) the backstop."""
+        self._sweeps += 1
+        lapsed = await self.store.lapsed_workers()
+        if full is None:
+            full = self._sweeps % FULL_SWEEP_EVERY == 1  # the first sweep of a worker, then every 50th
+        if not lapsed and not full:
+            return 0
+        quiet_ms = self.block_ms + self.liveness_ttl_ms  # a live idle worker reads again within block_ms
+        claimed = await self.store.claim_from_dead(self.streams, self.consumer, quiet_ms=quiet_ms, count=self.batch)
+        if claimed:
+            self._count_reclaimed("dead", claimed)
+            await self.handle_messages([], claimed)
+        else:
+            await self.store.forget_workers(lapsed)
+        return len(claimed)
+
+    def _count_reclaimed(self, how: str, messages: list[Message]) -> None:
+        self.reclaimed += len(messages)
+        metrics.WORK_RECLAIMED.labels(how).inc(len(messages))
+        log.info("worker.reclaimed", how=how, messages=len(messages))
