@@ -44,6 +44,7 @@ from flotilla.app.games import MAX_SEATS, Games
 from flotilla.app.inputs import distinct_name, echo
 from flotilla.app.limits import bot_cost
 from flotilla.bots import POLICIES
+from flotilla.clock import SYSTEM, Clock, now_ms
 from flotilla.identity.principal import GUEST
 from flotilla.lobby import room_options
 from flotilla.lobby.follow import Heartbeat, follow
@@ -159,9 +160,10 @@ class Presence:
     heartbeat costs no Redis command. See `Rooms.free_absent`.
     """
 
-    def __init__(self, store: LobbyStore, every_s: float) -> None:
+    def __init__(self, store: LobbyStore, every_s: float, clock: Clock = SYSTEM) -> None:
         self.store = store
         self.every_s = every_s
+        self.clock = clock
         self.watching: Counter[tuple[str, str]] = Counter()
         self._task: asyncio.Task[None] | None = None
 
@@ -170,7 +172,7 @@ class Presence:
         now = bool(user) and room["status"] == OPEN and seat_of(room, user) is not None
         if now and not present:
             self.watching[room["id"], user] += 1
-            await self.store.touch_presence(room["id"], user, int(time.time() * 1000))
+            await self.store.touch_presence(room["id"], user, now_ms(self.clock))
             if self._task is None or self._task.done():
                 self._task = asyncio.get_running_loop().create_task(self._refresh(), name="room-presence")
         elif present and not now:
@@ -186,7 +188,7 @@ class Presence:
         while self.watching:
             await asyncio.sleep(self.every_s)
             try:
-                await self.store.touch_presences(list(self.watching), int(time.time() * 1000))
+                await self.store.touch_presences(list(self.watching), now_ms(self.clock))
             except Exception as exc:  # Redis unreachable or failing over, or a bug: the next round goes on
                 log_survived(log, "presence", exc)
 
@@ -194,11 +196,12 @@ class Presence:
 class Rooms:
     """The room use cases over one store; shared by every RPC of a gateway process."""
 
-    def __init__(self, store: LobbyStore, games: Games, *, heartbeat_s: float = 10.0) -> None:
+    def __init__(self, store: LobbyStore, games: Games, *, heartbeat_s: float = 10.0, clock: Clock = SYSTEM) -> None:
         self.store = store
         self.games = games
         self.heartbeat_s = heartbeat_s
-        self.presence = Presence(store, heartbeat_s)
+        self.clock = clock  # the time source of presence and its grace (flotilla/clock.py; not a turn clock)
+        self.presence = Presence(store, heartbeat_s, clock)
 
     async def get(self, room_id: str, viewer: str | None = None, join_code: str = "") -> RoomRow:
         """The room as stored; with a `viewer`, only if it may see it (`check_join_code`)."""
@@ -642,7 +645,7 @@ class Rooms:
     async def free_absent(self, grace_s: float, count: int = 100) -> int:
         """Free the seats of players whose WatchRoom stream has been gone for `grace_s`; returns how many."""
         freed = 0
-        for room_id, user, handle in await self.store.stale_presence(int((time.time() - grace_s) * 1000), count):
+        for room_id, user, handle in await self.store.stale_presence(now_ms(self.clock) - int(grace_s * 1000), count):
             if not await self.store.take_presence(handle):
                 continue  # the player came back meanwhile
             row = await self.store.room(room_id)
