@@ -15,6 +15,7 @@ import redis.asyncio as aioredis
 from redis.asyncio.cluster import RedisCluster as ClusterClient
 
 from flotilla.redis_server import RedisCluster
+from flotilla.store import keys
 from flotilla.store.redis_store import RedisStore
 
 pytestmark = pytest.mark.redis
@@ -57,7 +58,20 @@ async def probe(backend_url: str) -> AsyncIterator[Any]:
     await client.aclose()
 
 
+SHARED = (keys.GAMES, keys.games_of_kind("counter"), keys.TIMERS, keys.ROOMS_PRESENCE)
+"""Sets every test shares, where a test's members carry its `uid` (dropped after it)."""
+
+
 @pytest.fixture
-def uid() -> str:
-    """A name no other test uses: every key a test makes carries it."""
-    return uuid.uuid4().hex[:12]
+async def uid(probe: Any) -> AsyncIterator[str]:
+    """A name no other test uses: every key a test makes, and every member it adds to a `SHARED`
+    set, carries it. All of them are deleted after the test: the single Redis is the session's,
+    and other modules list its games."""
+    name = uuid.uuid4().hex[:12]
+    yield name
+    async for key in probe.scan_iter(match=f"*{name}*", count=1000):
+        await probe.delete(key)
+    for shared in SHARED:
+        members = [member async for member, _score in probe.zscan_iter(shared, match=f"*{name}*")]
+        if members:
+            await probe.zrem(shared, *members)

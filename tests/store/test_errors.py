@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+import uuid
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -80,7 +81,8 @@ async def all_fail_unreachable(store: RedisStore, uid: str, skip: tuple[str, ...
     assert not slow, slow
 
 
-async def test_every_call_to_a_stopped_redis_raises_store_unreachable_soon(stoppable: Stoppable, uid: str) -> None:
+async def test_every_call_to_a_stopped_redis_raises_store_unreachable_soon(stoppable: Stoppable) -> None:
+    uid = uuid.uuid4().hex[:12]  # not the suite's `uid`: this backend is the test's own
     store = RedisStore.from_url(stoppable.url)
     try:
         await new_game(store, uid)  # connected, slots learnt
@@ -91,7 +93,8 @@ async def test_every_call_to_a_stopped_redis_raises_store_unreachable_soon(stopp
 
 
 @pytest.mark.parametrize("query", ["", "?cluster=true"])
-async def test_a_store_that_never_connected_raises_store_unreachable(query: str, uid: str) -> None:
+async def test_a_store_that_never_connected_raises_store_unreachable(query: str) -> None:
+    uid = uuid.uuid4().hex[:12]
     store = RedisStore.from_url(f"redis://127.0.0.1:{free_port()}{query}")  # nobody listens there
     try:
         # commit_many on a cluster needs a slot map it has never loaded: test_commits.py's xfail
