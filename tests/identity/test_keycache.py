@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from flotilla.aside import PLACE
+from flotilla.clock import ManualClock
 from flotilla.identity.keycache import KeyCache, KeySet
 from support import until
 
@@ -56,6 +57,22 @@ async def test_an_unknown_kid_is_remembered_and_forged_kids_share_paced_loads() 
     assert source.loads - loads == 1  # one load in flight served them all
     assert await cache.get("not a kid!") is None  # malformed: refused before any load
     assert source.loads - loads == 1
+
+
+async def test_an_unknown_kid_is_looked_up_again_once_its_negative_entry_lapses() -> None:
+    """On a manual clock (flotilla/clock.py): the negative cache's 60 s pass at once."""
+    source, clock = Source(), ManualClock()
+    cache = KeyCache(source.load, name="test", refresh_s=0, min_reload_s=0, negative_ttl_s=60, clock=clock)
+    await cache.start()
+    assert await cache.get("later") is None
+    loads = source.loads
+    clock.advance(59.9)
+    assert await cache.get("later") is None  # still remembered: no load
+    assert source.loads == loads
+    source.keys["later"] = "key-later"  # rotated in at the source meanwhile
+    clock.advance(0.2)
+    assert await cache.get("later") == "key-later"  # lapsed: loaded again
+    assert source.loads == loads + 1
 
 
 async def test_a_failed_load_keeps_the_keys_and_proves_nothing_about_the_kid() -> None:

@@ -13,15 +13,16 @@ from collections.abc import AsyncIterator, Iterator
 import grpc
 import pytest
 
-from flotilla.gateway.server import start_gateway
-from flotilla.lobby.parties import MAX_INVITES_PER_USER, largest_table
+from flotilla.app.errors import PartyInviteNotFound
+from flotilla.clock import ManualClock
+from flotilla.lobby.parties import MAX_INVITES_PER_USER, Parties, largest_table
 from flotilla.lobby.tickets import queue_of
-from flotilla.settings import Settings
 from flotilla.store import keys
+from flotilla.store.party_store import PartyStore
 from flotilla.store.redis_store import RedisStore
 from flotilla_client.api.matchmaking.v1 import matchmaking_service_pb2 as pb
 from lobby.mm_support import Player, form_party, refusal, start_matchmaker, stop
-from support import Stack, until
+from support import Stack
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(120)]
 
@@ -237,38 +238,32 @@ async def test_leaving_cancels_the_partys_waiting_ticket(players: list[Player]) 
     await ada.call(ada.mm, "CancelTicket", pb.CancelTicketRequest(ticket=alone.name))
 
 
-@pytest.fixture
-async def short_invites(stack: Stack) -> AsyncIterator[str]:
-    """A gateway whose invitations lapse after 1 s (FLOTILLA_PARTY_INVITE_TTL) and parties after 60 s."""
-    settings = Settings(redis_url=stack.redis_url, bind="127.0.0.1:0", party_invite_ttl_s=1, party_ttl_s=60)
-    gateway = await start_gateway(settings)
-    yield f"127.0.0.1:{gateway.port}"
-    await asyncio.wait_for(gateway.stop(0), 30)
-
-
-async def test_invitations_and_parties_expire(short_invites: str, stack: Stack) -> None:
-    ada, bob = await Player.signed_in(short_invites, "ada"), await Player.signed_in(short_invites, "bob")
-    store = RedisStore.from_url(stack.redis_url)
+async def test_invitations_lapse_and_every_party_key_expires_with_the_party(redis_url: str) -> None:
+    """In process, on a manual clock (flotilla/clock.py): an invitation lapses when the clock passes
+    it, with no wait; the keys' TTLs are Redis's own (absolute expiries from that clock)."""
+    store = RedisStore.from_url(redis_url)
+    clock = ManualClock()
+    parties = Parties(PartyStore.of(store), ttl_s=60, invite_ttl_s=1, clock=clock)
+    ada, bob = (uuid.uuid4().hex for _ in range(2))
     try:
-        name = await form_party(ada)
-        await invite(ada, name, bob.user)
-        party_id, ada_id = name.removeprefix("parties/"), ada.user.removeprefix("users/")
-        for key in (keys.party(party_id), keys.party_invites(party_id), keys.party_of_user(ada_id)):
+        for user in (ada, bob):
+            await store.create_user(user, user, 0)
+        party = await parties.create(ada, "ada", uuid.uuid4().hex)
+        name = f"parties/{party.party_id}"
+        await parties.invite(name, ada, f"users/{bob}")
+        for key in (keys.party(party.party_id), keys.party_invites(party.party_id), keys.party_of_user(ada)):
             assert 0 < await store.redis.pttl(key) <= 60_000, key  # everything goes with the party
-        assert 0 < await store.redis.pttl(keys.party_invited(bob.user.removeprefix("users/"))) <= 1000
-
-        async def lapsed() -> bool:
-            listed = await bob.call(bob.mm, "ListPartyInvites", pb.ListPartyInvitesRequest())
-            return not listed.invites
-
-        await until(lapsed, 5, "the invitation to lapse")
-        code, reason, _ = await refusal(accept(bob, name))
-        assert (code, reason) == (NOT_FOUND, "ERROR_REASON_PARTY_INVITE_NOT_FOUND")
-        assert [m.user for m in (await get_party(ada)).members] == [ada.user]
+        assert 0 < await store.redis.pttl(keys.party_invited(bob)) <= 1000
+        assert [i.party_id for i in await parties.invites(bob)] == [party.party_id]
+        clock.advance(0.999)
+        assert len(await parties.invites(bob)) == 1  # not yet
+        clock.advance(0.002)
+        assert await parties.invites(bob) == []
+        with pytest.raises(PartyInviteNotFound):
+            await parties.accept(name, bob, "bob")
+        assert [user for user, _name in (await parties.get(name, ada)).members] == [ada]
     finally:
         await store.close()
-        for player in (ada, bob):
-            await player.close()
 
 
 async def test_a_user_holds_a_bounded_number_of_invitations(stack: Stack) -> None:

@@ -110,26 +110,6 @@ async def test_a_move_held_by_a_killed_worker_is_committed_well_under_a_second_l
         await store.close()
 
 
-async def test_only_workers_whose_liveness_key_is_gone_lose_their_work(redis_url: str) -> None:
-    store = RedisStore.from_url(redis_url)
-    tag = uuid.uuid4().hex[:8]
-    stream = f"flotilla:work:{{test-{tag}}}"
-    alive, dead, idle_dead, sweeper = f"alive-{tag}", f"dead-{tag}", f"idle-dead-{tag}", f"sweeper-{tag}"
-    await store.ensure_group(stream)
-    for live in (alive, sweeper):
-        await store.redis.set(keys.worker(live), 1, px=60_000)
-    for consumer in (alive, dead):
-        await store.redis.xadd(stream, {"n": consumer})
-        assert len(await store.read_work([stream], consumer, 1, 100)) == 1
-    assert await store.read_work([stream], idle_dead, 1, 10) == []  # a consumer that holds nothing
-    claimed = await store.claim_from_dead([stream], sweeper, quiet_ms=0, count=100)
-    assert [fields[b"n"].decode() for _s, _id, fields in claimed] == [dead]
-    assert await consumers(store, stream) == {alive: 1, sweeper: 1}  # both dead consumers removed
-    assert await store.claim_from_dead([stream], "other-" + sweeper, quiet_ms=60_000, count=100) == []
-    await store.redis.delete(stream, keys.worker(alive), keys.worker(sweeper))
-    await store.close()
-
-
 async def test_a_stuck_worker_loses_its_move_to_the_backstop_and_the_move_is_applied_once(redis_url: str) -> None:
     """A live worker holding a move past FLOTILLA_RECLAIM_IDLE_MS loses it to another worker;
     when the slow one gets to it after all, the commit script answers it from the recorded outcome."""

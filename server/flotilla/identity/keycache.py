@@ -17,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
-import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
@@ -27,6 +26,7 @@ import structlog
 
 from flotilla import metrics
 from flotilla.aside import aside
+from flotilla.clock import SYSTEM, Clock
 from flotilla.store.transient import log_survived
 
 log = structlog.get_logger("flotilla.identity")
@@ -58,8 +58,10 @@ class KeyCache(Generic[K]):
         min_reload_s: float = 1.0,
         negative_ttl_s: float = 60.0,
         max_waiting: int = MAX_WAITING,
+        clock: Clock = SYSTEM,
     ) -> None:
         self._load = load
+        self.clock = clock  # pacing and the negative cache's lapses (flotilla/clock.py)
         self.name = name
         self.refresh_s = refresh_s
         self.min_reload_s = min_reload_s
@@ -88,7 +90,7 @@ class KeyCache(Generic[K]):
         else:
             metrics.KEY_LOADS.labels(self.name, "ok").inc()
             self.loads += 1
-            self._loaded_from = time.monotonic()
+            self._loaded_from = self.clock.monotonic()
         if self.refresh_s > 0 and self._refresher is None:
             self._refresher = asyncio.create_task(self._refresh_loop(), name=f"keys:{self.name}")
 
@@ -105,7 +107,7 @@ class KeyCache(Generic[K]):
         while True:
             await asyncio.sleep(self.refresh_s)
             try:
-                await self.reload(time.monotonic())
+                await self.reload(self.clock.monotonic())
             except Exception as exc:  # a bug: the next refresh goes on
                 log_survived(log, "keys", exc, unavailable=LOAD_FAILED, failed=LOAD_FAILED, keys=self.name)
 
@@ -114,7 +116,7 @@ class KeyCache(Generic[K]):
         found = self.keys.keys.get(kid)
         if found is not None or not KID.match(kid):
             return found
-        now = time.monotonic()
+        now = self.clock.monotonic()
         until = self._unknown.get(kid)
         if until is not None and until > now:
             return None
@@ -129,7 +131,7 @@ class KeyCache(Generic[K]):
             self.waiting -= 1
         found = self.keys.keys.get(kid)
         if found is None and self._last_ok:  # a failed load proves nothing about the kid
-            self._unknown[kid] = time.monotonic() + self.negative_ttl_s
+            self._unknown[kid] = self.clock.monotonic() + self.negative_ttl_s
             self._unknown.move_to_end(kid)
             while len(self._unknown) > NEGATIVE_MAX:
                 self._unknown.popitem(last=False)
@@ -145,10 +147,10 @@ class KeyCache(Generic[K]):
             await asyncio.shield(self._inflight)
 
     async def _paced_load(self) -> None:
-        wait = self._loaded_from + self.min_reload_s - time.monotonic()
+        wait = self._loaded_from + self.min_reload_s - self.clock.monotonic()
         if wait > 0:
             await asyncio.sleep(wait)
-        began = time.monotonic()
+        began = self.clock.monotonic()
         try:
             self.keys = await self._load()
             self.loads += 1

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import functools
 import re
-import time
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -32,6 +31,7 @@ from flotilla.app.errors import (
 from flotilla.app.games import MAX_SEATS
 from flotilla.app.host import host_for
 from flotilla.app.inputs import echo
+from flotilla.clock import SYSTEM, Clock, now_ms
 from flotilla.games import REGISTRY
 from flotilla.rules.errors import InvalidConfig
 from flotilla.store.party_store import PartyStore, StoredParty
@@ -77,21 +77,23 @@ class Invite:
     lapses_ms: int
 
 
-def _now_ms() -> int:
-    return int(time.time() * 1000)
-
-
 class Parties:
     """Party use cases over one store."""
 
-    def __init__(self, store: PartyStore, *, ttl_s: int = 4 * 3600, invite_ttl_s: int = 300) -> None:
+    def __init__(
+        self, store: PartyStore, *, ttl_s: int = 4 * 3600, invite_ttl_s: int = 300, clock: Clock = SYSTEM
+    ) -> None:
         self.store = store
         self.ttl_s = ttl_s
         self.invite_ttl_s = invite_ttl_s
+        self.clock = clock  # when parties and invitations lapse (flotilla/clock.py)
+
+    def _now_ms(self) -> int:
+        return now_ms(self.clock)
 
     async def _visible(self, party_id: str, user: str) -> StoredParty:
         """The party if `user` is a member or holds a pending invitation; PartyNotFound otherwise."""
-        party = await self.store.get(party_id, _now_ms())
+        party = await self.store.get(party_id, self._now_ms())
         if party is None or not (party.has(user) or any(u == user for u, _ in party.invites)):
             raise PartyNotFound(f"no party parties/{party_id} of yours", party=f"parties/{party_id}")
         return party
@@ -100,7 +102,7 @@ class Parties:
         """A new party led by `user`; the same request id returns the same party."""
         seed = f"flotilla:party:{user}:{request_id}" if request_id else uuid.uuid4().hex  # ids scoped to the user
         party_id = uuid.uuid5(uuid.NAMESPACE_URL, seed).hex
-        now = _now_ms()
+        now = self._now_ms()
         code, other = await self.store.create(party_id, user, name, now, now + self.ttl_s * 1000)
         if code < 0:
             raise AlreadyInParty(
@@ -129,7 +131,7 @@ class Parties:
             raise InvalidRequest(f"no user users/{invitee}", field="user")
         limit = largest_table()
         code, lapses = await self.store.invite(
-            party_id, leader, invitee, _now_ms(), self.invite_ttl_s * 1000, limit, MAX_INVITES_PER_USER
+            party_id, leader, invitee, self._now_ms(), self.invite_ttl_s * 1000, limit, MAX_INVITES_PER_USER
         )
         if code == -1:
             raise PartyNotFound(f"no party {party_name} of yours", party=party_name)
@@ -148,7 +150,7 @@ class Parties:
     async def accept(self, party_name: str, user: str, name: str) -> StoredParty:
         party_id = parse_party_name(party_name)
         limit = largest_table()
-        code, other = await self.store.accept(party_id, user, name, _now_ms(), limit)
+        code, other = await self.store.accept(party_id, user, name, self._now_ms(), limit)
         if code == -1:
             raise PartyInviteNotFound(f"no pending invitation of yours to {party_name}", party=party_name)
         if code == -2:
@@ -173,8 +175,8 @@ class Parties:
     async def invites(self, user: str) -> list[Invite]:
         """The user's pending invitations, newest first (those of parties gone since are left out)."""
         out = []
-        for party_id, lapses in await self.store.invites_of(user, _now_ms(), MAX_INVITES_PER_USER):
-            party = await self.store.get(party_id, _now_ms())
+        for party_id, lapses in await self.store.invites_of(user, self._now_ms(), MAX_INVITES_PER_USER):
+            party = await self.store.get(party_id, self._now_ms())
             if party is not None and any(u == user for u, _ in party.invites):
                 out.append(Invite(party_id, user, party.leader, lapses))
         return out
@@ -201,7 +203,7 @@ class Parties:
                     user=f"users/{others[0]}",
                 )
             return "", []
-        party = await self.store.get(party_id, _now_ms())
+        party = await self.store.get(party_id, self._now_ms())
         if party is None or not party.has(user):
             if party_name:
                 raise PartyNotFound(f"no party {party_name} of yours", party=party_name)
@@ -228,5 +230,5 @@ class Parties:
 
     async def departed(self, party_id: str, users: Sequence[str]) -> str:
         """One of `users` no longer in the party ("" if all still are)."""
-        party = await self.store.get(party_id, _now_ms())
+        party = await self.store.get(party_id, self._now_ms())
         return next((u for u in users if party is None or not party.has(u)), "")

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import asyncio
-import time
 from collections import Counter
 
 import structlog
 
+from flotilla.clock import SYSTEM, Clock, now_ms
 from flotilla.lobby.room_document import OPEN, Room, seat_of
 from flotilla.store.lobby_store import LobbyStore
 from flotilla.store.transient import log_survived
@@ -23,9 +23,10 @@ class Presence:
     heartbeat costs no Redis command. See `Rooms.free_absent`.
     """
 
-    def __init__(self, store: LobbyStore, every_s: float) -> None:
+    def __init__(self, store: LobbyStore, every_s: float, clock: Clock = SYSTEM) -> None:
         self.store = store
         self.every_s = every_s
+        self.clock = clock
         self.watching: Counter[tuple[str, str]] = Counter()
         self._task: asyncio.Task[None] | None = None
 
@@ -34,7 +35,7 @@ class Presence:
         now = bool(user) and room["status"] == OPEN and seat_of(room, user) is not None
         if now and not present:
             self.watching[room["id"], user] += 1
-            await self.store.touch_presence(room["id"], user, int(time.time() * 1000))
+            await self.store.touch_presence(room["id"], user, now_ms(self.clock))
             if self._task is None or self._task.done():
                 self._task = asyncio.get_running_loop().create_task(self._refresh(), name="room-presence")
         elif present and not now:
@@ -50,6 +51,6 @@ class Presence:
         while self.watching:
             await asyncio.sleep(self.every_s)
             try:
-                await self.store.touch_presences(list(self.watching), int(time.time() * 1000))
+                await self.store.touch_presences(list(self.watching), now_ms(self.clock))
             except Exception as exc:  # Redis unreachable or failing over, or a bug: the next round goes on
                 log_survived(log, "presence", exc)

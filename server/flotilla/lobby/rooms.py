@@ -40,6 +40,7 @@ from flotilla.app.games import MAX_SEATS, Games
 from flotilla.app.inputs import distinct_name
 from flotilla.app.limits import bot_cost
 from flotilla.bots import POLICIES
+from flotilla.clock import SYSTEM, Clock, now_ms
 from flotilla.identity.principal import GUEST
 from flotilla.lobby import room_options
 from flotilla.lobby.presence import Presence
@@ -82,11 +83,12 @@ log = structlog.get_logger("flotilla.lobby")
 class Rooms:
     """The room use cases over one store; shared by every RPC of a gateway process."""
 
-    def __init__(self, store: LobbyStore, games: Games, *, heartbeat_s: float = 10.0) -> None:
+    def __init__(self, store: LobbyStore, games: Games, *, heartbeat_s: float = 10.0, clock: Clock = SYSTEM) -> None:
         self.store = store
         self.games = games
         self.heartbeat_s = heartbeat_s
-        self.presence = Presence(store, heartbeat_s)
+        self.clock = clock  # the time source of presence and its grace (flotilla/clock.py; not a turn clock)
+        self.presence = Presence(store, heartbeat_s, clock)
 
     async def get(self, room_id: str, viewer: str | None = None, join_code: str = "") -> RoomRow:
         """The room as stored; with a `viewer`, only if it may see it (`check_join_code`)."""
@@ -475,7 +477,7 @@ class Rooms:
     async def free_absent(self, grace_s: float, count: int = 100) -> int:
         """Free the seats of players whose WatchRoom stream has been gone for `grace_s`; returns how many."""
         freed = 0
-        for room_id, user, handle in await self.store.stale_presence(int((time.time() - grace_s) * 1000), count):
+        for room_id, user, handle in await self.store.stale_presence(now_ms(self.clock) - int(grace_s * 1000), count):
             if not await self.store.take_presence(handle):
                 continue  # the player came back meanwhile
             row = await self.store.room(room_id)

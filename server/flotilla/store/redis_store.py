@@ -42,6 +42,9 @@ log = structlog.get_logger("flotilla.store")
 RELEARN: tuple[type[Exception], ...] = (*TRANSIENT, ResponseError)
 """A cluster pipeline failed this way: the slots may have moved, relearn them (the caller retries)."""
 
+CLOSE_ATTEMPTS = 50
+"""How many times `close` cancels a work reader that has not ended (0.1 s apart)."""
+
 REPLICATED_MARKER_MS = 60_000
 """The TTL of the marker `confirm` and `confirm_heads` write before their WAIT (`keys.game_replicated`)."""
 
@@ -293,8 +296,17 @@ class RedisStore:
         return redis.Redis.from_url(plain_url, **options)
 
     async def close(self) -> None:
-        for reader in self._readers:
-            reader.cancel()
+        """Stop the work readers, then close every connection. A reader is awaited until it ends (a
+        read still blocked would go on taking entries for its consumer), cancelled again while it
+        runs: redis-py's cluster client can swallow the cancellation of a blocked read."""
+        for _attempt in range(CLOSE_ATTEMPTS):
+            running = [reader for reader in self._readers if not reader.done()]
+            if not running:
+                break
+            for reader in running:
+                reader.cancel()
+            await asyncio.wait(running, timeout=0.1)
+        self._readers.clear()
         for node in self._nodes.values():
             await node.client.aclose()
         await self.redis.aclose()
