@@ -116,8 +116,12 @@ def redis_url(redis_server: RedisServer) -> str:
 
 
 @pytest.fixture(scope="module")
-def stack(redis_server: RedisServer, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    """Two gateways and two workers as subprocesses (module-scoped: they are slow to start)."""
-    running = start_stack(redis_server.url, tmp_path_factory.mktemp("stack"))
+def stack(
+    request: pytest.FixtureRequest, redis_server: RedisServer, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Stack]:
+    """Two gateways and two workers as subprocesses (module-scoped: they are slow to start), with
+    the module's `STACK_ENV` (a dict, when it has one) on top of `start_stack`'s environment."""
+    env = getattr(request.module, "STACK_ENV", None)
+    running = start_stack(redis_server.url, tmp_path_factory.mktemp("stack"), extra_env=env)
     yield running
     running.stop()
