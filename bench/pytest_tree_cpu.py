@@ -1,20 +1,24 @@
-"""A pytest plugin that prints the CPU seconds each test file cost the whole process tree: the
+"""A pytest plugin that records the CPU seconds each test file cost the whole process tree: the
 pytest (or xdist worker) process, every process it started (gateways, workers, redis-server,
-node, Chromium) and theirs, whether they still run or have exited. Setup and teardown count with
-the file, so a module-scoped stack's start and stop are in its file's total.
+node, Chromium) and theirs, whether they still run or have exited; and the file's wall seconds,
+from its first test's setup to its last test's teardown. Setup and teardown count with the file,
+so a module-scoped stack's start and stop are in its file's total.
 
-    TREECPU_OUT=cpu.tsv PYTHONPATH=bench ./scripts/test -p pytest_tree_cpu
-    sort -rn cpu.tsv | head -40
+    TREECPU_OUT=cpu.tsv PYTHONPATH=bench python -m pytest -p pytest_tree_cpu ...
+    FLOTILLA_TEST_REPORTS=reports ./scripts/test      # the whole suite, per lane (scripts/test)
+    sort -rn cpu.tsv | head -40                        # lines: CPU-s<TAB>wall-s<TAB>file
 
 At each test's end it reads /proc: its own and its live descendants' utime + stime + cutime +
 cstime (cutime/cstime hold their exited, reaped children). The difference since the last test is
-the file's. A descendant that exits unreaped by anything that stays alive is missed (none here),
-and when xdist runs two files at once each worker counts only its own tree.
+the file's. A file's line is appended to $TREECPU_OUT as soon as its last test is done (a run cut
+short keeps the files it finished). A descendant that exits unreaped by anything that stays alive
+is missed (none here), and when xdist runs two files at once each worker counts only its own tree.
 """
 
 from __future__ import annotations
 
 import os
+import time
 from collections import defaultdict
 from collections.abc import Generator
 from pathlib import Path
@@ -24,6 +28,7 @@ import pytest
 _TICK = os.sysconf("SC_CLK_TCK")
 _CPU: defaultdict[str, float] = defaultdict(float)
 _last: list[float] = []
+_began: dict[str, float] = {}  # file: when its first test began
 
 
 def _stat(pid: int) -> list[str] | None:
@@ -53,20 +58,28 @@ def tree_cpu(root: int) -> float:
     return total
 
 
+def _file(item: pytest.Item) -> str:
+    return item.nodeid.split("::")[0]
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Generator[None, None, None]:
-    """Add the tree's CPU over the test's setup, call and teardown to its file's total."""
+    """Add the tree's CPU over the test's setup, call and teardown to its file's total; after a
+    file's last test, append its line."""
     if not _last:
         _last.append(tree_cpu(os.getpid()))
+    _began.setdefault(_file(item), time.monotonic())
     yield
     now = tree_cpu(os.getpid())
-    _CPU[item.nodeid.split("::")[0]] += now - _last[0]
+    _CPU[_file(item)] += now - _last[0]
     _last[0] = now
+    if nextitem is None or _file(nextitem) != _file(item):
+        _write(_file(item))
 
 
-def pytest_sessionfinish(session: pytest.Session) -> None:
-    """Append `seconds<TAB>file` lines to $TREECPU_OUT (each xdist worker its own files')."""
+def _write(path: str) -> None:
+    """Append `CPU-s<TAB>wall-s<TAB>file` to $TREECPU_OUT (each xdist worker its own files)."""
     out = os.environ.get("TREECPU_OUT")
-    if out and _CPU:
+    if out and path in _CPU:
         with Path(out).open("a") as f:
-            f.writelines(f"{seconds:.1f}\t{path}\n" for path, seconds in _CPU.items())
+            f.write(f"{_CPU.pop(path):.1f}\t{time.monotonic() - _began.pop(path):.1f}\t{path}\n")

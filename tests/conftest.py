@@ -27,7 +27,7 @@ def _port_block() -> tuple[int, int]:
 share_ports(*_port_block())
 
 # The longest modules (a minute or more of one worker each) start first, longest first, so that
-# the run does not end with one of them going on alone while the other xdist worker idles
+# the run does not end with one of them going on alone while the other xdist workers idle
 # (scripts/test hands out whole modules in this order: --dist loadscope --no-loadscope-reorder).
 LONGEST_FIRST = (
     "tests/web/test_play_in_the_browser.py",
@@ -76,7 +76,7 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
 SIDE_LANE = ("tests/hosts/", "tests/chaos/test_slow_links.py", *LAST)
 """Modules that spend their time waiting (image builds, faults held for seconds, several hosts' worth
 of idle processes) rather than computing: scripts/test runs them in a second pytest process beside
-the two xdist workers (FLOTILLA_TEST_LANE=side; the workers run FLOTILLA_TEST_LANE=main, the rest),
+the main lane's three xdist workers (FLOTILLA_TEST_LANE=side; those run FLOTILLA_TEST_LANE=main, the rest),
 so their waits overlap the CPU-bound modules instead of adding to the suite's time. Without
 FLOTILLA_TEST_LANE (a developer's pytest run) every collected test runs."""
 
@@ -116,8 +116,12 @@ def redis_url(redis_server: RedisServer) -> str:
 
 
 @pytest.fixture(scope="module")
-def stack(redis_server: RedisServer, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    """Two gateways and two workers as subprocesses (module-scoped: they are slow to start)."""
-    running = start_stack(redis_server.url, tmp_path_factory.mktemp("stack"))
+def stack(
+    request: pytest.FixtureRequest, redis_server: RedisServer, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Stack]:
+    """Two gateways and two workers as subprocesses (module-scoped: they are slow to start), with
+    the module's `STACK_ENV` (a dict, when it has one) on top of `start_stack`'s environment."""
+    env = getattr(request.module, "STACK_ENV", None)
+    running = start_stack(redis_server.url, tmp_path_factory.mktemp("stack"), extra_env=env)
     yield running
     running.stop()

@@ -55,6 +55,13 @@ def stack_limits(*changes: str) -> str:
     return ",".join((LOOPBACK_LIMITS, *changes))
 
 
+UNPACED = {"FLOTILLA_LIMITS": stack_limits("submit_per_user=off")}
+"""A stack's environment for random bots that submit as fast as the server answers: a seat of a
+long game (Navegador: ~300 moves a seat) would otherwise spend most of the game waiting on
+submit_per_user (20/s after a burst of 60; the SDK waits out each RetryInfo), which
+tests/gateway/test_limits.py proves; set as a module's `STACK_ENV` (tests/conftest.py, `stack`)."""
+
+
 @dataclass
 class Stack:
     """Gateways and workers running as separate processes against one Redis."""

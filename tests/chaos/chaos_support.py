@@ -26,7 +26,7 @@ from flotilla_client import FlotillaClient, FlotillaError, Seat
 from flotilla_client.api.game.v1 import game_pb2, game_service_pb2
 from flotilla_client.client import RETRYABLE
 from ledger import Kept, Ledger
-from support import Stack, assert_gapless, assert_stored_state_replays, choose, scrape, stack_limits
+from support import UNPACED, Stack, assert_gapless, assert_stored_state_replays, choose, scrape
 
 # Short games of every kind, for random bots (see docs/games.md; navegador has no length option,
 # so its bots buy a knight whenever they may: the game ends when the 15th is sold).
@@ -42,7 +42,7 @@ STALL_S = 20.0  # no move confirmed and no event delivered anywhere for this lon
 WAIT_FOR_NEXT_PROMPT = ("ERROR_REASON_STALE_GAME_VERSION", "ERROR_REASON_NOT_YOUR_TURN")
 
 # Bots here move as fast as their games let them (often past a user's default submit rate).
-CHAOS_ENV = {"FLOTILLA_LIMITS": stack_limits("submit_per_user=off")}
+CHAOS_ENV = UNPACED
 
 
 @dataclass

@@ -15,7 +15,7 @@ from flotilla.store import keys
 from flotilla.store.redis_store import RedisStore
 from flotilla_client import FlotillaClient, FlotillaError
 from flotilla_client.api.game.v1 import game_pb2
-from support import Stack, assert_gapless, assert_stored_state_replays, play_full_game, start_stack
+from support import UNPACED, Stack, assert_gapless, assert_stored_state_replays, play_full_game, start_stack
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow, pytest.mark.timeout(300)]
 
@@ -30,8 +30,8 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisCluster]:
 @pytest.fixture(scope="module")
 def cluster_stack(cluster: RedisCluster, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     running = start_stack(
-        cluster.url, tmp_path_factory.mktemp("cluster-stack"), extra_env={"FLOTILLA_WAIT_REPLICAS": "1"}
-    )
+        cluster.url, tmp_path_factory.mktemp("cluster-stack"), extra_env={**UNPACED, "FLOTILLA_WAIT_REPLICAS": "1"}
+    )  # UNPACED: the random seats submit as fast as the server answers
     yield running
     running.stop()
 

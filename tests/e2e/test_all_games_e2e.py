@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from support import Stack, assert_gapless, assert_stored_state_replays, play_full_game
+from support import UNPACED, Stack, assert_gapless, assert_stored_state_replays, play_full_game
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(600)]
+STACK_ENV = UNPACED  # the random seats submit as fast as the server answers (support.UNPACED)
 
 
 @pytest.mark.parametrize(

@@ -9,9 +9,10 @@ import redis.asyncio as aioredis
 
 from flotilla.redis_server import RedisServer
 from key_families import families, matching
-from support import Stack, assert_gapless, assert_stored_state_replays, play_full_game, start_stack
+from support import UNPACED, Stack, assert_gapless, assert_stored_state_replays, play_full_game, start_stack
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(300)]
+STACK_ENV = UNPACED  # the random seats submit as fast as the server answers (support.UNPACED)
 
 
 async def test_bots_finish_counter_games_and_every_watcher_sees_every_event(stack: Stack) -> None:

@@ -18,9 +18,10 @@ from flotilla.store.redis_store import RedisStore
 from flotilla_client import FlotillaClient, Played, RandomBot, Seat, fallback, run_bot, run_bots
 from flotilla_client.api.game.v1 import game_pb2
 from flotilla_client.bot import decide
-from support import Stack, choose, until
+from support import UNPACED, Stack, choose, until
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(120)]
+STACK_ENV = UNPACED  # the random seats submit as fast as the server answers (support.UNPACED)
 
 KINDS = [
     ("counter", 2, {"moves": "30"}),
