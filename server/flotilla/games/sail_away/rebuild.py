@@ -4,10 +4,8 @@ boxes drawn from the cards the seat cannot see."""
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterable
-
 from flotilla.rules import Rng, Seat, draw, draw_many
+from flotilla.rules.cards import unseen
 from flotilla.rules.evolve import evolve
 
 from . import tables
@@ -16,11 +14,6 @@ from .cards import ISLAND_IDS, OBJECTIVE_IDS, PIRATE_IDS, SHIP_IDS
 from .config import Config
 from .state import Island, IslandSpace, LaunchedShip, Launching, Phase, PirateCard, PlayerState, Ship, State
 from .views import PlayerView, View
-
-
-def _minus(cards: Iterable[str], seen: Iterable[str]) -> tuple[str, ...]:
-    """The sorted multiset `cards` without `seen`."""
-    return tuple(sorted((Counter(cards) - Counter(seen)).elements()))
 
 
 def _player(p: PlayerView) -> PlayerState:
@@ -43,7 +36,7 @@ def _deal_objectives(v: View, seat: Seat, players: list[PlayerState], rng: Rng) 
     """While the game runs, the other seats' objectives from those neither public nor the seat's own."""
     if v.phase is Phase.FINISHED:
         return rng
-    pool = _minus(OBJECTIVE_IDS, [v.public_objective, players[seat].objective])
+    pool = unseen(OBJECTIVE_IDS, [v.public_objective, players[seat].objective])
     for i in range(len(players)):
         if i != seat:
             card, pool, rng = draw(pool, rng)
@@ -56,18 +49,18 @@ def _deal_ships(v: View, seat: Seat, players: list[PlayerState], rng: Rng) -> Rn
     others = [i for i in range(len(players)) if i != seat]
     if v.phase is Phase.CHOOSE_SHIPS:
         players[seat] = evolve(players[seat], dealt=v.dealt, kept=v.kept)
-        unseen = _minus(SHIP_IDS, v.dealt)
+        deck = unseen(SHIP_IDS, v.dealt)
         for i in others:
-            hand, unseen, rng = draw_many(unseen, tables.SHIPS_DEALT, rng)
+            hand, deck, rng = draw_many(deck, tables.SHIPS_DEALT, rng)
             picks = tables.SHIPS_KEPT
             if not v.players[i].chose_ships:
                 picks, rng = rng.below(tables.SHIPS_KEPT)
             players[i] = evolve(players[i], dealt=hand, kept=hand[:picks])
     else:
         players[seat] = evolve(players[seat], returned=v.returned)
-        unseen = _minus(SHIP_IDS, [*v.returned, *(c for p in players for c in p.kept)])
+        deck = unseen(SHIP_IDS, [*v.returned, *(c for p in players for c in p.kept)])
         for i in others:
-            back, unseen, rng = draw_many(unseen, tables.SHIPS_DEALT - tables.SHIPS_KEPT, rng)
+            back, deck, rng = draw_many(deck, tables.SHIPS_DEALT - tables.SHIPS_KEPT, rng)
             players[i] = evolve(players[i], returned=back)
     return rng
 
@@ -88,7 +81,7 @@ def _ship_deck(v: View, players: list[PlayerState], market: tuple[str | None, ..
         *(ls.card for p in players for ls in p.launched),
         *(t.ship for t in v.tasks if isinstance(t, Launching) and t.choose_slot),
     ]
-    return _minus(SHIP_IDS, in_sight)
+    return unseen(SHIP_IDS, in_sight)
 
 
 def from_view(v: View, seat: Seat, rng: Rng) -> State:
@@ -118,14 +111,14 @@ def from_view(v: View, seat: Seat, rng: Rng) -> State:
         turn=v.turn,
         players=tuple(players),
         islands=islands,
-        island_deck=_minus(ISLAND_IDS, [*(i.card for i in islands), *v.island_discard]),
+        island_deck=unseen(ISLAND_IDS, [*(i.card for i in islands), *v.island_discard]),
         island_discard=v.island_discard,
         pirate_cards=pirate_cards,
-        pirate_box=_minus(PIRATE_IDS, (pc.card for pc in pirate_cards)),
+        pirate_box=unseen(PIRATE_IDS, (pc.card for pc in pirate_cards)),
         market=market,
         ship_deck=_ship_deck(v, players, market),
         public_objective=v.public_objective,
-        objective_box=_minus(OBJECTIVE_IDS, [v.public_objective, *(p.objective for p in players)]),
+        objective_box=unseen(OBJECTIVE_IDS, [v.public_objective, *(p.objective for p in players)]),
         tasks=v.tasks,
         placed=v.placed,
         used_cards=v.used_cards,
