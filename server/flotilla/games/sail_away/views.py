@@ -275,10 +275,10 @@ def _launched_view(s: State, seat: int, ls: LaunchedShip) -> LaunchedShipView:
     )
 
 
-def _player_view(s: State, seat: int, viewer: Seat | None) -> PlayerView:
+def _player_view(s: State, seat: int, viewer: Seat | None, *, finished: bool, setting_up: bool) -> PlayerView:
     """One seat: its objective to itself or after the end; its kept ships to itself while choosing."""
     p = s.players[seat]
-    own = viewer == seat or s.phase is Phase.FINISHED
+    own = viewer == seat or finished
     return PlayerView(
         seat=Seat(seat),
         coins=p.coins,
@@ -292,7 +292,7 @@ def _player_view(s: State, seat: int, viewer: Seat | None) -> PlayerView:
         chose_ships=len(p.kept) == SHIPS_KEPT,
         objective=p.objective if own else None,
         objective_resource=OBJECTIVES[p.objective] if own else None,
-        kept=p.kept if s.phase is not Phase.CHOOSE_SHIPS or viewer == seat else (),
+        kept=p.kept if not setting_up or viewer == seat else (),
     )
 
 
@@ -300,7 +300,9 @@ def view(s: State, viewer: Seat | None) -> View:
     """Public data plus the viewer's own secret objective and setup hand (§7)."""
     finished = s.phase is Phase.FINISHED
     setting_up = s.phase is Phase.CHOOSE_SHIPS
-    players = [_player_view(s, seat, viewer) for seat in range(len(s.players))]
+    players = [
+        _player_view(s, seat, viewer, finished=finished, setting_up=setting_up) for seat in range(len(s.players))
+    ]
     me = s.players[viewer] if viewer is not None else None
     result_scores = scores(s) if finished else ()
     return View(
