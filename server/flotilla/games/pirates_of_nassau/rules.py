@@ -205,6 +205,7 @@ def _check_ids(action: Action) -> None:
 
 
 def apply(state: State, seat: Seat, action: Action) -> Transition[State, object]:
+    """Apply `seat`'s action; an illegal one gets the most specific refusal its handler raises."""
     if isinstance(state.phase, Finished):
         raise GameFinished("the game is over")
     if seat not in to_act(state):
