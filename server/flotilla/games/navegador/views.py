@@ -150,9 +150,8 @@ def _holdings(ids: tuple[str, ...], holdings: tuple[Holding, ...]) -> tuple[Hold
     return tuple(_holding_view(i, h.owner, h.workers) for i, h in zip(ids, holdings, strict=True))
 
 
-def view(state: State, viewer: Seat | None) -> View:
-    phase = state.phase
-    seat_to_act = deciding(phase)
+def _players(state: State) -> tuple[PlayerView, ...]:
+    """Every seat with what it owns (buildings, colonies, exploration tiles) and its points so far."""
     n = len(state.players)
     buildings: list[list[str]] = [[] for _ in range(n)]
     colonies: list[list[str]] = [[] for _ in range(n)]
@@ -168,7 +167,7 @@ def view(state: State, viewer: Seat | None) -> View:
         if owner is not None:
             tiles[owner].append(REGION_IDS[r])
             bonus[owner] += EXPLORATION_BONUS[r]
-    players = tuple(
+    return tuple(
         PlayerView(
             seat=Seat(s),
             colour=p.colour,
@@ -185,6 +184,13 @@ def view(state: State, viewer: Seat | None) -> View:
         )
         for s, p in enumerate(state.players)
     )
+
+
+def view(state: State, viewer: Seat | None) -> View:
+    """Everything (perfect information): the board, every seat, and the pending decision's details."""
+    phase = state.phase
+    seat_to_act = deciding(phase)
+    players = _players(state)
     outcome = scoring.result(state)
     return View(
         viewer=viewer,

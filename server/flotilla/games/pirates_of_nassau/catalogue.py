@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import tables as t
+from . import texts
 from .config import MAX_SEATS, MIN_SEATS, Config
 
 DISPLAY_NAME = "Pirates of Nassau"
@@ -19,12 +20,12 @@ def _sea() -> list[dict[str, Any]]:
     out = []
     for space in range(1, t.SPACES + 1):
         port = t.PORTS.get(space)
-        x, y = t.SEA_LAYOUT[space]
+        x, y = texts.SEA_LAYOUT[space]
         out.append(
             {
                 "space": space,
                 "zone": t.zone_of(space),
-                "type": t.space_type(space),
+                "type": texts.space_type(space),
                 "port_name": port.name if port else "",
                 "offer": list(port.offer) if port else [],
                 "spanish": bool(port and port.spanish),
@@ -58,7 +59,8 @@ def _zones() -> list[dict[str, Any]]:
 def _navy() -> list[dict[str, Any]]:
     out = []
     for card in t.NAVY.values():
-        name = t.NAVY_NAMES["empty"] if card.empty else t.NAVY_NAMES["ship"].format(sail=card.sail, cannon=card.cannon)
+        names = texts.NAVY_NAMES
+        name = names["empty"] if card.empty else names["ship"].format(sail=card.sail, cannon=card.cannon)
         out.append(
             {
                 "id": card.id,
@@ -70,7 +72,7 @@ def _navy() -> list[dict[str, Any]]:
                 "name": name,
             }
         )
-    out.append({"id": t.END_CARD, "phase": 2, "end": True, "name": t.NAVY_NAMES["end"]})
+    out.append({"id": t.END_CARD, "phase": 2, "end": True, "name": texts.NAVY_NAMES["end"]})
     return out
 
 
@@ -87,7 +89,7 @@ def _token(token: str, kind: t.TokenKind) -> dict[str, Any]:
         "pile": kind.pile,
         "slot": kind.slot,
         "border": kind.border,
-        "rules_text": t.TOKEN_TEXT[kind.name].format(
+        "rules_text": texts.TOKEN_TEXT[kind.name].format(
             cannon=kind.cannon,
             sail=kind.sail,
             raid_cannon=kind.raid_cannon,
@@ -137,7 +139,7 @@ def catalogue() -> dict[str, Any]:
         ],
         "sections": [
             {"section": i, "name": name, "best_ship": t.SECTION_BEST_SHIP[i], "capacity": t.capacity(i)}
-            for i, name in enumerate(t.SECTION_NAMES)
+            for i, name in enumerate(texts.SECTION_NAMES)
         ],
         "slots": [{"id": s.id, "section": s.section, "type": s.type, "border": s.border} for s in t.SLOTS],
         "tokens": [_token(token, kind) for token, kind in t.TOKENS.items()],

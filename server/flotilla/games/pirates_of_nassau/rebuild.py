@@ -3,10 +3,10 @@ minus what lies face up, the other seats' chests are drawn."""
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 
 from flotilla.rules import Rng, Seat
+from flotilla.rules.cards import unseen
 
 from .config import Config
 from .state import (
@@ -53,11 +53,6 @@ _PHASES: dict[Step, Callable[[PhaseView], Phase]] = {
 }
 
 
-def _unseen(cards: Iterable[str], seen: Counter[str]) -> tuple[str, ...]:
-    """`cards` (a sorted multiset) without those in `seen`, still sorted."""
-    return tuple(sorted((Counter(cards) - seen).elements()))
-
-
 def _burying(v: View, seat: Seat) -> Burying:
     """Step 5.3. The burying seat's view carries its hold and tokens from before the burial; another
     seat's view shows them as they were then, which is as good a world as any: nothing buried yet."""
@@ -73,20 +68,8 @@ def _burying(v: View, seat: Seat) -> Burying:
     return Burying(order=ph.order, index=ph.index, hold_before=hold, face_down_before=face_down, purser_used=purser)
 
 
-def from_view(v: View, seat: Seat, rng: Rng) -> State:
-    """A state `seat` cannot tell from the one `v` was taken from.
-
-    Face up from the view: routes, displays, every seat's board, dice and cargo, the known deck
-    bottoms, the pending decision. Face down (each a sorted multiset the rules draw from uniformly,
-    so its contents are all there is): each merchant deck is its zone's cards not on a route, a
-    deck bottom or plundered; the navy phase decks are each phase's cards (and the End card) not on
-    display or at the bottom; each token pile its tokens not in Nassau, discarded or fitted. The
-    other seats' chests are not in the view (a seat could only have followed them from the peso
-    flow): while the game runs each is drawn uniformly from 0 to twice the seat's own chest.
-    """
-    n = len(v.seats)
-    finished = v.phase.step is Step.FINISHED
-    phase = _burying(v, seat) if v.phase.step is Step.BURYING else _PHASES[v.phase.step](v.phase)
+def _players(v: View, seat: Seat, rng: Rng) -> tuple[tuple[Player, ...], Rng]:
+    """Every seat's board from the view; a chest not shown is drawn from 0 to twice the seat's own."""
     own = v.seats[seat].chest or 0
     players = []
     for sv in v.seats:
@@ -113,31 +96,58 @@ def from_view(v: View, seat: Seat, rng: Rng) -> State:
                 winds_spent=sv.winds_spent,
             )
         )
-    seen_merchants = Counter([*(r.card for r in v.routes), *(c for d in v.decks for c in d.bottom)])
-    seen_merchants.update(c for p in players for c in p.plundered)
-    decks = tuple(
-        Deck(_unseen((c for c, m in MERCHANTS.items() if m.zone == d.zone), seen_merchants), d.bottom) for d in v.decks
+    return tuple(players), rng
+
+
+def _decks(v: View, players: tuple[Player, ...]) -> tuple[Deck, ...]:
+    """Each merchant deck: its zone's cards not on a route, a deck bottom or plundered."""
+    seen = [*(r.card for r in v.routes), *(c for d in v.decks for c in d.bottom)]
+    seen += [c for p in players for c in p.plundered]
+    return tuple(Deck(unseen((c for c, m in MERCHANTS.items() if m.zone == d.zone), seen), d.bottom) for d in v.decks)
+
+
+def _navy(v: View) -> NavyDeck:
+    """The navy phase decks: each phase's cards (the End card in phase 2 while the game runs) not
+    on display or at the bottom."""
+    n = len(v.seats)
+    seen = [*v.navy_display, *v.navy_bottom]
+    phase2 = navy_cards_for(n, 2) if v.phase.step is Step.FINISHED else (*navy_cards_for(n, 2), END_CARD)
+    return NavyDeck(unseen(navy_cards_for(n, 1), seen), unseen(phase2, seen), v.navy_bottom)
+
+
+def _piles(v: View, players: tuple[Player, ...]) -> tuple[TokenPile, ...]:
+    """Each token pile: its tokens not in Nassau, discarded or fitted."""
+    seen = [*v.nassau_display, *(f.token for p in players for f in p.fitted)]
+    seen += [t for pv in v.piles for t in pv.discard]
+    return tuple(
+        TokenPile(unseen(PILE_TOKENS[kind], seen), pv.discard) for kind, pv in zip(PILE_ORDER, v.piles, strict=True)
     )
-    seen_navy = Counter([*v.navy_display, *v.navy_bottom])
-    phase2 = navy_cards_for(n, 2) if finished else (*navy_cards_for(n, 2), END_CARD)
-    navy = NavyDeck(_unseen(navy_cards_for(n, 1), seen_navy), _unseen(phase2, seen_navy), v.navy_bottom)
-    seen_tokens = Counter([*v.nassau_display, *(f.token for p in players for f in p.fitted)])
-    seen_tokens.update(t for pv in v.piles for t in pv.discard)
-    piles = tuple(
-        TokenPile(_unseen(PILE_TOKENS[kind], seen_tokens), pv.discard)
-        for kind, pv in zip(PILE_ORDER, v.piles, strict=True)
-    )
+
+
+def from_view(v: View, seat: Seat, rng: Rng) -> State:
+    """A state `seat` cannot tell from the one `v` was taken from.
+
+    Face up from the view: routes, displays, every seat's board, dice and cargo, the known deck
+    bottoms, the pending decision. Face down (each a sorted multiset the rules draw from uniformly,
+    so its contents are all there is): each merchant deck is its zone's cards not on a route, a
+    deck bottom or plundered; the navy phase decks are each phase's cards (and the End card) not on
+    display or at the bottom; each token pile its tokens not in Nassau, discarded or fitted. The
+    other seats' chests are not in the view (a seat could only have followed them from the peso
+    flow): while the game runs each is drawn uniformly from 0 to twice the seat's own chest.
+    """
+    phase = _burying(v, seat) if v.phase.step is Step.BURYING else _PHASES[v.phase.step](v.phase)
+    players, rng = _players(v, seat, rng)
     return State(
-        config=Config(seats=n),
+        config=Config(seats=len(v.seats)),
         rng=rng,
         round=v.round,
         phase=phase,
-        players=tuple(players),
+        players=players,
         routes=v.routes,
-        decks=decks,
-        navy=navy,
+        decks=_decks(v, players),
+        navy=_navy(v),
         navy_display=v.navy_display,
-        piles=piles,
+        piles=_piles(v, players),
         display=v.nassau_display,
         supply=v.supply,
         sacked=v.sacked,

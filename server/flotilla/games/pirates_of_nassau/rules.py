@@ -1,4 +1,4 @@
-"""to_act, legal_actions, default_action and apply: a dispatch on (phase, action)."""
+"""to_act, legal_actions, default_action and apply (through `dispatch.dispatch`, a table of handlers)."""
 
 from __future__ import annotations
 
@@ -15,21 +15,17 @@ from flotilla.rules import (
     Seat,
     Transition,
 )
-from flotilla.rules.evolve import evolve
 
-from . import flow, nassau, navy, notoriety, sea
+from . import nassau, navy, notoriety, sea
 from .actions import (
     ACTION_TYPES,
     AcceptPenalty,
     Action,
     AdjustNotoriety,
     Boost,
-    Bury,
-    BuySection,
     BuyToken,
     DiscardItem,
     EvadeNavy,
-    ExchangePeso,
     FinishBurying,
     FlipFiddler,
     Move,
@@ -37,20 +33,12 @@ from .actions import (
     MoveMarker,
     Pass,
     Penalty,
-    Plunder,
-    Raid,
-    Ransom,
-    RerollDie,
-    RideTradeWinds,
-    SellResources,
-    Smuggle,
-    TakeLoot,
     TakeNavyCard,
     WalkPlank,
 )
 from .actions import Direction as Dir
-from .common import boost_options, default_loss, first_usable, flip, held_items, remove, usable_of
-from .events import BoostStaged, FiddlerFlipped, ItemDiscarded, PlankWalked
+from .common import boost_options, default_loss, first_usable, held_items, usable_of
+from .dispatch import dispatch
 from .state import (
     Adjusting,
     AfterSmuggle,
@@ -63,15 +51,13 @@ from .state import (
     NavyChoice,
     NavyFight,
     NavyPenalty,
-    Phase,
     PirateAction,
     PirateMove,
     State,
     TakingLoot,
     active_seat,
-    with_player,
 )
-from .tables import CAPTAIN_CARDS, NAVY, SLOT_BY_ID, TOKENS, Fight, Item
+from .tables import CAPTAIN_CARDS, NAVY, SLOT_BY_ID, TOKENS, Fight
 
 Events = list[object]
 
@@ -219,6 +205,7 @@ def _check_ids(action: Action) -> None:
 
 
 def apply(state: State, seat: Seat, action: Action) -> Transition[State, object]:
+    """Apply `seat`'s action; an illegal one gets the most specific refusal its handler raises."""
     if isinstance(state.phase, Finished):
         raise GameFinished("the game is over")
     if seat not in to_act(state):
@@ -227,117 +214,15 @@ def apply(state: State, seat: Seat, action: Action) -> Transition[State, object]
     events: Events = []
     if action not in legal_actions(state, seat):
         try:
-            _dispatch(state, seat, action, events)
+            dispatch(state, seat, action, events)
         except RulesError:
             raise
         except (AssertionError, ValueError, KeyError, IndexError, TypeError, AttributeError):
             pass
         msg = f"{type(action).__name__} is not allowed now ({type(state.phase).__name__}); see legal actions"
         raise IllegalAction(msg, phase=type(state.phase).__name__, action=type(action).__name__)
-    after = _dispatch(state, seat, action, events)
+    after = dispatch(state, seat, action, events)
     return Transition(after, tuple(events))
-
-
-def _free(state: State, seat: Seat, action: Action, events: Events) -> State:
-    if isinstance(action, DiscardItem):
-        state = remove(state, seat, action.item)
-        events.append(ItemDiscarded(seat, action.item))
-        return state
-    p = state.players[seat]
-    p = evolve(p, hold=p.hold.add(Item.HOSTAGE, -1), plank=p.plank + 1)
-    events.append(PlankWalked(seat))
-    return with_player(state, seat, p)
-
-
-def _dispatch(state: State, seat: Seat, action: Action, events: Events) -> State:
-    phase: Phase = state.phase
-    match phase, action:
-        case LosingCargo(), DiscardItem():
-            state = _free(state, seat, action, events)
-            return navy.continue_losing(
-                state, phase.order, phase.index, phase.remaining - 1, phase.notoriety_loss, events=events
-            )
-        case HoldCheck(), DiscardItem() | WalkPlank():
-            state = _free(state, seat, action, events)
-            return nassau.hold_check_done(state, phase, seat, events)
-        case _, DiscardItem() | WalkPlank():
-            return _free(state, seat, action, events)
-        case PirateMove(), RerollDie():
-            return sea.reroll(state, seat, action, events)
-        case PirateMove(), Move():
-            return sea.move(state, phase, seat, action, events)
-        case PirateAction(), Pass():
-            return sea.pass_turn(state, phase, seat, events)
-        case PirateAction(), Boost():
-            return sea.stage_boost(state, phase, seat, action.token, events)
-        case PirateAction(), Plunder():
-            return sea.plunder(state, phase, seat, action.captain, events)
-        case PirateAction(), Raid():
-            return sea.raid(state, phase, seat, action.captain, events)
-        case PirateAction(), RideTradeWinds():
-            return sea.ride_winds(state, phase, seat, events)
-        case PirateAction(), Smuggle():
-            return sea.smuggle(state, phase, seat, action, events)
-        case TakingLoot(), TakeLoot():
-            return sea.take_loot(state, phase, seat, action, events)
-        case AfterSmuggle(), Pass():
-            return sea.pass_turn(state, phase, seat, events)
-        case AfterSmuggle(), Ransom():
-            return sea.ransom(state, phase, seat, action, events)
-        case Adjusting(), FlipFiddler():
-            state = with_player(state, seat, flip(state.players[seat], action.token))
-            events.append(FiddlerFlipped(seat, action.token))
-            return evolve(state, phase=evolve(phase, fiddler=True))
-        case Adjusting(), AdjustNotoriety():
-            state, waiting = notoriety.score(
-                state,
-                3,
-                phase.order,
-                phase.index,
-                cash_wind=action.cash_wind,
-                fiddler=phase.fiddler,
-                events=events,
-            )
-            if waiting:
-                return state
-            return flow.run_step3(state, phase.order, phase.index + 1, events)
-        case Collision(), MoveMarker():
-            return notoriety.resolve_collision(state, phase, action.direction, events)
-        case NavyChoice(), TakeNavyCard():
-            state, waiting = navy.take(state, phase.order, phase.index, action.card, events)
-            if waiting:
-                return state
-            return flow.run_step4(state, phase.order, phase.index + 1, events)
-        case NavyFight(), Boost():
-            events.append(BoostStaged(seat, action.token))
-            return evolve(state, phase=evolve(phase, boosts=(*phase.boosts, action.token)))
-        case NavyFight(), EvadeNavy():
-            return navy.fight(state, phase, action.captain, events)
-        case NavyPenalty(), AcceptPenalty():
-            return navy.apply_penalty(
-                state, phase.order, phase.index, action.penalty, surgeon=action.surgeon, events=events
-            )
-        case Buying(), Pass():
-            return nassau.pass_buying(state, phase, seat, events)
-        case Buying(), BuySection():
-            return nassau.buy_section(state, phase, seat, action, events)
-        case Buying(), BuyToken():
-            return nassau.buy_token(state, phase, seat, action, events)
-        case Buying(), ExchangePeso():
-            return nassau.exchange(state, seat, action.resource, events, secret=False)
-        case Burying(), ExchangePeso():
-            return nassau.exchange(state, seat, action.resource, events, secret=True)
-        case Burying(), Bury():
-            return nassau.bury(state, seat, action.pesos, events)
-        case Burying(), SellResources():
-            return nassau.sell(state, phase, seat, action, events)
-        case Burying(), FinishBurying():
-            return nassau.finish_burying(state, phase, seat, events)
-    raise IllegalAction(
-        f"{type(action).__name__} is not an action of this step ({type(phase).__name__})",
-        phase=type(phase).__name__,
-        action=type(action).__name__,
-    )
 
 
 __all__ = ["apply", "default_action", "first_usable", "legal_actions", "to_act"]

@@ -189,8 +189,37 @@ def _phase_view(phase: Phase, viewer: Seat | None) -> PhaseView:
     )
 
 
-def view(state: State, viewer: Seat | None) -> View:
-    finished = isinstance(state.phase, Finished)
+def _seat_view(state: State, i: int, viewer: Seat | None, hold: Cargo, face_down: tuple[str, ...]) -> SeatView:
+    """Seat `i` with the hold and face-down tokens `viewer` sees; its chest to itself or after the end."""
+    p = state.players[i]
+    return SeatView(
+        seat=Seat(i),
+        notoriety=p.notoriety,
+        track_space=track_space(p.notoriety),
+        space=p.space,
+        dice=p.dice,
+        trail=p.trail,
+        hold=hold,
+        capacity=cap(p),
+        chest=p.chest if isinstance(state.phase, Finished) or viewer == i else None,
+        hand=p.hand,
+        sections=p.sections,
+        fitted=p.fitted,
+        face_down=face_down,
+        bought=p.bought,
+        plundered=p.plundered,
+        raids=p.raids,
+        plank=p.plank,
+        wind_held=p.wind_held,
+        winds_spent=p.winds_spent,
+        base_sail=base_sail(p),
+        base_cannon=base_cannon(p),
+    )
+
+
+def _seat_views(state: State, viewer: Seat | None) -> tuple[tuple[SeatView, ...], Supply]:
+    """Every seat and the supply; a burial is secret, so others see the burying seat's hold and
+    face-down tokens (and the supply) as they were before it began."""
     phase = state.phase
     secret_seat = active_seat(phase) if isinstance(phase, Burying) else None
     supply = state.supply
@@ -205,51 +234,36 @@ def view(state: State, viewer: Seat | None) -> View:
                 goods=supply.goods + p.hold.goods - hold.goods,
                 rum=supply.rum + p.hold.rum - hold.rum,
             )
-        seats.append(
-            SeatView(
-                seat=Seat(i),
-                notoriety=p.notoriety,
-                track_space=track_space(p.notoriety),
-                space=p.space,
-                dice=p.dice,
-                trail=p.trail,
-                hold=hold,
-                capacity=cap(p),
-                chest=p.chest if finished or viewer == i else None,
-                hand=p.hand,
-                sections=p.sections,
-                fitted=p.fitted,
-                face_down=face_down,
-                bought=p.bought,
-                plundered=p.plundered,
-                raids=p.raids,
-                plank=p.plank,
-                wind_held=p.wind_held,
-                winds_spent=p.winds_spent,
-                base_sail=base_sail(p),
-                base_cannon=base_cannon(p),
-            )
-        )
-    final: tuple[FinalScore, ...] = ()
+        seats.append(_seat_view(state, i, viewer, hold, face_down))
+    return tuple(seats), supply
+
+
+def _final_scores(state: State) -> tuple[FinalScore, ...]:
+    """Each seat's scoring categories, points and rank once the game is over (else empty)."""
     res = result(state)
-    if res is not None:
-        cats = [categories(p) for p in state.players]
-        final = tuple(
-            FinalScore(
-                seat=Seat(i),
-                notoriety=c.notoriety,
-                motley=c.motley,
-                best_ship=c.best_ship,
-                wealth=c.wealth,
-                points=res.scores[i],
-                rank=res.ranks[i],
-            )
-            for i, c in enumerate(cats)
+    if res is None:
+        return ()
+    return tuple(
+        FinalScore(
+            seat=Seat(i),
+            notoriety=c.notoriety,
+            motley=c.motley,
+            best_ship=c.best_ship,
+            wealth=c.wealth,
+            points=res.scores[i],
+            rank=res.ranks[i],
         )
+        for i, c in enumerate(categories(p) for p in state.players)
+    )
+
+
+def view(state: State, viewer: Seat | None) -> View:
+    """What `viewer` (None = spectator) may know: everything but chests and a burial in progress."""
+    seats, supply = _seat_views(state, viewer)
     return View(
         viewer=viewer,
         round=state.round,
-        phase=_phase_view(phase, viewer),
+        phase=_phase_view(state.phase, viewer),
         to_act=tuple(sorted(to_act(state))),
         routes=state.routes,
         decks=tuple(DeckView(zone=z + 1, size=d.size, bottom=d.bottom) for z, d in enumerate(state.decks)),
@@ -263,8 +277,8 @@ def view(state: State, viewer: Seat | None) -> View:
         nassau_display=state.display,
         supply=supply,
         sacked=state.sacked,
-        seats=tuple(seats),
-        final=final,
+        seats=seats,
+        final=_final_scores(state),
     )
 
 

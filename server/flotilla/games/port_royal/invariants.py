@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from functools import cache
 
 from flotilla.rules import Seat
+from flotilla.rules.cards import check_conserved
 
 from .cards import CONTRACTS, FIVE_PLAYER_EXPEDITION, ORDER, deck
 from .contracts import free_cubes
@@ -29,11 +29,7 @@ def check_invariants(s: State) -> None:
         places.extend(p.collection)
     if isinstance(s.phase, Repel):
         places.append(s.phase.ship)
-    places.sort()
-    if places != expected:
-        found, want = Counter(places), Counter(expected)
-        msg = f"cards not conserved: missing {want - found}, extra {found - want}"
-        raise AssertionError(msg)
+    check_conserved("cards", places, expected)
     for pile in (s.draw_pile, s.time_pile, s.victory_pile):
         keys = [ORDER[c] for c in pile]
         assert keys == sorted(keys), "a face-down pile is not kept sorted"

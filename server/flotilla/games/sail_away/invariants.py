@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections import Counter
+from flotilla.rules.cards import check_conserved
 
 from . import tables
 from .cards import ISLAND_IDS, OBJECTIVE_IDS, PIRATE_IDS, SHIP_IDS
@@ -20,14 +20,14 @@ def check_invariants(s: State) -> None:
         ships.extend(ship.card for ship in p.ships)
         ships.extend(ls.card for ls in p.launched)
     ships.extend(t.ship for t in s.tasks if isinstance(t, Launching) and t.choose_slot)
-    assert sorted(ships) == list(SHIP_IDS), f"ships not conserved: {Counter(ships) - Counter(SHIP_IDS)}"
+    check_conserved("ships", ships, SHIP_IDS)
     assert list(s.ship_deck) == sorted(s.ship_deck), "ship deck is not a sorted multiset"
     islands = [*(i.card for i in s.islands), *s.island_deck, *s.island_discard]
-    assert sorted(islands) == list(ISLAND_IDS), "islands not conserved"
+    check_conserved("islands", islands, ISLAND_IDS)
     assert list(s.island_deck) == sorted(s.island_deck)
-    assert sorted([*(c.card for c in s.pirate_cards), *s.pirate_box]) == list(PIRATE_IDS)
+    check_conserved("pirate cards", [*(c.card for c in s.pirate_cards), *s.pirate_box], PIRATE_IDS)
     objectives = [s.public_objective, *s.objective_box, *(p.objective for p in s.players)]
-    assert sorted(objectives) == list(OBJECTIVE_IDS), "objective tokens not conserved"
+    check_conserved("objective tokens", objectives, OBJECTIVE_IDS)
     n = len(s.players)
     standard = [p.standard + p.reserve_standard for p in s.players]
     pirate = [p.pirate + p.reserve_pirate for p in s.players]

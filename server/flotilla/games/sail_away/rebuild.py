@@ -4,10 +4,8 @@ boxes drawn from the cards the seat cannot see."""
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterable
-
 from flotilla.rules import Rng, Seat, draw, draw_many
+from flotilla.rules.cards import unseen
 from flotilla.rules.evolve import evolve
 
 from . import tables
@@ -16,11 +14,6 @@ from .cards import ISLAND_IDS, OBJECTIVE_IDS, PIRATE_IDS, SHIP_IDS
 from .config import Config
 from .state import Island, IslandSpace, LaunchedShip, Launching, Phase, PirateCard, PlayerState, Ship, State
 from .views import PlayerView, View
-
-
-def _minus(cards: Iterable[str], seen: Iterable[str]) -> tuple[str, ...]:
-    """The sorted multiset `cards` without `seen`."""
-    return tuple(sorted((Counter(cards) - Counter(seen)).elements()))
 
 
 def _player(p: PlayerView) -> PlayerState:
@@ -39,6 +32,58 @@ def _player(p: PlayerView) -> PlayerState:
     )
 
 
+def _deal_objectives(v: View, seat: Seat, players: list[PlayerState], rng: Rng) -> Rng:
+    """While the game runs, the other seats' objectives from those neither public nor the seat's own."""
+    if v.phase is Phase.FINISHED:
+        return rng
+    pool = unseen(OBJECTIVE_IDS, [v.public_objective, players[seat].objective])
+    for i in range(len(players)):
+        if i != seat:
+            card, pool, rng = draw(pool, rng)
+            players[i] = evolve(players[i], objective=card)
+    return rng
+
+
+def _deal_ships(v: View, seat: Seat, players: list[PlayerState], rng: Rng) -> Rng:
+    """During the setup choice the others' dealt ships and picks; after it the ships they gave back."""
+    others = [i for i in range(len(players)) if i != seat]
+    if v.phase is Phase.CHOOSE_SHIPS:
+        players[seat] = evolve(players[seat], dealt=v.dealt, kept=v.kept)
+        deck = unseen(SHIP_IDS, v.dealt)
+        for i in others:
+            hand, deck, rng = draw_many(deck, tables.SHIPS_DEALT, rng)
+            picks = tables.SHIPS_KEPT
+            if not v.players[i].chose_ships:
+                picks, rng = rng.below(tables.SHIPS_KEPT)
+            players[i] = evolve(players[i], dealt=hand, kept=hand[:picks])
+    else:
+        players[seat] = evolve(players[seat], returned=v.returned)
+        deck = unseen(SHIP_IDS, [*v.returned, *(c for p in players for c in p.kept)])
+        for i in others:
+            back, deck, rng = draw_many(deck, tables.SHIPS_DEALT - tables.SHIPS_KEPT, rng)
+            players[i] = evolve(players[i], returned=back)
+    return rng
+
+
+def _market(v: View) -> tuple[str | None, ...]:
+    market: list[str | None] = [None] * tables.MARKET_SIZE
+    for m in v.market:
+        market[m.position] = m.ship.card
+    return tuple(market)
+
+
+def _ship_deck(v: View, players: list[PlayerState], market: tuple[str | None, ...]) -> tuple[str, ...]:
+    """The ships nowhere in sight: not in the market, a hand, a seat's ships or a slot choice."""
+    in_sight = [
+        *(m for m in market if m is not None),
+        *(c for p in players for c in p.dealt),
+        *(s.card for p in players for s in p.ships),
+        *(ls.card for p in players for ls in p.launched),
+        *(t.ship for t in v.tasks if isinstance(t, Launching) and t.choose_slot),
+    ]
+    return unseen(SHIP_IDS, in_sight)
+
+
 def from_view(v: View, seat: Seat, rng: Rng) -> State:
     """A state `seat` cannot tell from the one `v` was taken from.
 
@@ -49,48 +94,16 @@ def from_view(v: View, seat: Seat, rng: Rng) -> State:
     kept). The island deck, pirate box and ship deck are what lies nowhere in sight (sorted
     multisets: the rules draw from them uniformly).
     """
-    n = len(v.players)
-    finished = v.phase is Phase.FINISHED
-    setting_up = v.phase is Phase.CHOOSE_SHIPS
     players = [_player(p) for p in v.players]
-    others = [i for i in range(n) if i != seat]
-    me = players[seat]
-    if not finished:
-        pool = _minus(OBJECTIVE_IDS, [v.public_objective, me.objective])
-        for i in others:
-            card, pool, rng = draw(pool, rng)
-            players[i] = evolve(players[i], objective=card)
-    if setting_up:
-        players[seat] = evolve(me, dealt=v.dealt, kept=v.kept)
-        unseen = _minus(SHIP_IDS, v.dealt)
-        for i in others:
-            hand, unseen, rng = draw_many(unseen, tables.SHIPS_DEALT, rng)
-            picks = tables.SHIPS_KEPT
-            if not v.players[i].chose_ships:
-                picks, rng = rng.below(tables.SHIPS_KEPT)
-            players[i] = evolve(players[i], dealt=hand, kept=hand[:picks])
-    else:
-        players[seat] = evolve(me, returned=v.returned)
-        unseen = _minus(SHIP_IDS, [*v.returned, *(c for p in players for c in p.kept)])
-        for i in others:
-            back, unseen, rng = draw_many(unseen, tables.SHIPS_DEALT - tables.SHIPS_KEPT, rng)
-            players[i] = evolve(players[i], returned=back)
-    market: list[str | None] = [None] * tables.MARKET_SIZE
-    for m in v.market:
-        market[m.position] = m.ship.card
-    in_sight = [
-        *(m for m in market if m is not None),
-        *(c for p in players for c in p.dealt),
-        *(s.card for p in players for s in p.ships),
-        *(ls.card for p in players for ls in p.launched),
-        *(t.ship for t in v.tasks if isinstance(t, Launching) and t.choose_slot),
-    ]
+    rng = _deal_objectives(v, seat, players, rng)
+    rng = _deal_ships(v, seat, players, rng)
+    market = _market(v)
     islands = tuple(
         Island(i.card, tuple(IslandSpace(sp.crate, sp.cover) for sp in i.spaces), i.post) for i in v.islands
     )
     pirate_cards = tuple(PirateCard(pc.card, tuple(sp.owner for sp in pc.spaces)) for pc in v.pirate_cards)
     state = State(
-        config=Config(seats=n, max_rounds=v.max_rounds),
+        config=Config(seats=len(v.players), max_rounds=v.max_rounds),
         rng=rng,
         phase=v.phase,
         start_player=v.start_player,
@@ -98,14 +111,14 @@ def from_view(v: View, seat: Seat, rng: Rng) -> State:
         turn=v.turn,
         players=tuple(players),
         islands=islands,
-        island_deck=_minus(ISLAND_IDS, [*(i.card for i in islands), *v.island_discard]),
+        island_deck=unseen(ISLAND_IDS, [*(i.card for i in islands), *v.island_discard]),
         island_discard=v.island_discard,
         pirate_cards=pirate_cards,
-        pirate_box=_minus(PIRATE_IDS, (pc.card for pc in pirate_cards)),
-        market=tuple(market),
-        ship_deck=_minus(SHIP_IDS, in_sight),
+        pirate_box=unseen(PIRATE_IDS, (pc.card for pc in pirate_cards)),
+        market=market,
+        ship_deck=_ship_deck(v, players, market),
         public_objective=v.public_objective,
-        objective_box=_minus(OBJECTIVE_IDS, [v.public_objective, *(p.objective for p in players)]),
+        objective_box=unseen(OBJECTIVE_IDS, [v.public_objective, *(p.objective for p in players)]),
         tasks=v.tasks,
         placed=v.placed,
         used_cards=v.used_cards,

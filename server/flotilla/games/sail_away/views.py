@@ -15,7 +15,20 @@ from .cards import ISLANDS, OBJECTIVES, PIRATE_ACTIONS, SHIP_IDS, SHIPS, Resourc
 from .events import Event, ShipPicked, ShipsKept
 from .rules import to_act
 from .scoring import final_result, public_objective_winner, scores
-from .state import CardEffect, Crate, Island, Launching, Phase, PirateCard, Resolution, Ship, Stage, State, Task
+from .state import (
+    CardEffect,
+    Crate,
+    Island,
+    LaunchedShip,
+    Launching,
+    Phase,
+    PirateCard,
+    Resolution,
+    Ship,
+    Stage,
+    State,
+    Task,
+)
 from .tables import SHIPS_KEPT
 
 
@@ -248,41 +261,48 @@ def _decision(s: State) -> DecisionView | None:
     return DecisionView(kind=DecisionKind.PLACEMENT, seat=s.active)
 
 
+def _launched_view(s: State, seat: int, ls: LaunchedShip) -> LaunchedShipView:
+    """A launched ship; its ability is ready from the turn after its launch (at once for others' turns)."""
+    data = SHIPS[ls.card]
+    return LaunchedShipView(
+        card=ls.card,
+        points=data.points,
+        resources=data.spaces,
+        slot=ls.slot,
+        used=ls.used,
+        ready=ls.slot != 0 and not ls.used and (ls.turn < s.turn or s.active != seat),
+        turn=ls.turn,
+    )
+
+
+def _player_view(s: State, seat: int, viewer: Seat | None, *, finished: bool, setting_up: bool) -> PlayerView:
+    """One seat: its objective to itself or after the end; its kept ships to itself while choosing."""
+    p = s.players[seat]
+    own = viewer == seat or finished
+    return PlayerView(
+        seat=Seat(seat),
+        coins=p.coins,
+        standard=p.standard,
+        pirate=p.pirate,
+        reserve_standard=p.reserve_standard,
+        reserve_pirate=p.reserve_pirate,
+        posts=p.posts,
+        ships=tuple(_ship_view(ship.card, ship.crates) for ship in p.ships),
+        launched=tuple(_launched_view(s, seat, ls) for ls in p.launched),
+        chose_ships=len(p.kept) == SHIPS_KEPT,
+        objective=p.objective if own else None,
+        objective_resource=OBJECTIVES[p.objective] if own else None,
+        kept=p.kept if not setting_up or viewer == seat else (),
+    )
+
+
 def view(s: State, viewer: Seat | None) -> View:
     """Public data plus the viewer's own secret objective and setup hand (§7)."""
     finished = s.phase is Phase.FINISHED
     setting_up = s.phase is Phase.CHOOSE_SHIPS
-    players = []
-    for seat, p in enumerate(s.players):
-        own = viewer == seat or finished
-        players.append(
-            PlayerView(
-                seat=Seat(seat),
-                coins=p.coins,
-                standard=p.standard,
-                pirate=p.pirate,
-                reserve_standard=p.reserve_standard,
-                reserve_pirate=p.reserve_pirate,
-                posts=p.posts,
-                ships=tuple(_ship_view(ship.card, ship.crates) for ship in p.ships),
-                launched=tuple(
-                    LaunchedShipView(
-                        card=ls.card,
-                        points=SHIPS[ls.card].points,
-                        resources=SHIPS[ls.card].spaces,
-                        slot=ls.slot,
-                        used=ls.used,
-                        ready=ls.slot != 0 and not ls.used and (ls.turn < s.turn or s.active != seat),
-                        turn=ls.turn,
-                    )
-                    for ls in p.launched
-                ),
-                chose_ships=len(p.kept) == SHIPS_KEPT,
-                objective=p.objective if own else None,
-                objective_resource=OBJECTIVES[p.objective] if own else None,
-                kept=p.kept if not setting_up or viewer == seat else (),
-            )
-        )
+    players = [
+        _player_view(s, seat, viewer, finished=finished, setting_up=setting_up) for seat in range(len(s.players))
+    ]
     me = s.players[viewer] if viewer is not None else None
     result_scores = scores(s) if finished else ()
     return View(
