@@ -25,8 +25,7 @@ from redis.connection import parse_url
 from redis.exceptions import NoScriptError, ResponseError
 
 from flotilla.errors import WorkGroupLost
-from flotilla.identity.principal import ACCOUNT, GUEST
-from flotilla.records import ActionRecord, Entry, InboxReply, finished_fields
+from flotilla.records import ACCOUNT, GUEST, ActionRecord, Entry, InboxReply, finished_fields
 from flotilla.settings import Settings
 from flotilla.store import keys
 from flotilla.store.commit_script import CommitArgs, CommitKeys, CommitRequest, Committed
