@@ -11,7 +11,7 @@ from flotilla.app import clocks
 from flotilla.app.host import GameHost, host_for
 from flotilla.app.outcome import Outcome
 from flotilla.records import CLOCK, LEAVE
-from flotilla.store.redis_store import Committed
+from flotilla.store.commit_script import Committed
 from flotilla.worker.plan import (
     CAS_RETRIES,
     ENGINE_RETRY_MS,

@@ -23,7 +23,7 @@ import redis
 import structlog
 
 from flotilla.store import keys
-from flotilla.store.redis_store import _script
+from flotilla.store.client import script_source
 from flotilla.store.transient import ANY_REDIS
 
 log = structlog.get_logger("flotilla.worker")
@@ -60,7 +60,7 @@ class Liveness:
         self.stall_s = stall_s
         self.key = keys.worker(consumer)
         self.consumer = consumer
-        self._register = client.register_script(_script("worker_register.lua"))
+        self._register = client.register_script(script_source("worker_register.lua"))
         self.ttl_ms = ttl_ms
         self.refresh_ms = refresh_ms
         self._stop = threading.Event()
