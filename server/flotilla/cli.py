@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from flotilla.cores import resolve
+from flotilla.errors import StoreUnreachable
 from flotilla.logs import configure
 from flotilla.metrics import DEFAULT_PORTS
 from flotilla.metrics import serve as serve_metrics
@@ -55,11 +56,9 @@ class Unreachable(Exception):
 
 def redis_unreachable(error: BaseException) -> bool:
     """Whether `error` (or every error of a group) means Redis could not be reached."""
-    from flotilla.store.transient import REDIS_TRANSIENT  # noqa: PLC0415
-
     if isinstance(error, BaseExceptionGroup):
         return all(redis_unreachable(e) for e in error.exceptions)
-    return isinstance(error, (*REDIS_TRANSIENT, ConnectionError, TimeoutError))
+    return isinstance(error, (StoreUnreachable, ConnectionError, TimeoutError))
 
 
 async def reach_redis(settings: Settings) -> None:
@@ -68,7 +67,7 @@ async def reach_redis(settings: Settings) -> None:
 
     store = RedisStore.from_settings(settings)
     try:
-        await asyncio.wait_for(store.redis.ping(), REACH_S)
+        await asyncio.wait_for(store.ping(), REACH_S)
     except Exception as error:
         if not redis_unreachable(error):
             raise
@@ -328,8 +327,9 @@ def cmd_bot(args: argparse.Namespace) -> int:
     return asyncio.run(run(args, tls_of(args)))
 
 
-def _admin(work: Callable[[Any, Settings], Coroutine[Any, Any, int]]) -> int:
-    """Run an operator command against the Redis of REDIS_URL."""
+def _admin(work: Callable[[Any, Settings], Coroutine[Any, Any, int]], part: Callable[[Any], Any] | None = None) -> int:
+    """Run an operator command against the Redis of REDIS_URL, on the part of the store it needs
+    (`part`, made from the store; the auth store unless told)."""
     from flotilla.store.auth_store import AuthStore  # noqa: PLC0415
     from flotilla.store.redis_store import RedisStore  # noqa: PLC0415
 
@@ -339,7 +339,7 @@ def _admin(work: Callable[[Any, Settings], Coroutine[Any, Any, int]]) -> int:
         await reach_redis(settings)
         store = RedisStore.from_settings(settings)
         try:
-            return await work(AuthStore(store.redis), settings)
+            return await work((part or AuthStore.of)(store), settings)
         finally:
             await store.close()
 
@@ -404,12 +404,13 @@ def cmd_apikey(args: argparse.Namespace) -> int:
 
 def cmd_deadletter(args: argparse.Namespace) -> int:
     """List or retry the work entries the workers set aside (worker/deadletters.py)."""
+    from flotilla.store.deadletter import DeadLetters  # noqa: PLC0415
     from flotilla.worker.deadletters import run  # noqa: PLC0415
 
-    async def work(auth: Any, _settings: Settings) -> int:
-        return await run(args, auth.redis)
+    async def work(letters: Any, _settings: Settings) -> int:
+        return await run(args, letters)
 
-    return _admin(work)
+    return _admin(work, DeadLetters.of)
 
 
 def installed_version() -> str:

@@ -206,6 +206,10 @@ class StoreClient:
             await node.client.aclose()
         await self.redis.aclose()
 
+    async def ping(self) -> None:
+        """One PING (an operator's check that Redis answers: `StoreUnreachable` if not)."""
+        await self.redis.ping()
+
     def script(self, name: str) -> Any:
         """A Lua script of store/scripts/, registered on the client (it sends EVALSHA, loading it once)."""
         return self.redis.register_script(script_source(name))

@@ -43,7 +43,7 @@ from flotilla.app.errors import AppError, EngineFailure
 from flotilla.app.host import host_for
 from flotilla.app.outcome import Outcome
 from flotilla.bots.takeover import Takeover
-from flotilla.errors import WorkGroupLost
+from flotilla.errors import StoreError, StoreUnreachable, WorkGroupLost
 from flotilla.games import REGISTRY, served
 from flotilla.records import ACT, CLOCK, InboxReply, WorkItem
 from flotilla.rules import Seat
@@ -52,7 +52,7 @@ from flotilla.store import keys
 from flotilla.store.deadletter import DELIVERIES, ENGINE, DeadLetter, DeadLetters
 from flotilla.store.liveness import Liveness
 from flotilla.store.redis_store import RedisStore
-from flotilla.store.transient import ANY_REDIS, RETRY_PAUSE_S, TRANSIENT
+from flotilla.store.transient import RETRY_PAUSE_S
 from flotilla.worker.janitor import janitor_pass
 from flotilla.worker.plan import (
     NOT_REPLICATED,
@@ -226,7 +226,7 @@ class Worker:
             for task in helpers:
                 task.cancel()
             await asyncio.wait(helpers, timeout=1)
-            with contextlib.suppress(*TRANSIENT):
+            with contextlib.suppress(StoreUnreachable):
                 await self.store.retire_consumer(self.streams, self.consumer)
             await asyncio.to_thread(liveness.stop)
         log.info(
@@ -266,7 +266,7 @@ class Worker:
                     reclaimed += stuck
                 await self.handle_messages(messages, reclaimed)
                 self._failures = 0
-            except TRANSIENT as exc:  # unreachable, failing over (a cluster's CLUSTERDOWN, TRYAGAIN, ...)
+            except StoreUnreachable as exc:  # unreachable, failing over (a cluster's CLUSTERDOWN, TRYAGAIN, ...)
                 log.warning("worker.redis_unavailable", error=str(exc))
                 self.cache.clear()
                 self.orphans = True
@@ -365,7 +365,7 @@ class Worker:
         while not self._stopping.is_set():
             try:
                 await self.reclaim_dead()
-            except ANY_REDIS as exc:  # a failover, a lost group, ...: sweep again next time
+            except StoreError as exc:  # a failover, a lost group, ...: sweep again next time
                 log.warning("worker.sweep_failed", error=str(exc))
                 self.orphans = True  # a claim whose reply was lost, a batch cut short: ours now
             except Exception as exc:  # a bug: logged, and the next sweep goes on
@@ -423,7 +423,7 @@ class Worker:
                     keys.JANITOR_LEASE, self.consumer, lease_ms
                 ):
                     await janitor_pass(self.store)
-            except ANY_REDIS as exc:
+            except StoreError as exc:
                 log.warning("worker.janitor_failed", error=str(exc))
             except Exception as exc:  # a bug: logged, and the next pass goes on
                 incident_of("janitor", exc)
@@ -434,7 +434,7 @@ class Worker:
             busy = False
             try:
                 busy = await self.timer_pass()
-            except TRANSIENT as exc:
+            except StoreUnreachable as exc:
                 log.warning("worker.timers_unavailable", error=str(exc))
             except Exception as exc:  # a bug (a Redis error included): logged, and the timers go on
                 incident_of("timers", exc)
