@@ -12,6 +12,7 @@ import orjson
 from flotilla.records import ActionRecord
 from flotilla.store import keys
 from flotilla.store.client import StoreClient
+from flotilla.store.create_script import CreateArgs, CreateCode, CreateKeys, create_call
 from flotilla.store.meta import META_FIELDS, GameMeta, meta_of
 from flotilla.store.transient import own_errors
 from flotilla.store.users import user_names
@@ -58,36 +59,37 @@ class GameRecords(StoreClient):
         may join it (create_game.lua).
         """
         created_us = created_ms * 1000 + secrets.randbelow(1000)  # listing order; unique in practice
-        created = await self._create(
-            keys=[keys.game(game_id), keys.game_events(game_id), keys.game_seats(game_id)],
-            args=[
-                version,
-                state,
-                events,
-                prompts,
-                to_act,
-                kind,
-                rules_version,
-                seat_count,
-                orjson.dumps(dict(options)),
-                created_ms,
-                seed_sha256,
-                clock,
-                seatclock,
-                private_code,
-                lineage,
-                self.lifetimes.unstarted_game_s,
-                orjson.dumps(await self._holders(seated)) if seated else "",
-            ],
+        call = create_call(
+            CreateKeys(keys.game(game_id), keys.game_events(game_id), keys.game_seats(game_id)),
+            CreateArgs(
+                version=version,
+                state=state,
+                events=events,
+                prompts=prompts,
+                to_act=to_act,
+                kind=kind,
+                rules_version=rules_version,
+                seat_count=seat_count,
+                options=orjson.dumps(dict(options)),
+                created_ms=created_ms,
+                seed_sha256=seed_sha256,
+                clock=clock,
+                seatclock=seatclock,
+                private_code=private_code,
+                lineage=lineage,
+                unstarted_ttl_s=self.lifetimes.unstarted_game_s,
+                holders=orjson.dumps(await self._holders(seated)) if seated else "",
+            ),
         )
-        if created < 0:
+        created = CreateCode(await self._create(**call))
+        if created is CreateCode.HELD_BY_OTHERS:
             return None
-        if created:
+        if created is CreateCode.CREATED:
             async with self.redis.pipeline(transaction=False) as pipe:
                 pipe.zadd(keys.GAMES, {game_id: created_us})
                 pipe.zadd(keys.games_of_kind(kind), {game_id: created_us})
                 await pipe.execute()
-        return bool(created)
+        return created is CreateCode.CREATED
 
     async def _holders(self, seated: Sequence[tuple[str, str]]) -> list[dict[str, str]]:
         """Game seats' holders for `seated` (user, name), each with the user's kind from their record."""
