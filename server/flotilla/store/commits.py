@@ -2,14 +2,14 @@
 run for many moves in one round trip per primary (store/commit_script.py declares its keys,
 arguments and result; scripts/commit_transition.lua is the script).
 
-`commit_args` builds one run. The commit applies only while the game is at `expected` of the
-history `expected_lineage` (and, with `expected_clocks`, has that status and those seat clocks);
-it becomes `version` of `lineage` (app/lineage.py); `retain_s` > 0 expires a game that this
-commit ends (finished or abandoned) after that many seconds. Where `settles_work` (one Redis, no
-replica waits), the script also acknowledges the work entry `ack` (stream, entry id) and answers
-the inbox `answer_to`, with this outcome or the request's earlier one: the move's whole write is
-one script. Without `answer_commit` it answers only the earlier one (a fresh commit's mover
-follows the feed).
+`commit_request` builds one run (`Commits.commit_args` on a store). The commit applies only while
+the game is at `expected` of the history `expected_lineage` (and, with `expected_clocks`, has that
+status and those seat clocks); it becomes `version` of `lineage` (app/lineage.py); `retain_s` > 0
+expires a game that this commit ends (finished or abandoned) after that many seconds. Where
+`settles_work` (one Redis, no replica waits), the script also acknowledges the work entry `ack`
+(stream, entry id) and answers the inbox `answer_to`, with this outcome or the request's earlier
+one: the move's whole write is one script. Without `answer_commit` it answers only the earlier one
+(a fresh commit's mover follows the feed).
 """
 
 from __future__ import annotations
@@ -42,6 +42,69 @@ def _commit_keys(game_id: str, seat: int, request_id: str, *, work_stream: str, 
         seats=keys.game_seats(game_id),
         work_stream=work_stream or game_key,
         inbox=inbox or game_key,
+    )
+
+
+def commit_request(
+    game_id: str,
+    seat: int,
+    request_id: str,
+    *,
+    expected: int,
+    version: int,
+    state: bytes,
+    events: bytes,
+    prompts: bytes,
+    to_act: bytes,
+    status: str,
+    result: bytes,
+    record: bytes,
+    outcome: bytes,
+    seatclock: bytes = b"",
+    retain_s: int = 0,
+    expected_lineage: str = "",
+    lineage: str = "",
+    expected_clocks: tuple[str, bytes] | None = None,
+    ack: tuple[str, bytes] | None = None,
+    answer_to: str = "",
+    answer_commit: bool = True,
+    outcome_ttl_s: int,
+    settles_work: bool,
+) -> CommitRequest:
+    """One run of the commit script for a move, on a store that keeps outcomes `outcome_ttl_s` and
+    `settles_work` or not (what each argument means: the module docstring)."""
+    was_status, was_seatclock = expected_clocks or ("", b"")
+    stream, entry = ack if settles_work and ack else ("", b"")
+    inbox = answer_to if settles_work else ""
+    return CommitRequest(
+        _commit_keys(game_id, seat, request_id, work_stream=stream, inbox=inbox),
+        CommitArgs(
+            expected_version=expected,
+            version=version,
+            state=state,
+            events=events,
+            prompts=prompts,
+            to_act=to_act,
+            status=status,
+            result=result,
+            record=record,
+            outcome=outcome,
+            outcome_ttl_s=outcome_ttl_s,
+            seatclock=seatclock,
+            retain_s=retain_s,
+            expected_lineage=expected_lineage,
+            lineage=lineage,
+            seat=seat,
+            request_id=request_id,
+            compare_clocks="1" if expected_clocks is not None else "0",
+            expected_status=was_status,
+            expected_seatclock=was_seatclock,
+            ack="1" if stream else "0",
+            group=keys.WORKER_GROUP,
+            entry_id=entry,
+            answer=("1" if answer_commit else "2") if inbox else "0",
+            game_id=game_id,
+        ),
     )
 
 
@@ -88,65 +151,15 @@ class Commits(StoreClient):
         found: list[bytes | None] = await self.redis.mget([keys.game_reply(game_id, seat, r) for r in request_ids])
         return found
 
-    def commit_args(
-        self,
-        game_id: str,
-        seat: int,
-        request_id: str,
-        *,
-        expected: int,
-        version: int,
-        state: bytes,
-        events: bytes,
-        prompts: bytes,
-        to_act: bytes,
-        status: str,
-        result: bytes,
-        record: bytes,
-        outcome: bytes,
-        seatclock: bytes = b"",
-        retain_s: int = 0,
-        expected_lineage: str = "",
-        lineage: str = "",
-        expected_clocks: tuple[str, bytes] | None = None,
-        ack: tuple[str, bytes] | None = None,
-        answer_to: str = "",
-        answer_commit: bool = True,
-    ) -> CommitRequest:
-        """One run of the commit script for a move (what each argument means: the module docstring)."""
-        settle = self.settles_work
-        was_status, was_seatclock = expected_clocks or ("", b"")
-        stream, entry = ack if settle and ack else ("", b"")
-        inbox = answer_to if settle else ""
-        return CommitRequest(
-            _commit_keys(game_id, seat, request_id, work_stream=stream, inbox=inbox),
-            CommitArgs(
-                expected_version=expected,
-                version=version,
-                state=state,
-                events=events,
-                prompts=prompts,
-                to_act=to_act,
-                status=status,
-                result=result,
-                record=record,
-                outcome=outcome,
-                outcome_ttl_s=self.lifetimes.outcome_s,
-                seatclock=seatclock,
-                retain_s=retain_s,
-                expected_lineage=expected_lineage,
-                lineage=lineage,
-                seat=seat,
-                request_id=request_id,
-                compare_clocks="1" if expected_clocks is not None else "0",
-                expected_status=was_status,
-                expected_seatclock=was_seatclock,
-                ack="1" if stream else "0",
-                group=keys.WORKER_GROUP,
-                entry_id=entry,
-                answer=("1" if answer_commit else "2") if inbox else "0",
-                game_id=game_id,
-            ),
+    def commit_args(self, game_id: str, seat: int, request_id: str, **move: Any) -> CommitRequest:
+        """One run of the commit script for a move on this store (`commit_request`'s keyword arguments)."""
+        return commit_request(
+            game_id,
+            seat,
+            request_id,
+            outcome_ttl_s=self.lifetimes.outcome_s,
+            settles_work=self.settles_work,
+            **move,
         )
 
     async def commit_many(self, commits: Sequence[CommitRequest]) -> list[Committed]:
