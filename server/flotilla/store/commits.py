@@ -71,8 +71,7 @@ def commit_request(
     outcome_ttl_s: int,
     settles_work: bool,
 ) -> CommitRequest:
-    """One run of the commit script for a move, on a store that keeps outcomes `outcome_ttl_s` and
-    `settles_work` or not (what each argument means: the module docstring)."""
+    """One run of the commit script for a move (what each argument means: the module docstring)."""
     was_status, was_seatclock = expected_clocks or ("", b"")
     stream, entry = ack if settles_work and ack else ("", b"")
     inbox = answer_to if settles_work else ""
