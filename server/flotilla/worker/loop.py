@@ -199,11 +199,10 @@ class Worker:
     async def run(self) -> None:
         """Serve the work streams and the timers until `stop()`."""
         self._stopping.clear()
-        client = self.store.sync_client(timeout_s=2.0)
         self.beat_now()
         beat = asyncio.create_task(self._beat_loop(), name="beat")  # before the watchdog (asyncio.run ends it)
-        liveness = Liveness(
-            client,
+        liveness = Liveness.of(
+            self.store,
             self.consumer,
             ttl_ms=self.liveness_ttl_ms,
             refresh_ms=self.liveness_refresh_ms,
