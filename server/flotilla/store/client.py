@@ -98,6 +98,25 @@ def dedicated_client(client: Any) -> Any:
     return aioredis.Redis(connection_pool=pool, single_connection_client=True)
 
 
+class Script:
+    """A Lua script of store/scripts/ as a class attribute of a store subject (`_join = Script(
+    "join_seat.lua")`): registered on the instance's client at its first use, then a plain
+    attribute of the instance (registering sends nothing: the script goes as EVALSHA, loaded once)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.attr = ""
+
+    def __set_name__(self, owner: type, attr: str) -> None:
+        self.attr = attr
+
+    def __get__(self, store: Any, owner: type | None = None) -> Any:
+        if store is None:
+            return self
+        script = store.__dict__[self.attr] = store.redis.register_script(script_source(self.name))
+        return script
+
+
 @own_errors
 class StoreClient:
     """The client, its settings and the cluster's primaries (the base of every store subject)."""
@@ -209,10 +228,6 @@ class StoreClient:
     async def ping(self) -> None:
         """One PING (an operator's check that Redis answers: `StoreUnreachable` if not)."""
         await self.redis.ping()
-
-    def script(self, name: str) -> Any:
-        """A Lua script of store/scripts/, registered on the client (it sends EVALSHA, loading it once)."""
-        return self.redis.register_script(script_source(name))
 
     # --- the cluster's primaries, addressed directly (scripts in pipelines, WAIT) -------
     def _node_for(self, key: str) -> _Node:

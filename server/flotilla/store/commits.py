@@ -15,14 +15,13 @@ one: the move's whole write is one script. Without `answer_commit` it answers on
 from __future__ import annotations
 
 import asyncio
-import functools
 from collections.abc import Sequence
 from typing import Any
 
 from redis.exceptions import ResponseError
 
 from flotilla.store import keys
-from flotilla.store.client import StoreClient
+from flotilla.store.client import Script, StoreClient
 from flotilla.store.commit_script import CommitArgs, CommitKeys, CommitRequest, Committed
 from flotilla.store.meta import META_FIELDS, SEATCLOCK, GameMeta, meta_of
 from flotilla.store.transient import TRANSIENT, own_errors
@@ -111,13 +110,8 @@ def commit_request(
 class Commits(StoreClient):
     """Prefetch, commit scripts, recorded outcomes and seat-clock updates."""
 
-    @functools.cached_property
-    def _commit(self) -> Any:
-        return self.script("commit_transition.lua")
-
-    @functools.cached_property
-    def _update_clock(self) -> Any:
-        return self.script("update_clock.lua")
+    _commit = Script("commit_transition.lua")
+    _update_clock = Script("update_clock.lua")
 
     @property
     def settles_work(self) -> bool:

@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import functools
 import secrets
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 import orjson
 
 from flotilla.records import ActionRecord
 from flotilla.store import keys
-from flotilla.store.client import StoreClient
+from flotilla.store.client import Script, StoreClient
 from flotilla.store.create_script import CreateArgs, CreateCode, CreateKeys, create_call
 from flotilla.store.meta import META_FIELDS, GameMeta, meta_of
 from flotilla.store.transient import own_errors
@@ -22,13 +20,8 @@ from flotilla.store.users import user_names
 class GameRecords(StoreClient):
     """A game's hash, seats and action list, and the listing indexes (keys.GAMES, by kind)."""
 
-    @functools.cached_property
-    def _create(self) -> Any:
-        return self.script("create_game.lua")
-
-    @functools.cached_property
-    def _join(self) -> Any:
-        return self.script("join_seat.lua")
+    _create = Script("create_game.lua")
+    _join = Script("join_seat.lua")
 
     async def create_game(
         self,

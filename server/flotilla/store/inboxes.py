@@ -3,10 +3,7 @@ to it (records.InboxReply; app/inbox.py reads it)."""
 
 from __future__ import annotations
 
-import functools
-from typing import Any
-
-from flotilla.store.client import StoreClient
+from flotilla.store.client import Script, StoreClient
 from flotilla.store.transient import own_errors
 
 
@@ -14,9 +11,7 @@ from flotilla.store.transient import own_errors
 class Inboxes(StoreClient):
     """Keeping, reading and dropping an inbox."""
 
-    @functools.cached_property
-    def _keep_inbox(self) -> Any:
-        return self.script("keep_inbox.lua")
+    _keep_inbox = Script("keep_inbox.lua")
 
     async def keep_inbox(self, inbox: str, ttl_ms: int) -> bool:
         """Create the inbox if it is missing (True then) and (re)set its TTL."""

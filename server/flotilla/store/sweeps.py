@@ -3,11 +3,8 @@ indexes for entries of expired games and rooms."""
 
 from __future__ import annotations
 
-import functools
-from typing import Any
-
 from flotilla.store import keys
-from flotilla.store.client import StoreClient, as_text
+from flotilla.store.client import Script, StoreClient, as_text
 from flotilla.store.transient import own_errors
 
 
@@ -15,13 +12,8 @@ from flotilla.store.transient import own_errors
 class Sweeps(StoreClient):
     """Leases and listing sweeps."""
 
-    @functools.cached_property
-    def _drop_gone_game(self) -> Any:
-        return self.script("drop_gone_game.lua")
-
-    @functools.cached_property
-    def _zrem_if_score(self) -> Any:
-        return self.script("zrem_if_score.lua")
+    _drop_gone_game = Script("drop_gone_game.lua")
+    _zrem_if_score = Script("zrem_if_score.lua")
 
     async def take_lease(self, key: str, owner: str, ms: int) -> bool:
         """True when `owner` now holds the lease `key` for `ms` (no one else held it)."""

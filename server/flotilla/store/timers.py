@@ -3,12 +3,10 @@ the leases workers take on due games."""
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping
-from typing import Any
 
 from flotilla.store import keys
-from flotilla.store.client import StoreClient
+from flotilla.store.client import Script, StoreClient
 from flotilla.store.transient import own_errors
 
 
@@ -16,13 +14,8 @@ from flotilla.store.transient import own_errors
 class Timers(StoreClient):
     """Scheduling, claiming and settling the games' wake-ups."""
 
-    @functools.cached_property
-    def _claim_timers(self) -> Any:
-        return self.script("claim_timers.lua")
-
-    @functools.cached_property
-    def _settle_timer(self) -> Any:
-        return self.script("settle_timer.lua")
+    _claim_timers = Script("claim_timers.lua")
+    _settle_timer = Script("settle_timer.lua")
 
     async def wake(self, wakeups: Mapping[str, int]) -> None:
         """Have a worker look at each game's clocks at the given ms at the latest (never later)."""

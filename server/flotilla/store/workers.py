@@ -4,14 +4,12 @@ of live workers (store/liveness.py), and taking over the work of dead ones."""
 from __future__ import annotations
 
 import asyncio
-import functools
 from collections.abc import Sequence
-from typing import Any
 
 from redis.exceptions import ResponseError
 
 from flotilla.store import keys
-from flotilla.store.client import StoreClient, as_text, flat_fields
+from flotilla.store.client import Script, StoreClient, as_text, flat_fields
 from flotilla.store.transient import own_errors
 
 
@@ -19,13 +17,8 @@ from flotilla.store.transient import own_errors
 class WorkerRegistry(StoreClient):
     """The consumers of the workers' group and the registry keys.WORKERS."""
 
-    @functools.cached_property
-    def _claim_dead(self) -> Any:
-        return self.script("claim_dead.lua")
-
-    @functools.cached_property
-    def _workers_lapsed(self) -> Any:
-        return self.script("workers_lapsed.lua")
+    _claim_dead = Script("claim_dead.lua")
+    _workers_lapsed = Script("workers_lapsed.lua")
 
     async def work_stats(self, streams: Sequence[str]) -> list[tuple[str, int, int | None]]:
         """(stream, pending, lag) of the workers' group on each stream; lag is None before Redis 7.
