@@ -2,7 +2,7 @@
 
 `store/scripts/commit_transition.lua` opens with a header and a prelude generated from these
 declarations (`lua_prelude()`): the prelude names each KEYS and ARGV slot, and the script's body
-uses only those names. `tests/records/test_commit_script.py` fails when the script's opening and
+uses only those names. `tests/records/test_script_slots.py` fails when the script's opening and
 the declarations differ, so a slot cannot move in one place only. Changing a slot: edit the
 dataclass here, then write `lua_prelude()` over the script's opening (the test prints it). The
 machinery (`slot`, `prelude`) is store/script_slots.py's.
