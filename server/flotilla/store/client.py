@@ -36,6 +36,7 @@ def script_source(name: str) -> str:
 
 
 def as_text(value: bytes | str) -> str:
+    """A reply's value as text (redis-py gives bytes, or str where it decoded one itself)."""
     return value.decode() if isinstance(value, bytes) else value
 
 
