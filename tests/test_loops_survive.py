@@ -17,9 +17,9 @@ from typing import Any
 
 import pytest
 import structlog
-from redis.exceptions import ClusterDownError
 from structlog.testing import capture_logs
 
+from flotilla.errors import StoreUnreachable
 from flotilla.identity.keycache import KeyCache, KeySet
 from flotilla.lobby.presence import Presence
 from flotilla.matchmaker.forming import Former
@@ -30,10 +30,11 @@ pytestmark = pytest.mark.timeout(60)
 
 
 class Flaky:
-    """Fails its first call with CLUSTERDOWN, its second with a bug; `ok` is set on a later one."""
+    """Fails its first call with CLUSTERDOWN (as a store's method raises it: `StoreUnreachable`), its
+    second with a bug; `ok` is set on a later one."""
 
     def __init__(self) -> None:
-        self.failures: list[Exception] = [ClusterDownError("CLUSTERDOWN The cluster is down"), KeyError("a bug")]
+        self.failures: list[Exception] = [StoreUnreachable("CLUSTERDOWN The cluster is down"), KeyError("a bug")]
         self.ok = asyncio.Event()
 
     async def step(self, *_: object, **__: object) -> Any:

@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import ast
 import asyncio
+from pathlib import Path
 
 import grpc
 import pytest
@@ -22,10 +24,12 @@ from redis.exceptions import (
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from flotilla import metrics
-from flotilla.errors import StoreUnreachable, WorkGroupLost
+from flotilla.errors import StoreFailed, StoreUnreachable, WorkGroupLost
 from flotilla.gateway.errors import STORE_RETRY_S, to_status
 from flotilla.store.supervise import supervised
 from flotilla.store.transient import ANY_REDIS, REDIS_TRANSIENT, TRANSIENT, group_required, is_transient, own_errors
+
+SERVER = Path(__file__).resolve().parents[1] / "server" / "flotilla"
 
 # What Redis (a Cluster in a failover included) answers while it cannot serve a command now.
 FAILOVER_REPLIES = [
@@ -152,8 +156,15 @@ class _Flaky:
     async def lost(self) -> None:
         raise RedisConnectionError("Connection closed by server.")
 
+    async def reset(self) -> None:
+        raise ConnectionResetError("Connection reset by peer")
+
     async def bug(self) -> None:
         raise ResponseError("ERR Error running script: user_script:12: bad")
+
+    async def lost_group(self) -> None:
+        with group_required():
+            raise ResponseError("NOGROUP No such key 'x' or consumer group 'y'")
 
 
 async def test_a_store_method_raises_the_stores_own_error_for_a_lost_redis() -> None:
@@ -161,8 +172,34 @@ async def test_a_store_method_raises_the_stores_own_error_for_a_lost_redis() -> 
         await _Flaky().lost()
     assert isinstance(raised.value.__cause__, RedisConnectionError)
     assert is_transient(raised.value)
-    with pytest.raises(ResponseError):  # not transient: unchanged
+    with pytest.raises(StoreUnreachable, match="reset by peer"):  # a socket's own error
+        await _Flaky().reset()
+
+
+async def test_a_store_method_raises_its_own_errors_for_every_other_redis_error() -> None:
+    with pytest.raises(StoreFailed, match="user_script") as raised:  # not transient
         await _Flaky().bug()
+    assert isinstance(raised.value.__cause__, ResponseError)
+    assert not is_transient(raised.value)
+    with pytest.raises(WorkGroupLost):  # the store's own already: unchanged
+        await _Flaky().lost_group()
+
+
+def test_no_code_outside_the_store_names_redis_errors() -> None:
+    """Outside store/, code catches the store's own errors (flotilla/errors.py), never the tuples
+    that hold redis-py's classes; only the gateway's last resort (`UNREACHABLE`, for an error that
+    passed no store method) may name one."""
+    tuples = {"REDIS_TRANSIENT", "TRANSIENT", "ANY_REDIS", "UNREACHABLE"}
+    allowed = {("gateway/errors.py", "UNREACHABLE")}
+    found = set()
+    for path in SERVER.rglob("*.py"):
+        where = path.relative_to(SERVER).as_posix()
+        if where.startswith("store/"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module == "flotilla.store.transient":
+                found |= {(where, alias.name) for alias in node.names if alias.name in tuples}
+    assert found <= allowed, sorted(found - allowed)
 
 
 def test_the_stores_own_error_is_unavailable_with_retry_info() -> None:

@@ -37,6 +37,7 @@ in error_reason.proto. A class without one is a category (never raised itself) o
     │       └── StoreUnavailable        the game store is unreachable or failing over: retry
     └── StoreError                      raised by store/ in place of its Redis client's errors
         ├── StoreUnreachable            Redis is unreachable or failing over (edges: StoreUnavailable)
+        ├── StoreFailed                 Redis refused a command for a lasting cause (a bug: INTERNAL)
         ├── WorkGroupLost               the workers' group is gone (Redis lost its data)
         ├── QueuesFull                  no new matchmaking queue: they are at their bound
         └── AlreadyWaiting              a party member waits in another ticket of the queue
@@ -347,6 +348,13 @@ class StoreUnreachable(StoreError):
     """Redis is unreachable or failing over: what a store's method raises in place of redis-py's
     transient errors (store/transient.py `own_errors`). Long-lived loops wait it out; a gateway
     answers `StoreUnavailable`. Its message is the client's (for logs, never sent): no reason."""
+
+
+class StoreFailed(StoreError):
+    """Redis answered a store's command with an error that is not transient (a script's error, a
+    wrong type, a lost consumer group where none was expected): what a store's method raises in
+    place of any other redis-py error (store/transient.py `own_errors`). A long-lived loop logs it
+    and goes on; a gateway answers INTERNAL. Its message is the client's (for logs): no reason."""
 
 
 class WorkGroupLost(StoreError):

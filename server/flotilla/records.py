@@ -55,6 +55,13 @@ STILL_REUSED = {"a", "p", "d"}
 p prompts / policy, d error metadata / difficulty): `Entry`'s are in every stored game, so a
 rename must keep reading the old name for good; not done yet (issue 25)."""
 
+# --- user kinds: stored with a user's record, room seats and game seats ---------------------
+# The API's UserKind (identity/principal.py re-exports them; server bots are told by their user id,
+# lobby/rooms.py `is_bot`).
+ACCOUNT = "account"  # the operator's identity provider
+GUEST = "guest"  # SignInAsGuest
+BOT_ACCOUNT = "bot"  # an API key's
+
 # --- work items: gateway -> worker ----------------------------------------------------------
 ACT = "act"
 LEAVE = "leave"

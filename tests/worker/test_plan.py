@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 from typing import Any
 
 import orjson
@@ -11,7 +12,8 @@ from flotilla.app import clocks
 from flotilla.app.host import GameHost, host_for
 from flotilla.app.outcome import Outcome
 from flotilla.records import CLOCK, LEAVE
-from flotilla.store.redis_store import Committed
+from flotilla.store.commit_script import Committed
+from flotilla.store.commits import commit_request
 from flotilla.worker.plan import (
     CAS_RETRIES,
     ENGINE_RETRY_MS,
@@ -34,8 +36,7 @@ def _loaded(moves: int = 200) -> Loaded:
     return Loaded(HOST, 1, state, False, 2, "l1")
 
 
-def _call(game_id: str, seat: int, request_id: str, **kwargs: Any) -> tuple[list[str], list[Any]]:
-    return [game_id, str(seat), request_id], [kwargs]
+_call = functools.partial(commit_request, outcome_ttl_s=60, settles_work=False)  # the store's, without a store
 
 
 def _add(game: str, seat: int, n: int, request_id: str, **extra: Any) -> Work:
@@ -54,13 +55,13 @@ def test_a_legal_move_becomes_one_commit_at_the_cached_version() -> None:
     plan = _plan([_add("g", 0, 3, "r1")], {"g": _loaded()})
     assert not plan.replies
     (pending,) = plan.commits
-    (args,) = pending.call[1]
-    assert (args["expected"], args["version"], args["expected_lineage"], args["lineage"]) == (1, 2, "l1", "l2")
+    args = pending.call.args
+    assert (args.expected_version, args.version, args.expected_lineage, args.lineage) == (1, 2, "l1", "l2")
     assert pending.after.version == 2
     assert pending.after.state.total == 3
     assert pending.outcome.ok
     assert pending.outcome.etag == "2.l2"
-    assert orjson.loads(args["record"]) == [0, {"Add": [3]}, 2, "", "r1"]
+    assert orjson.loads(args.record) == [0, {"Add": [3]}, 2, "", "r1"]
 
 
 def test_refusals_are_answered_without_a_commit() -> None:
@@ -164,19 +165,26 @@ def test_a_due_clock_plays_the_default_action() -> None:
         retain_s=60,
     )
     (pending,) = plan.commits
-    assert orjson.loads(pending.call[1][0]["record"])[3] == CLOCK
+    assert orjson.loads(pending.call.args.record)[3] == CLOCK
     assert pending.outcome.events[0][2] == "t"  # SeatTimedOut first
 
 
 def test_where_the_script_settles_the_work_the_worker_neither_answers_nor_acknowledges() -> None:
     works = [_add("a", 0, 1, "ok", stream="s"), _add("b", 0, 1, "dup", stream="s")]
     plan = plan_round(
-        works, {g: _loaded() for g in "ab"}, [None, None], [NO_CLOCKS] * 2, 1000, _call, retain_s=60, settles_work=True
+        works,
+        {g: _loaded() for g in "ab"},
+        [None, None],
+        [NO_CLOCKS] * 2,
+        1000,
+        functools.partial(commit_request, outcome_ttl_s=60, settles_work=True),
+        retain_s=60,
+        settles_work=True,
     )
-    (args,) = plan.commits[0].call[1]
-    assert args["ack"] == ("s", b"ok")
-    assert args["answer_to"] == "in"
-    assert args["expected_clocks"] == ("active", b"")
+    call = plan.commits[0].call
+    assert (call.keys.work_stream, call.args.ack, call.args.entry_id) == ("s", "1", b"ok")
+    assert (call.keys.inbox, call.args.answer) == ("in", "1")
+    assert (call.args.compare_clocks, call.args.expected_status, call.args.expected_seatclock) == ("1", "active", b"")
     result = settle_round(plan, [Committed(1), Committed(0, outcome=Outcome.accepted(2, []).dumps())], {}, 1000)
     assert result.answered == result.acked == {("s", b"ok"), ("s", b"dup")}
 

@@ -19,11 +19,12 @@ import uuid
 import structlog
 
 from flotilla.app.outcome import Outcome
+from flotilla.errors import StoreError, StoreUnreachable
 from flotilla.records import InboxReply
 from flotilla.store import keys
 from flotilla.store.protocol import Store
 from flotilla.store.supervise import supervised
-from flotilla.store.transient import ANY_REDIS, RETRY_PAUSE_S, TRANSIENT
+from flotilla.store.transient import RETRY_PAUSE_S
 
 log = structlog.get_logger("flotilla.inbox")
 
@@ -49,7 +50,7 @@ class Inbox:
 
         With Redis unreachable the gateway starts all the same; the reader creates the inbox
         once Redis answers."""
-        with contextlib.suppress(*ANY_REDIS):
+        with contextlib.suppress(StoreError):
             await self.store.keep_inbox(self.key, self.ttl_ms)
             self._kept = time.monotonic()
         self._task = asyncio.get_running_loop().create_task(supervised("inbox", self._run), name="inbox")
@@ -58,7 +59,7 @@ class Inbox:
         if self._task is not None:
             self._task.cancel()
             await asyncio.wait([self._task], timeout=1)  # a cluster client's blocked read may linger
-        with contextlib.suppress(*TRANSIENT):
+        with contextlib.suppress(StoreUnreachable):
             await self.store.drop_inbox(self.key)
 
     def expect(self, request: Request) -> asyncio.Future[Outcome]:
@@ -96,7 +97,7 @@ class Inbox:
                         log.warning("inbox.recreated", inbox=self.key)  # it vanished: Redis lost it or we stalled
                     self._kept = time.monotonic()
                 rows = await self.store.read_inbox(self.key, cursor, self.block_ms, trim=True)
-            except ANY_REDIS as exc:  # unreachable, failing over, ...: the reader must go on
+            except StoreError as exc:  # unreachable, failing over, ...: the reader must go on
                 log.warning("inbox.redis_unavailable", error=str(exc))
                 self._kept = 0.0  # renew (re-create) first thing once Redis is back
                 self._down = True

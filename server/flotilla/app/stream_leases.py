@@ -21,9 +21,9 @@ from collections.abc import AsyncIterator, Mapping
 import structlog
 
 from flotilla.app.limits import Limit, quota_exceeded
+from flotilla.errors import StoreError
 from flotilla.store import keys
 from flotilla.store.limits_store import LimitStore
-from flotilla.store.transient import ANY_REDIS
 
 log = structlog.get_logger("flotilla.limits")
 
@@ -98,7 +98,7 @@ class StreamLeases:
     async def _release(self, key: str, member: str) -> None:
         try:
             await self.store.release(key, member)
-        except ANY_REDIS as exc:  # the lease lapses by itself
+        except StoreError as exc:  # the lease lapses by itself
             log.warning("limits.lease_release_failed", error=str(exc))
 
     def _ensure_renewer(self) -> None:
@@ -115,7 +115,7 @@ class StreamLeases:
             await asyncio.sleep(self.lease_ms / 3000)
             try:
                 await self.renew()
-            except ANY_REDIS as exc:  # unreachable, failing over: the next renewal tries again
+            except StoreError as exc:  # unreachable, failing over: the next renewal tries again
                 log.warning("limits.lease_renewal_failed", error=str(exc))
 
     async def close(self) -> None:

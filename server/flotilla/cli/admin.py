@@ -28,8 +28,9 @@ def add_admin_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
     sub.choices["deadletter"].set_defaults(func=cmd_deadletter)
 
 
-def _admin(work: Callable[[Any, Settings], Coroutine[Any, Any, int]]) -> int:
-    """Run an operator command against the Redis of REDIS_URL."""
+def _admin(work: Callable[[Any, Settings], Coroutine[Any, Any, int]], part: Callable[[Any], Any] | None = None) -> int:
+    """Run an operator command against the Redis of REDIS_URL, on the part of the store it needs
+    (`part`, made from the store; the auth store unless told)."""
     from flotilla.store.auth_store import AuthStore  # noqa: PLC0415
     from flotilla.store.redis_store import RedisStore  # noqa: PLC0415
 
@@ -39,7 +40,7 @@ def _admin(work: Callable[[Any, Settings], Coroutine[Any, Any, int]]) -> int:
         await reach_redis(settings)
         store = RedisStore.from_settings(settings)
         try:
-            return await work(AuthStore(store.redis), settings)
+            return await work((part or AuthStore.of)(store), settings)
         finally:
             await store.close()
 
@@ -104,9 +105,10 @@ def cmd_apikey(args: argparse.Namespace) -> int:
 
 def cmd_deadletter(args: argparse.Namespace) -> int:
     """List or retry the work entries the workers set aside (worker/deadletters.py)."""
+    from flotilla.store.deadletter import DeadLetters  # noqa: PLC0415
     from flotilla.worker.deadletters import run  # noqa: PLC0415
 
-    async def work(auth: Any, _settings: Settings) -> int:
-        return await run(args, auth.redis)
+    async def work(letters: Any, _settings: Settings) -> int:
+        return await run(args, letters)
 
-    return _admin(work)
+    return _admin(work, DeadLetters.of)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import time
 
+from flotilla.errors import StoreUnreachable
 from flotilla.redis_acl import masked
 from flotilla.settings import Settings
 from flotilla_client.tls import Tls
@@ -22,11 +23,9 @@ class Unreachable(Exception):
 
 def redis_unreachable(error: BaseException) -> bool:
     """Whether `error` (or every error of a group) means Redis could not be reached."""
-    from flotilla.store.transient import REDIS_TRANSIENT  # noqa: PLC0415
-
     if isinstance(error, BaseExceptionGroup):
         return all(redis_unreachable(e) for e in error.exceptions)
-    return isinstance(error, (*REDIS_TRANSIENT, ConnectionError, TimeoutError))
+    return isinstance(error, (StoreUnreachable, ConnectionError, TimeoutError))
 
 
 async def reach_redis(settings: Settings) -> None:
@@ -35,7 +34,7 @@ async def reach_redis(settings: Settings) -> None:
 
     store = RedisStore.from_settings(settings)
     try:
-        await asyncio.wait_for(store.redis.ping(), REACH_S)
+        await asyncio.wait_for(store.ping(), REACH_S)
     except Exception as error:
         if not redis_unreachable(error):
             raise

@@ -5,11 +5,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-# What kind of user someone is, as stored with their record, room seats and game seats (the API's
-# UserKind; server bots are told by their user id, lobby/rooms.py `is_bot`).
-ACCOUNT = "account"  # the operator's identity provider
-GUEST = "guest"  # SignInAsGuest
-BOT_ACCOUNT = "bot"  # an API key's
+from flotilla.records import ACCOUNT, BOT_ACCOUNT, GUEST  # what kind of user someone is (stored values)
+
+__all__ = ["ACCOUNT", "BOT_ACCOUNT", "GUEST", "Principal"]
 
 
 @dataclass(frozen=True, slots=True)

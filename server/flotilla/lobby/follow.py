@@ -15,8 +15,8 @@ import asyncio
 from collections.abc import AsyncGenerator, Awaitable, Callable
 
 from flotilla.app.errors import StoreUnavailable
-from flotilla.store.lobby_store import HubItem, StoreLost, StreamEntries
 from flotilla.store.reach import PROBE_S
+from flotilla.store.stream_hub import HubItem, StoreLost, StreamEntries
 
 
 class Heartbeat:

@@ -12,7 +12,8 @@ from flotilla.lobby.follow import Heartbeat, follow
 from flotilla.lobby.presence import Presence
 from flotilla.lobby.room_document import CLOSED, OPEN, STARTED, Room, check_join_code
 from flotilla.records import RoomRow
-from flotilla.store.lobby_store import LobbyStore, StreamEntries
+from flotilla.store.lobby_store import LobbyStore
+from flotilla.store.stream_hub import StreamEntries
 
 
 async def watch_room(

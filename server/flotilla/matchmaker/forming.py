@@ -22,12 +22,13 @@ import structlog
 
 from flotilla import metrics
 from flotilla.app.games import Games
+from flotilla.errors import StoreUnreachable
 from flotilla.lobby.room_document import bot_user
 from flotilla.lobby.tickets import EXPIRED
 from flotilla.matchmaker.matcher import Match, Policy, Ticket, expired, propose_matches
 from flotilla.records import BotSeat
 from flotilla.store.lobby_store import LobbyStore, StoredTicket
-from flotilla.store.transient import RETRY_PAUSE_S, TRANSIENT, log_survived
+from flotilla.store.transient import RETRY_PAUSE_S, log_survived
 
 log = structlog.get_logger("flotilla.matchmaker")
 
@@ -78,7 +79,7 @@ class Former:
         for queue in queues:
             try:
                 seated += await self.pass_queue(queue)
-            except TRANSIENT:  # Redis, not this queue: the pass ends (`run` waits it out)
+            except StoreUnreachable:  # Redis, not this queue: the pass ends (`run` waits it out)
                 raise
             except Exception:  # one broken queue must not stall the others
                 log.exception("matchmaker.queue_failed", queue=queue)
@@ -130,7 +131,7 @@ class Former:
             *(claim_and_make(m) for m in proposals), *(finish(m, d) for m, d in stale), return_exceptions=True
         )
         for failure in (d for d in done if isinstance(d, BaseException)):
-            if isinstance(failure, TRANSIENT):
+            if isinstance(failure, StoreUnreachable):
                 raise failure
             log.error("matchmaker.match_failed", queue=queue, error=repr(failure))  # retried after the lease
         return sum(d for d in done if isinstance(d, int))

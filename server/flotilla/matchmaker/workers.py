@@ -18,13 +18,14 @@ import time
 import structlog
 
 from flotilla.bots.remote import policy_bot
+from flotilla.errors import StoreUnreachable
 from flotilla.identity.tokens import Tokens
 from flotilla.lobby.ratings import Ratings
 from flotilla.lobby.rooms import Rooms
 from flotilla.records import BotSeat, finished_game
 from flotilla.store import keys
 from flotilla.store.lobby_store import LobbyStore
-from flotilla.store.transient import TRANSIENT, log_survived, survive
+from flotilla.store.transient import log_survived, survive
 from flotilla_client import FlotillaClient, RandomBot, Seat, Tls, run_bot
 from flotilla_client.bot import BotLike
 
@@ -76,7 +77,7 @@ class BotRunner:
         except Exception:
             log.exception("bots.failed", game=game, seat=seat)
         finally:
-            with contextlib.suppress(*TRANSIENT):
+            with contextlib.suppress(StoreUnreachable):
                 await self.store.ack(keys.BOTS, keys.BOTS_GROUP, msg_id)
             self.running.pop(msg_id, None)
 
@@ -146,7 +147,7 @@ class RatingsConsumer:
             game_id = finished_game(fields)
             try:
                 outcome = await self.ratings.rate_game(game_id)
-            except TRANSIENT:
+            except StoreUnreachable:
                 raise
             except Exception:
                 log.exception("ratings.failed", game=game_id)  # left pending: retried after claim_idle_ms

@@ -19,7 +19,8 @@ from typing import Any
 import orjson
 
 from flotilla.store import keys
-from flotilla.store.redis_store import RedisStore, _script
+from flotilla.store.client import script_source
+from flotilla.store.redis_store import RedisStore
 from flotilla.store.transient import own_errors
 
 API_KEY = re.compile(r"^flk_([0-9a-f]{12})_([A-Za-z0-9_-]{43})$")
@@ -73,7 +74,7 @@ class AuthStore:
 
     def __init__(self, redis: Any) -> None:
         self.redis = redis
-        self._rotate = redis.register_script(_script("rotate_keys.lua"))
+        self._rotate = redis.register_script(script_source("rotate_keys.lua"))
 
     @classmethod
     def of(cls, store: RedisStore) -> AuthStore:

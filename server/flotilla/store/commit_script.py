@@ -2,22 +2,19 @@
 
 `store/scripts/commit_transition.lua` opens with a header and a prelude generated from these
 declarations (`lua_prelude()`): the prelude names each KEYS and ARGV slot, and the script's body
-uses only those names. `tests/records/test_commit_script.py` fails when the script's opening and
+uses only those names. `tests/records/test_script_slots.py` fails when the script's opening and
 the declarations differ, so a slot cannot move in one place only. Changing a slot: edit the
-dataclass here, then write `lua_prelude()` over the script's opening (the test prints it).
+dataclass here, then write `lua_prelude()` over the script's opening (the test prints it). The
+machinery (`slot`, `prelude`) is store/script_slots.py's.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import enum
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-
-def _doc(text: str) -> Any:
-    """A field with no default whose description goes into the script's header."""
-    return field(metadata={"doc": text})
+from flotilla.store.script_slots import in_order, prelude, slot
 
 
 class CommitCode(enum.IntEnum):
@@ -39,44 +36,44 @@ CODE_DOCS = {
 class CommitKeys:
     """The script's KEYS, in order (every one in the game's slot, except on a single Redis the last two)."""
 
-    game: str = _doc("flotilla:game:{g} (hash: version, state, status, to_act, result, head, seatclock)")
-    events: str = _doc("flotilla:game:{g}:events (stream; entry id 0-<new version>; records.Entry)")
-    actions: str = _doc("flotilla:game:{g}:actions (list: the replay log; records.action_record)")
-    reply: str = _doc("flotilla:game:{g}:req:<seat>:{r} (the cached outcome of this seat's request id)")
-    seats: str = _doc("flotilla:game:{g}:seats (expired with the game)")
-    work_stream: str = _doc("the work stream to acknowledge the work on (the game key when ack is '0')")
-    inbox: str = _doc("the gateway inbox to answer (the game key when answer is '0')")
+    game: str = slot("flotilla:game:{g} (hash: version, state, status, to_act, result, head, seatclock)")
+    events: str = slot("flotilla:game:{g}:events (stream; entry id 0-<new version>; records.Entry)")
+    actions: str = slot("flotilla:game:{g}:actions (list: the replay log; records.action_record)")
+    reply: str = slot("flotilla:game:{g}:req:<seat>:{r} (the cached outcome of this seat's request id)")
+    seats: str = slot("flotilla:game:{g}:seats (expired with the game)")
+    work_stream: str = slot("the work stream to acknowledge the work on (the game key when ack is '0')")
+    inbox: str = slot("the gateway inbox to answer (the game key when answer is '0')")
 
 
 @dataclass(frozen=True, slots=True)
 class CommitArgs:
     """The script's ARGV, in order (`RedisStore.commit_args` fills them)."""
 
-    expected_version: int = _doc("the version the game must be at")
-    version: int = _doc("the new version (its last event id)")
-    state: bytes = _doc("the new state (GameHost.dumps)")
-    events: bytes = _doc("the event rows (JSON; field e of the entry)")
-    prompts: bytes = _doc("the prompts by seat (JSON, records.prompts_plain; field p)")
-    to_act: bytes = _doc("the seats to act (JSON; field a)")
-    status: str = _doc("the new status, or '' to keep it")
-    result: bytes = _doc("the result (JSON), or ''")
-    record: bytes = _doc("the action record to append to the replay log, or ''")
-    outcome: bytes = _doc("the request's outcome (records.OutcomeRecord)")
-    outcome_ttl_s: int = _doc("seconds to keep the outcome")
-    seatclock: bytes = _doc("the seat clocks (JSON, app/clocks.py), or '' to keep them")
-    retain_s: int = _doc("seconds to keep a game this commit ends (0: forever)")
-    expected_lineage: str = _doc("the game's head ('' before lineages); field ph of the entry")
-    lineage: str = _doc("this commit's lineage (app/lineage.py): the new head, field h")
-    seat: int = _doc("the seat whose action this is (field s; the inbox reply's s)")
-    request_id: str = _doc("its request id (field r; the inbox reply's r)")
-    compare_clocks: str = _doc("'1' to compare status and seat clocks too (joins, clock starts)")
-    expected_status: str = _doc("the status the game must have (with compare_clocks)")
-    expected_seatclock: bytes = _doc("the seat clocks the game must have (with compare_clocks)")
-    ack: str = _doc("'1' to XACK and XDEL the work entry (single Redis only)")
-    group: str = _doc("the work stream's consumer group")
-    entry_id: bytes = _doc("the work entry's id")
-    answer: str = _doc("'1' answer the inbox (records.InboxReply), '2' only a request applied before")
-    game_id: str = _doc("the game id (the inbox reply's g)")
+    expected_version: int = slot("the version the game must be at")
+    version: int = slot("the new version (its last event id)")
+    state: bytes = slot("the new state (GameHost.dumps)")
+    events: bytes = slot("the event rows (JSON; field e of the entry)")
+    prompts: bytes = slot("the prompts by seat (JSON, records.prompts_plain; field p)")
+    to_act: bytes = slot("the seats to act (JSON; field a)")
+    status: str = slot("the new status, or '' to keep it")
+    result: bytes = slot("the result (JSON), or ''")
+    record: bytes = slot("the action record to append to the replay log, or ''")
+    outcome: bytes = slot("the request's outcome (records.OutcomeRecord)")
+    outcome_ttl_s: int = slot("seconds to keep the outcome")
+    seatclock: bytes = slot("the seat clocks (JSON, app/clocks.py), or '' to keep them")
+    retain_s: int = slot("seconds to keep a game this commit ends (0: forever)")
+    expected_lineage: str = slot("the game's head ('' before lineages); field ph of the entry")
+    lineage: str = slot("this commit's lineage (app/lineage.py): the new head, field h")
+    seat: int = slot("the seat whose action this is (field s; the inbox reply's s)")
+    request_id: str = slot("its request id (field r; the inbox reply's r)")
+    compare_clocks: str = slot("'1' to compare status and seat clocks too (joins, clock starts)")
+    expected_status: str = slot("the status the game must have (with compare_clocks)")
+    expected_seatclock: bytes = slot("the seat clocks the game must have (with compare_clocks)")
+    ack: str = slot("'1' to XACK and XDEL the work entry (single Redis only)")
+    group: str = slot("the work stream's consumer group")
+    entry_id: bytes = slot("the work entry's id")
+    answer: str = slot("'1' answer the inbox (records.InboxReply), '2' only a request applied before")
+    game_id: str = slot("the game id (the inbox reply's g)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,15 +85,11 @@ class CommitRequest:
 
     def keys_list(self) -> list[str]:
         """KEYS, in the declared order."""
-        return _in_order(self.keys)
+        return in_order(self.keys)
 
     def argv(self) -> list[Any]:
         """ARGV, in the declared order."""
-        return _in_order(self.args)
-
-
-def _in_order(slots: CommitKeys | CommitArgs) -> list[Any]:
-    return [getattr(slots, f.name) for f in dataclasses.fields(slots)]
+        return in_order(self.args)
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,18 +116,11 @@ class Committed:
 def lua_prelude() -> str:
     """The opening `commit_transition.lua` must have: a header naming every slot and result
     code, then one local per slot (the body uses these names, never KEYS[n] or ARGV[n])."""
-    lines = [
-        "-- Commit one transition if the game is still at the expected version (and clocks and status).",
-        "-- GENERATED from flotilla/store/commit_script.py (lua_prelude); the test checks it.",
-    ]
-    for array, cls in (("KEYS", CommitKeys), ("ARGV", CommitArgs)):
-        for i, f in enumerate(dataclasses.fields(cls), start=1):
-            lines.append(f"-- {array}[{i}] {f.name}: {f.metadata['doc']}")
-    lines.append("-- Returns {code, value}:")
-    for code in CommitCode:
-        lines.append(f"--   {code.value:>2} {code.name}: {CODE_DOCS[code]}")
-    for array, cls in (("KEYS", CommitKeys), ("ARGV", CommitArgs)):
-        prefix = "k_" if array == "KEYS" else ""
-        for i, f in enumerate(dataclasses.fields(cls), start=1):
-            lines.append(f"local {prefix}{f.name} = {array}[{i}]")
-    return "\n".join(lines) + "\n"
+    return prelude(
+        "Commit one transition if the game is still at the expected version (and clocks and status).",
+        "commit_script.py (lua_prelude)",
+        CommitKeys,
+        CommitArgs,
+        CODE_DOCS,
+        "Returns {code, value}:",
+    )

@@ -11,17 +11,12 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any
 
+from flotilla.store.client import script_source
 from flotilla.store.transient import own_errors
 
-
-def _script(name: str) -> str:
-    return resources.files("flotilla.store.scripts").joinpath(name).read_text()
-
-
-RATE_GATE = _script("rate_gate.lua")
+RATE_GATE = script_source("rate_gate.lua")
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +65,7 @@ class LimitStore:
         self.redis = client
         self.cluster = cluster
         self._gate = client.register_script(RATE_GATE)
-        self._quota = client.register_script(_script("quota_take.lua"))
+        self._quota = client.register_script(script_source("quota_take.lua"))
 
     @property
     def gate_sha(self) -> str:

@@ -23,7 +23,7 @@ import redis
 import structlog
 
 from flotilla.store import keys
-from flotilla.store.redis_store import _script
+from flotilla.store.client import StoreClient, script_source
 from flotilla.store.transient import ANY_REDIS
 
 log = structlog.get_logger("flotilla.worker")
@@ -40,8 +40,18 @@ REGISTRY_TTL_MS = 600_000
 alive: nobody to sweep for; a worker that starts sweeps every consumer at once)."""
 
 
+SYNC_TIMEOUT_S = 2.0
+"""The socket timeouts of the liveness thread's own (blocking) client."""
+
+
 class Liveness:
     """Keeps one consumer's liveness key alive from a daemon thread until `stop()`."""
+
+    @classmethod
+    def of(cls, store: StoreClient, consumer: str, **options: Any) -> Liveness:
+        """The liveness of `consumer` on a blocking client of `store`'s Redis (callers never hold a
+        client); `options` as for the constructor."""
+        return cls(store.sync_client(SYNC_TIMEOUT_S), consumer, **options)
 
     def __init__(
         self,
@@ -60,7 +70,7 @@ class Liveness:
         self.stall_s = stall_s
         self.key = keys.worker(consumer)
         self.consumer = consumer
-        self._register = client.register_script(_script("worker_register.lua"))
+        self._register = client.register_script(script_source("worker_register.lua"))
         self.ttl_ms = ttl_ms
         self.refresh_ms = refresh_ms
         self._stop = threading.Event()

@@ -10,8 +10,10 @@ import orjson
 import redis.asyncio as aioredis
 
 from flotilla.store import keys
-from flotilla.store.redis_store import RedisStore, _script, user_names
+from flotilla.store.client import script_source
+from flotilla.store.redis_store import RedisStore
 from flotilla.store.transient import own_errors
+from flotilla.store.users import user_names
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,11 +43,11 @@ class PartyStore:
 
     def __init__(self, client: aioredis.Redis) -> None:
         self.redis: Any = client
-        self._create = client.register_script(_script("party_create.lua"))
-        self._invite = client.register_script(_script("party_invite.lua"))
-        self._accept = client.register_script(_script("party_accept.lua"))
-        self._leave = client.register_script(_script("party_leave.lua"))
-        self._ticket = client.register_script(_script("party_ticket.lua"))
+        self._create = client.register_script(script_source("party_create.lua"))
+        self._invite = client.register_script(script_source("party_invite.lua"))
+        self._accept = client.register_script(script_source("party_accept.lua"))
+        self._leave = client.register_script(script_source("party_leave.lua"))
+        self._ticket = client.register_script(script_source("party_ticket.lua"))
 
     async def create(self, party_id: str, user: str, name: str, now_ms: int, expires_ms: int) -> tuple[int, str]:
         """(1, "") formed, (0, "") exists already, (-1, other party) the user is in another one."""

@@ -12,8 +12,11 @@ every gateway call as UNAVAILABLE (STORE_UNAVAILABLE); anything else (a script's
 `NOGROUP`, a bug) is not in here and is handled, or surfaced, where it happens.
 
 Above the store nobody sees these classes: a store's public methods (`own_errors`) raise the
-store's own `StoreUnreachable` for them, and `group_required` turns `NOGROUP` into `WorkGroupLost`
-(both in flotilla/errors.py). The tuples below hold both forms, for the store's own readers.
+store's own `StoreUnreachable` for them (and for a socket's `OSError`), `StoreFailed` for any other
+redis-py error, and `group_required` turns `NOGROUP` into `WorkGroupLost` (all in flotilla/errors.py,
+under `StoreError`). Code outside store/ catches those: `StoreUnreachable` to wait out an outage,
+`StoreError` for anything Redis did. The tuples below hold both forms, for the store's own readers
+(which run raw commands) and the gateway's last resort (`UNREACHABLE`).
 """
 
 from __future__ import annotations
@@ -39,7 +42,7 @@ from redis.exceptions import (
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from flotilla.errors import StoreUnreachable, WorkGroupLost
+from flotilla.errors import StoreError, StoreFailed, StoreUnreachable, WorkGroupLost
 
 REDIS_TRANSIENT: tuple[type[Exception], ...] = (
     RedisConnectionError,
@@ -70,9 +73,10 @@ def is_transient(exc: BaseException) -> bool:
     return isinstance(exc, TRANSIENT)
 
 
-ANY_REDIS: tuple[type[Exception], ...] = (*TRANSIENT, RedisError)
-"""Every Redis error, transient or not, and `OSError`: what a best-effort loop (a janitor pass,
-a sweep, the inbox reader) logs and waits out, as it cannot tell a lasting cause from a failover."""
+ANY_REDIS: tuple[type[Exception], ...] = (*TRANSIENT, RedisError, StoreError)
+"""Every Redis error, transient or not, `OSError`, and the store's own errors: what a best-effort
+loop of the store logs and waits out, as it cannot tell a lasting cause from a failover (outside
+the store: `StoreError`)."""
 
 
 def log_survived(
@@ -116,12 +120,16 @@ S = TypeVar("S")
 
 
 def own_errors(store: type[S]) -> type[S]:
-    """Class decorator for a store: each public coroutine method raises `StoreUnreachable` (chained
-    to the original) in place of redis-py's transient errors, so callers never see the client's."""
+    """Class decorator for a store: each public coroutine method raises the store's own errors
+    (chained to the original) in place of its client's, so callers never see redis-py's:
+    `StoreUnreachable` for a transient one or a socket's `OSError`, `StoreFailed` for any other."""
     for name, method in list(vars(store).items()):
         if not name.startswith("_") and inspect.iscoroutinefunction(method):
             setattr(store, name, _owning(method))
     return store
+
+
+_UNREACHABLE_RAW: tuple[type[Exception], ...] = (*REDIS_TRANSIENT, OSError)
 
 
 def _owning(method: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
@@ -129,7 +137,11 @@ def _owning(method: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[An
     async def owned(*args: Any, **kwargs: Any) -> Any:
         try:
             return await method(*args, **kwargs)
-        except REDIS_TRANSIENT as exc:
+        except StoreError:
+            raise  # its own already (a store method that calls another)
+        except _UNREACHABLE_RAW as exc:
             raise StoreUnreachable(str(exc)[:200] or type(exc).__name__) from exc
+        except RedisError as exc:
+            raise StoreFailed(str(exc)[:200] or type(exc).__name__) from exc
 
     return owned

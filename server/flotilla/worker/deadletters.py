@@ -32,9 +32,8 @@ def describe(letter: DeadLetter) -> str:
     )
 
 
-async def run(args: argparse.Namespace, redis: Any) -> int:
-    """The command on the Redis client `redis`; returns the exit status."""
-    letters = DeadLetters(redis)
+async def run(args: argparse.Namespace, letters: DeadLetters) -> int:
+    """The command on the dead letters `letters` (`DeadLetters.of(store)`); returns the exit status."""
     if args.action == "list":
         found = await letters.page(args.count, args.after or "-")
         for letter in found:

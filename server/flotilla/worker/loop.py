@@ -35,11 +35,11 @@ from collections.abc import Set as AbstractSet
 
 from flotilla import metrics
 from flotilla.app.outcome import Outcome
-from flotilla.errors import WorkGroupLost
+from flotilla.errors import StoreError, StoreUnreachable, WorkGroupLost
 from flotilla.records import ACT, CLOCK, InboxReply
 from flotilla.store import keys
 from flotilla.store.liveness import Liveness
-from flotilla.store.transient import ANY_REDIS, RETRY_PAUSE_S, TRANSIENT
+from flotilla.store.transient import RETRY_PAUSE_S
 from flotilla.worker.base import incident_of, log, wall_clock_ms, work_streams
 from flotilla.worker.deliveries import ISOLATE_FROM, Message, parse_work
 from flotilla.worker.janitor import janitor_pass
@@ -77,11 +77,10 @@ class Worker(Reclaiming, Timers, Prefetching):
     async def run(self) -> None:
         """Serve the work streams and the timers until `stop()`."""
         self._stopping.clear()
-        client = self.store.sync_client(timeout_s=2.0)
         self.beat_now()
         beat = asyncio.create_task(self._beat_loop(), name="beat")  # before the watchdog (asyncio.run ends it)
-        liveness = Liveness(
-            client,
+        liveness = Liveness.of(
+            self.store,
             self.consumer,
             ttl_ms=self.liveness_ttl_ms,
             refresh_ms=self.liveness_refresh_ms,
@@ -104,7 +103,7 @@ class Worker(Reclaiming, Timers, Prefetching):
             for task in helpers:
                 task.cancel()
             await asyncio.wait(helpers, timeout=1)
-            with contextlib.suppress(*TRANSIENT):
+            with contextlib.suppress(StoreUnreachable):
                 await self.store.retire_consumer(self.streams, self.consumer)
             await asyncio.to_thread(liveness.stop)
         log.info(
@@ -144,7 +143,7 @@ class Worker(Reclaiming, Timers, Prefetching):
                     reclaimed += stuck
                 await self.handle_messages(messages, reclaimed)
                 self._failures = 0
-            except TRANSIENT as exc:  # unreachable, failing over (a cluster's CLUSTERDOWN, TRYAGAIN, ...)
+            except StoreUnreachable as exc:  # unreachable, failing over (a cluster's CLUSTERDOWN, TRYAGAIN, ...)
                 log.warning("worker.redis_unavailable", error=str(exc))
                 self.cache.clear()
                 self.orphans = True
@@ -185,7 +184,7 @@ class Worker(Reclaiming, Timers, Prefetching):
                     keys.JANITOR_LEASE, self.consumer, lease_ms
                 ):
                     await janitor_pass(self.store)
-            except ANY_REDIS as exc:
+            except StoreError as exc:
                 log.warning("worker.janitor_failed", error=str(exc))
             except Exception as exc:  # a bug: logged, and the next pass goes on
                 incident_of("janitor", exc)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 
 from flotilla import metrics
-from flotilla.store.transient import ANY_REDIS
+from flotilla.errors import StoreError
 from flotilla.worker.base import incident_of, log
 from flotilla.worker.deliveries import Deliveries, Message
 
@@ -22,7 +22,7 @@ class Reclaiming(Deliveries):
         while not self._stopping.is_set():
             try:
                 await self.reclaim_dead()
-            except ANY_REDIS as exc:  # a failover, a lost group, ...: sweep again next time
+            except StoreError as exc:  # a failover, a lost group, ...: sweep again next time
                 log.warning("worker.sweep_failed", error=str(exc))
                 self.orphans = True  # a claim whose reply was lost, a batch cut short: ours now
             except Exception as exc:  # a bug: logged, and the next sweep goes on

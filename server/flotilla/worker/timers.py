@@ -6,9 +6,9 @@ from __future__ import annotations
 import asyncio
 
 from flotilla.app import clocks
+from flotilla.errors import StoreUnreachable
 from flotilla.records import CLOCK
 from flotilla.rules import Seat
-from flotilla.store.transient import TRANSIENT
 from flotilla.worker.base import WorkerBase, incident_of, log, wall_clock_ms
 from flotilla.worker.plan import SERVER_REQUEST, Work
 
@@ -21,7 +21,7 @@ class Timers(WorkerBase):
             busy = False
             try:
                 busy = await self.timer_pass()
-            except TRANSIENT as exc:
+            except StoreUnreachable as exc:
                 log.warning("worker.timers_unavailable", error=str(exc))
             except Exception as exc:  # a bug (a Redis error included): logged, and the timers go on
                 incident_of("timers", exc)

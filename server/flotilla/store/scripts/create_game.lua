@@ -1,31 +1,64 @@
 -- Create a game with its initial state and first stream entry (once: an existing id is left alone).
--- KEYS[1] = flotilla:game:{g}   KEYS[2] = flotilla:game:{g}:events   KEYS[3] = flotilla:game:{g}:seats
--- ARGV[1] = version (last event id of the first entry)   ARGV[2] = state   ARGV[3] = events
--- ARGV[4] = prompts   ARGV[5] = to_act   ARGV[6] = kind   ARGV[7] = rules version
--- ARGV[8] = seat count   ARGV[9] = options (JSON)   ARGV[10] = created ms   ARGV[11] = seed commitment
--- ARGV[12] = clock config (JSON)   ARGV[13] = seat clocks (JSON)   ARGV[14] = join code of a private game or ""
--- ARGV[15] = the first entry's lineage (app/lineage.py)
--- ARGV[16] = seconds the game lives unless every seat is taken (join_seat.lua removes the TTL); 0: no TTL
--- ARGV[17] = "" (open seats), or every seat's holder, a JSON array of {user, name, kind} in seat order: the
---            game starts with them seated, in this one step, and is reserved (join_seat.lua lets
---            nobody else in). A room's or a match's game: its players are seated all or none.
--- Returns 1 when created, 0 when the game already exists (with these holders, if given), -1 when
--- it exists with other holders.
-local function users(holders)
+-- GENERATED from flotilla/store/create_script.py (lua_prelude); the test checks it.
+-- KEYS[1] game: flotilla:game:{g} (hash)
+-- KEYS[2] events: flotilla:game:{g}:events (stream; its first entry, records.Entry)
+-- KEYS[3] seats: flotilla:game:{g}:seats (hash: seat -> holder)
+-- ARGV[1] version: the first entry's version (its last event id)
+-- ARGV[2] state: the initial state (GameHost.dumps)
+-- ARGV[3] events: the event rows (JSON; field e of the entry)
+-- ARGV[4] prompts: the prompts by seat (JSON; field p)
+-- ARGV[5] to_act: the seats to act (JSON; field a)
+-- ARGV[6] kind: the game kind
+-- ARGV[7] rules_version: the rules version
+-- ARGV[8] seat_count: the number of seats
+-- ARGV[9] options: the options (JSON)
+-- ARGV[10] created_ms: when it was created (ms)
+-- ARGV[11] seed_sha256: the seed commitment
+-- ARGV[12] clock: the clock config (JSON), or ''
+-- ARGV[13] seatclock: the seat clocks (JSON, app/clocks.py), or ''
+-- ARGV[14] private_code: the join code of a private game, or ''
+-- ARGV[15] lineage: the first entry's lineage (app/lineage.py): the head, field h
+-- ARGV[16] unstarted_ttl_s: seconds the game lives unless every seat is taken (join_seat.lua drops the TTL); 0: none
+-- ARGV[17] holders: '' (open seats), or every seat's holder, a JSON array of {user, name, kind} in seat order: the game starts with them seated, in this one step, and is reserved (join_seat.lua lets nobody else in)
+-- Returns:
+--    1 CREATED: created
+--    0 EXISTS: the game already exists (with these holders, if given): nothing written
+--   -1 HELD_BY_OTHERS: it exists with other holders: nothing written
+local k_game = KEYS[1]
+local k_events = KEYS[2]
+local k_seats = KEYS[3]
+local version = ARGV[1]
+local state = ARGV[2]
+local events = ARGV[3]
+local prompts = ARGV[4]
+local to_act = ARGV[5]
+local kind = ARGV[6]
+local rules_version = ARGV[7]
+local seat_count = ARGV[8]
+local options = ARGV[9]
+local created_ms = ARGV[10]
+local seed_sha256 = ARGV[11]
+local clock = ARGV[12]
+local seatclock = ARGV[13]
+local private_code = ARGV[14]
+local lineage = ARGV[15]
+local unstarted_ttl_s = ARGV[16]
+local holders = ARGV[17]
+local function users(list)
   local out = {}
-  for i, holder in ipairs(holders) do
+  for i, holder in ipairs(list) do
     out[tostring(i - 1)] = holder['user']
   end
   return out
 end
 local seated = nil
-if ARGV[17] ~= '' then
-  seated = cjson.decode(ARGV[17])
+if holders ~= '' then
+  seated = cjson.decode(holders)
 end
-if redis.call('EXISTS', KEYS[1]) == 1 then
+if redis.call('EXISTS', k_game) == 1 then
   if seated then
     local wanted = users(seated)
-    local all = redis.call('HGETALL', KEYS[3])
+    local all = redis.call('HGETALL', k_seats)
     if #all ~= 2 * #seated then
       return -1
     end
@@ -41,20 +74,20 @@ local status = 'waiting'
 if seated then
   status = 'active'
 end
-redis.call('HSET', KEYS[1], 'version', ARGV[1], 'state', ARGV[2], 'to_act', ARGV[5], 'status', status,
-  'kind', ARGV[6], 'rules_version', ARGV[7], 'seat_count', ARGV[8], 'options', ARGV[9], 'created_ms', ARGV[10],
-  'seed_sha256', ARGV[11], 'clock', ARGV[12], 'seatclock', ARGV[13], 'private_code', ARGV[14], 'head', ARGV[15])
-redis.call('XADD', KEYS[2], '0-' .. ARGV[1], 'v', ARGV[1], 'e', ARGV[3], 'p', ARGV[4], 'a', ARGV[5], 'h', ARGV[15], 'ph', '')
+redis.call('HSET', k_game, 'version', version, 'state', state, 'to_act', to_act, 'status', status,
+  'kind', kind, 'rules_version', rules_version, 'seat_count', seat_count, 'options', options, 'created_ms', created_ms,
+  'seed_sha256', seed_sha256, 'clock', clock, 'seatclock', seatclock, 'private_code', private_code, 'head', lineage)
+redis.call('XADD', k_events, '0-' .. version, 'v', version, 'e', events, 'p', prompts, 'a', to_act, 'h', lineage, 'ph', '')
 if seated then
-  redis.call('HSET', KEYS[1], 'reserved', '1')
+  redis.call('HSET', k_game, 'reserved', '1')
   for i, holder in ipairs(seated) do
-    redis.call('HSET', KEYS[3], tostring(i - 1), cjson.encode(holder))
+    redis.call('HSET', k_seats, tostring(i - 1), cjson.encode(holder))
   end
   return 1
 end
-local ttl = tonumber(ARGV[16])
+local ttl = tonumber(unstarted_ttl_s)
 if ttl and ttl > 0 then
-  redis.call('EXPIRE', KEYS[1], ttl)
-  redis.call('EXPIRE', KEYS[2], ttl)
+  redis.call('EXPIRE', k_game, ttl)
+  redis.call('EXPIRE', k_events, ttl)
 end
 return 1
