@@ -8,7 +8,6 @@ import asyncio
 
 import pytest
 
-from flotilla.errors import StoreUnreachable
 from flotilla.records import Entry
 from flotilla.store.commit_script import CommitCode
 from flotilla.store.redis_store import RedisStore
@@ -61,13 +60,9 @@ async def test_a_commit_on_a_missing_game_is_refused_with_no_version(store: Redi
     assert await store.game_meta(uid) is None
 
 
-async def test_a_fresh_stores_first_call_may_be_a_commit(
-    store: RedisStore, uid: str, request: pytest.FixtureRequest
-) -> None:
-    if "cluster" in request.node.name:
-        # A bug, reported in issue 25's contract branch: on a cluster, commit_many finds each
-        # game's primary with the cluster client's slot map, which is empty before its first call.
-        request.applymarker(pytest.mark.xfail(raises=StoreUnreachable, reason="slot map not yet loaded"))
+async def test_a_fresh_stores_first_call_may_be_a_commit(store: RedisStore, uid: str) -> None:
+    # On a cluster, commit_many finds each game's primary in the client's slot map, empty before
+    # its first call (it raised StoreUnreachable, "slot not covered", until it loaded the map).
     (refused,) = await store.commit_many([step(store, uid, at=FIRST, request_id="r1")])
     assert refused.code == CommitCode.MOVED
 

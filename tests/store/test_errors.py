@@ -62,9 +62,9 @@ def calls(store: RedisStore, uid: str) -> dict[str, Callable[[], Awaitable[Any]]
     }
 
 
-async def all_fail_unreachable(store: RedisStore, uid: str, skip: tuple[str, ...] = ()) -> None:
+async def all_fail_unreachable(store: RedisStore, uid: str) -> None:
     """Every call of `calls` at once: each raises StoreUnreachable within UNREACHABLE_WITHIN_S."""
-    chosen = {name: call for name, call in calls(store, uid).items() if name not in skip}
+    chosen = calls(store, uid)
 
     async def timed(call: Callable[[], Awaitable[Any]]) -> tuple[BaseException | None, float]:
         began = time.monotonic()
@@ -97,7 +97,6 @@ async def test_a_store_that_never_connected_raises_store_unreachable(query: str)
     uid = uuid.uuid4().hex[:12]
     store = RedisStore.from_url(f"redis://127.0.0.1:{free_port()}{query}")  # nobody listens there
     try:
-        # commit_many on a cluster needs a slot map it has never loaded: test_commits.py's xfail
-        await all_fail_unreachable(store, uid, skip=("commit_many",) if query else ())
+        await all_fail_unreachable(store, uid)
     finally:
         await store.close()

@@ -163,6 +163,7 @@ class Commits(StoreClient):
             replies, durable = await self._commit_on(self.redis, self._commit, commits)
             durability = [durable] * len(commits)
         else:  # a cluster pipeline cannot run scripts: one plain pipeline per primary, concurrently
+            await self.redis.initialize()  # the slot map (a fresh client has none; at once after)
             by_node: dict[tuple[str, int], list[int]] = {}
             for i, commit in enumerate(commits):
                 node = self._node_for(commit.keys.game)
