@@ -160,11 +160,10 @@ class Games:
         `creator`: the user whose request this is (request ids are scoped to the user); None for
         the server's own requests, whose ids are unique already (`room:<id>`, `match:<id>`).
         `private_code`: the game of a private room; spectators must show that code.
-        `hold`: called with the game id once the request is known to be valid, before anything
-        is stored (the creator's quota of open games; it raises to refuse).
-        `seated`: every seat's (user, name) in seat order, distinct users (a room's or a match's
-        players): the game starts with all of them seated, in one step, and nobody else may join
-        it. The same request id with other players raises GameFull.
+        `hold`: called with the game id once the request is valid, before anything is stored (the
+        creator's open-games quota; it raises to refuse).
+        `seated`: every seat's (user, name) in seat order, distinct users (a room's or match's): the
+        game starts with all seated and nobody else may join; the same id with others is GameFull.
         """
         host = host_for(kind)
         if not 1 <= seats <= MAX_SEATS:
