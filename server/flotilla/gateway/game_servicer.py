@@ -1,13 +1,12 @@
 """GameService and AuthService: the wire's side only. Each handler reads the caller's token and
 the request, hands app values to `app/` (`Games`, `Access` in app/authorize.py, `submit_move`,
-`PlaySession`, app/listing.py) and renders what comes back; errors become statuses by
-gateway/errors.py's table. Who may do what, paging and the Play session's order live in `app/`."""
+`PlaySession`, app/listing.py) or to identity/sessions.py (sign-in, refresh) and renders what
+comes back; errors become statuses by gateway/errors.py's table. Who may do what, paging and the
+Play session's order live in `app/`."""
 
 from __future__ import annotations
 
 import contextlib
-import time
-import uuid
 from collections.abc import AsyncIterator, Sequence
 from functools import partial
 from typing import Any
@@ -17,21 +16,20 @@ import structlog
 
 from flotilla import metrics
 from flotilla.app import inputs, listing
-from flotilla.app.authorize import Access, Address, StreamGuard, acting_seat, seat_kept
-from flotilla.app.errors import ApiKeyInvalid, GuestsDisabled, InvalidRequest, TokenNotRefreshable
+from flotilla.app.authorize import Access, Address, StreamGuard, acting_seat
+from flotilla.app.errors import InvalidRequest
 from flotilla.app.games import Games, check_request_id, game_id_of
 from flotilla.app.host import GameHost
 from flotilla.app.moves import submit_move
 from flotilla.app.outcome import Outcome
 from flotilla.app.play_session import PlaySession
 from flotilla.app.watching import Answer, Batch
-from flotilla.bots import POLICIES
 from flotilla.gateway import interceptors
 from flotilla.gateway.auth import Principal, Tokens, principal_of, session_of
 from flotilla.gateway.errors import Rejected, maps_errors, maps_stream_errors, to_status
 from flotilla.gateway.limiting import CallLimits
 from flotilla.gateway.render import STATE_NAMES, Renderer, clock_from_pb
-from flotilla.identity.principal import BOT_ACCOUNT, GUEST
+from flotilla.identity.sessions import Sessions
 from flotilla.rules import Seat
 from flotilla.store.auth_store import AuthStore
 from flotilla.store.redis_store import RedisStore
@@ -43,7 +41,8 @@ Context = grpc.aio.ServicerContext[Any, Any]
 
 
 class AuthServicer(game_service_pb2_grpc.AuthServiceServicer):
-    """Sign-in (guests, API keys) and token refresh; an external issuer's tokens need no sign-in."""
+    """Sign-in (guests, API keys) and token refresh (identity/sessions.py); an external issuer's
+    tokens need no sign-in."""
 
     def __init__(
         self,
@@ -54,66 +53,37 @@ class AuthServicer(game_service_pb2_grpc.AuthServiceServicer):
         *,
         guests: bool = True,
     ) -> None:
-        self.store = store
-        self.tokens = tokens
         self.limits = limits
-        self.auth = auth
-        self.guests = guests
+        self.sessions = Sessions(store, tokens, auth, guests=guests)
 
     @maps_errors
     async def SignInAsGuest(
         self, request: game_service_pb2.SignInAsGuestRequest, context: Context
     ) -> game_service_pb2.SignInAsGuestResponse:
-        if not self.guests:
-            raise GuestsDisabled("guest sign-in is off here: use the operator's identity provider or an API key")
-        await self.limits.check("sign_in", context, None)
-        name = inputs.person_name(request.display_name, POLICIES)
-        user = uuid.uuid4().hex
-        await self.store.create_user(user, name, int(time.time() * 1000), kind=GUEST)
-        log.info("auth.guest_signed_in", user=user)
+        issued = await self.sessions.sign_in_as_guest(
+            request.display_name, partial(self.limits.check, "sign_in", context)
+        )
         return game_service_pb2.SignInAsGuestResponse(
-            user=f"users/{user}", session_token=self.tokens.session(user, name), expires_in=self.tokens.session_ttl_s
+            user=f"users/{issued.user}", session_token=issued.token, expires_in=issued.expires_in
         )
 
     @maps_errors
     async def SignInWithApiKey(
         self, request: game_service_pb2.SignInWithApiKeyRequest, context: Context
     ) -> game_service_pb2.SignInWithApiKeyResponse:
-        await self.limits.check("sign_in", context, None)
-        key = await self.auth.check_api_key(request.api_key)
-        if key is None:
-            raise ApiKeyInvalid("unknown or revoked API key (keys look like flk_<id>_<secret>)")
-        name = inputs.bot_account_name(key.name, POLICIES)
-        await self.store.create_user(key.user, name, int(time.time() * 1000), kind=BOT_ACCOUNT)
-        log.info("auth.api_key_signed_in", user=key.user, api_key=key.key_id)
+        issued = await self.sessions.sign_in_with_api_key(
+            request.api_key, partial(self.limits.check, "sign_in", context)
+        )
         return game_service_pb2.SignInWithApiKeyResponse(
-            user=f"users/{key.user}",
-            session_token=self.tokens.session(key.user, name, api_key=key.key_id),
-            expires_in=self.tokens.session_ttl_for(key.key_id),
+            user=f"users/{issued.user}", session_token=issued.token, expires_in=issued.expires_in
         )
 
     @maps_errors
     async def RefreshToken(
         self, request: game_service_pb2.RefreshTokenRequest, context: Context
     ) -> game_service_pb2.RefreshTokenResponse:
-        who = await self.tokens.verify(request.token)
-        await self.limits.check("refresh", context, who.user)
-        if who.external:
-            raise TokenNotRefreshable("an identity provider's token is refreshed with that provider")
-        if who.api_key and await self.auth.api_key(who.api_key) is None:
-            raise ApiKeyInvalid("the API key of this token was revoked")
-        if not who.api_key and not self.guests:
-            raise GuestsDisabled("guest sessions are off here: sign in with the operator's identity provider")
-        if who.game is None or who.seat is None:
-            if not who.api_key:
-                await self.store.keep_user(who.user)
-            token = self.tokens.session(who.user, who.name, api_key=who.api_key)
-            ttl = self.tokens.session_ttl_for(who.api_key)
-        else:
-            await seat_kept(self.store, self.auth, who.game, who.seat, who.user)
-            token = self.tokens.seat(who.game, who.seat, who.user, who.name, api_key=who.api_key)
-            ttl = self.tokens.seat_ttl_for(who.api_key)
-        return game_service_pb2.RefreshTokenResponse(token=token, expires_in=ttl)
+        issued = await self.sessions.refresh(request.token, partial(self.limits.check, "refresh", context))
+        return game_service_pb2.RefreshTokenResponse(token=issued.token, expires_in=issued.expires_in)
 
 
 class GameServicer(game_service_pb2_grpc.GameServiceServicer):
