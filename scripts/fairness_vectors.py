@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from flotilla.app.host import seed_commitment, seed_hex
+from flotilla.convert import enum_prefix
 from flotilla.games import REGISTRY
 from flotilla.games.navegador import tables as nv
 from flotilla.games.pirates_of_nassau import tables as pn
@@ -25,7 +26,6 @@ from flotilla.games.port_royal import tables as pr
 from flotilla.games.sail_away import cards as sa_cards
 from flotilla.games.sail_away import tables as sa
 from flotilla.games.sail_away.actions import KeepShips
-from flotilla.gateway.convert import enum_prefix
 from flotilla.rules import Rng, Seat, draw_many, shuffled
 from flotilla.rules.options import config_from_options
 

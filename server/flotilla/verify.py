@@ -4,8 +4,8 @@ gives the result the server announced."""
 
 from __future__ import annotations
 
+from flotilla.convert import GameConverter
 from flotilla.games import rules_at
-from flotilla.gateway.convert import GameConverter
 from flotilla.rules import Seat
 from flotilla.rules.options import config_from_options
 from flotilla.rules.replay import replay

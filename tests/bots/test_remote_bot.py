@@ -16,7 +16,7 @@ from flotilla.bots import make
 from flotilla.bots.arena import Entrant, rotation
 from flotilla.bots.remote import PolicyBot
 from flotilla.bots.remote_arena import result_of, run_remote
-from flotilla.gateway.convert import GameConverter
+from flotilla.convert import GameConverter
 from flotilla.gateway.render import Renderer
 from flotilla.rules import Rng, Seat
 from flotilla_client import FlotillaClient

@@ -13,7 +13,7 @@ import redis.asyncio as aioredis
 from google.protobuf.json_format import MessageToDict
 
 from flotilla.app.host import host_for
-from flotilla.gateway.convert import GameConverter
+from flotilla.convert import GameConverter
 from flotilla.rules import Seat as RulesSeat
 from flotilla.rules.replay import replay
 from flotilla.store import keys

@@ -12,7 +12,7 @@ import time
 import pytest
 
 from flotilla.app.host import host_for
-from flotilla.gateway.convert import GameConverter
+from flotilla.convert import GameConverter
 from flotilla.records import CLOCK
 from flotilla.store.redis_store import RedisStore
 from flotilla_client import FlotillaClient, Played, RandomBot, Seat, fallback, run_bot, run_bots

@@ -1,4 +1,4 @@
-"""Game use cases for the gateway: create, join, read, submit, watch. No grpc here."""
+"""Game use cases for the gateway: create, join, list, read, submit, watch. No grpc here."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ import orjson
 import structlog
 
 from flotilla import metrics
-from flotilla.app import clocks
+from flotilla.app import clocks, listing
 from flotilla.app.errors import GameFull, GameNotFinished, GameNotFound, InvalidRequest, NotSeated, SeatAbsent
 from flotilla.app.host import GameHost, host_for, seed_commitment
 from flotilla.app.inbox import Inbox
@@ -160,11 +160,10 @@ class Games:
         `creator`: the user whose request this is (request ids are scoped to the user); None for
         the server's own requests, whose ids are unique already (`room:<id>`, `match:<id>`).
         `private_code`: the game of a private room; spectators must show that code.
-        `hold`: called with the game id once the request is known to be valid, before anything
-        is stored (the creator's quota of open games; it raises to refuse).
-        `seated`: every seat's (user, name) in seat order, distinct users (a room's or a match's
-        players): the game starts with all of them seated, in one step, and nobody else may join
-        it. The same request id with other players raises GameFull.
+        `hold`: called with the game id once the request is valid, before anything is stored (the
+        creator's open-games quota; it raises to refuse).
+        `seated`: every seat's (user, name) in seat order, distinct users (a room's or match's): the
+        game starts with all seated and nobody else may join; the same id with others is GameFull.
         """
         host = host_for(kind)
         if not 1 <= seats <= MAX_SEATS:
@@ -208,6 +207,12 @@ class Games:
         """For each game: whether it still exists and has not ended."""
         metas = await self.store.metas(game_ids) if game_ids else []
         return [meta is not None and meta.status not in ("finished", "abandoned") for meta in metas]
+
+    async def listed(
+        self, kind: str, cursor: int | None, size: int, status: str | None
+    ) -> tuple[list[GameMeta], int | None]:
+        """A page of public games and the next page's cursor (app/listing.py)."""
+        return await listing.list_games(self.store, kind, cursor, size, status)
 
     async def join(self, game_id: str, user: str, name: str, seat: int | None, kind: str = "") -> tuple[int, GameMeta]:
         """Seat `user` (of `kind`, identity/principal.py) in the game: (seat, the game after)."""
@@ -259,6 +264,14 @@ class Games:
             finished=meta.status in ("finished", "abandoned"),
             lineage=meta.head,
         )
+
+    async def still_seated(self, game_id: str, seat: int, user: str) -> dict[int, dict[str, str]]:
+        """`still_seated` for this store: the game's seats, or NotSeated, SeatAbsent."""
+        return await still_seated(self.store, game_id, seat, user)
+
+    async def seats(self, game_id: str) -> dict[int, dict[str, str]]:
+        """Who holds each seat of the game (`user`, `name`, `kind`)."""
+        return await self.store.seats(game_id)
 
     async def seat_of(self, game_id: str, user: str) -> Seat | None:
         for seat, holder in (await self.store.seats(game_id)).items():

@@ -17,7 +17,7 @@ from typing import Any
 
 from flotilla.app.host import host_for
 from flotilla.bots.policy import Decision, Policy, Rules, make
-from flotilla.gateway.convert import GameConverter
+from flotilla.convert import GameConverter
 from flotilla.rules import Rng, Seat
 from flotilla_client import FlotillaClient
 from flotilla_client import Seat as SeatToken

@@ -17,8 +17,8 @@ import grpc
 from google.protobuf.message import Message
 
 from flotilla.app import catalogue
+from flotilla.convert import snake
 from flotilla.games import REGISTRY
-from flotilla.gateway.convert import snake
 from flotilla.gateway.errors import maps_errors
 from flotilla_client.api.catalog.v1 import catalog_service_pb2 as pb
 from flotilla_client.api.catalog.v1 import catalog_service_pb2_grpc as pb_grpc

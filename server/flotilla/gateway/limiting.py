@@ -44,36 +44,22 @@ class CallLimits:
         """Refuse (RateLimited) or count one `call` of this user (`bot`: a bot account's) from this address."""
         await self.limiter.check(call, user, self.address(context), bot=bot)
 
-    def gate(
-        self, call: str, context: Context, user: str | None, *, bot: bool = False, seat: str | None = None
-    ) -> Gate:
-        """The buckets of one `call`, taken later (with the work it queues: see Games.submit);
-        `seat`: `<game>:<seat>` acted for (Limiter.gate)."""
-        return self.limiter.gate(call, user, self.address(context), bot=bot, seat=seat)
-
-    def submit_gate(self, context: Context, who: Principal | None) -> Gate:
-        """The buckets of a move by `who` (a seat token's: its game and seat count too)."""
+    def submit_gate(self, context: Context, who: Principal | None, address: str | None = None) -> Gate:
+        """The buckets of a move by `who` (a seat token's: its game and seat count too), taken later
+        with the move it queues (see Games.submit); `address`: the client's, when known already."""
+        address = address or self.address(context)
         if who is None:
-            return self.gate("submit", context, None)
+            return self.limiter.gate("submit", None, address)
         seat = f"{who.game}:{who.seat}" if who.is_seat else None
-        return self.gate("submit", context, who.user, bot=who.is_bot_account, seat=seat)
+        return self.limiter.gate("submit", who.user, address, bot=who.is_bot_account, seat=seat)
 
     @contextlib.asynccontextmanager
-    async def guessing(self, context: Context, user: str | None, code: str) -> AsyncIterator[None]:
-        """The block checks join `code` (if any) for this user from this address: a wrong one counts
-        against the code_guess limits, and a locked subject is refused before the check
-        (Limiter.guessing). An empty code guesses nothing and costs nothing."""
-        if not code:
-            yield
-            return
-        async with self.limiter.guessing(user, self.address(context)):
-            yield
-
-    @contextlib.asynccontextmanager
-    async def stream(self, context: Context, user: str | None, *, bot: bool = False) -> AsyncIterator[None]:
+    async def stream(
+        self, context: Context, user: str | None, *, bot: bool = False, address: str | None = None
+    ) -> AsyncIterator[None]:
         """A stream opens: the stream_open rate limits, then a place within the stream quotas
-        while the block runs."""
-        address = self.address(context)
+        while the block runs; `address`: the client's, when known already."""
+        address = address or self.address(context)
         await self.limiter.check("stream_open", user, address, bot=bot)
         async with self.streams.open(user, address, self.connection(context), bot=bot):
             yield

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import AsyncIterator
 from functools import partial
 from typing import Any
@@ -10,16 +9,15 @@ from typing import Any
 import grpc
 import structlog
 
-from flotilla.app import inputs
-from flotilla.app.errors import GameNotFound, GuestsDisabled, InvalidRequest, NotSeated, SeatAbsent
-from flotilla.app.games import check_request_id, still_seated
+from flotilla.app import inputs, listing
+from flotilla.app.errors import GuestsDisabled, InvalidRequest
+from flotilla.app.games import check_request_id
 from flotilla.gateway.auth import Principal, Tokens, session_of
 from flotilla.gateway.errors import maps_errors, maps_stream_errors
-from flotilla.gateway.game_servicer import MAX_PAGE
 from flotilla.gateway.limiting import CallLimits
 from flotilla.gateway.render import clock_from_pb, clock_pb
 from flotilla.gateway.user_kinds import user_kind
-from flotilla.lobby import room_options
+from flotilla.lobby import room_access, room_options
 from flotilla.lobby.room_document import (
     CLOSED,
     OPEN,
@@ -27,7 +25,6 @@ from flotilla.lobby.room_document import (
     STARTING,
     Room,
     RoomFilter,
-    needs_code,
     room_clock,
     room_id_of,
     seat_of,
@@ -40,7 +37,6 @@ from flotilla_client.api.lobby.v1 import lobby_service_pb2_grpc as pb_grpc
 log = structlog.get_logger("flotilla.gateway")
 
 Context = grpc.aio.ServicerContext[Any, Any]
-_PAGE_TOKEN = re.compile(r"[0-9]{1,16}(\.[0-9]{1,6})?")  # a listing score as repr() writes it (below 1e16)
 STATES = {
     OPEN: pb.ROOM_STATE_OPEN,
     STARTING: pb.ROOM_STATE_STARTING,
@@ -102,27 +98,11 @@ class LobbyServicer(pb_grpc.LobbyServiceServicer):
         self.limits = limits
 
     async def _seat_token(self, room: Room, who: Principal) -> str:
-        """The caller's seat token for the room's game once it started ("" for none, or once the
-        seat left or went absent: no token outlives its seat's revocation)."""
-        mine = seat_of(room, who.user)
-        if room["status"] != STARTED or mine is None:
-            return ""
-        try:
-            await still_seated(self.rooms.games.store, room["game"], mine, who.user)
-        except (NotSeated, GameNotFound, SeatAbsent):
-            return ""
-        return self.tokens.seat(room["game"], mine, who.user, who.name, api_key=who.api_key)
+        return await room_access.seat_token(self.rooms, self.tokens, room, who)
 
     async def _admitted(self, context: Context, who: Principal, name: str, code: str) -> RoomRow:
-        """The room `name` (or, when it is empty, the one whose join code `code` is), if `who` may see
-        it: a private room it does not sit in needs its code, and checking one is a guess
-        (CallLimits.guessing: a wrong code counts, a locked caller is refused whatever its code)."""
-        if name:
-            row = await self.rooms.get(room_id_of(name))
-            if not needs_code(row.room, who.user):
-                return row
-        async with self.limits.guessing(context, who.user, code):
-            return await self.rooms.get(await self.rooms.find(name, code), who.user, code)
+        address = partial(self.limits.address, context)
+        return await room_access.admitted(self.rooms, self.limits.limiter, who, name, code, address)
 
     @maps_errors
     async def CreateRoom(self, request: pb.CreateRoomRequest, context: Context) -> pb.CreateRoomResponse:
@@ -150,16 +130,10 @@ class LobbyServicer(pb_grpc.LobbyServiceServicer):
     @maps_errors
     async def ListRooms(self, request: pb.ListRoomsRequest, context: Context) -> pb.ListRoomsResponse:
         who = await principal(self.tokens, context)
-        size = request.page_size or 50
-        if not 0 < size <= MAX_PAGE:
-            raise InvalidRequest(f"page_size must be 1..{MAX_PAGE}", field="page_size")
+        size = listing.page_size(request.page_size)
         if request.min_open_seats < 0:
             raise InvalidRequest("min_open_seats must be >= 0", field="min_open_seats")
-        after: float | None = None
-        if request.page_token:
-            if _PAGE_TOKEN.fullmatch(request.page_token) is None:
-                raise InvalidRequest("page_token is not one this server issued", field="page_token")
-            after = float(request.page_token)
+        after = listing.score_after(request.page_token)
         where = RoomFilter(inputs.kind_filter(request.kind), request.min_open_seats, inputs.options(request.options))
         rows, cursor = await self.rooms.list(where, after, size)
         return pb.ListRoomsResponse(

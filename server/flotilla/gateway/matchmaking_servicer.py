@@ -9,12 +9,11 @@ from typing import Any
 import grpc
 import structlog
 
-from flotilla.app import inputs
+from flotilla.app import inputs, listing
 from flotilla.app.errors import InvalidRequest
 from flotilla.app.games import check_request_id
 from flotilla.gateway.auth import Principal, Tokens
 from flotilla.gateway.errors import maps_errors, maps_stream_errors
-from flotilla.gateway.game_servicer import MAX_PAGE
 from flotilla.gateway.limiting import CallLimits
 from flotilla.gateway.lobby_servicer import principal
 from flotilla.gateway.user_kinds import user_kind
@@ -49,10 +48,8 @@ _USER = re.compile(r"^users/([0-9a-zA-Z_-]{1,64})$")
 
 
 def _page(size: int, token: str) -> tuple[int, int]:
-    size = size or 50
-    if not 0 < size <= MAX_PAGE:
-        raise InvalidRequest(f"page_size must be 1..{MAX_PAGE}", field="page_size")
-    return size, inputs.page_number(token) or 0
+    """(page size, offset) of an offset-paged list (app/listing.py)."""
+    return listing.page_size(size), inputs.page_number(token) or 0
 
 
 class MatchmakingServicer(pb_grpc.MatchmakingServiceServicer):

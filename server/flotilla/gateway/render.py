@@ -21,7 +21,7 @@ from flotilla.app.host import AnyRules, GameHost
 from flotilla.app.host_events import ABSENT, FINISHED, RULES_EVENT, STARTED, TIMED_OUT
 from flotilla.app.lineage import etag
 from flotilla.app.watching import RESUME_POINT_UNKNOWN, REWOUND, Batch
-from flotilla.gateway.convert import GameConverter
+from flotilla.convert import GameConverter
 from flotilla.gateway.user_kinds import user_kind
 from flotilla.records import EventRow
 from flotilla.rules import InvalidAction, Seat

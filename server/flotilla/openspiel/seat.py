@@ -17,8 +17,8 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from flotilla.convert import GameConverter
 from flotilla.games import REGISTRY, rules_at
-from flotilla.gateway.convert import GameConverter
 from flotilla.rules import Rng, Seat
 from flotilla_client import FlotillaClient, FlotillaError
 from flotilla_client.bots import keep_playing

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 
+from flotilla.convert import GameConverter
 from flotilla.games.navegador import RULES
 from flotilla.games.navegador.config import Config
-from flotilla.gateway.convert import GameConverter
 from flotilla.rules import Seat
 from flotilla.rules.testing import game_seed
 

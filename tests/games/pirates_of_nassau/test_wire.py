@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
+from flotilla.convert import GameConverter
 from flotilla.games.pirates_of_nassau import RULES, Config
-from flotilla.gateway.convert import GameConverter
 from flotilla.rules import Seat
 from flotilla.rules.testing import game_seed
 

@@ -6,8 +6,8 @@ import random
 
 import pytest
 
+from flotilla.convert import GameConverter
 from flotilla.games.port_royal import RULES, Config, Mode
-from flotilla.gateway.convert import GameConverter
 
 
 @pytest.mark.parametrize("mode", list(Mode))

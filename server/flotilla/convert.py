@@ -3,6 +3,10 @@
 A game's proto mirrors its dataclasses field by field, so one reflective converter serves
 every game: it walks the message descriptor and the Python value together. Conversion
 plans are cached per (class, descriptor), so the per-message cost is attribute access.
+
+It sits below the wire edge, outside the layers (it imports only `flotilla.rules` and, by name,
+each game's generated module): the gateway renders with it, and remote bots (run by the
+matchmaker), `flotilla.verify` and `flotilla.openspiel` decode views and actions with it.
 """
 
 from __future__ import annotations
