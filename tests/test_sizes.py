@@ -1,8 +1,8 @@
 """Small units (issue 25, item 6): no module in server/ over `MODULE_LINES` lines, no function over
 `FUNCTION_LINES`, except the data tables declared here (each with its reason) and generated code.
 
-`OVERSIZED` is a shrinking allow-list of today's offenders, each with its size then: one may not
-grow, and one that got small enough must leave the list (so the check tightens as they are split).
+Issue 25 split the last offenders (the store by subject, the servicers into app/, the worker, the
+CLI, the rooms and the engines' long functions into named steps): there is no allow-list.
 """
 
 from __future__ import annotations
@@ -14,17 +14,8 @@ SERVER = Path(__file__).parents[1] / "server"
 MODULE_LINES = 500
 FUNCTION_LINES = 60
 
-DATA_TABLES = {
-    "flotilla/games/pirates_of_nassau/tables.py": "the printed game's cards, ports and ships, one row each",
-}
-"""Modules that are tables of data, not logic: no size limit, with the reason."""
-
-OVERSIZED = {  # owned by other parts of issue 25 (store split, thin edges, games' units): to shrink
-    "flotilla/gateway/game_servicer.py": 572,
-    "flotilla/gateway/game_servicer.py:_play": 73,
-    "flotilla/app/games.py:create": 61,
-}
-"""Today's offenders, `module` or `module:function`, with their size in lines when listed."""
+DATA_TABLES: dict[str, str] = {}
+"""Modules that are tables of data, not logic (no size limit), each with the reason; none today."""
 
 
 def generated(path: Path) -> bool:
@@ -50,21 +41,12 @@ def sizes() -> dict[str, int]:
     return found
 
 
-def test_no_module_or_function_is_too_long_unless_listed() -> None:
+def test_no_module_or_function_is_too_long() -> None:
     found = sizes()
-    new = {name: size for name, size in found.items() if name not in OVERSIZED}
-    assert new == {}, f"over {MODULE_LINES} lines a module, {FUNCTION_LINES} a function: split them by subject"
+    assert found == {}, f"over {MODULE_LINES} lines a module, {FUNCTION_LINES} a function: split them by subject"
 
 
-def test_listed_offenders_do_not_grow() -> None:
-    grown = {name: (OVERSIZED[name], size) for name, size in sizes().items() if size > OVERSIZED.get(name, size)}
-    assert grown == {}, "(listed, now): an allowed offender grew"
-
-
-def test_the_allow_list_shrinks() -> None:
-    """An offender split below the limits (or gone) leaves `OVERSIZED`, so it cannot grow back."""
-    assert set(OVERSIZED) - set(sizes()) == set()
-
-
-def test_declared_data_tables_exist() -> None:
-    assert [name for name in DATA_TABLES if not (SERVER / name).is_file()] == []
+def test_every_declared_data_table_needs_it() -> None:
+    """A module listed in `DATA_TABLES` is over the limit (else it leaves the list, so it cannot grow back)."""
+    small = [name for name in DATA_TABLES if len((SERVER / name).read_text().splitlines()) <= MODULE_LINES]
+    assert small == []
