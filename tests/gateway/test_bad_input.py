@@ -1,7 +1,7 @@
 """Every bad input gets a typed status with an ErrorInfo reason and a short echo (issue 10, item 7).
 
-Against a real gateway and worker; requests are sent as raw bytes where the SDK would refuse
-to build them.
+Against a real gateway and worker in the test process (tests/inproc.py); requests are sent as raw
+bytes where the SDK would refuse to build them.
 """
 
 from __future__ import annotations
@@ -20,8 +20,9 @@ from flotilla_client.api.game.v1 import game_pb2
 from flotilla_client.api.game.v1 import game_service_pb2 as game
 from flotilla_client.api.lobby.v1 import lobby_service_pb2 as lobby
 from flotilla_client.api.matchmaking.v1 import matchmaking_service_pb2 as mm
+from inproc import InProcess, in_process
 from raw_rpc import METHODS, Answer, answer_of, auth, call, call_message, serving
-from support import Stack, start_stack, stored_tokens
+from support import stored_tokens
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(120)]
 
@@ -30,14 +31,13 @@ BY_NAME = {f"{m.containing_service.name}/{m.name}": m for m in METHODS}
 
 
 @pytest.fixture(scope="module")
-def lone(redis_server: RedisServer, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    running = start_stack(redis_server.url, tmp_path_factory.mktemp("bad-input"), gateways=1, workers=1)
-    yield running
-    running.stop()
+def lone(redis_server: RedisServer) -> Iterator[InProcess]:
+    with in_process(redis_server.url, gateways=1) as running:
+        yield running
 
 
 @pytest.fixture
-async def player(lone: Stack) -> AsyncIterator[FlotillaClient]:
+async def player(lone: InProcess) -> AsyncIterator[FlotillaClient]:
     client = FlotillaClient(lone.gateways[0])
     await client.sign_in("tester")
     yield client
@@ -146,7 +146,7 @@ def add(n: int) -> game_pb2.Action:
     return game_pb2.Action(counter=counter_pb2.Action(add=counter_pb2.Add(n=n)))
 
 
-async def test_a_well_signed_token_with_a_malformed_payload_is_unauthenticated(lone: Stack) -> None:
+async def test_a_well_signed_token_with_a_malformed_payload_is_unauthenticated(lone: InProcess) -> None:
     tokens = await stored_tokens(lone.redis_url)
     channel = grpc.aio.insecure_channel(lone.gateways[0])
     for payload in [
@@ -217,7 +217,7 @@ async def test_long_input_comes_back_as_a_short_echo(player: FlotillaClient, siz
         "x" * 41,
     ],
 )
-async def test_a_display_name_with_invisible_or_control_characters_is_refused(lone: Stack, name: str) -> None:
+async def test_a_display_name_with_invisible_or_control_characters_is_refused(lone: InProcess, name: str) -> None:
     channel = grpc.aio.insecure_channel(lone.gateways[0])
     answer = await call_message(
         channel, BY_NAME["AuthService/SignInAsGuest"], game.SignInAsGuestRequest(display_name=name)
@@ -235,7 +235,7 @@ async def test_a_display_name_with_invisible_or_control_characters_is_refused(lo
     ("given", "shown"),
     [("  Ada  ", "Ada"), ("Zoe\u0308", "Zo\u00eb"), ("\U0001f642 Ana", "\U0001f642 Ana"), ("李" * 40, "李" * 40)],
 )
-async def test_display_names_are_trimmed_and_normalised(lone: Stack, given: str, shown: str) -> None:
+async def test_display_names_are_trimmed_and_normalised(lone: InProcess, given: str, shown: str) -> None:
     client = FlotillaClient(lone.gateways[0])
     await client.sign_in(given)
     created = await client.create_game("counter", 2)
