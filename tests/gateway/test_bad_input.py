@@ -8,19 +8,18 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 
 import grpc
 import pytest
 
-from flotilla.redis_server import RedisServer
 from flotilla_client import FlotillaClient, FlotillaError, Seat
 from flotilla_client.api.counter.v1 import counter_pb2
 from flotilla_client.api.game.v1 import game_pb2
 from flotilla_client.api.game.v1 import game_service_pb2 as game
 from flotilla_client.api.lobby.v1 import lobby_service_pb2 as lobby
 from flotilla_client.api.matchmaking.v1 import matchmaking_service_pb2 as mm
-from inproc import InProcess, in_process
+from inproc import InProcess
 from raw_rpc import METHODS, Answer, answer_of, auth, call, call_message, serving
 from support import stored_tokens
 
@@ -30,15 +29,9 @@ INVALID = grpc.StatusCode.INVALID_ARGUMENT
 BY_NAME = {f"{m.containing_service.name}/{m.name}": m for m in METHODS}
 
 
-@pytest.fixture(scope="module")
-def lone(redis_server: RedisServer) -> Iterator[InProcess]:
-    with in_process(redis_server.url, gateways=1) as running:
-        yield running
-
-
 @pytest.fixture
-async def player(lone: InProcess) -> AsyncIterator[FlotillaClient]:
-    client = FlotillaClient(lone.gateways[0])
+async def player(inproc: InProcess) -> AsyncIterator[FlotillaClient]:
+    client = FlotillaClient(inproc.gateways[0])
     await client.sign_in("tester")
     yield client
     await client.close()
@@ -146,9 +139,9 @@ def add(n: int) -> game_pb2.Action:
     return game_pb2.Action(counter=counter_pb2.Action(add=counter_pb2.Add(n=n)))
 
 
-async def test_a_well_signed_token_with_a_malformed_payload_is_unauthenticated(lone: InProcess) -> None:
-    tokens = await stored_tokens(lone.redis_url)
-    channel = grpc.aio.insecure_channel(lone.gateways[0])
+async def test_a_well_signed_token_with_a_malformed_payload_is_unauthenticated(inproc: InProcess) -> None:
+    tokens = await stored_tokens(inproc.redis_url)
+    channel = grpc.aio.insecure_channel(inproc.gateways[0])
     for payload in [
         {"typ": "session", "name": "n"},  # no subject
         {"typ": "session", "sub": 1, "name": "n"},
@@ -217,8 +210,8 @@ async def test_long_input_comes_back_as_a_short_echo(player: FlotillaClient, siz
         "x" * 41,
     ],
 )
-async def test_a_display_name_with_invisible_or_control_characters_is_refused(lone: InProcess, name: str) -> None:
-    channel = grpc.aio.insecure_channel(lone.gateways[0])
+async def test_a_display_name_with_invisible_or_control_characters_is_refused(inproc: InProcess, name: str) -> None:
+    channel = grpc.aio.insecure_channel(inproc.gateways[0])
     answer = await call_message(
         channel, BY_NAME["AuthService/SignInAsGuest"], game.SignInAsGuestRequest(display_name=name)
     )
@@ -235,8 +228,8 @@ async def test_a_display_name_with_invisible_or_control_characters_is_refused(lo
     ("given", "shown"),
     [("  Ada  ", "Ada"), ("Zoe\u0308", "Zo\u00eb"), ("\U0001f642 Ana", "\U0001f642 Ana"), ("李" * 40, "李" * 40)],
 )
-async def test_display_names_are_trimmed_and_normalised(lone: InProcess, given: str, shown: str) -> None:
-    client = FlotillaClient(lone.gateways[0])
+async def test_display_names_are_trimmed_and_normalised(inproc: InProcess, given: str, shown: str) -> None:
+    client = FlotillaClient(inproc.gateways[0])
     await client.sign_in(given)
     created = await client.create_game("counter", 2)
     await client.join(created.name)
