@@ -151,6 +151,18 @@ async def _cancel_the_rest() -> None:
     await asyncio.gather(*rest, return_exceptions=True)
 
 
+@contextlib.asynccontextmanager
+async def own_gateway(redis_url: str, **settings: Any) -> AsyncIterator[Gateway]:
+    """One more gateway, on the calling test's own event loop, at the production defaults (but a
+    0.3 s heartbeat and a free port) with `settings` applied: for a test of settings of its own."""
+    base: dict[str, Any] = {"redis_url": redis_url, "bind": "127.0.0.1:0", "heartbeat_s": 0.3}
+    running = await start_gateway(Settings(**{**base, **settings}))
+    try:
+        yield running
+    finally:
+        await running.stop(0)
+
+
 @contextlib.contextmanager
 def in_process(redis_url: str, *, gateways: int = 2, workers: int = 1, **settings: Any) -> Iterator[InProcess]:
     """`gateways` gateways and `workers` workers in this process on `redis_url` (`stack_settings`
