@@ -24,7 +24,8 @@ from flotilla_client import FlotillaClient, Seat
 from flotilla_client.api.game.v1 import game_pb2
 from flotilla_client.api.lobby.v1 import lobby_service_pb2 as lobby_pb
 from forkserver import Proc
-from gateway.test_identity import ISSUER, Issuer, gateway, issuer_settings
+from gateway.test_identity import ISSUER, Issuer, issuer_settings
+from inproc import own_gateway
 from lobby.mm_support import Player, ratings_settled, start_matchmaker, stop
 from matchmaker.test_rated_games import play_together
 from support import Stack
@@ -82,7 +83,7 @@ def jwks(issuer: Issuer, tmp_path_factory: pytest.TempPathFactory) -> Path:
 async def users(stack: Stack, issuer: Issuer, jwks: Path) -> AsyncIterator[tuple[str, Users]]:
     """The users, on a gateway at default settings that also accepts the identity provider's tokens
     (and guests, as a public lobby's does)."""
-    async with gateway(stack, **issuer_settings(oidc_jwks_file=str(jwks), guests=True)) as running:
+    async with own_gateway(stack.redis_url, **issuer_settings(oidc_jwks_file=str(jwks), guests=True)) as running:
         target = f"127.0.0.1:{running.port}"
         made = Users(target, issuer)
         await made.sign_in(target, stack.redis_url)
