@@ -52,9 +52,25 @@ def stack_settings(redis_url: str, **changes: Any) -> Settings:
 
 @dataclass
 class _Running:
+    """A worker running as a task of the current event loop, on a store of its own."""
+
     worker: Worker
     store: RedisStore
     task: asyncio.Task[None]
+
+    @classmethod
+    async def start(cls, settings: Settings) -> _Running:
+        store = RedisStore.from_settings(settings)
+        worker = Worker.from_settings(store, settings, consumer=f"inproc-{uuid.uuid4().hex[:8]}")
+        task = asyncio.create_task(worker.run(), name=worker.consumer)
+        await asyncio.sleep(0)  # `run` has begun: a `stop` from now on is not cleared by its start
+        return cls(worker, store, task)
+
+    async def stopped(self) -> None:
+        """Stop the worker (it finishes the batch in hand) and release its store."""
+        self.worker.stop()
+        await asyncio.wait_for(self.task, STOP_TIMEOUT_S)
+        await self.store.close()
 
 
 @dataclass
@@ -100,19 +116,14 @@ class InProcess:
         return self
 
     async def _start_worker(self) -> None:
-        store = RedisStore.from_settings(self.settings)
-        worker = Worker.from_settings(store, self.settings, consumer=f"inproc-{uuid.uuid4().hex[:8]}")
-        task = asyncio.create_task(worker.run(), name=worker.consumer)
-        await asyncio.sleep(0)  # `run` has begun: a `stop` from now on is not cleared by its start
-        self._workers.append(_Running(worker, store, task))
+        self._workers.append(await _Running.start(self.settings))
 
     async def _stop_workers(self) -> None:
         stopping, self._workers = self._workers, []
         for running in stopping:
-            running.worker.stop()  # finishes the batch in hand; returns within its block (1 s)
+            running.worker.stop()  # all at once: each returns within its block (1 s)
         for running in stopping:
-            await running.task
-            await running.store.close()
+            await running.stopped()
 
     @contextlib.asynccontextmanager
     async def workers_paused(self) -> AsyncIterator[None]:
@@ -161,6 +172,17 @@ async def own_gateway(redis_url: str, **settings: Any) -> AsyncIterator[Gateway]
         yield running
     finally:
         await running.stop(0)
+
+
+@contextlib.asynccontextmanager
+async def own_worker(redis_url: str, **settings: Any) -> AsyncIterator[Worker]:
+    """A rules worker on the calling test's own event loop (`flotilla worker`'s construction), at the
+    production defaults with `settings` applied, stopped at the end of the block."""
+    running = await _Running.start(Settings(redis_url=redis_url, **settings))
+    try:
+        yield running.worker
+    finally:
+        await running.stopped()
 
 
 @contextlib.contextmanager
