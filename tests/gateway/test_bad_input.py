@@ -1,27 +1,27 @@
 """Every bad input gets a typed status with an ErrorInfo reason and a short echo (issue 10, item 7).
 
-Against a real gateway and worker; requests are sent as raw bytes where the SDK would refuse
-to build them.
+Against a real gateway and worker in the test process (tests/inproc.py); requests are sent as raw
+bytes where the SDK would refuse to build them.
 """
 
 from __future__ import annotations
 
 import asyncio
 import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 
 import grpc
 import pytest
 
-from flotilla.redis_server import RedisServer
 from flotilla_client import FlotillaClient, FlotillaError, Seat
 from flotilla_client.api.counter.v1 import counter_pb2
 from flotilla_client.api.game.v1 import game_pb2
 from flotilla_client.api.game.v1 import game_service_pb2 as game
 from flotilla_client.api.lobby.v1 import lobby_service_pb2 as lobby
 from flotilla_client.api.matchmaking.v1 import matchmaking_service_pb2 as mm
+from inproc import InProcess
 from raw_rpc import METHODS, Answer, answer_of, auth, call, call_message, serving
-from support import Stack, start_stack, stored_tokens
+from support import stored_tokens
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(120)]
 
@@ -29,16 +29,9 @@ INVALID = grpc.StatusCode.INVALID_ARGUMENT
 BY_NAME = {f"{m.containing_service.name}/{m.name}": m for m in METHODS}
 
 
-@pytest.fixture(scope="module")
-def lone(redis_server: RedisServer, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    running = start_stack(redis_server.url, tmp_path_factory.mktemp("bad-input"), gateways=1, workers=1)
-    yield running
-    running.stop()
-
-
 @pytest.fixture
-async def player(lone: Stack) -> AsyncIterator[FlotillaClient]:
-    client = FlotillaClient(lone.gateways[0])
+async def player(inproc: InProcess) -> AsyncIterator[FlotillaClient]:
+    client = FlotillaClient(inproc.gateways[0])
     await client.sign_in("tester")
     yield client
     await client.close()
@@ -146,9 +139,9 @@ def add(n: int) -> game_pb2.Action:
     return game_pb2.Action(counter=counter_pb2.Action(add=counter_pb2.Add(n=n)))
 
 
-async def test_a_well_signed_token_with_a_malformed_payload_is_unauthenticated(lone: Stack) -> None:
-    tokens = await stored_tokens(lone.redis_url)
-    channel = grpc.aio.insecure_channel(lone.gateways[0])
+async def test_a_well_signed_token_with_a_malformed_payload_is_unauthenticated(inproc: InProcess) -> None:
+    tokens = await stored_tokens(inproc.redis_url)
+    channel = grpc.aio.insecure_channel(inproc.gateways[0])
     for payload in [
         {"typ": "session", "name": "n"},  # no subject
         {"typ": "session", "sub": 1, "name": "n"},
@@ -217,8 +210,8 @@ async def test_long_input_comes_back_as_a_short_echo(player: FlotillaClient, siz
         "x" * 41,
     ],
 )
-async def test_a_display_name_with_invisible_or_control_characters_is_refused(lone: Stack, name: str) -> None:
-    channel = grpc.aio.insecure_channel(lone.gateways[0])
+async def test_a_display_name_with_invisible_or_control_characters_is_refused(inproc: InProcess, name: str) -> None:
+    channel = grpc.aio.insecure_channel(inproc.gateways[0])
     answer = await call_message(
         channel, BY_NAME["AuthService/SignInAsGuest"], game.SignInAsGuestRequest(display_name=name)
     )
@@ -235,8 +228,8 @@ async def test_a_display_name_with_invisible_or_control_characters_is_refused(lo
     ("given", "shown"),
     [("  Ada  ", "Ada"), ("Zoe\u0308", "Zo\u00eb"), ("\U0001f642 Ana", "\U0001f642 Ana"), ("李" * 40, "李" * 40)],
 )
-async def test_display_names_are_trimmed_and_normalised(lone: Stack, given: str, shown: str) -> None:
-    client = FlotillaClient(lone.gateways[0])
+async def test_display_names_are_trimmed_and_normalised(inproc: InProcess, given: str, shown: str) -> None:
+    client = FlotillaClient(inproc.gateways[0])
     await client.sign_in(given)
     created = await client.create_game("counter", 2)
     await client.join(created.name)

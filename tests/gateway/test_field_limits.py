@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import grpc
@@ -25,12 +25,11 @@ from google.protobuf.message import Message
 from flotilla.gateway.field_limits import MAXIMA, Limit, checker, grows, inner, limit_of
 from flotilla.gateway.json_limits import SCAN_FROM_CHARS
 from flotilla.gateway.json_limits import over_limits as json_over_limits
-from flotilla.gateway.server import Gateway, start_gateway
 from flotilla.gateway.wire_limits import MAX_WIRE_FIELDS, WALK_FROM_BYTES, over_limits
-from flotilla.settings import Settings
 from flotilla_client.api.game.v1 import game_service_pb2 as game
 from flotilla_client.api.lobby.v1 import lobby_service_pb2 as lobby
 from flotilla_client.api.matchmaking.v1 import matchmaking_service_pb2 as matchmaking
+from inproc import InProcess
 from raw_rpc import METHODS, auth, call, call_message
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(60)]
@@ -91,19 +90,6 @@ def test_the_proto_and_the_docs_state_each_maximum(full_name: str) -> None:
     assert f"| `{short}` | {MAXIMA[full_name]} " in doc
 
 
-@pytest.fixture
-async def gateway(redis_url: str) -> AsyncIterator[Gateway]:
-    settings = Settings(
-        redis_url=redis_url,
-        secret="field-limits-" + "f" * 32,
-        bind="127.0.0.1:0",
-        limits="sign_in_per_address=1000/s:1000",
-    )
-    started = await start_gateway(settings)
-    yield started
-    await started.stop(0)
-
-
 def method_for(message: Descriptor) -> MethodDescriptor:
     return next(m for m in METHODS if m.input_type.full_name == message.full_name)
 
@@ -137,10 +123,10 @@ def _varint(n: int) -> bytes:
 
 
 @pytest.mark.parametrize("full_name", sorted(MAXIMA))
-async def test_a_field_over_its_maximum_is_refused_before_any_work(gateway: Gateway, full_name: str) -> None:
+async def test_a_field_over_its_maximum_is_refused_before_any_work(inproc: InProcess, full_name: str) -> None:
     field = next(f for f in growing_fields() if f.full_name == full_name)
     most = MAXIMA[full_name]
-    async with grpc.aio.insecure_channel(f"127.0.0.1:{gateway.port}") as channel:
+    async with grpc.aio.insecure_channel(inproc.gateways[0]) as channel:
         method = method_for(field.containing_type)
         slack = 16 if field.type == FieldDescriptor.TYPE_MESSAGE else 0  # an action's own bytes around the padding
         over = await call_message(channel, method, filled(field, most + 1))
@@ -155,9 +141,9 @@ async def test_a_field_over_its_maximum_is_refused_before_any_work(gateway: Gate
         assert "larger than" not in at_most.details
 
 
-async def test_a_play_stream_checks_the_messages_inside_its_requests(gateway: Gateway) -> None:
+async def test_a_play_stream_checks_the_messages_inside_its_requests(inproc: InProcess) -> None:
     play = next(m for m in METHODS if m.name == "Play")
-    async with grpc.aio.insecure_channel(f"127.0.0.1:{gateway.port}") as channel:
+    async with grpc.aio.insecure_channel(inproc.gateways[0]) as channel:
         opening = game.PlayRequest(open=game.WatchGameRequest(game="g" * 71))
         answer = await call(channel, play, [opening.SerializeToString()])
         assert (answer.code, answer.metadata) == (INVALID, {"field": "open.game"})
@@ -175,10 +161,10 @@ async def signed_in(channel: grpc.aio.Channel) -> tuple[tuple[str, str], ...]:
 
 @pytest.mark.parametrize("name", ["\u202eevil", "a\u200bb", "bell\x07", "line\u2028break", "\ue000", "x" * 41, " "])
 async def test_room_names_and_option_values_refuse_invisible_and_control_characters(
-    gateway: Gateway, name: str
+    inproc: InProcess, name: str
 ) -> None:
     create = next(m for m in METHODS if m.name == "CreateRoom")
-    async with grpc.aio.insecure_channel(f"127.0.0.1:{gateway.port}") as channel:
+    async with grpc.aio.insecure_channel(inproc.gateways[0]) as channel:
         token = dict(await signed_in(channel))["authorization"].removeprefix("Bearer ")
         room = lobby.CreateRoomRequest(kind="counter", seat_count=2, display_name=name)
         answer = await call_message(channel, create, room, token)
@@ -189,8 +175,8 @@ async def test_room_names_and_option_values_refuse_invisible_and_control_charact
             assert (answer.code, answer.metadata) == (INVALID, {"field": "options"})
 
 
-async def test_a_room_keeps_its_normalised_name(gateway: Gateway) -> None:
-    async with grpc.aio.insecure_channel(f"127.0.0.1:{gateway.port}") as channel:
+async def test_a_room_keeps_its_normalised_name(inproc: InProcess) -> None:
+    async with grpc.aio.insecure_channel(inproc.gateways[0]) as channel:
         metadata = await signed_in(channel)
         stub = channel.unary_unary(
             "/flotilla.api.lobby.v1.LobbyService/CreateRoom",

@@ -1,4 +1,5 @@
-"""GameService against real processes: bad input, idempotency, resume on another gateway."""
+"""GameService against real gateways and a worker in the test process (tests/inproc.py): bad input,
+idempotency, resume on another gateway."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from flotilla.store import keys
 from flotilla_client import FlotillaClient, FlotillaError, Seat, play_random
 from flotilla_client.api.counter.v1 import counter_pb2
 from flotilla_client.api.game.v1 import game_pb2, game_service_pb2, game_service_pb2_grpc
-from support import Stack
+from inproc import InProcess
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(120)]
 
@@ -29,11 +30,11 @@ def add(n: int) -> game_pb2.Action:
     return game_pb2.Action(counter=counter_pb2.Action(add=counter_pb2.Add(n=n)))
 
 
-async def two_seats(stack: Stack) -> tuple[FlotillaClient, str, list]:  # type: ignore[type-arg]
-    client = FlotillaClient(stack.gateways[0])
+async def two_seats(inproc: InProcess) -> tuple[FlotillaClient, str, list]:  # type: ignore[type-arg]
+    client = FlotillaClient(inproc.gateways[0])
     await client.sign_in("tester")
     game = await client.create_game("counter", 2)
-    other = FlotillaClient(stack.gateways[0])
+    other = FlotillaClient(inproc.gateways[0])
     await other.sign_in("other")
     seats = [await client.join(game.name), await other.join(game.name)]
     await other.close()
@@ -52,69 +53,69 @@ async def stored(redis_url: str, game: str) -> tuple[bytes, bytes]:
 class TestBadInput:
     """Each bad request gets its status code and reason, and changes nothing."""
 
-    async def expect(self, stack: Stack, game: str, call, code: grpc.StatusCode, reason: str) -> None:  # type: ignore[no-untyped-def]
-        before = await stored(stack.redis_url, game)
+    async def expect(self, inproc: InProcess, game: str, call, code: grpc.StatusCode, reason: str) -> None:  # type: ignore[no-untyped-def]
+        before = await stored(inproc.redis_url, game)
         with pytest.raises(FlotillaError) as caught:
             await call
         assert caught.value.code == code, caught.value
         assert caught.value.reason == f"ERROR_REASON_{reason}", caught.value
         assert caught.value.message
-        assert await stored(stack.redis_url, game) == before
+        assert await stored(inproc.redis_url, game) == before
 
-    async def test_every_bad_request_is_refused_and_changes_nothing(self, stack: Stack) -> None:
-        client, game, seats = await two_seats(stack)
+    async def test_every_bad_request_is_refused_and_changes_nothing(self, inproc: InProcess) -> None:
+        client, game, seats = await two_seats(inproc)
         first, second = seats
         await self.expect(
-            stack,
+            inproc,
             game,
             client.submit(game, first, game_pb2.Action()),
             grpc.StatusCode.INVALID_ARGUMENT,
             "INVALID_ACTION",
         )
         await self.expect(
-            stack, game, client.submit(game, first, add(10**9)), grpc.StatusCode.INVALID_ARGUMENT, "INVALID_ACTION"
+            inproc, game, client.submit(game, first, add(10**9)), grpc.StatusCode.INVALID_ARGUMENT, "INVALID_ACTION"
         )
         await self.expect(
-            stack, game, client.submit(game, second, add(1)), grpc.StatusCode.FAILED_PRECONDITION, "NOT_YOUR_TURN"
+            inproc, game, client.submit(game, second, add(1)), grpc.StatusCode.FAILED_PRECONDITION, "NOT_YOUR_TURN"
         )
         await self.expect(
-            stack, game, client.submit(game, first, add(1), etag="0.0"), grpc.StatusCode.ABORTED, "STALE_GAME_VERSION"
+            inproc, game, client.submit(game, first, add(1), etag="0.0"), grpc.StatusCode.ABORTED, "STALE_GAME_VERSION"
         )
-        other_client, _other_game, other_seats = await two_seats(stack)
+        other_client, _other_game, other_seats = await two_seats(inproc)
         await self.expect(
-            stack, game, client.submit(game, other_seats[0], add(1)), grpc.StatusCode.PERMISSION_DENIED, "NOT_SEATED"
+            inproc, game, client.submit(game, other_seats[0], add(1)), grpc.StatusCode.PERMISSION_DENIED, "NOT_SEATED"
         )
         await self.expect(
-            stack,
+            inproc,
             game,
             client.submit(game, type(first)(game, 0, ""), add(1)),
             grpc.StatusCode.UNAUTHENTICATED,
             "UNAUTHENTICATED",
         )
         await self.expect(
-            stack,
+            inproc,
             game,
             client.submit(game, type(first)(game, 0, first.token[:-4] + "AAAA"), add(1)),
             grpc.StatusCode.UNAUTHENTICATED,
             "UNAUTHENTICATED",
         )
         await self.expect(
-            stack, game, client.submit("games/nope", first, add(1)), grpc.StatusCode.PERMISSION_DENIED, "NOT_SEATED"
+            inproc, game, client.submit("games/nope", first, add(1)), grpc.StatusCode.PERMISSION_DENIED, "NOT_SEATED"
         )
         await self.expect(
-            stack, game, client.get_game("games/" + uuid.uuid4().hex), grpc.StatusCode.NOT_FOUND, "GAME_NOT_FOUND"
+            inproc, game, client.get_game("games/" + uuid.uuid4().hex), grpc.StatusCode.NOT_FOUND, "GAME_NOT_FOUND"
         )
         await self.expect(
-            stack, game, client.get_game("not-a-name"), grpc.StatusCode.INVALID_ARGUMENT, "INVALID_REQUEST"
+            inproc, game, client.get_game("not-a-name"), grpc.StatusCode.INVALID_ARGUMENT, "INVALID_REQUEST"
         )
         await self.expect(
-            stack, game, client.create_game("chess", 2), grpc.StatusCode.INVALID_ARGUMENT, "UNKNOWN_GAME_KIND"
+            inproc, game, client.create_game("chess", 2), grpc.StatusCode.INVALID_ARGUMENT, "UNKNOWN_GAME_KIND"
         )
         await self.expect(
-            stack, game, client.create_game("counter", 3), grpc.StatusCode.INVALID_ARGUMENT, "INVALID_CONFIG"
+            inproc, game, client.create_game("counter", 3), grpc.StatusCode.INVALID_ARGUMENT, "INVALID_CONFIG"
         )
         await self.expect(
-            stack,
+            inproc,
             game,
             client.create_game("counter", 2, {"colour": "red"}),
             grpc.StatusCode.INVALID_ARGUMENT,
@@ -127,16 +128,16 @@ class TestBadInput:
         await client.close()
         await other_client.close()
 
-    async def test_a_session_token_of_a_seated_user_may_not_act_and_a_stranger_may_not(self, stack: Stack) -> None:
+    async def test_a_session_token_of_a_seated_user_may_not_act_and_a_stranger_may_not(self, inproc: InProcess) -> None:
         """Acting needs the seat token (docs/security.md); the seated user's session only reads."""
-        client, game, seats = await two_seats(stack)
+        client, game, seats = await two_seats(inproc)
         as_session = type(seats[0])(game, 0, client.session_token)
         acting = client.submit(game, as_session, add(1))
-        await self.expect(stack, game, acting, grpc.StatusCode.PERMISSION_DENIED, "SEAT_TOKEN_REQUIRED")
+        await self.expect(inproc, game, acting, grpc.StatusCode.PERMISSION_DENIED, "SEAT_TOKEN_REQUIRED")
         view = await client.view(game, as_session)
         assert view.HasField("prompt")  # the session still reads its seat's view, prompt included
         assert (await client.submit(game, seats[0], add(1))).through_event_id == 2
-        stranger = FlotillaClient(stack.gateways[1])
+        stranger = FlotillaClient(inproc.gateways[1])
         await stranger.sign_in("stranger")
         with pytest.raises(FlotillaError) as caught:
             await stranger.submit(game, type(seats[0])(game, 1, stranger.session_token), add(1))
@@ -145,11 +146,11 @@ class TestBadInput:
         await stranger.close()
 
 
-async def test_a_resent_request_id_is_applied_once(stack: Stack) -> None:
-    client, game, seats = await two_seats(stack)
+async def test_a_resent_request_id_is_applied_once(inproc: InProcess) -> None:
+    client, game, seats = await two_seats(inproc)
     first = await client.submit(game, seats[0], add(5), request_id="same-request")
     again = await client.submit(game, seats[0], add(5), request_id="same-request")
-    other_gateway = FlotillaClient(stack.gateways[1])
+    other_gateway = FlotillaClient(inproc.gateways[1])
     third = await other_gateway.submit(game, seats[0], add(5), request_id="same-request")
     assert first.etag == again.etag == third.etag
     assert first.through_event_id == 2
@@ -160,9 +161,9 @@ async def test_a_resent_request_id_is_applied_once(stack: Stack) -> None:
     await other_gateway.close()
 
 
-async def test_a_client_that_reconnects_to_another_gateway_gets_every_missed_event_once(stack: Stack) -> None:
-    client, game, seats = await two_seats(stack)
-    watcher = FlotillaClient(stack.gateways[0])
+async def test_a_client_that_reconnects_to_another_gateway_gets_every_missed_event_once(inproc: InProcess) -> None:
+    client, game, seats = await two_seats(inproc)
+    watcher = FlotillaClient(inproc.gateways[0])
     received: list[int] = []
     async for update in watcher.watch(game):
         assert update.HasField("view")
@@ -171,7 +172,7 @@ async def test_a_client_that_reconnects_to_another_gateway_gets_every_missed_eve
     for i in range(6):  # moves while the watcher is away
         await client.submit(game, seats[i % 2], add(i))
     await watcher.close()
-    elsewhere = FlotillaClient(stack.gateways[1])
+    elsewhere = FlotillaClient(inproc.gateways[1])
     async for update in elsewhere.watch(game, after_event_id=cursor):
         received.extend(e.event_id for e in update.events)
         if len(received) >= 6:
@@ -181,8 +182,8 @@ async def test_a_client_that_reconnects_to_another_gateway_gets_every_missed_eve
     await client.close()
 
 
-async def test_play_stream_carries_actions_outcomes_and_updates(stack: Stack) -> None:
-    client, _game, seats = await two_seats(stack)
+async def test_play_stream_carries_actions_outcomes_and_updates(inproc: InProcess) -> None:
+    client, _game, seats = await two_seats(inproc)
     stream = client.play(seats[0])
     outcomes = []
     async for response in stream:
@@ -215,8 +216,8 @@ async def test_play_stream_carries_actions_outcomes_and_updates(stack: Stack) ->
     await client.close()
 
 
-async def test_an_update_names_only_the_requests_of_its_own_seat(stack: Stack) -> None:
-    client, _game, seats = await two_seats(stack)
+async def test_an_update_names_only_the_requests_of_its_own_seat(inproc: InProcess) -> None:
+    client, _game, seats = await two_seats(inproc)
     mover, other = client.play(seats[0]), client.play(seats[1])
     async for response in mover:
         if response.update.HasField("prompt"):
@@ -236,11 +237,11 @@ async def test_an_update_names_only_the_requests_of_its_own_seat(stack: Stack) -
     await client.close()
 
 
-async def test_health_and_reflection_are_served(stack: Stack) -> None:
+async def test_health_and_reflection_are_served(inproc: InProcess) -> None:
     from grpc_health.v1 import health_pb2, health_pb2_grpc
     from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
-    async with grpc.aio.insecure_channel(stack.gateways[0]) as channel:
+    async with grpc.aio.insecure_channel(inproc.gateways[0]) as channel:
         health = await health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(service=""))
         assert health.status == health_pb2.HealthCheckResponse.SERVING
         stub = reflection_pb2_grpc.ServerReflectionStub(channel)
@@ -254,8 +255,8 @@ async def test_health_and_reflection_are_served(stack: Stack) -> None:
             break
 
 
-async def test_list_games_pages_newest_first(stack: Stack) -> None:
-    client = FlotillaClient(stack.gateways[0])
+async def test_list_games_pages_newest_first(inproc: InProcess) -> None:
+    client = FlotillaClient(inproc.gateways[0])
     await client.sign_in("lister")
     made = [(await client.create_game("counter", 2)).name for _ in range(5)]
     seen: list[str] = []
@@ -290,10 +291,10 @@ async def test_unreachable_redis_is_unavailable_and_the_gateway_keeps_serving() 
         await asyncio.wait_for(gateway.stop(0), 30)
 
 
-async def test_games_one_after_another_on_one_gateway_keep_it_healthy(stack: Stack) -> None:
+async def test_games_one_after_another_on_one_gateway_keep_it_healthy(inproc: InProcess) -> None:
     """Regression: closing a game's live feed must not hand a connection still reading back to the pool."""
-    client = FlotillaClient(stack.gateways[0])
-    other = FlotillaClient(stack.gateways[0])
+    client = FlotillaClient(inproc.gateways[0])
+    other = FlotillaClient(inproc.gateways[0])
     await client.sign_in("a")
     await other.sign_in("b")
     for _ in range(3):
@@ -312,8 +313,8 @@ async def test_games_one_after_another_on_one_gateway_keep_it_healthy(stack: Sta
     await other.close()
 
 
-async def test_bad_clocks_and_leaving_without_a_seat_are_refused(stack: Stack) -> None:
-    client = FlotillaClient(stack.gateways[0])
+async def test_bad_clocks_and_leaving_without_a_seat_are_refused(inproc: InProcess) -> None:
+    client = FlotillaClient(inproc.gateways[0])
     await client.sign_in("clock-tester")
     auth = client._auth(client.session_token)
     for clock in (
@@ -364,12 +365,12 @@ class TestViewAt:
     """GetViewAt: a finished game's view at an earlier event, as the caller could have seen it then."""
 
     async def test_views_at_past_events_are_what_each_viewer_saw_live_and_hide_what_it_could_not_see(
-        self, stack: Stack
+        self, inproc: InProcess
     ) -> None:
-        players = [FlotillaClient(stack.gateways[0]), FlotillaClient(stack.gateways[1])]
+        players = [FlotillaClient(inproc.gateways[0]), FlotillaClient(inproc.gateways[1])]
         for i, player in enumerate(players):
             await player.sign_in(f"replayer{i}")
-        spectator = FlotillaClient(stack.gateways[1])  # no token: the spectator view
+        spectator = FlotillaClient(inproc.gateways[1])  # no token: the spectator view
         game = (await players[0].create_game("sail_away", 2, SHORT)).name  # ~30 actions
         seats = [await p.join(game) for p in players]
         rng = random.Random(3)
@@ -432,11 +433,11 @@ class TestViewAt:
         for player in (*players, spectator):
             await player.close()
 
-    async def test_bad_event_ids_and_unknown_games_are_refused(self, stack: Stack) -> None:
-        client = FlotillaClient(stack.gateways[0])
+    async def test_bad_event_ids_and_unknown_games_are_refused(self, inproc: InProcess) -> None:
+        client = FlotillaClient(inproc.gateways[0])
         await client.sign_in("viewer")
         game = await client.create_game("counter", 2, {"moves": "1"})
-        other = FlotillaClient(stack.gateways[0])
+        other = FlotillaClient(inproc.gateways[0])
         await other.sign_in("other")
         seats = [await client.join(game.name), await other.join(game.name)]
         await client.submit(game.name, seats[0], add(1))

@@ -10,15 +10,14 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from flotilla.gateway.server import Gateway, start_gateway
-from flotilla.settings import Settings
+from flotilla.gateway.server import Gateway
 from flotilla.store import feeds as feeds_module
 from flotilla.store.feeds import TICK_S, Feeds, Signal, Subscription
 from flotilla.store.redis_store import RedisStore
-from flotilla.worker.loop import Worker
 from flotilla_client import FlotillaClient
 from flotilla_client.api.counter.v1 import counter_pb2
 from flotilla_client.api.game.v1 import game_pb2
+from inproc import own_gateway, own_worker
 from support import assert_gapless, until
 
 ADD = game_pb2.Action(counter=counter_pb2.Action(add=counter_pb2.Add(n=1)))
@@ -114,18 +113,8 @@ async def test_no_heartbeat_while_the_store_does_not_answer(redis_url: str) -> N
 @contextlib.asynccontextmanager
 async def gateway(redis_url: str) -> AsyncIterator[Gateway]:
     """An in-process gateway and worker (no new processes: a unit-sized test)."""
-    settings = Settings(redis_url=redis_url, bind="127.0.0.1:0", heartbeat_s=0.5)
-    running = await start_gateway(settings)
-    store = RedisStore.from_settings(settings)
-    worker = Worker.from_settings(store, settings)
-    working = asyncio.create_task(worker.run())
-    try:
+    async with own_gateway(redis_url, heartbeat_s=0.5) as running, own_worker(redis_url, heartbeat_s=0.5):
         yield running
-    finally:
-        worker.stop()
-        await asyncio.wait_for(working, 10)
-        await store.close()
-        await running.stop(0)
 
 
 async def test_moves_of_a_game_read_cold_arrive_gapless(redis_url: str, monkeypatch: pytest.MonkeyPatch) -> None:

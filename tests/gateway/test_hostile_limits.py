@@ -34,8 +34,8 @@ from gateway.test_limits import (
     gateways,
     refused,
     seated_game,
-    worker,
 )
+from inproc import own_worker
 from support import until
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(60)]
@@ -109,7 +109,7 @@ async def test_a_chain_of_trusted_proxies_is_walked_to_the_first_untrusted_hop(r
 async def test_a_bare_version_etag_is_refused_and_changes_nothing(redis_url: str, redis: aioredis.Redis) -> None:
     """`"1"` names version 1 of no history: refused INVALID_ARGUMENT naming the field and showing
     what an etag looks like; the move is not applied. The etag as returned still works."""
-    async with gateways(redis_url, GENEROUS) as started, worker(redis_url):
+    async with gateways(redis_url, GENEROUS) as started, own_worker(redis_url):
         targets = [f"127.0.0.1:{g.port}" for g in started]
         async with seated_game(targets, "user") as (players, tokens, game):
             p, token = players[0], tokens[0]
@@ -164,7 +164,7 @@ async def test_a_bot_account_moving_in_many_games_at_once_is_never_refused(
     of the per-bot and per-address buckets; each seat stays under submit_per_seat). No move is
     refused (a refusal raises). On the old limits (20/s per user, burst 60) this failed after
     about 80 moves; on a machine too loaded to keep the pace it passes without proving as much."""
-    async with gateways(redis_url, "", count=1) as started, worker(redis_url):
+    async with gateways(redis_url, "", count=1) as started, own_worker(redis_url):
         targets = [f"127.0.0.1:{started[0].port}"]
         bot = await _bot(targets, redis)
         games = []
@@ -189,7 +189,7 @@ async def test_a_bot_account_moving_in_many_games_at_once_is_never_refused(
 async def test_a_bot_account_is_held_to_its_rate_per_game_and_seat(redis_url: str, redis: aioredis.Redis) -> None:
     """A bot account's moves in one game are bounded by submit_per_seat (here 3 an hour): the
     refused move is not applied, and the same bot's other game is not held back."""
-    async with gateways(redis_url, f"submit_per_seat={HOUR}:3", count=1) as started, worker(redis_url):
+    async with gateways(redis_url, f"submit_per_seat={HOUR}:3", count=1) as started, own_worker(redis_url):
         targets = [f"127.0.0.1:{started[0].port}"]
         bot = await _bot(targets, redis)
         rival = await Player(targets, fresh_address()).sign_in("rival")

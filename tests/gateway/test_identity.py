@@ -1,4 +1,8 @@
-"""Bring your own identity: an external issuer's JWTs (JWKS file and URL), guests off, API keys."""
+"""Bring your own identity: an external issuer's JWTs (JWKS file and URL), guests off, API keys.
+
+Against gateways of each test's own settings in the test process and the module's in-process worker
+(tests/inproc.py); the `flotilla` command line runs as its own process.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +15,7 @@ import sys
 import threading
 import time
 import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -23,12 +27,10 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec, rsa
 from jwt.algorithms import ECAlgorithm, RSAAlgorithm
 
-from flotilla.gateway.server import Gateway, start_gateway
 from flotilla.identity.external import external_user
-from flotilla.settings import Settings
 from flotilla_client import FlotillaClient, FlotillaError, play_random, rpcs
 from flotilla_client.api.game.v1 import game_service_pb2
-from support import Stack
+from inproc import InProcess, own_gateway
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(120)]
 
@@ -72,16 +74,6 @@ class Issuer:
         return jwt.encode(payload, key, algorithm=alg, headers={"kid": kid})
 
 
-@contextlib.asynccontextmanager
-async def gateway(stack: Stack, **settings: Any) -> AsyncIterator[Gateway]:
-    base: dict[str, Any] = {"redis_url": stack.redis_url, "bind": "127.0.0.1:0", "heartbeat_s": 0.3}
-    running = await start_gateway(Settings(**{**base, **settings}))
-    try:
-        yield running
-    finally:
-        await running.stop(0)
-
-
 def issuer_settings(**where: Any) -> dict[str, Any]:
     return {"oidc_issuer": ISSUER, "oidc_audience": AUDIENCE, "guests": False, **where}
 
@@ -93,13 +85,13 @@ async def refused(client: FlotillaClient, token: str) -> FlotillaError:
     return caught.value
 
 
-async def test_an_issuers_tokens_act_as_session_tokens_from_a_jwks_file(stack: Stack, tmp_path: Path) -> None:
+async def test_an_issuers_tokens_act_as_session_tokens_from_a_jwks_file(inproc: InProcess, tmp_path: Path) -> None:
     issuer = Issuer()
     issuer.add_rsa("rsa-1")
     issuer.add_ec("ec-1")
     jwks = tmp_path / "jwks.json"
     jwks.write_text(json.dumps(issuer.jwks()))
-    async with gateway(stack, **issuer_settings(oidc_jwks_file=str(jwks))) as running:
+    async with own_gateway(inproc.redis_url, **issuer_settings(oidc_jwks_file=str(jwks))) as running:
         client = FlotillaClient(f"127.0.0.1:{running.port}")
         client.use_token(issuer.token("rsa-1", name="Alice\u202e"))  # a bidi override: the name is not used
         game = await client.create_game("counter", 2)
@@ -218,11 +210,11 @@ def jwks_server(issuer: Issuer) -> Iterator[tuple[str, list[float]]]:
         thread.join(5)
 
 
-async def test_an_issuers_keys_come_from_a_jwks_url_and_rotate(stack: Stack) -> None:
+async def test_an_issuers_keys_come_from_a_jwks_url_and_rotate(inproc: InProcess) -> None:
     issuer = Issuer()
     issuer.add_rsa("r1")
     with jwks_server(issuer) as (url, fetched):
-        async with gateway(stack, **issuer_settings(oidc_jwks_url=url, oidc_keys_ttl_s=3600)) as running:
+        async with own_gateway(inproc.redis_url, **issuer_settings(oidc_jwks_url=url, oidc_keys_ttl_s=3600)) as running:
             client = FlotillaClient(f"127.0.0.1:{running.port}")
             client.use_token(issuer.token("r1"))
             for _ in range(5):
@@ -242,8 +234,8 @@ async def test_an_issuers_keys_come_from_a_jwks_url_and_rotate(stack: Stack) -> 
             await client.close()
 
 
-async def test_api_keys_minted_and_revoked_with_the_cli(stack: Stack) -> None:
-    env = dict(os.environ, REDIS_URL=stack.redis_url, FLOTILLA_SECRET="")
+async def test_api_keys_minted_and_revoked_with_the_cli(inproc: InProcess) -> None:
+    env = dict(os.environ, REDIS_URL=inproc.redis_url, FLOTILLA_SECRET="")
 
     def cli(*args: str) -> str:
         command = [sys.executable, "-m", "flotilla.cli", *args]
@@ -257,7 +249,7 @@ async def test_api_keys_minted_and_revoked_with_the_cli(stack: Stack) -> None:
     key_id = key.split("_")[1]
     assert key_id in cli("apikey", "list")
     assert key not in cli("apikey", "list")  # shown once
-    async with gateway(stack, api_key_session_ttl_s=120) as running:
+    async with own_gateway(inproc.redis_url, api_key_session_ttl_s=120) as running:
         target = f"127.0.0.1:{running.port}"
         bot = FlotillaClient(target)
         await bot.sign_in_with_api_key(key)
@@ -305,8 +297,8 @@ async def test_api_keys_minted_and_revoked_with_the_cli(stack: Stack) -> None:
             await client.close()
 
 
-def test_keys_rotate_and_list_with_the_cli(stack: Stack) -> None:
-    env = dict(os.environ, REDIS_URL=stack.redis_url, FLOTILLA_SECRET="")
+def test_keys_rotate_and_list_with_the_cli(inproc: InProcess) -> None:
+    env = dict(os.environ, REDIS_URL=inproc.redis_url, FLOTILLA_SECRET="")
     run = [sys.executable, "-m", "flotilla.cli", "keys"]
     rotated = subprocess.run([*run, "rotate"], env=env, capture_output=True, text=True, timeout=60, check=True)
     kid = rotated.stdout.split()[2]

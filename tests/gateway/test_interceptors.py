@@ -12,20 +12,19 @@ import redis.asyncio as aioredis
 import structlog
 from prometheus_client import REGISTRY
 
-from flotilla.gateway.server import Gateway, start_gateway
-from flotilla.settings import Settings
+from flotilla.gateway.server import Gateway
 from flotilla.store import keys
 from flotilla_client.api.game.v1 import game_service_pb2, game_service_pb2_grpc
 from flotilla_client.api.lobby.v1 import lobby_service_pb2, lobby_service_pb2_grpc
+from inproc import own_gateway
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(60)]
 
 
 @pytest.fixture
 async def gateway(redis_url: str) -> AsyncIterator[Gateway]:
-    started = await start_gateway(Settings(redis_url=redis_url, secret="interceptors-" + "i" * 32, bind="127.0.0.1:0"))
-    yield started
-    await started.stop(0)
+    async with own_gateway(redis_url, secret="interceptors-" + "i" * 32) as started:
+        yield started
 
 
 def calls(method: str, code: str) -> float:

@@ -29,11 +29,10 @@ from flotilla.gateway.server import Gateway, start_gateway
 from flotilla.lobby.tickets import queue_of
 from flotilla.settings import Settings
 from flotilla.store import keys
-from flotilla.store.redis_store import RedisStore
-from flotilla.worker.loop import Worker
 from flotilla_client.api.game.v1 import game_pb2, game_service_pb2, game_service_pb2_grpc
 from flotilla_client.api.lobby.v1 import lobby_service_pb2, lobby_service_pb2_grpc
 from flotilla_client.api.matchmaking.v1 import matchmaking_service_pb2, matchmaking_service_pb2_grpc
+from inproc import own_worker
 from support import until
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(60)]
@@ -181,19 +180,6 @@ def add(n: int) -> game_pb2.Action:
     action = game_pb2.Action()
     action.counter.add.n = n
     return action
-
-
-@contextlib.asynccontextmanager
-async def worker(redis_url: str) -> AsyncIterator[None]:
-    store = RedisStore.from_url(redis_url)
-    running = Worker(store, shards=4, kinds=["counter"], consumer=f"limits-{uuid.uuid4().hex[:8]}")
-    task = asyncio.create_task(running.run())
-    try:
-        yield
-    finally:
-        running.stop()
-        await asyncio.wait_for(task, 10)
-        await store.close()
 
 
 # --- rate limits: each one, per user and per address, shared by two gateways ---------------
@@ -449,7 +435,7 @@ async def test_each_rate_limit_refuses_the_call_after_its_burst_on_any_gateway(
     (RESOURCE_EXHAUSTED, RATE_LIMITED, metadata limit, RetryInfo) and changes nothing."""
     limit = f"{LIMIT_OF.get(scenario, scenario)}_per_{per}"
     before = refusals(limit)
-    async with gateways(redis_url, f"{GENEROUS},{limit}={HOUR}:2") as started, worker(redis_url):
+    async with gateways(redis_url, f"{GENEROUS},{limit}={HOUR}:2") as started, own_worker(redis_url):
         await SCENARIOS[scenario]([f"127.0.0.1:{g.port}" for g in started], redis, per)
     assert refusals(limit) == before + 1
 
@@ -518,7 +504,7 @@ async def test_forwarded_addresses_count_only_from_trusted_proxies(redis_url: st
 
 # --- quotas ------------------------------------------------------------------------------
 async def test_open_games_quota_frees_when_a_game_finishes_or_expires(redis_url: str, redis: aioredis.Redis) -> None:
-    async with gateways(redis_url, f"{GENEROUS},open_games_per_user=2") as started, worker(redis_url):
+    async with gateways(redis_url, f"{GENEROUS},open_games_per_user=2") as started, own_worker(redis_url):
         targets = [f"127.0.0.1:{g.port}" for g in started]
         host = await Player(targets, fresh_address()).sign_in()
         guest = await Player(targets, fresh_address()).sign_in()

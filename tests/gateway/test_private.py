@@ -19,7 +19,8 @@ from flotilla.store import keys
 from flotilla.store.lobby_store import ROOM_TTL_S, LobbyStore
 from flotilla_client.api.game.v1 import game_pb2, game_service_pb2
 from flotilla_client.api.lobby.v1 import lobby_service_pb2 as lb
-from gateway.test_limits import Player, Refusal, add, fresh_address, gateways, refused, worker
+from gateway.test_limits import Player, Refusal, add, fresh_address, gateways, refused
+from inproc import own_worker
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(90)]
 
@@ -95,7 +96,7 @@ def game_calls(caller: Player, game: str, token: str | None) -> dict[str, Callab
 
 
 async def test_every_call_that_shows_a_private_game_needs_a_seat_or_the_code(redis_url: str) -> None:
-    async with gateways(redis_url, "") as running, worker(redis_url):
+    async with gateways(redis_url, "") as running, own_worker(redis_url):
         targets = [f"127.0.0.1:{g.port}" for g in running]
         host, friend = [await Player(targets, fresh_address()).sign_in(n) for n in ("host", "friend")]
         stranger = await Player(targets, fresh_address()).sign_in("stranger")

@@ -1,18 +1,14 @@
 """Request ids are scoped: to (game, seat) for actions, to the user for CreateGame.
 
-Each test reproduces, through the public gRPC API on real processes, a collision that used to
-hand one client another's answer (issue 10, item 1).
+Each test reproduces, through the public gRPC API of real gateways and a worker in the test process
+(tests/inproc.py), a collision that used to hand one client another's answer (issue 10, item 1).
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import os
-import signal
 import time
 import uuid
-from collections.abc import AsyncIterator
 
 import pytest
 import redis.asyncio as aioredis
@@ -23,7 +19,7 @@ from flotilla_client.api.counter.v1 import counter_pb2
 from flotilla_client.api.game.v1 import game_pb2, game_service_pb2
 from flotilla_client.api.lobby.v1 import lobby_service_pb2 as lobby_pb
 from flotilla_client.api.lobby.v1 import lobby_service_pb2_grpc
-from support import Stack
+from inproc import InProcess
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(120)]
 
@@ -51,18 +47,6 @@ async def counter_game(
     return host, reply.game.name, seats
 
 
-@contextlib.asynccontextmanager
-async def workers_paused(stack: Stack) -> AsyncIterator[None]:
-    """Every worker process stopped (SIGSTOP) for the block: submissions queue up unanswered."""
-    for proc in stack.worker_procs:
-        os.kill(proc.pid, signal.SIGSTOP)
-    try:
-        yield
-    finally:
-        for proc in stack.worker_procs:
-            os.kill(proc.pid, signal.SIGCONT)
-
-
 async def queued(redis_url: str, request_id: str, count: int, timeout_s: float = 10) -> None:
     """Wait until `count` work entries with this request id are in the counter work streams."""
     client = aioredis.Redis.from_url(redis_url)
@@ -81,8 +65,8 @@ async def queued(redis_url: str, request_id: str, count: int, timeout_s: float =
         await client.aclose()
 
 
-async def test_two_seats_of_one_game_may_use_the_same_request_id(stack: Stack) -> None:
-    host, game, (first, second) = await counter_game(stack.gateways[0])
+async def test_two_seats_of_one_game_may_use_the_same_request_id(inproc: InProcess) -> None:
+    host, game, (first, second) = await counter_game(inproc.gateways[0])
     request_id = uuid.uuid4().hex
     mine = await host.submit(game, first, add(1), request_id=request_id)
     theirs = await host.submit(game, second, add(2), request_id=request_id)
@@ -99,16 +83,16 @@ async def test_two_seats_of_one_game_may_use_the_same_request_id(stack: Stack) -
 
 
 async def test_two_games_in_flight_on_one_gateway_with_the_same_request_id_get_their_own_answers(
-    stack: Stack,
+    inproc: InProcess,
 ) -> None:
-    target = stack.gateways[0]
+    target = inproc.gateways[0]
     x_host, x_game, (x_seat, _) = await counter_game(target)
     y_host, y_game, (y_seat, _) = await counter_game(target)
     request_id = uuid.uuid4().hex
-    async with workers_paused(stack):
+    async with inproc.workers_paused():
         x_call = asyncio.create_task(x_host.submit(x_game, x_seat, add(7), request_id=request_id))
         y_call = asyncio.create_task(y_host.submit(y_game, y_seat, add(9), request_id=request_id))
-        await queued(stack.redis_url, request_id, 2)  # both wait on the gateway before any answer
+        await queued(inproc.redis_url, request_id, 2)  # both wait on the gateway before any answer
     x_reply, y_reply = await asyncio.gather(x_call, y_call)
     # Each seat then watches its game from before its move on the same gateway (whose render
     # cache saw both answers): each must be streamed its own game's event.
@@ -132,10 +116,10 @@ async def first_events(client: FlotillaClient, game: str, seat: Seat) -> list[tu
     return []
 
 
-async def test_two_users_creating_games_with_the_same_request_id_get_two_games(stack: Stack) -> None:
+async def test_two_users_creating_games_with_the_same_request_id_get_two_games(inproc: InProcess) -> None:
     request_id = uuid.uuid4().hex
     names = []
-    for i, target in enumerate(stack.gateways):
+    for i, target in enumerate(inproc.gateways):
         client = FlotillaClient(target)
         await client.sign_in(f"creator{i}")
         request = game_service_pb2.CreateGameRequest(kind="counter", seat_count=2, request_id=request_id)
@@ -147,9 +131,9 @@ async def test_two_users_creating_games_with_the_same_request_id_get_two_games(s
     assert names[0] != names[1], "the second user got the first user's game"
 
 
-async def test_a_seat_cannot_spoil_its_own_clock_with_a_server_request_id(stack: Stack) -> None:
+async def test_a_seat_cannot_spoil_its_own_clock_with_a_server_request_id(inproc: InProcess) -> None:
     """The worker's own request ids (turn clocks) are out of reach of a client's request ids."""
-    host, game, (first, _second) = await counter_game(stack.gateways[0], game_pb2.Clock(turn_seconds=1))
+    host, game, (first, _second) = await counter_game(inproc.gateways[0], game_pb2.Clock(turn_seconds=1))
     version = (await host.get_game(game)).last_event_id
     for request_id in (f"clock:{version}:0", f"clock:{version}", "clock"):
         with pytest.raises(Exception, match="within"):  # n out of range: a cached rules rejection
@@ -164,9 +148,9 @@ async def test_a_seat_cannot_spoil_its_own_clock_with_a_server_request_id(stack:
     await host.close()
 
 
-async def test_a_user_cannot_take_a_rooms_game_by_naming_its_request_id(stack: Stack) -> None:
+async def test_a_user_cannot_take_a_rooms_game_by_naming_its_request_id(inproc: InProcess) -> None:
     """A room's game is created under a server key (`room:<id>`) that no user's request id can name."""
-    host = FlotillaClient(stack.gateways[0])
+    host = FlotillaClient(inproc.gateways[0])
     await host.sign_in("host")
     lobby = lobby_service_pb2_grpc.LobbyServiceStub(host.channel)  # type: ignore[no-untyped-call]
     auth = host._auth(host.session_token)
@@ -176,7 +160,7 @@ async def test_a_user_cannot_take_a_rooms_game_by_naming_its_request_id(stack: S
         )
     ).room
     room_id = room.name.removeprefix("rooms/")
-    thief = FlotillaClient(stack.gateways[1])
+    thief = FlotillaClient(inproc.gateways[1])
     await thief.sign_in("thief")
     taken = await thief.games.CreateGame(
         game_service_pb2.CreateGameRequest(kind="counter", seat_count=2, request_id=f"room:{room_id}"),
@@ -190,8 +174,8 @@ async def test_a_user_cannot_take_a_rooms_game_by_naming_its_request_id(stack: S
     await thief.close()
 
 
-async def test_a_resent_leave_is_applied_once_and_the_other_seat_may_reuse_its_id(stack: Stack) -> None:
-    host, game, seats = await counter_game(stack.gateways[0], game_pb2.Clock(), moves=4)  # bots play the absent
+async def test_a_resent_leave_is_applied_once_and_the_other_seat_may_reuse_its_id(inproc: InProcess) -> None:
+    host, game, seats = await counter_game(inproc.gateways[0], game_pb2.Clock(), moves=4)  # bots play the absent
     auth = [host._auth(seat.token) for seat in seats]
     leave = game_service_pb2.LeaveGameRequest(game=game, request_id="leaving")
     first = await host.games.LeaveGame(leave, metadata=auth[1])

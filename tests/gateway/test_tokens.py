@@ -1,12 +1,14 @@
-"""Seat and session tokens over real gRPC: who may act, expiry, refresh, revocation, key rotation."""
+"""Seat and session tokens over real gRPC: who may act, expiry, refresh, revocation, key rotation.
+
+Against gateways and a worker in the test process (tests/inproc.py): the module's `inproc`, and
+gateways of a test's own settings (`own_gateway`, on its Redis; the module's worker applies their moves).
+"""
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import time
 import uuid
-from collections.abc import AsyncIterator
 
 import grpc
 import jwt
@@ -14,31 +16,20 @@ import pytest
 import redis.asyncio as aioredis
 from prometheus_client import REGISTRY
 
-from flotilla.gateway.server import Gateway, start_gateway
 from flotilla.settings import Settings
 from flotilla.store import keys
 from flotilla.store.auth_store import AuthStore
 from flotilla_client import FlotillaClient, FlotillaError, Seat, rpcs
 from flotilla_client.api.counter.v1 import counter_pb2
 from flotilla_client.api.game.v1 import game_pb2, game_service_pb2
-from support import Stack, stored_tokens, until
+from inproc import InProcess, own_gateway
+from support import stored_tokens, until
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(120)]
 
 
 def add(n: int) -> game_pb2.Action:
     return game_pb2.Action(counter=counter_pb2.Action(add=counter_pb2.Add(n=n)))
-
-
-@contextlib.asynccontextmanager
-async def gateway(stack: Stack, **settings: object) -> AsyncIterator[Gateway]:
-    """An in-process gateway on the stack's Redis (the stack's workers apply its moves)."""
-    base: dict[str, object] = {"redis_url": stack.redis_url, "bind": "127.0.0.1:0", "heartbeat_s": 0.3}
-    running = await start_gateway(Settings(**{**base, **settings}))  # type: ignore[arg-type]
-    try:
-        yield running
-    finally:
-        await running.stop(0)
 
 
 async def seated(
@@ -60,9 +51,9 @@ async def rpc_error(call: object) -> FlotillaError:
     return caught.value
 
 
-async def test_acting_needs_the_seat_token_on_every_path(stack: Stack) -> None:
+async def test_acting_needs_the_seat_token_on_every_path(inproc: InProcess) -> None:
     """SubmitAction, Play submissions and LeaveGame refuse a session token, even the seated user's."""
-    host, other, game, seat, _ = await seated(stack.gateways[0])
+    host, other, game, seat, _ = await seated(inproc.gateways[0])
     session_seat = Seat(game, 0, host.session_token)
     error = await rpc_error(host.submit(game, session_seat, add(1)))
     assert (error.code, error.reason) == (grpc.StatusCode.PERMISSION_DENIED, "ERROR_REASON_SEAT_TOKEN_REQUIRED")
@@ -90,8 +81,8 @@ async def test_acting_needs_the_seat_token_on_every_path(stack: Stack) -> None:
     await other.close()
 
 
-async def test_leaving_revokes_the_seats_tokens_and_the_seat_can_no_longer_act(stack: Stack) -> None:
-    host, other, game, seat, other_seat = await seated(stack.gateways[0])
+async def test_leaving_revokes_the_seats_tokens_and_the_seat_can_no_longer_act(inproc: InProcess) -> None:
+    host, other, game, seat, other_seat = await seated(inproc.gateways[0])
     await host.submit(game, seat, add(1))
     opened = asyncio.Event()
 
@@ -103,7 +94,7 @@ async def test_leaving_revokes_the_seats_tokens_and_the_seat_can_no_longer_act(s
     await asyncio.wait_for(opened.wait(), 10)
     left = await host.unary(rpcs.LEAVE_GAME, game_service_pb2.LeaveGameRequest(game=game, request_id="bye"), seat.token)
     assert isinstance(left, game_service_pb2.LeaveGameResponse)
-    redis = aioredis.Redis.from_url(stack.redis_url)
+    redis = aioredis.Redis.from_url(inproc.redis_url)
     try:
         ttl = await redis.ttl(keys.revoked_seat(game.removeprefix("games/"), 0))
     finally:
@@ -119,7 +110,7 @@ async def test_leaving_revokes_the_seats_tokens_and_the_seat_can_no_longer_act(s
         error = await rpc_error(call)
         assert (error.code, error.reason) == (grpc.StatusCode.UNAUTHENTICATED, "ERROR_REASON_TOKEN_REVOKED")
     # The seat is absent: the worker refuses its actions with a typed error, whoever sends them.
-    tokens = await stored_tokens(stack.redis_url)
+    tokens = await stored_tokens(inproc.redis_url)
     forged_fresh = tokens.seat(game.removeprefix("games/"), 0, host.user.removeprefix("users/"), "host")
     error = await rpc_error(host.submit(game, Seat(game, 0, forged_fresh), add(1)))
     assert (error.code, error.reason) == (grpc.StatusCode.FAILED_PRECONDITION, "ERROR_REASON_SEAT_ABSENT")
@@ -143,9 +134,9 @@ async def _moved(client: FlotillaClient, game: str, at_least: int) -> bool:
     return (await client.get_game(game)).last_event_id >= at_least
 
 
-async def test_a_seat_absent_after_timeouts_cannot_act_but_is_played(stack: Stack) -> None:
+async def test_a_seat_absent_after_timeouts_cannot_act_but_is_played(inproc: InProcess) -> None:
     clock = game_pb2.Clock(turn_seconds=1, max_timeouts=1)
-    host, other, game, seat, other_seat = await seated(stack.gateways[0], clock)
+    host, other, game, seat, other_seat = await seated(inproc.gateways[0], clock)
     await host.submit(game, seat, add(1))  # seat 1 must act now, and will not
     await until(lambda: _moved(host, game, 4), 15, "seat 1 to time out and be played")
     error = await rpc_error(other.submit(game, other_seat, add(1)))
@@ -160,10 +151,10 @@ async def test_a_seat_absent_after_timeouts_cannot_act_but_is_played(stack: Stac
     await other.close()
 
 
-async def test_refresh_gives_a_fresh_token_of_the_same_kind(stack: Stack) -> None:
-    async with gateway(stack, session_ttl_s=600, seat_token_ttl_s=300) as running:
+async def test_refresh_gives_a_fresh_token_of_the_same_kind(inproc: InProcess) -> None:
+    async with own_gateway(inproc.redis_url, session_ttl_s=600, seat_token_ttl_s=300) as running:
         host, other, game, seat, _ = await seated(f"127.0.0.1:{running.port}")
-        redis = aioredis.Redis.from_url(stack.redis_url)
+        redis = aioredis.Redis.from_url(inproc.redis_url)
         record = keys.user(host.user.removeprefix("users/"))
         await redis.expire(record, 100)
         for token, ttl in ((host.session_token, 600), (seat.token, 300)):
@@ -179,7 +170,7 @@ async def test_refresh_gives_a_fresh_token_of_the_same_kind(stack: Stack) -> Non
         renewed = Seat(game, 0, reply.token)
         assert (await host.submit(game, renewed, add(1))).through_event_id == 2
         # Another user's seat token for this seat is not refreshed: they do not hold it.
-        tokens = await stored_tokens(stack.redis_url)
+        tokens = await stored_tokens(inproc.redis_url)
         theirs = tokens.seat(game.removeprefix("games/"), 0, other.user.removeprefix("users/"), "other")
         error = await rpc_error(other.unary(rpcs.REFRESH_TOKEN, game_service_pb2.RefreshTokenRequest(token=theirs)))
         assert (error.code, error.reason) == (grpc.StatusCode.PERMISSION_DENIED, "ERROR_REASON_NOT_SEATED")
@@ -187,10 +178,10 @@ async def test_refresh_gives_a_fresh_token_of_the_same_kind(stack: Stack) -> Non
         await other.close()
 
 
-async def test_expired_tokens_are_refused_and_cannot_be_refreshed(stack: Stack) -> None:
-    async with gateway(stack) as running:
+async def test_expired_tokens_are_refused_and_cannot_be_refreshed(inproc: InProcess) -> None:
+    async with own_gateway(inproc.redis_url) as running:
         client = FlotillaClient(f"127.0.0.1:{running.port}")
-        tokens = await stored_tokens(stack.redis_url)
+        tokens = await stored_tokens(inproc.redis_url)
         expired = tokens._sign({"typ": "session", "sub": "u", "name": "n"}, -60)
         for call in (
             client.unary(rpcs.CREATE_GAME, game_service_pb2.CreateGameRequest(kind="counter", seat_count=2), expired),
@@ -201,9 +192,9 @@ async def test_expired_tokens_are_refused_and_cannot_be_refreshed(stack: Stack) 
         await client.close()
 
 
-async def test_the_sdk_refreshes_tokens_and_resumes_streams_past_their_expiry(stack: Stack) -> None:
+async def test_the_sdk_refreshes_tokens_and_resumes_streams_past_their_expiry(inproc: InProcess) -> None:
     """Tokens live 3 s; the SDK plays and watches for longer without one error."""
-    async with gateway(stack, session_ttl_s=3, seat_token_ttl_s=3, heartbeat_s=0.2) as running:
+    async with own_gateway(inproc.redis_url, session_ttl_s=3, seat_token_ttl_s=3, heartbeat_s=0.2) as running:
         target = f"127.0.0.1:{running.port}"
         host, other, game, seat, other_seat = await seated(target)
         watcher = FlotillaClient(target)
@@ -235,17 +226,20 @@ async def test_the_sdk_refreshes_tokens_and_resumes_streams_past_their_expiry(st
             await client.close()
 
 
-async def test_keys_rotate_without_logging_anyone_out(stack: Stack) -> None:
-    auth_redis = aioredis.Redis.from_url(stack.redis_url)
+async def test_keys_rotate_without_logging_anyone_out(inproc: InProcess) -> None:
+    auth_redis = aioredis.Redis.from_url(inproc.redis_url)
     auth = AuthStore(auth_redis)
     try:
-        async with gateway(stack, keys_refresh_s=3600) as first, gateway(stack, keys_refresh_s=3600) as second:
+        async with (
+            own_gateway(inproc.redis_url, keys_refresh_s=3600) as first,
+            own_gateway(inproc.redis_url, keys_refresh_s=3600) as second,
+        ):
             client = FlotillaClient(f"127.0.0.1:{first.port}")
             await client.sign_in("before")
             old_kid = jwt.get_unverified_header(client.session_token)["kid"]
             new_kid, _ = await auth.rotate(retire_after_s=3600)
             # A gateway that has not reloaded yet accepts a token of the new key (it reloads once) ...
-            fresh = (await stored_tokens(stack.redis_url)).session("u", "n")
+            fresh = (await stored_tokens(inproc.redis_url)).session("u", "n")
             assert jwt.get_unverified_header(fresh)["kid"] == new_kid
             loads = second.tokens.keys.loads
             other = FlotillaClient(f"127.0.0.1:{second.port}")
@@ -281,10 +275,10 @@ async def test_keys_rotate_without_logging_anyone_out(stack: Stack) -> None:
         await auth_redis.aclose()
 
 
-async def test_gateways_pick_up_a_rotation_by_their_periodic_refresh(stack: Stack) -> None:
-    auth_redis = aioredis.Redis.from_url(stack.redis_url)
+async def test_gateways_pick_up_a_rotation_by_their_periodic_refresh(inproc: InProcess) -> None:
+    auth_redis = aioredis.Redis.from_url(inproc.redis_url)
     try:
-        async with gateway(stack, keys_refresh_s=0.2) as running:
+        async with own_gateway(inproc.redis_url, keys_refresh_s=0.2) as running:
             client = FlotillaClient(f"127.0.0.1:{running.port}")
             new_kid, _ = await AuthStore(auth_redis).rotate(retire_after_s=3600)
 

@@ -2,14 +2,16 @@
 
 A name alone tells nothing (a guest may call itself what an account is called), so every place
 the API sends a display name also sends its `UserKind`: game seats (GetGame), room seats
-(GetRoom), party members and leaderboards. Through the public API of a real gateway (default
-settings, plus an identity provider for the accounts) and Redis, with one user of each kind: an
-identity provider's account, a guest, an API key's bot account and a room's server bot.
+(GetRoom), party members and leaderboards. Through the public API of a real gateway in the test
+process (tests/inproc.py: default settings, plus an identity provider for the accounts), its worker
+and Redis, with one user of each kind: an identity provider's account, a guest, an API key's bot
+account and a room's server bot; the leaderboard's ratings come from a matchmaker process.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import random
 import uuid
 from collections.abc import AsyncIterator, Iterator
@@ -25,10 +27,10 @@ from flotilla_client import FlotillaClient, Seat
 from flotilla_client.api.game.v1 import game_pb2
 from flotilla_client.api.lobby.v1 import lobby_service_pb2 as lobby_pb
 from forkserver import Proc
-from gateway.test_identity import ISSUER, Issuer, gateway, issuer_settings
-from lobby.mm_support import Player, ratings_settled, start_matchmaker, stop
+from gateway.test_identity import ISSUER, Issuer, issuer_settings
+from inproc import InProcess, own_gateway
+from lobby.mm_support import Player, ratings_settled, start_matchmaker_env, stop
 from matchmaker.test_rated_games import play_together
-from support import Stack
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(120)]
 
@@ -80,21 +82,29 @@ def jwks(issuer: Issuer, tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture
-async def users(stack: Stack, issuer: Issuer, jwks: Path) -> AsyncIterator[tuple[str, Users]]:
+async def users(inproc: InProcess, issuer: Issuer, jwks: Path) -> AsyncIterator[tuple[str, Users]]:
     """The users, on a gateway at default settings that also accepts the identity provider's tokens
     (and guests, as a public lobby's does)."""
-    async with gateway(stack, **issuer_settings(oidc_jwks_file=str(jwks), guests=True)) as running:
+    async with own_gateway(inproc.redis_url, **issuer_settings(oidc_jwks_file=str(jwks), guests=True)) as running:
         target = f"127.0.0.1:{running.port}"
         made = Users(target, issuer)
-        await made.sign_in(target, stack.redis_url)
+        await made.sign_in(target, inproc.redis_url)
         yield target, made
         await made.close()
 
 
 @pytest.fixture(scope="module")
-def ratings(stack: Stack, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Proc]:
-    """A matchmaker that only rates finished games."""
-    proc = start_matchmaker(stack, tmp_path_factory.mktemp("mm"), "kinds", FLOTILLA_MM_ROLES="ratings")
+def ratings(inproc: InProcess, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Proc]:
+    """A matchmaker process that only rates finished games (those the in-process worker ends)."""
+    env = dict(
+        os.environ,
+        REDIS_URL=inproc.redis_url,
+        FLOTILLA_GATEWAY=",".join(inproc.gateways),
+        FLOTILLA_METRICS_PORT="0",
+        FLOTILLA_LOG_FORMAT="json",
+        FLOTILLA_MM_ROLES="ratings",
+    )
+    proc = start_matchmaker_env(env, tmp_path_factory.mktemp("mm"), "kinds")
     yield proc
     stop(proc)
 
@@ -142,7 +152,7 @@ async def test_every_kind_is_shown_in_a_room_its_game_and_a_party(users: tuple[s
 
 
 async def test_the_leaderboard_shows_accounts_and_bot_accounts_by_kind(
-    ratings: Proc, stack: Stack, users: tuple[str, Users]
+    ratings: Proc, inproc: InProcess, users: tuple[str, Users]
 ) -> None:
     """A rated room of an account and a bot account (guests are never rated), played to its end."""
     _, u = users
@@ -154,7 +164,7 @@ async def test_the_leaderboard_shows_accounts_and_bot_accounts_by_kind(
     game = started.room.game
     seats = (Seat(game, 0, started.seat_token), Seat(game, 1, joined.seat_token))
     await play_together(u.account, u.bot_account, seats)
-    await ratings_settled(stack.redis_url)
+    await ratings_settled(inproc.redis_url)
     board: dict[str, tuple[str, int]] = {}
     token = ""
     for _ in range(50):  # the leaderboard holds other modules' players too: page through it
@@ -169,10 +179,10 @@ async def test_the_leaderboard_shows_accounts_and_bot_accounts_by_kind(
     assert (mine.display_name, mine.user_kind) == ("Rob (bot)", BOT_ACCOUNT)
 
 
-async def test_records_made_before_kinds_were_kept_still_tell_guests(stack: Stack) -> None:
+async def test_records_made_before_kinds_were_kept_still_tell_guests(inproc: InProcess) -> None:
     """A guest's record of the earlier shape (field `guest` only) reads as a guest; a record that
     says nothing, or none, as not known."""
-    store = RedisStore.from_url(stack.redis_url)
+    store = RedisStore.from_url(inproc.redis_url)
     try:
         old_guest, old_account, gone = (uuid.uuid4().hex for _ in range(3))
         await store.redis.hset(keys.user(old_guest), mapping={"name": "Old", "created_ms": 1, "guest": 1})
