@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
 
 from flotilla.clock import ManualClock
 from flotilla.lobby.rooms import Rooms
+from flotilla.redis_server import RedisServer
 from flotilla.store.lobby_store import LobbyStore
 from flotilla.store.redis_store import RedisStore
 
@@ -20,10 +22,16 @@ GRACE_S = 6.0
 
 
 @pytest.fixture
-async def store(redis_url: str) -> AsyncIterator[RedisStore]:
-    opened = RedisStore.from_url(redis_url)
-    yield opened
-    await opened.close()
+async def store(tmp_path: Path) -> AsyncIterator[RedisStore]:
+    """A Redis of its own: the presence set is global, and the manual clock judges every entry in it
+    (another test's presence written a moment ago would count as absent once the clock moves on)."""
+    server = RedisServer(tmp_path, aof=False).start()
+    opened = RedisStore.from_url(server.url)
+    try:
+        yield opened
+    finally:
+        await opened.close()
+        server.stop()
 
 
 async def test_a_player_whose_room_watch_ended_loses_the_seat_after_the_grace_period(store: RedisStore) -> None:
