@@ -10,6 +10,8 @@ from collections.abc import AsyncIterator
 
 import pytest
 
+from flotilla.api.counter.v1 import counter_pb2
+from flotilla.api.game.v1 import game_pb2
 from flotilla.gateway.server import Gateway, start_gateway
 from flotilla.settings import Settings
 from flotilla.store import feeds as feeds_module
@@ -17,8 +19,6 @@ from flotilla.store.feeds import TICK_S, Feeds, Signal, Subscription
 from flotilla.store.redis_store import RedisStore
 from flotilla.worker.loop import Worker
 from flotilla_client import FlotillaClient
-from flotilla_client.api.counter.v1 import counter_pb2
-from flotilla_client.api.game.v1 import game_pb2
 from support import assert_gapless, until
 
 ADD = game_pb2.Action(counter=counter_pb2.Action(add=counter_pb2.Add(n=1)))

@@ -23,6 +23,9 @@ from google.rpc import error_details_pb2, status_pb2
 from grpc_status import rpc_status
 from prometheus_client import REGISTRY
 
+from flotilla.api.game.v1 import game_pb2, game_service_pb2, game_service_pb2_grpc
+from flotilla.api.lobby.v1 import lobby_service_pb2, lobby_service_pb2_grpc
+from flotilla.api.matchmaking.v1 import matchmaking_service_pb2, matchmaking_service_pb2_grpc
 from flotilla.app.games import created_game_id
 from flotilla.gateway.peers import subject
 from flotilla.gateway.server import Gateway, start_gateway
@@ -31,9 +34,6 @@ from flotilla.settings import Settings
 from flotilla.store import keys
 from flotilla.store.redis_store import RedisStore
 from flotilla.worker.loop import Worker
-from flotilla_client.api.game.v1 import game_pb2, game_service_pb2, game_service_pb2_grpc
-from flotilla_client.api.lobby.v1 import lobby_service_pb2, lobby_service_pb2_grpc
-from flotilla_client.api.matchmaking.v1 import matchmaking_service_pb2, matchmaking_service_pb2_grpc
 from support import until
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(60)]

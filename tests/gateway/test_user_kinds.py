@@ -17,12 +17,12 @@ from pathlib import Path
 
 import pytest
 
+from flotilla.api.game.v1 import game_pb2
+from flotilla.api.lobby.v1 import lobby_service_pb2 as lobby_pb
 from flotilla.identity.external import external_user
 from flotilla.store import keys
 from flotilla.store.redis_store import RedisStore, user_names
 from flotilla_client import FlotillaClient, Seat
-from flotilla_client.api.game.v1 import game_pb2
-from flotilla_client.api.lobby.v1 import lobby_service_pb2 as lobby_pb
 from forkserver import Proc
 from gateway.test_identity import ISSUER, Issuer, gateway, issuer_settings
 from lobby.mm_support import Player, ratings_settled, start_matchmaker, stop

@@ -13,13 +13,13 @@ from collections.abc import AsyncIterator, Iterator
 import grpc
 import pytest
 
+from flotilla.api.matchmaking.v1 import matchmaking_service_pb2 as pb
 from flotilla.gateway.server import start_gateway
 from flotilla.lobby.parties import MAX_INVITES_PER_USER, largest_table
 from flotilla.lobby.tickets import queue_of
 from flotilla.settings import Settings
 from flotilla.store import keys
 from flotilla.store.redis_store import RedisStore
-from flotilla_client.api.matchmaking.v1 import matchmaking_service_pb2 as pb
 from lobby.mm_support import Player, form_party, refusal, start_matchmaker, stop
 from support import Stack, until
 

@@ -97,7 +97,7 @@ def test_the_sdk_installs_alone_and_imports_without_the_server(tmp_path: Path) -
         "for m in pkgutil.walk_packages(flotilla_client.__path__, 'flotilla_client.'):\n"
         "    importlib.import_module(m.name)\n"
         "from flotilla_client import FlotillaSyncClient, FlotillaClient\n"
-        "from flotilla_client.api.game.v1 import game_service_pb2\n"
+        "from flotilla.api.game.v1 import game_service_pb2\n"
         "assert 'site-packages' in flotilla_client.__file__, flotilla_client.__file__\n"
         "server = ('flotilla', 'grpc_status', 'google.rpc')\n"
         "bad = sorted(m for m in sys.modules if m.split('.')[0] in server or m.startswith(server[-1]))\n"

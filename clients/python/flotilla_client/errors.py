@@ -14,8 +14,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 import grpc
-
-from flotilla_client._google.rpc import error_details_pb2, status_pb2
+from google.rpc import error_details_pb2, status_pb2
 
 RETRYABLE = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED)
 OVERLOADED = "ERROR_REASON_OVERLOADED"  # RESOURCE_EXHAUSTED: the gateway refused the call before doing anything
@@ -96,7 +95,7 @@ class Failure:
         return next((c for c in grpc.StatusCode if c.value[0] == self.status.code), grpc.StatusCode.UNKNOWN)
 
     def details(self) -> str:
-        return self.status.message
+        return str(self.status.message)  # google.rpc has no types for mypy (no py.typed)
 
     def trailing_metadata(self) -> tuple[tuple[str, bytes], ...]:
         return ((STATUS_TRAILER, self.status.SerializeToString()),)

@@ -36,8 +36,8 @@ def add_arguments(bot: argparse.ArgumentParser) -> None:
 
 
 async def _ticket_seat(client: FlotillaClient, args: argparse.Namespace, options: dict[str, str]) -> Seat:
+    from flotilla.api.matchmaking.v1 import matchmaking_service_pb2 as mm  # noqa: PLC0415
     from flotilla_client import Seat  # noqa: PLC0415
-    from flotilla_client.api.matchmaking.v1 import matchmaking_service_pb2 as mm  # noqa: PLC0415
 
     ticket = await client.create_ticket(args.queue, [args.seats], options)
     async for update in client.watch_ticket(ticket.name):
@@ -74,9 +74,9 @@ def known_policy(name: str) -> bool:
 
 async def run(args: argparse.Namespace, tls: Tls | None) -> int:
     """Play the games; print one line per game played; 0 when every game ended."""
+    from flotilla.api.game.v1 import game_pb2  # noqa: PLC0415
     from flotilla.bots.remote import policy_bot  # noqa: PLC0415
     from flotilla_client import FlotillaClient, run_bot  # noqa: PLC0415
-    from flotilla_client.api.game.v1 import game_pb2  # noqa: PLC0415
 
     if not known_policy(args.policy):
         return 2

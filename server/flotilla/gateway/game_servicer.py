@@ -15,6 +15,7 @@ import structlog
 from google.rpc import code_pb2, status_pb2
 
 from flotilla import metrics
+from flotilla.api.game.v1 import game_pb2, game_service_pb2, game_service_pb2_grpc
 from flotilla.app import inputs, join_codes
 from flotilla.app.errors import (
     ApiKeyInvalid,
@@ -45,7 +46,6 @@ from flotilla.rules import RulesError, Seat
 from flotilla.store.auth_store import AuthStore
 from flotilla.store.meta import GameMeta
 from flotilla.store.redis_store import RedisStore
-from flotilla_client.api.game.v1 import game_pb2, game_service_pb2, game_service_pb2_grpc
 
 log = structlog.get_logger("flotilla.gateway")
 

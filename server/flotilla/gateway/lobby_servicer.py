@@ -10,6 +10,8 @@ from typing import Any
 import grpc
 import structlog
 
+from flotilla.api.lobby.v1 import lobby_service_pb2 as pb
+from flotilla.api.lobby.v1 import lobby_service_pb2_grpc as pb_grpc
 from flotilla.app import inputs
 from flotilla.app.errors import GameNotFound, GuestsDisabled, InvalidRequest, NotSeated, SeatAbsent
 from flotilla.app.games import check_request_id, still_seated
@@ -35,8 +37,6 @@ from flotilla.lobby.rooms import (
     seat_of,
 )
 from flotilla.records import RoomRow
-from flotilla_client.api.lobby.v1 import lobby_service_pb2 as pb
-from flotilla_client.api.lobby.v1 import lobby_service_pb2_grpc as pb_grpc
 
 log = structlog.get_logger("flotilla.gateway")
 
