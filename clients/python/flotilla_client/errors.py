@@ -95,7 +95,7 @@ class Failure:
         return next((c for c in grpc.StatusCode if c.value[0] == self.status.code), grpc.StatusCode.UNKNOWN)
 
     def details(self) -> str:
-        return str(self.status.message)  # google.rpc has no types for mypy (no py.typed)
+        return self.status.message
 
     def trailing_metadata(self) -> tuple[tuple[str, bytes], ...]:
         return ((STATUS_TRAILER, self.status.SerializeToString()),)
