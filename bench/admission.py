@@ -38,9 +38,9 @@ import grpc  # noqa: E402
 import redis  # noqa: E402
 
 from burst import Burst, prepare, run_burst  # noqa: E402
+from flotilla.api.game.v1 import game_service_pb2, game_service_pb2_grpc  # noqa: E402
 from flotilla.cli import _wait_for_gateway  # noqa: E402
 from flotilla.redis_server import RedisServer, free_port  # noqa: E402
-from flotilla_client.api.game.v1 import game_service_pb2, game_service_pb2_grpc  # noqa: E402
 
 
 class RedisWatch:

@@ -23,11 +23,11 @@ from pathlib import Path
 import grpc
 import httpx
 
+from flotilla.api.catalog.v1 import catalog_service_pb2 as pb
+from flotilla.api.catalog.v1 import catalog_service_pb2_grpc as pb_grpc
 from flotilla.gateway.server import start_gateway
 from flotilla.redis_server import RedisServer
 from flotilla.settings import Settings
-from flotilla_client.api.catalog.v1 import catalog_service_pb2 as pb
-from flotilla_client.api.catalog.v1 import catalog_service_pb2_grpc as pb_grpc
 
 SERVICE = "/flotilla.api.catalog.v1.CatalogService"
 

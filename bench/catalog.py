@@ -15,12 +15,12 @@ from pathlib import Path
 
 import grpc
 
+from flotilla.api.catalog.v1 import catalog_service_pb2 as pb
+from flotilla.api.catalog.v1 import catalog_service_pb2_grpc as pb_grpc
 from flotilla.gateway import catalog_servicer
 from flotilla.gateway.server import start_gateway
 from flotilla.redis_server import RedisServer
 from flotilla.settings import Settings
-from flotilla_client.api.catalog.v1 import catalog_service_pb2 as pb
-from flotilla_client.api.catalog.v1 import catalog_service_pb2_grpc as pb_grpc
 
 KINDS = ("port_royal", "sail_away", "pirates_of_nassau", "navegador")
 

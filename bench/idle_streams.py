@@ -46,10 +46,10 @@ sys.path.insert(0, str(ROOT / "clients" / "python"))
 import grpc  # noqa: E402
 import redis as redis_client  # noqa: E402
 
+from flotilla.api.game.v1 import game_service_pb2, game_service_pb2_grpc  # noqa: E402
 from flotilla.cli import _wait_for_gateway  # noqa: E402
 from flotilla.redis_server import RedisServer, free_port  # noqa: E402
 from flotilla_client import FlotillaClient  # noqa: E402
-from flotilla_client.api.game.v1 import game_service_pb2, game_service_pb2_grpc  # noqa: E402
 from flotilla_client.client import retry_after, retry_pause_s  # noqa: E402
 
 OPEN_TIMEOUT_S = 600.0  # every bound of a phase

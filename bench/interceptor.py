@@ -21,8 +21,8 @@ from typing import Any
 
 import grpc
 
+from flotilla.api.game.v1 import game_service_pb2 as pb
 from flotilla.gateway.interceptors import CallContext, _Method, _unary
-from flotilla_client.api.game.v1 import game_service_pb2 as pb
 
 DIRECT_N = 50_000
 RPC_N = 2_000

@@ -37,8 +37,8 @@ import uuid
 import grpc
 from proc_cpu import parse_groups, sample
 
-from flotilla_client.api.counter.v1 import counter_pb2
-from flotilla_client.api.game.v1 import game_pb2, game_service_pb2, game_service_pb2_grpc
+from flotilla.api.counter.v1 import counter_pb2
+from flotilla.api.game.v1 import game_pb2, game_service_pb2, game_service_pb2_grpc
 
 ADD = game_pb2.Action(counter=counter_pb2.Action(add=counter_pb2.Add(n=1)))
 

@@ -165,9 +165,9 @@ async def run_tickets(redis_url: str, count: int, matchmakers: int, workdir: Pat
 
 async def run_grpc_tickets(redis_url: str, count: int, rate: float, workdir: Path) -> dict[str, Any]:
     """Players over gRPC: sign in, CreateTicket (counter), WatchTicket until MATCHED; the client's clock."""
+    from flotilla.api.matchmaking.v1 import matchmaking_service_pb2 as mpb  # noqa: PLC0415
+    from flotilla.api.matchmaking.v1 import matchmaking_service_pb2_grpc  # noqa: PLC0415
     from flotilla_client import FlotillaClient  # noqa: PLC0415
-    from flotilla_client.api.matchmaking.v1 import matchmaking_service_pb2 as mpb  # noqa: PLC0415
-    from flotilla_client.api.matchmaking.v1 import matchmaking_service_pb2_grpc  # noqa: PLC0415
 
     store = RedisStore.from_url(redis_url)
     await store.redis.flushall()
@@ -191,7 +191,7 @@ async def run_grpc_tickets(redis_url: str, count: int, rate: float, workdir: Pat
         async with FlotillaClient(f"127.0.0.1:{port}") as client:
             stub = matchmaking_service_pb2_grpc.MatchmakingServiceStub(client.channel)  # type: ignore[no-untyped-call]
             auth = client.auth
-            from flotilla_client.api.game.v1 import game_service_pb2 as gpb  # noqa: PLC0415
+            from flotilla.api.game.v1 import game_service_pb2 as gpb  # noqa: PLC0415
 
             tokens = [
                 (await auth.SignInAsGuest(gpb.SignInAsGuestRequest(display_name=f"p{i}"))).session_token
@@ -230,9 +230,9 @@ async def run_grpc_tickets(redis_url: str, count: int, rate: float, workdir: Pat
 
 
 async def run_rooms(redis_url: str, count: int, samples: int, workdir: Path) -> dict[str, Any]:
+    from flotilla.api.lobby.v1 import lobby_service_pb2 as pb  # noqa: PLC0415
+    from flotilla.api.lobby.v1 import lobby_service_pb2_grpc  # noqa: PLC0415
     from flotilla_client import FlotillaClient  # noqa: PLC0415
-    from flotilla_client.api.lobby.v1 import lobby_service_pb2 as pb  # noqa: PLC0415
-    from flotilla_client.api.lobby.v1 import lobby_service_pb2_grpc  # noqa: PLC0415
 
     store = RedisStore.from_url(redis_url)
     await store.redis.flushall()

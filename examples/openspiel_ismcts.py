@@ -13,9 +13,9 @@ import asyncio
 import random
 import sys
 
+from flotilla.api.game.v1 import game_pb2
 from flotilla.openspiel.seat import ismcts, play_seat
 from flotilla_client import FlotillaClient, play_random
-from flotilla_client.api.game.v1 import game_pb2
 
 
 async def main(target: str, kind: str = "counter", simulations: str = "20", *options: str) -> None:

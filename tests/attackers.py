@@ -27,8 +27,8 @@ import jwt
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
-from flotilla_client.api.game.v1 import game_service_pb2_grpc
-from flotilla_client.api.lobby.v1 import lobby_service_pb2, lobby_service_pb2_grpc
+from flotilla.api.game.v1 import game_service_pb2_grpc
+from flotilla.api.lobby.v1 import lobby_service_pb2, lobby_service_pb2_grpc
 
 OWN_CONNECTION = [("grpc.use_local_subchannel_pool", 1)]  # grpc shares connections between channels otherwise
 

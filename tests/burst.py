@@ -23,9 +23,9 @@ import grpc
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
+from flotilla.api.game.v1 import game_service_pb2, game_service_pb2_grpc
+from flotilla.api.lobby.v1 import lobby_service_pb2, lobby_service_pb2_grpc
 from flotilla_client import FlotillaClient, FlotillaError
-from flotilla_client.api.game.v1 import game_service_pb2, game_service_pb2_grpc
-from flotilla_client.api.lobby.v1 import lobby_service_pb2, lobby_service_pb2_grpc
 from flotilla_client.client import retry_after, retry_pause_s
 
 

@@ -16,10 +16,10 @@ from google.protobuf.message import Message
 from google.rpc import error_details_pb2, status_pb2
 from grpc_health.v1 import health_pb2
 
-from flotilla_client.api.catalog.v1 import catalog_service_pb2
-from flotilla_client.api.game.v1 import game_service_pb2
-from flotilla_client.api.lobby.v1 import lobby_service_pb2
-from flotilla_client.api.matchmaking.v1 import matchmaking_service_pb2
+from flotilla.api.catalog.v1 import catalog_service_pb2
+from flotilla.api.game.v1 import game_service_pb2
+from flotilla.api.lobby.v1 import lobby_service_pb2
+from flotilla.api.matchmaking.v1 import matchmaking_service_pb2
 
 SERVICES: tuple[ServiceDescriptor, ...] = (
     game_service_pb2.DESCRIPTOR.services_by_name["GameService"],

@@ -18,6 +18,7 @@ from pathlib import Path
 import redis.asyncio as aioredis
 from prometheus_client.parser import text_string_to_metric_families
 
+from flotilla.api.game.v1 import game_pb2
 from flotilla.app.limits import ADDRESS, LIMITS
 from flotilla.cli import _wait_for_gateway as _wait_for_serving
 from flotilla.identity.keycache import KeyCache, KeySet
@@ -25,7 +26,6 @@ from flotilla.identity.tokens import Lifetimes, Tokens
 from flotilla.redis_server import free_port, resp_command
 from flotilla.store.auth_store import AuthStore
 from flotilla_client import FlotillaClient, FlotillaError
-from flotilla_client.api.game.v1 import game_pb2
 from forkserver import Proc, spawn
 
 FLOTILLA = [sys.executable, "-m", "flotilla.cli"]

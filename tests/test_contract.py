@@ -13,7 +13,7 @@ import pytest
 from google.api import field_behavior_pb2
 from google.protobuf.descriptor import Descriptor
 
-import flotilla_client.api
+import flotilla.api
 
 ROOT = Path(__file__).resolve().parent.parent
 PROTO = ROOT / "proto"
@@ -72,11 +72,11 @@ def test_buf_breaking_and_lint_catch_a_renamed_field_and_a_missing_comment(tmp_p
 
 
 def request_messages() -> list[Descriptor]:
-    """The request message of every RPC of every service in flotilla_client.api (the generated code)."""
-    api = Path(flotilla_client.api.__file__).parent
+    """The request message of every RPC of every service in flotilla.api (the generated code, api/python)."""
+    api = Path(flotilla.api.__file__).parent
     found: dict[str, Descriptor] = {}
     for path in sorted(api.rglob("*_pb2.py")):
-        name = "flotilla_client.api." + ".".join(path.relative_to(api).with_suffix("").parts)
+        name = "flotilla.api." + ".".join(path.relative_to(api).with_suffix("").parts)
         for service in importlib.import_module(name).DESCRIPTOR.services_by_name.values():
             for method in service.methods:
                 found[method.input_type.full_name] = method.input_type
@@ -99,10 +99,10 @@ def test_every_request_field_says_whether_it_is_required() -> None:
 def test_every_action_case_says_it_is_optional() -> None:
     """AIP-203 for the oneofs of requests: every case of the `Action` envelope and of each game's
     `Action` carries field_behavior, OPTIONAL (a oneof member is never REQUIRED on its own)."""
-    api = Path(flotilla_client.api.__file__).parent
+    api = Path(flotilla.api.__file__).parent
     actions = []
     for path in sorted(api.rglob("*_pb2.py")):
-        module = importlib.import_module("flotilla_client.api." + ".".join(path.relative_to(api).with_suffix("").parts))
+        module = importlib.import_module("flotilla.api." + ".".join(path.relative_to(api).with_suffix("").parts))
         if "Action" in module.DESCRIPTOR.message_types_by_name:
             actions.append(module.DESCRIPTOR.message_types_by_name["Action"])
     assert len(actions) == 6, [m.full_name for m in actions]  # the envelope and five games

@@ -209,7 +209,7 @@ class GameConverter:
 
     def __init__(self, rules: GameRules[Any, Any, Any, Any, Any]) -> None:
         self.rules = rules
-        self.pb = importlib.import_module(f"flotilla_client.api.{rules.name}.v1.{rules.name}_pb2")
+        self.pb = importlib.import_module(f"flotilla.api.{rules.name}.v1.{rules.name}_pb2")
         self._actions: dict[str, type] = {snake(t.__name__): t for t in rules.action_types}
         self.Action: Callable[[], Message] = self.pb.Action
         self.Event: Callable[[], Message] = self.pb.Event

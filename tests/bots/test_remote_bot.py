@@ -11,6 +11,7 @@ import sys
 
 import pytest
 
+from flotilla.api.game.v1 import game_pb2
 from flotilla.app.host import host_for
 from flotilla.bots import make
 from flotilla.bots.arena import Entrant, rotation
@@ -20,7 +21,6 @@ from flotilla.convert import GameConverter
 from flotilla.gateway.render import Renderer
 from flotilla.rules import Rng, Seat
 from flotilla_client import FlotillaClient
-from flotilla_client.api.game.v1 import game_pb2
 from support import Stack
 
 GAMES = [

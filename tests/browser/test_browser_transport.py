@@ -25,11 +25,11 @@ from google.protobuf.message import Message
 from google.rpc import error_details_pb2, status_pb2
 from prometheus_client import REGISTRY
 
+from flotilla.api.game.v1 import game_service_pb2, game_service_pb2_grpc
+from flotilla.api.lobby.v1 import lobby_service_pb2
 from flotilla.gateway.server import Gateway, start_gateway
 from flotilla.settings import Settings
 from flotilla.store import keys
-from flotilla_client.api.game.v1 import game_service_pb2, game_service_pb2_grpc
-from flotilla_client.api.lobby.v1 import lobby_service_pb2
 from support import stack_limits
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(60)]

@@ -25,10 +25,10 @@ import pytest
 import redis
 from google.rpc import error_details_pb2
 
+from flotilla.api.lobby.v1 import lobby_service_pb2, lobby_service_pb2_grpc
+from flotilla.api.matchmaking.v1 import matchmaking_service_pb2
 from flotilla.gateway.json_limits import MAX_JSON_DEPTH, MAX_JSON_VALUES
 from flotilla.redis_server import RedisServer, free_port
-from flotilla_client.api.lobby.v1 import lobby_service_pb2, lobby_service_pb2_grpc
-from flotilla_client.api.matchmaking.v1 import matchmaking_service_pb2
 from support import Stack, scrape, start_stack
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(90)]

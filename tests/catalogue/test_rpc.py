@@ -9,12 +9,12 @@ import grpc
 import pytest
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
+from flotilla.api.catalog.v1 import catalog_service_pb2 as pb
+from flotilla.api.catalog.v1 import catalog_service_pb2_grpc as pb_grpc
 from flotilla.games import REGISTRY, served
 from flotilla.gateway.catalog_servicer import catalog
 from flotilla.gateway.server import Gateway, start_gateway
 from flotilla.settings import Settings
-from flotilla_client.api.catalog.v1 import catalog_service_pb2 as pb
-from flotilla_client.api.catalog.v1 import catalog_service_pb2_grpc as pb_grpc
 from raw_rpc import answer_of, call
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(60)]

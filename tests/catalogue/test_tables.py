@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from flotilla.api.port_royal.v1 import port_royal_catalog_pb2 as pr_pb
+from flotilla.api.port_royal.v1 import port_royal_pb2
 from flotilla.games import REGISTRY, served
 from flotilla.games.navegador import tables as nav
 from flotilla.games.pirates_of_nassau import Config as NassauConfig
@@ -18,8 +20,6 @@ from flotilla.games.sail_away import cards as sa
 from flotilla.games.sail_away.config import Config as SailAwayConfig
 from flotilla.games.sail_away.setup import new_game as sail_away_game
 from flotilla.gateway import catalog_servicer as catalogue
-from flotilla_client.api.port_royal.v1 import port_royal_catalog_pb2 as pr_pb
-from flotilla_client.api.port_royal.v1 import port_royal_pb2
 
 # The etag of each (kind, rules version): a catalogue never changes within a rules version. When a
 # table changes, bump the game's RULES.version and add its new etag here.

@@ -20,10 +20,10 @@ from typing import Any, TypeVar
 
 import grpc
 
+from flotilla.api.game.v1 import game_pb2, game_service_pb2
 from flotilla.app.lineage import parse_etag
 from flotilla.store.redis_store import RedisStore
 from flotilla_client import FlotillaClient, FlotillaError, Seat
-from flotilla_client.api.game.v1 import game_pb2, game_service_pb2
 from flotilla_client.client import RETRYABLE
 from ledger import Kept, Ledger
 from support import UNPACED, Stack, assert_gapless, assert_stored_state_replays, choose, scrape

@@ -27,17 +27,17 @@ import grpc
 import pytest
 
 from chaos.links import Link
+from flotilla.api.counter.v1 import counter_pb2
+from flotilla.api.game.v1 import game_pb2
+from flotilla.api.game.v1 import game_service_pb2 as g
+from flotilla.api.lobby.v1 import lobby_service_pb2 as lb
+from flotilla.api.lobby.v1.lobby_service_pb2_grpc import LobbyServiceStub
+from flotilla.api.matchmaking.v1 import matchmaking_service_pb2 as mm
+from flotilla.api.matchmaking.v1.matchmaking_service_pb2_grpc import MatchmakingServiceStub
 from flotilla.gateway.server import MIN_CLIENT_PING_MS
 from flotilla.redis_server import RedisServer, free_port
 from flotilla.store.reach import FRESH_S, STORE_LOST_S
 from flotilla_client import FlotillaClient, FlotillaError
-from flotilla_client.api.counter.v1 import counter_pb2
-from flotilla_client.api.game.v1 import game_pb2
-from flotilla_client.api.game.v1 import game_service_pb2 as g
-from flotilla_client.api.lobby.v1 import lobby_service_pb2 as lb
-from flotilla_client.api.lobby.v1.lobby_service_pb2_grpc import LobbyServiceStub
-from flotilla_client.api.matchmaking.v1 import matchmaking_service_pb2 as mm
-from flotilla_client.api.matchmaking.v1.matchmaking_service_pb2_grpc import MatchmakingServiceStub
 from flotilla_client.tls import KEEPALIVE_TIME_MS, KEEPALIVE_TIMEOUT_MS
 from forkserver import spawn
 from support import FLOTILLA, Stack, assert_gapless, start_stack, until, wait_for_gateway

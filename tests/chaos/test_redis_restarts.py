@@ -32,8 +32,8 @@ from chaos.chaos_support import (
     assert_sound,
     play_out,
 )
+from flotilla.api.game.v1 import game_service_pb2
 from flotilla.redis_server import RedisServer, free_port
-from flotilla_client.api.game.v1 import game_service_pb2
 from ledger import Ledger
 from support import Stack, assert_stored_state_replays, start_stack
 

@@ -10,11 +10,11 @@ from collections.abc import Iterator
 import pytest
 from redis.asyncio.cluster import RedisCluster as ClusterClient
 
+from flotilla.api.game.v1 import game_pb2
 from flotilla.redis_server import RedisCluster
 from flotilla.store import keys
 from flotilla.store.redis_store import RedisStore
 from flotilla_client import FlotillaClient, FlotillaError
-from flotilla_client.api.game.v1 import game_pb2
 from support import UNPACED, Stack, assert_gapless, assert_stored_state_replays, play_full_game, start_stack
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow, pytest.mark.timeout(300)]

@@ -14,6 +14,7 @@ import grpc
 import orjson
 import pytest
 
+from flotilla.api.game.v1 import game_service_pb2, game_service_pb2_grpc
 from flotilla.app.host import host_for
 from flotilla.app.lineage import new_lineage
 from flotilla.games.counter import Add
@@ -22,7 +23,6 @@ from flotilla.redis_server import RedisServer
 from flotilla.rules import Seat
 from flotilla.store.redis_store import RedisStore
 from flotilla_client import FlotillaClient, play_random
-from flotilla_client.api.game.v1 import game_service_pb2, game_service_pb2_grpc
 from support import start_stack
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow, pytest.mark.timeout(300)]

@@ -9,10 +9,10 @@ from collections.abc import Iterator
 
 import pytest
 
+from flotilla.api.counter.v1 import counter_pb2
+from flotilla.api.game.v1 import game_pb2, game_service_pb2
 from flotilla.redis_server import RedisServer
 from flotilla_client import FlotillaClient
-from flotilla_client.api.counter.v1 import counter_pb2
-from flotilla_client.api.game.v1 import game_pb2, game_service_pb2
 from support import Stack, start_stack
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(180)]

@@ -17,10 +17,10 @@ import grpc
 import pytest
 import redis.asyncio as aioredis
 
+from flotilla.api.counter.v1 import counter_pb2
+from flotilla.api.game.v1 import game_pb2, game_service_pb2
 from flotilla.store import keys
 from flotilla_client import FlotillaClient, FlotillaError, Seat
-from flotilla_client.api.counter.v1 import counter_pb2
-from flotilla_client.api.game.v1 import game_pb2, game_service_pb2
 from support import Stack, assert_stored_state_replays
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(120)]

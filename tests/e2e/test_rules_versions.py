@@ -13,6 +13,8 @@ from collections.abc import AsyncIterator
 import grpc
 import pytest
 
+from flotilla.api.game.v1 import game_pb2, game_service_pb2, game_service_pb2_grpc
+from flotilla.api.navegador.v1 import navegador_pb2 as nav
 from flotilla.app import games as games_module
 from flotilla.app.host import GameHost, host_for
 from flotilla.games.navegador import RULES
@@ -22,8 +24,6 @@ from flotilla.store import keys
 from flotilla.store.redis_store import RedisStore
 from flotilla.worker.loop import Worker, work_streams
 from flotilla_client import FlotillaClient, FlotillaError
-from flotilla_client.api.game.v1 import game_pb2, game_service_pb2, game_service_pb2_grpc
-from flotilla_client.api.navegador.v1 import navegador_pb2 as nav
 from flotilla_client.seat import Seat
 from raw_rpc import answer_of
 from support import assert_stored_state_replays

@@ -25,16 +25,16 @@ from google.rpc import error_details_pb2, status_pb2
 from hypothesis import HealthCheck, assume, given, seed, settings
 from hypothesis import strategies as st
 
+from flotilla.api.counter.v1 import counter_pb2
+from flotilla.api.game.v1 import game_pb2
+from flotilla.api.game.v1 import game_service_pb2 as game
+from flotilla.api.lobby.v1 import lobby_service_pb2 as lobby
+from flotilla.api.matchmaking.v1 import matchmaking_service_pb2 as mm
 from flotilla.games import REGISTRY
 from flotilla.identity.keycache import KeySet
 from flotilla.redis_server import RedisServer
 from flotilla.store import keys
 from flotilla_client import FlotillaClient
-from flotilla_client.api.counter.v1 import counter_pb2
-from flotilla_client.api.game.v1 import game_pb2
-from flotilla_client.api.game.v1 import game_service_pb2 as game
-from flotilla_client.api.lobby.v1 import lobby_service_pb2 as lobby
-from flotilla_client.api.matchmaking.v1 import matchmaking_service_pb2 as mm
 from fuzz.proto_strategies import Pools, messages
 from raw_rpc import METHODS, Answer, answer_of, auth, call, path, serving, snapshot
 from support import Stack, pinned_tokens, start_stack, stored_tokens

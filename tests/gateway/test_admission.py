@@ -15,12 +15,12 @@ import pytest
 import redis
 
 from burst import Burst, Report, prepare, run_burst
+from flotilla.api.game.v1 import game_service_pb2, game_service_pb2_grpc
+from flotilla.api.lobby.v1 import lobby_service_pb2, lobby_service_pb2_grpc
+from flotilla.api.matchmaking.v1 import matchmaking_service_pb2, matchmaking_service_pb2_grpc
 from flotilla.redis_server import RedisServer
 from flotilla.store.reach import PROBE_S
 from flotilla_client import FlotillaClient, FlotillaError
-from flotilla_client.api.game.v1 import game_service_pb2, game_service_pb2_grpc
-from flotilla_client.api.lobby.v1 import lobby_service_pb2, lobby_service_pb2_grpc
-from flotilla_client.api.matchmaking.v1 import matchmaking_service_pb2, matchmaking_service_pb2_grpc
 from support import Stack, stack_limits, start_stack
 
 pytestmark = [pytest.mark.redis]

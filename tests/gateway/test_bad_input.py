@@ -13,12 +13,12 @@ from collections.abc import AsyncIterator
 import grpc
 import pytest
 
+from flotilla.api.counter.v1 import counter_pb2
+from flotilla.api.game.v1 import game_pb2
+from flotilla.api.game.v1 import game_service_pb2 as game
+from flotilla.api.lobby.v1 import lobby_service_pb2 as lobby
+from flotilla.api.matchmaking.v1 import matchmaking_service_pb2 as mm
 from flotilla_client import FlotillaClient, FlotillaError, Seat
-from flotilla_client.api.counter.v1 import counter_pb2
-from flotilla_client.api.game.v1 import game_pb2
-from flotilla_client.api.game.v1 import game_service_pb2 as game
-from flotilla_client.api.lobby.v1 import lobby_service_pb2 as lobby
-from flotilla_client.api.matchmaking.v1 import matchmaking_service_pb2 as mm
 from inproc import InProcess
 from raw_rpc import METHODS, Answer, answer_of, auth, call, call_message, serving
 from support import stored_tokens

@@ -11,9 +11,9 @@ import pytest
 from google.rpc import error_details_pb2
 
 from flotilla import errors
+from flotilla.api.game.v1 import error_reason_pb2
 from flotilla.app.outcome import Outcome
 from flotilla.gateway.errors import ROWS, Rejected, to_status
-from flotilla_client.api.game.v1 import error_reason_pb2
 
 
 def tree(root: type[errors.FlotillaError] = errors.FlotillaError) -> list[type[errors.FlotillaError]]:

@@ -22,13 +22,13 @@ from google.protobuf import json_format, message_factory
 from google.protobuf.descriptor import Descriptor, FieldDescriptor, MethodDescriptor
 from google.protobuf.message import Message
 
+from flotilla.api.game.v1 import game_service_pb2 as game
+from flotilla.api.lobby.v1 import lobby_service_pb2 as lobby
+from flotilla.api.matchmaking.v1 import matchmaking_service_pb2 as matchmaking
 from flotilla.gateway.field_limits import MAXIMA, Limit, checker, grows, inner, limit_of
 from flotilla.gateway.json_limits import SCAN_FROM_CHARS
 from flotilla.gateway.json_limits import over_limits as json_over_limits
 from flotilla.gateway.wire_limits import MAX_WIRE_FIELDS, WALK_FROM_BYTES, over_limits
-from flotilla_client.api.game.v1 import game_service_pb2 as game
-from flotilla_client.api.lobby.v1 import lobby_service_pb2 as lobby
-from flotilla_client.api.matchmaking.v1 import matchmaking_service_pb2 as matchmaking
 from inproc import InProcess
 from raw_rpc import METHODS, auth, call, call_message
 

@@ -13,14 +13,14 @@ import pytest
 import redis.asyncio as aioredis
 from google.protobuf.json_format import MessageToDict
 
+from flotilla.api.counter.v1 import counter_pb2
+from flotilla.api.game.v1 import game_pb2, game_service_pb2, game_service_pb2_grpc
 from flotilla.app.host import host_for
 from flotilla.convert import GameConverter
 from flotilla.rules import Seat as RulesSeat
 from flotilla.rules.replay import replay
 from flotilla.store import keys
 from flotilla_client import FlotillaClient, FlotillaError, Seat, play_random
-from flotilla_client.api.counter.v1 import counter_pb2
-from flotilla_client.api.game.v1 import game_pb2, game_service_pb2, game_service_pb2_grpc
 from inproc import InProcess
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(120)]

@@ -10,13 +10,13 @@ from collections.abc import AsyncIterator
 
 import pytest
 
+from flotilla.api.counter.v1 import counter_pb2
+from flotilla.api.game.v1 import game_pb2
 from flotilla.gateway.server import Gateway
 from flotilla.store import feeds as feeds_module
 from flotilla.store.feeds import TICK_S, Feeds, Signal, Subscription
 from flotilla.store.redis_store import RedisStore
 from flotilla_client import FlotillaClient
-from flotilla_client.api.counter.v1 import counter_pb2
-from flotilla_client.api.game.v1 import game_pb2
 from inproc import own_gateway, own_worker
 from support import assert_gapless, until
 

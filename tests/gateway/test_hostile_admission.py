@@ -19,10 +19,10 @@ import pytest
 import redis.asyncio as aioredis
 
 from attackers import OWN_CONNECTION, Attack, Running, outcome
+from flotilla.api.game.v1 import game_service_pb2, game_service_pb2_grpc
+from flotilla.api.lobby.v1 import lobby_service_pb2, lobby_service_pb2_grpc
 from flotilla.redis_server import RedisServer, free_port
 from flotilla.store import keys
-from flotilla_client.api.game.v1 import game_service_pb2, game_service_pb2_grpc
-from flotilla_client.api.lobby.v1 import lobby_service_pb2, lobby_service_pb2_grpc
 from flotilla_client.errors import retry_after
 from support import Stack, scrape, start_stack, until, wait_for_gateway
 

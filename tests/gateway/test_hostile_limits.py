@@ -15,10 +15,10 @@ import pytest
 import redis.asyncio as aioredis
 from prometheus_client import REGISTRY
 
+from flotilla.api.game.v1 import game_service_pb2, game_service_pb2_grpc
+from flotilla.api.lobby.v1 import lobby_service_pb2
 from flotilla.store import keys
 from flotilla.store.auth_store import AuthStore
-from flotilla_client.api.game.v1 import game_service_pb2, game_service_pb2_grpc
-from flotilla_client.api.lobby.v1 import lobby_service_pb2
 from gateway.test_limits import (
     GENEROUS,
     HOUR,

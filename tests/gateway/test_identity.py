@@ -27,9 +27,9 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec, rsa
 from jwt.algorithms import ECAlgorithm, RSAAlgorithm
 
+from flotilla.api.game.v1 import game_service_pb2
 from flotilla.identity.external import external_user
 from flotilla_client import FlotillaClient, FlotillaError, play_random, rpcs
-from flotilla_client.api.game.v1 import game_service_pb2
 from inproc import InProcess, own_gateway
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(120)]
@@ -175,8 +175,8 @@ def _hs256_with(secret: bytes, claims: dict[str, Any]) -> str:
 
 
 def _add() -> Any:
-    from flotilla_client.api.counter.v1 import counter_pb2
-    from flotilla_client.api.game.v1 import game_pb2
+    from flotilla.api.counter.v1 import counter_pb2
+    from flotilla.api.game.v1 import game_pb2
 
     return game_pb2.Action(counter=counter_pb2.Action(add=counter_pb2.Add(n=1)))
 

@@ -12,10 +12,10 @@ import redis.asyncio as aioredis
 import structlog
 from prometheus_client import REGISTRY
 
+from flotilla.api.game.v1 import game_service_pb2, game_service_pb2_grpc
+from flotilla.api.lobby.v1 import lobby_service_pb2, lobby_service_pb2_grpc
 from flotilla.gateway.server import Gateway
 from flotilla.store import keys
-from flotilla_client.api.game.v1 import game_service_pb2, game_service_pb2_grpc
-from flotilla_client.api.lobby.v1 import lobby_service_pb2, lobby_service_pb2_grpc
 from inproc import own_gateway
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(60)]

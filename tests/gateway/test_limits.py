@@ -23,15 +23,15 @@ from google.rpc import error_details_pb2, status_pb2
 from grpc_status import rpc_status
 from prometheus_client import REGISTRY
 
+from flotilla.api.game.v1 import game_pb2, game_service_pb2, game_service_pb2_grpc
+from flotilla.api.lobby.v1 import lobby_service_pb2, lobby_service_pb2_grpc
+from flotilla.api.matchmaking.v1 import matchmaking_service_pb2, matchmaking_service_pb2_grpc
 from flotilla.app.games import created_game_id
 from flotilla.gateway.peers import subject
 from flotilla.gateway.server import Gateway, start_gateway
 from flotilla.lobby.tickets import queue_of
 from flotilla.settings import Settings
 from flotilla.store import keys
-from flotilla_client.api.game.v1 import game_pb2, game_service_pb2, game_service_pb2_grpc
-from flotilla_client.api.lobby.v1 import lobby_service_pb2, lobby_service_pb2_grpc
-from flotilla_client.api.matchmaking.v1 import matchmaking_service_pb2, matchmaking_service_pb2_grpc
 from inproc import own_worker
 from support import until
 

@@ -14,11 +14,11 @@ import grpc
 import pytest
 import redis.asyncio as aioredis
 
+from flotilla.api.game.v1 import game_pb2, game_service_pb2
+from flotilla.api.lobby.v1 import lobby_service_pb2 as lb
 from flotilla.app import join_codes
 from flotilla.store import keys
 from flotilla.store.lobby_store import ROOM_TTL_S, LobbyStore
-from flotilla_client.api.game.v1 import game_pb2, game_service_pb2
-from flotilla_client.api.lobby.v1 import lobby_service_pb2 as lb
 from gateway.test_limits import Player, Refusal, add, fresh_address, gateways, refused
 from inproc import own_worker
 

@@ -13,12 +13,12 @@ import uuid
 import pytest
 import redis.asyncio as aioredis
 
+from flotilla.api.counter.v1 import counter_pb2
+from flotilla.api.game.v1 import game_pb2, game_service_pb2
+from flotilla.api.lobby.v1 import lobby_service_pb2 as lobby_pb
+from flotilla.api.lobby.v1 import lobby_service_pb2_grpc
 from flotilla.worker.loop import work_streams
 from flotilla_client import FlotillaClient, Seat
-from flotilla_client.api.counter.v1 import counter_pb2
-from flotilla_client.api.game.v1 import game_pb2, game_service_pb2
-from flotilla_client.api.lobby.v1 import lobby_service_pb2 as lobby_pb
-from flotilla_client.api.lobby.v1 import lobby_service_pb2_grpc
 from inproc import InProcess
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(120)]

@@ -18,12 +18,12 @@ import pytest
 import trustme
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from flotilla.api.game.v1 import game_service_pb2, game_service_pb2_grpc
+from flotilla.api.matchmaking.v1 import matchmaking_service_pb2 as mm
 from flotilla.cli import _wait_for_gateway
 from flotilla.gateway.server import Gateway, start_gateway
 from flotilla.settings import Settings
 from flotilla_client import FlotillaClient, FlotillaError, Seat, Tls, play_random
-from flotilla_client.api.game.v1 import game_service_pb2, game_service_pb2_grpc
-from flotilla_client.api.matchmaking.v1 import matchmaking_service_pb2 as mm
 from lobby.mm_support import Player, start_matchmaker_env, stop
 from support import Stack
 

@@ -16,12 +16,12 @@ import pytest
 import redis.asyncio as aioredis
 from prometheus_client import REGISTRY
 
+from flotilla.api.counter.v1 import counter_pb2
+from flotilla.api.game.v1 import game_pb2, game_service_pb2
 from flotilla.settings import Settings
 from flotilla.store import keys
 from flotilla.store.auth_store import AuthStore
 from flotilla_client import FlotillaClient, FlotillaError, Seat, rpcs
-from flotilla_client.api.counter.v1 import counter_pb2
-from flotilla_client.api.game.v1 import game_pb2, game_service_pb2
 from inproc import InProcess, own_gateway
 from support import stored_tokens, until
 

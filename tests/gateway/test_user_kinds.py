@@ -19,13 +19,13 @@ from pathlib import Path
 
 import pytest
 
+from flotilla.api.game.v1 import game_pb2
+from flotilla.api.lobby.v1 import lobby_service_pb2 as lobby_pb
 from flotilla.identity.external import external_user
 from flotilla.store import keys
 from flotilla.store.redis_store import RedisStore
 from flotilla.store.users import user_names
 from flotilla_client import FlotillaClient, Seat
-from flotilla_client.api.game.v1 import game_pb2
-from flotilla_client.api.lobby.v1 import lobby_service_pb2 as lobby_pb
 from forkserver import Proc
 from gateway.test_identity import ISSUER, Issuer, issuer_settings
 from inproc import InProcess, own_gateway

@@ -11,13 +11,13 @@ from typing import Any
 
 import grpc
 
+from flotilla.api.lobby.v1 import lobby_service_pb2_grpc
+from flotilla.api.matchmaking.v1 import matchmaking_service_pb2 as mm_pb
+from flotilla.api.matchmaking.v1 import matchmaking_service_pb2_grpc
 from flotilla.store import keys
 from flotilla.store.auth_store import AuthStore
 from flotilla.store.redis_store import RedisStore
 from flotilla_client import FlotillaClient, Tls
-from flotilla_client.api.lobby.v1 import lobby_service_pb2_grpc
-from flotilla_client.api.matchmaking.v1 import matchmaking_service_pb2 as mm_pb
-from flotilla_client.api.matchmaking.v1 import matchmaking_service_pb2_grpc
 from forkserver import Proc, spawn
 from support import FLOTILLA, Stack
 

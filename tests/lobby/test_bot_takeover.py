@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from flotilla.api.lobby.v1 import lobby_service_pb2 as pb
 from flotilla_client import Seat, play_random
-from flotilla_client.api.lobby.v1 import lobby_service_pb2 as pb
 from lobby.mm_support import Player, start_matchmaker, stop
 from support import Stack
 

@@ -9,10 +9,10 @@ from collections.abc import Iterator
 
 import pytest
 
+from flotilla.api.lobby.v1 import lobby_service_pb2 as lpb
+from flotilla.api.matchmaking.v1 import matchmaking_service_pb2 as mpb
 from flotilla.redis_server import RedisCluster
 from flotilla_client import Seat, play_random
-from flotilla_client.api.lobby.v1 import lobby_service_pb2 as lpb
-from flotilla_client.api.matchmaking.v1 import matchmaking_service_pb2 as mpb
 from lobby.mm_support import Player, form_party, refusal, start_matchmaker, stop
 from support import Stack, start_stack
 

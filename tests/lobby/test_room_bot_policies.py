@@ -12,6 +12,7 @@ from typing import Any
 import grpc
 import pytest
 
+from flotilla.api.lobby.v1 import lobby_service_pb2 as pb
 from flotilla.bots import Decision, register
 from flotilla.bots.remote import PolicyBot
 from flotilla.matchmaker.workers import BotRunner
@@ -20,7 +21,6 @@ from flotilla.store import keys
 from flotilla.store.lobby_store import LobbyStore
 from flotilla.store.redis_store import RedisStore
 from flotilla_client import RandomBot, Seat, play_random
-from flotilla_client.api.lobby.v1 import lobby_service_pb2 as pb
 from lobby.mm_support import Player, reason_of
 from support import Stack, stored_tokens
 

@@ -8,8 +8,8 @@ import uuid
 import pytest
 import redis.asyncio as aioredis
 
+from flotilla.api.lobby.v1 import lobby_service_pb2 as pb
 from flotilla.store import keys
-from flotilla_client.api.lobby.v1 import lobby_service_pb2 as pb
 from lobby.mm_support import Player
 from support import Stack
 

@@ -16,14 +16,14 @@ from collections.abc import AsyncIterator
 import grpc
 import pytest
 
+from flotilla.api.counter.v1 import counter_pb2
+from flotilla.api.game.v1 import game_pb2
+from flotilla.api.lobby.v1 import lobby_service_pb2 as lb
 from flotilla.app.games import created_game_id
 from flotilla.store import keys
 from flotilla.store.lobby_store import LobbyStore
 from flotilla.store.redis_store import RedisStore
 from flotilla_client import FlotillaClient, FlotillaError
-from flotilla_client.api.counter.v1 import counter_pb2
-from flotilla_client.api.game.v1 import game_pb2
-from flotilla_client.api.lobby.v1 import lobby_service_pb2 as lb
 from support import Stack, until
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(180)]

@@ -11,14 +11,14 @@ from collections.abc import AsyncIterator, Iterator
 import grpc
 import pytest
 
+from flotilla.api.game.v1 import game_pb2, game_service_pb2
+from flotilla.api.lobby.v1 import lobby_service_pb2 as pb
 from flotilla.bots.command import run as run_bot_command
 from flotilla.cli import build_parser
 from flotilla.redis_server import RedisServer
 from flotilla.store.lobby_store import LobbyStore
 from flotilla.store.redis_store import RedisStore
 from flotilla_client import FlotillaClient, Seat, play_random
-from flotilla_client.api.game.v1 import game_pb2, game_service_pb2
-from flotilla_client.api.lobby.v1 import lobby_service_pb2 as pb
 from lobby.mm_support import Player, reason_of, start_matchmaker, stop
 from support import Stack, stack_limits, start_stack, until
 

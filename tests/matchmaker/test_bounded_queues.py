@@ -29,11 +29,11 @@ from pathlib import Path
 import grpc
 import pytest
 
+from flotilla.api.matchmaking.v1 import matchmaking_service_pb2 as pb
 from flotilla.lobby.tickets import parse_ticket_name, queue_of
 from flotilla.redis_server import RedisServer
 from flotilla.store import keys
 from flotilla.store.redis_store import RedisStore
-from flotilla_client.api.matchmaking.v1 import matchmaking_service_pb2 as pb
 from forkserver import Proc
 from lobby.mm_support import Player, refusal, start_matchmaker, stop
 from support import Stack, stack_limits, start_stack, until

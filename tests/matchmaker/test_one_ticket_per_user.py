@@ -10,12 +10,12 @@ from collections.abc import AsyncIterator, Iterator
 import grpc
 import pytest
 
+from flotilla.api.matchmaking.v1 import matchmaking_service_pb2 as pb
 from flotilla.lobby.tickets import parse_ticket_name
 from flotilla.matchmaker.matcher import Policy, Ticket, propose_matches
 from flotilla.redis_server import RedisServer
 from flotilla.store import keys
 from flotilla.store.redis_store import RedisStore
-from flotilla_client.api.matchmaking.v1 import matchmaking_service_pb2 as pb
 from lobby.mm_support import Player, form_party, reason_of, refusal, start_matchmaker, stop
 from support import Stack, stack_limits, start_stack
 

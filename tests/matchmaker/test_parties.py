@@ -13,6 +13,7 @@ from collections.abc import AsyncIterator, Iterator
 import grpc
 import pytest
 
+from flotilla.api.matchmaking.v1 import matchmaking_service_pb2 as pb
 from flotilla.app.errors import PartyInviteNotFound
 from flotilla.clock import ManualClock
 from flotilla.lobby.parties import MAX_INVITES_PER_USER, Parties, largest_table
@@ -20,7 +21,6 @@ from flotilla.lobby.tickets import queue_of
 from flotilla.store import keys
 from flotilla.store.party_store import PartyStore
 from flotilla.store.redis_store import RedisStore
-from flotilla_client.api.matchmaking.v1 import matchmaking_service_pb2 as pb
 from lobby.mm_support import Player, form_party, refusal, start_matchmaker, stop
 from support import Stack
 

@@ -20,9 +20,9 @@ from collections.abc import AsyncIterator, Awaitable, Iterator
 import grpc
 import pytest
 
+from flotilla.api.lobby.v1 import lobby_service_pb2 as lobby_pb
+from flotilla.api.matchmaking.v1 import matchmaking_service_pb2 as mm_pb
 from flotilla_client import FlotillaClient, FlotillaError, Seat, play_random
-from flotilla_client.api.lobby.v1 import lobby_service_pb2 as lobby_pb
-from flotilla_client.api.matchmaking.v1 import matchmaking_service_pb2 as mm_pb
 from forkserver import Proc
 from lobby.mm_support import Player, ratings_settled, start_matchmaker, stop
 from support import Stack

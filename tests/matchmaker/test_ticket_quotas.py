@@ -19,12 +19,12 @@ from collections.abc import AsyncIterator
 import pytest
 import redis.asyncio as aioredis
 
+from flotilla.api.game.v1 import game_service_pb2, game_service_pb2_grpc
+from flotilla.api.matchmaking.v1 import matchmaking_service_pb2 as pb
 from flotilla.lobby.tickets import EXPIRED, parse_ticket_name, queue_of
 from flotilla.store import keys
 from flotilla.store.auth_store import AuthStore
 from flotilla.store.lobby_store import LobbyStore
-from flotilla_client.api.game.v1 import game_service_pb2, game_service_pb2_grpc
-from flotilla_client.api.matchmaking.v1 import matchmaking_service_pb2 as pb
 from gateway.test_limits import GENEROUS, Player, assert_quota_exceeded, fresh_address, gateways, refused
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(90)]

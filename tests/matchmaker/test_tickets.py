@@ -21,6 +21,7 @@ from pathlib import Path
 import grpc
 import pytest
 
+from flotilla.api.matchmaking.v1 import matchmaking_service_pb2 as pb
 from flotilla.bots.command import run as run_bot_command
 from flotilla.cli import build_parser
 from flotilla.lobby.ratings import Ratings
@@ -28,7 +29,6 @@ from flotilla.store import keys
 from flotilla.store.lobby_store import LobbyStore
 from flotilla.store.redis_store import RedisStore
 from flotilla_client import FlotillaError, Seat, play_random
-from flotilla_client.api.matchmaking.v1 import matchmaking_service_pb2 as pb
 from lobby.mm_support import Player, form_party, ratings_settled, reason_of, start_matchmaker, stop
 from support import Stack
 

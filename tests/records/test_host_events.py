@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from flotilla.api.game.v1 import game_pb2
 from flotilla.app import host_events
-from flotilla_client.api.game.v1 import game_pb2
 
 
 @pytest.mark.parametrize(

@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from flotilla.api.port_royal.v1 import port_royal_pb2
 from flotilla.convert import GameConverter
 from flotilla.games import REGISTRY
 from flotilla.games.navegador import RULES_V1 as NAVEGADOR_V1
@@ -28,7 +29,6 @@ from flotilla.games.port_royal import Mode
 from flotilla.games.sail_away import Config as SailAwayConfig
 from flotilla.rules import GameRules, InvalidAction, Rng, Seat
 from flotilla.rules.testing import game_seed
-from flotilla_client.api.port_royal.v1 import port_royal_pb2
 
 Rules = GameRules[Any, Any, Any, Any, Any]
 

@@ -11,12 +11,12 @@ import time
 
 import pytest
 
+from flotilla.api.game.v1 import game_pb2
 from flotilla.app.host import host_for
 from flotilla.convert import GameConverter
 from flotilla.records import CLOCK
 from flotilla.store.redis_store import RedisStore
 from flotilla_client import FlotillaClient, Played, RandomBot, Seat, fallback, run_bot, run_bots
-from flotilla_client.api.game.v1 import game_pb2
 from flotilla_client.bot import decide
 from support import UNPACED, Stack, choose, until
 

@@ -14,6 +14,10 @@ from dataclasses import replace
 import grpc
 import pytest
 
+from flotilla.api.counter.v1 import counter_pb2
+from flotilla.api.game.v1 import game_pb2, game_service_pb2
+from flotilla.api.lobby.v1 import lobby_service_pb2 as lb
+from flotilla.api.matchmaking.v1 import matchmaking_service_pb2 as mm
 from flotilla.gateway.server import start_gateway
 from flotilla.identity.tokens import SESSION
 from flotilla.redis_server import free_port
@@ -28,10 +32,6 @@ from flotilla_client import (
     play_random,
     play_random_sync,
 )
-from flotilla_client.api.counter.v1 import counter_pb2
-from flotilla_client.api.game.v1 import game_pb2, game_service_pb2
-from flotilla_client.api.lobby.v1 import lobby_service_pb2 as lb
-from flotilla_client.api.matchmaking.v1 import matchmaking_service_pb2 as mm
 from ledger import Ledger
 from support import Stack, assert_gapless, stored_tokens, until
 

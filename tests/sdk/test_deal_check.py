@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from flotilla.api.game.v1 import game_pb2
+from flotilla.api.game.v1 import game_service_pb2 as g
 from flotilla.gateway.catalog_servicer import catalog as served_catalog
 from flotilla.store.redis_store import RedisStore
 from flotilla_client import FlotillaClient, VerificationFailed, check_deal, deal_check
-from flotilla_client.api.game.v1 import game_pb2
-from flotilla_client.api.game.v1 import game_service_pb2 as g
 from support import Stack, until
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(120)]

@@ -1,5 +1,6 @@
-"""The SDK is its own distribution: it builds, installs alone beside grpcio and protobuf, and
-imports nothing of the server (nor googleapis-common-protos or grpcio-status)."""
+"""The SDK is its own distribution: it builds, installs alone beside the generated API (flotilla-api,
+api/python) and its dependencies (grpcio, protobuf, googleapis-common-protos), and imports nothing of
+the server (nor grpcio-status)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 SDK = ROOT / "clients" / "python"
-ALLOWED_TOP = {"flotilla_client", "grpc", "google"}  # google: google.protobuf only (checked below)
+API = ROOT / "api" / "python"
+ALLOWED = ("flotilla_client", "flotilla.api", "grpc", "google.protobuf", "google.rpc")
 
 
 def _run(
@@ -38,7 +40,7 @@ def _link(dist: importlib.metadata.Distribution, site: Path) -> None:
         target.symlink_to(source)
 
 
-def test_the_sdk_imports_only_grpc_protobuf_and_the_standard_library() -> None:
+def test_the_sdk_imports_only_the_generated_api_grpc_protobuf_and_the_standard_library() -> None:
     stdlib = sys.stdlib_module_names
     for path in (SDK / "flotilla_client").rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):
@@ -46,38 +48,25 @@ def test_the_sdk_imports_only_grpc_protobuf_and_the_standard_library() -> None:
             if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
                 names = [node.module]
             for name in names:
-                top = name.split(".")[0]
-                assert top in stdlib or top in ALLOWED_TOP, f"{path.relative_to(ROOT)} imports {name}"
-                assert top != "google" or name.startswith("google.protobuf"), f"{path.relative_to(ROOT)}: {name}"
+                allowed = name.split(".")[0] in stdlib or any(name == a or name.startswith(f"{a}.") for a in ALLOWED)
+                assert allowed, f"{path.relative_to(ROOT)} imports {name}"
 
 
 @pytest.mark.timeout(180)
 def test_the_sdk_installs_alone_and_imports_without_the_server(tmp_path: Path) -> None:
-    """A wheel of clients/python, installed with --no-deps into a fresh venv that holds only grpcio
-    and protobuf (linked in from this venv), imports and builds requests."""
+    """Wheels of clients/python and api/python, installed with --no-deps into a fresh venv that holds
+    only their dependencies (linked in from this venv), import and build requests."""
     wheels = tmp_path / "wheels"
-    source = tmp_path / "sdk"  # built from a copy: setuptools writes build/ next to the sources
-    shutil.copytree(SDK, source, ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__"))
-    _run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "wheel",
-            "-q",
-            "--no-deps",
-            "--no-build-isolation",
-            "-w",
-            str(wheels),
-            str(source),
-        ]
-    )
-    (wheel,) = wheels.glob("flotilla_client-*.whl")
+    sources = [tmp_path / "sdk", tmp_path / "api"]  # built from copies: setuptools writes build/ next to the sources
+    for tree, source in zip((SDK, API), sources, strict=True):
+        shutil.copytree(tree, source, ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__"))
+    _run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w", wheels, *sources])
+    assert sorted(p.name.split("-")[0] for p in wheels.glob("*.whl")) == ["flotilla_api", "flotilla_client"]
     venv = tmp_path / "venv"
     _run([sys.executable, "-m", "venv", "--without-pip", str(venv)])
     python = venv / "bin" / "python"
     site = Path(_run([python, "-c", "import site; print(site.getsitepackages()[0])"]).stdout.strip())
-    for dist in ("grpcio", "protobuf", "typing-extensions"):  # the SDK's dependencies and theirs
+    for dist in ("grpcio", "protobuf", "googleapis-common-protos", "typing-extensions"):  # the dependencies
         _link(importlib.metadata.distribution(dist), site)
     pip: list[str | Path] = [
         sys.executable,
@@ -90,17 +79,19 @@ def test_the_sdk_installs_alone_and_imports_without_the_server(tmp_path: Path) -
         "--no-deps",
         "--no-index",
     ]
-    pip.append(wheel)
-    _run(pip)
+    _run([*pip, *wheels.glob("*.whl")])
     probe = (
         "import sys, importlib, pkgutil, flotilla_client\n"
         "for m in pkgutil.walk_packages(flotilla_client.__path__, 'flotilla_client.'):\n"
         "    importlib.import_module(m.name)\n"
         "from flotilla_client import FlotillaSyncClient, FlotillaClient\n"
-        "from flotilla_client.api.game.v1 import game_service_pb2\n"
+        "from flotilla.api.game.v1 import game_service_pb2\n"
+        "from flotilla.api.game.v1 import game_service_pb2 as old_home\n"
+        "assert old_home is game_service_pb2\n"
         "assert 'site-packages' in flotilla_client.__file__, flotilla_client.__file__\n"
-        "server = ('flotilla', 'grpc_status', 'google.rpc')\n"
-        "bad = sorted(m for m in sys.modules if m.split('.')[0] in server or m.startswith(server[-1]))\n"
+        "assert 'site-packages' in game_service_pb2.__file__, game_service_pb2.__file__\n"
+        "server = ('flotilla.', 'grpc_status')\n"
+        "bad = sorted(m for m in sys.modules if m.startswith(server) and not m.startswith('flotilla.api'))\n"
         "assert not bad, bad\n"
         "print(game_service_pb2.CreateGameRequest(kind='sail_away').kind)\n"
     )
@@ -108,6 +99,6 @@ def test_the_sdk_installs_alone_and_imports_without_the_server(tmp_path: Path) -
     done = _run([python, "-I", "-c", probe], env=env, cwd=tmp_path)
     assert done.stdout.strip() == "sail_away"
     server = subprocess.run(
-        [python, "-I", "-c", "import flotilla"], env=env, cwd=tmp_path, check=False, capture_output=True
+        [python, "-I", "-c", "import flotilla.cli"], env=env, cwd=tmp_path, check=False, capture_output=True
     )
     assert server.returncode != 0  # the server is not there: what imported above needed none of it

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import grpc
 from google.protobuf import duration_pb2
+from google.rpc import error_details_pb2, status_pb2
 
+from flotilla.api.counter.v1 import counter_pb2
+from flotilla.api.game.v1 import game_pb2
+from flotilla.api.game.v1 import game_service_pb2 as g
 from flotilla_client import Seat
-from flotilla_client._google.rpc import error_details_pb2, status_pb2
-from flotilla_client.api.counter.v1 import counter_pb2
-from flotilla_client.api.game.v1 import game_pb2
-from flotilla_client.api.game.v1 import game_service_pb2 as g
 from flotilla_client.play import PlayState
 
 SEAT = Seat("games/g1", 0, "token")

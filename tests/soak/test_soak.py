@@ -25,12 +25,12 @@ from pathlib import Path
 
 import pytest
 
+from flotilla.api.counter.v1 import counter_pb2
+from flotilla.api.game.v1 import game_pb2
 from flotilla.redis_server import RedisServer
 from flotilla.store import keys
 from flotilla.store.redis_store import RedisStore
 from flotilla_client import FlotillaClient
-from flotilla_client.api.counter.v1 import counter_pb2
-from flotilla_client.api.game.v1 import game_pb2
 from forkserver import spawn
 from lobby.mm_support import start_matchmaker, stop
 from support import FLOTILLA, Stack, stack_limits, start_stack, wait_for_gateway

@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 from playwright.async_api import Browser, Page
 
+from flotilla.api.game.v1 import game_pb2
 from flotilla_client import FlotillaClient
-from flotilla_client.api.game.v1 import game_pb2
 from web.players import HeuristicPlayer, play_seat
 from web.webstack import WebStack
 from web.webui import (

@@ -9,8 +9,8 @@ import random
 import pytest
 from playwright.async_api import Browser
 
+from flotilla.api.game.v1 import game_pb2
 from flotilla_client import FlotillaClient, play_random
-from flotilla_client.api.game.v1 import game_pb2
 from web.webstack import WebStack
 from web.webui import choose_game, new_player, unique
 

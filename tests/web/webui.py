@@ -18,8 +18,8 @@ from typing import Any
 
 from playwright.async_api import Browser, BrowserContext, Locator, Page
 
+from flotilla.api.game.v1 import game_pb2
 from flotilla_client import FlotillaClient
-from flotilla_client.api.game.v1 import game_pb2
 from support import until
 
 CHROMIUM = "/usr/bin/chromium"  # Debian's package (scripts/bootstrap installs it)

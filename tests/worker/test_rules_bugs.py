@@ -23,14 +23,14 @@ import grpc
 import pytest
 import redis.asyncio as aioredis
 
+from flotilla.api.counter.v1 import counter_pb2
+from flotilla.api.game.v1 import game_pb2
 from flotilla.redis_server import RedisServer
 from flotilla.store import keys
 from flotilla.store.deadletter import DELIVERIES, ENGINE, DeadLetter, DeadLetters
 from flotilla.store.liveness import STALLED_EXIT
 from flotilla.worker.loop import work_streams
 from flotilla_client import FlotillaClient, FlotillaError, Seat
-from flotilla_client.api.counter.v1 import counter_pb2
-from flotilla_client.api.game.v1 import game_pb2
 from forkserver import Proc, spawn
 from support import FLOTILLA, Stack, start_stack, until
 from worker.faulty_worker import CRASH, HANG, KEY_ERROR, RUNTIME_ERROR

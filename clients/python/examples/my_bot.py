@@ -10,8 +10,8 @@ import asyncio
 import logging
 import sys
 
+from flotilla.api.game.v1 import game_pb2
 from flotilla_client import FlotillaClient, RandomBot, run_bot
-from flotilla_client.api.game.v1 import game_pb2
 
 
 def choose(view: game_pb2.GameView, prompt: game_pb2.Prompt) -> game_pb2.Action:

@@ -8,8 +8,8 @@ from __future__ import annotations
 import sys
 import threading
 
+from flotilla.api.game.v1 import game_pb2
 from flotilla_client import FlotillaError, FlotillaSyncClient, Seat
-from flotilla_client.api.game.v1 import game_pb2
 from flotilla_client.bots import LOST_RACE
 
 

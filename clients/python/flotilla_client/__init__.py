@@ -1,7 +1,7 @@
 """Flotilla's Python SDK: async and blocking clients for the gRPC API, a bot framework and a random bot.
 
-The generated messages are in `flotilla_client.api.<package>.v1` (e.g.
-`flotilla_client.api.game.v1.game_pb2`); this package imports nothing of the server's.
+The generated messages are in `flotilla.api.<package>.v1` (e.g.
+`flotilla.api.game.v1.game_pb2`); this package imports nothing of the server's.
 """
 
 from flotilla_client.bot import Bot, Played, fallback, run_bot, run_bots

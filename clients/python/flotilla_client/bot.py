@@ -31,8 +31,8 @@ from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
-from flotilla_client.api.game.v1 import game_pb2
-from flotilla_client.api.game.v1 import game_service_pb2 as g
+from flotilla.api.game.v1 import game_pb2
+from flotilla.api.game.v1 import game_service_pb2 as g
 from flotilla_client.client import FlotillaClient
 from flotilla_client.errors import FlotillaError
 from flotilla_client.seat import Seat

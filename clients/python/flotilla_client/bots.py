@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
-from flotilla_client.api.game.v1 import game_pb2
-from flotilla_client.api.game.v1 import game_service_pb2 as g
+from flotilla.api.game.v1 import game_pb2
+from flotilla.api.game.v1 import game_service_pb2 as g
 from flotilla_client.bot import LOST_RACE, SEAT_ABSENT, keep_playing, run_bot
 from flotilla_client.client import FlotillaClient
 from flotilla_client.errors import FlotillaError

@@ -21,8 +21,8 @@ from typing import Any
 
 import grpc
 
-from flotilla_client.api.game.v1 import game_pb2, game_service_pb2_grpc
-from flotilla_client.api.game.v1 import game_service_pb2 as g
+from flotilla.api.game.v1 import game_pb2, game_service_pb2_grpc
+from flotilla.api.game.v1 import game_service_pb2 as g
 from flotilla_client.calls import AsyncRunner, Call, T, call, same
 from flotilla_client.errors import (
     RETRYABLE,

@@ -7,8 +7,8 @@ A game publishes `Game.seed_sha256` when it is created: the SHA-256 of its seed'
 
 from __future__ import annotations
 
+from flotilla.api.game.v1 import game_service_pb2 as g
 from flotilla_client import fairness
-from flotilla_client.api.game.v1 import game_service_pb2 as g
 
 
 class VerificationFailed(Exception):

@@ -15,13 +15,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from flotilla.api.catalog.v1 import catalog_service_pb2 as cat
+from flotilla.api.game.v1 import game_pb2
+from flotilla.api.game.v1 import game_service_pb2 as g
+from flotilla.api.navegador.v1 import navegador_pb2
+from flotilla.api.pirates_of_nassau.v1 import pirates_of_nassau_pb2
+from flotilla.api.port_royal.v1 import port_royal_pb2
 from flotilla_client import fairness
-from flotilla_client.api.catalog.v1 import catalog_service_pb2 as cat
-from flotilla_client.api.game.v1 import game_pb2
-from flotilla_client.api.game.v1 import game_service_pb2 as g
-from flotilla_client.api.navegador.v1 import navegador_pb2
-from flotilla_client.api.pirates_of_nassau.v1 import pirates_of_nassau_pb2
-from flotilla_client.api.port_royal.v1 import port_royal_pb2
 from flotilla_client.commitment import VerificationFailed
 
 # The few setup numbers the catalogue does not carry (docs/fairness.md gives them per rules version).

@@ -14,8 +14,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 import grpc
-
-from flotilla_client._google.rpc import error_details_pb2, status_pb2
+from google.rpc import error_details_pb2, status_pb2
 
 RETRYABLE = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED)
 OVERLOADED = "ERROR_REASON_OVERLOADED"  # RESOURCE_EXHAUSTED: the gateway refused the call before doing anything

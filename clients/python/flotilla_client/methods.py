@@ -9,11 +9,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from flotilla_client.api.catalog.v1 import catalog_service_pb2 as cat
-from flotilla_client.api.game.v1 import game_pb2
-from flotilla_client.api.game.v1 import game_service_pb2 as g
-from flotilla_client.api.lobby.v1 import lobby_service_pb2 as lb
-from flotilla_client.api.matchmaking.v1 import matchmaking_service_pb2 as mm
+from flotilla.api.catalog.v1 import catalog_service_pb2 as cat
+from flotilla.api.game.v1 import game_pb2
+from flotilla.api.game.v1 import game_service_pb2 as g
+from flotilla.api.lobby.v1 import lobby_service_pb2 as lb
+from flotilla.api.matchmaking.v1 import matchmaking_service_pb2 as mm
 from flotilla_client.calls import Call, call, fresh_request_id, operation, same, streaming
 from flotilla_client.rpcs import (
     ACCEPT_PARTY_INVITE,

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import grpc
 
-from flotilla_client.api.game.v1 import game_pb2
-from flotilla_client.api.game.v1 import game_service_pb2 as g
+from flotilla.api.game.v1 import game_pb2
+from flotilla.api.game.v1 import game_service_pb2 as g
 from flotilla_client.calls import fresh_request_id
 from flotilla_client.errors import TOKEN_EXPIRED, Failure, error_info, retry_after, retry_pause_s
 from flotilla_client.seat import Seat

@@ -11,10 +11,10 @@ from typing import Generic, TypeVar
 
 from google.protobuf.message import Message
 
-from flotilla_client.api.catalog.v1 import catalog_service_pb2 as cat
-from flotilla_client.api.game.v1 import game_service_pb2 as g
-from flotilla_client.api.lobby.v1 import lobby_service_pb2 as lb
-from flotilla_client.api.matchmaking.v1 import matchmaking_service_pb2 as mm
+from flotilla.api.catalog.v1 import catalog_service_pb2 as cat
+from flotilla.api.game.v1 import game_service_pb2 as g
+from flotilla.api.lobby.v1 import lobby_service_pb2 as lb
+from flotilla.api.matchmaking.v1 import matchmaking_service_pb2 as mm
 
 Req = TypeVar("Req", bound=Message)
 Resp = TypeVar("Resp", bound=Message)

@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from flotilla_client.api.game.v1 import game_service_pb2 as g
+from flotilla.api.game.v1 import game_service_pb2 as g
 from flotilla_client.calls import Call, call
 from flotilla_client.errors import TOKEN_EXPIRED, FlotillaError, RpcFailure, reason_of, retry_after, retry_pause_s
 from flotilla_client.rpcs import REFRESH_TOKEN, Bidi, Rpc, ServerStream

@@ -11,9 +11,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Generic
 
-from flotilla_client.api.game.v1 import game_service_pb2 as g
-from flotilla_client.api.lobby.v1 import lobby_service_pb2 as lb
-from flotilla_client.api.matchmaking.v1 import matchmaking_service_pb2 as mm
+from flotilla.api.game.v1 import game_service_pb2 as g
+from flotilla.api.lobby.v1 import lobby_service_pb2 as lb
+from flotilla.api.matchmaking.v1 import matchmaking_service_pb2 as mm
 from flotilla_client.rpcs import WATCH_GAME, WATCH_ROOM, WATCH_TICKET, Req, Resp, ServerStream
 
 

@@ -22,8 +22,8 @@ from typing import Any
 
 import grpc
 
-from flotilla_client.api.game.v1 import game_pb2
-from flotilla_client.api.game.v1 import game_service_pb2 as g
+from flotilla.api.game.v1 import game_pb2
+from flotilla.api.game.v1 import game_service_pb2 as g
 from flotilla_client.calls import Call, SyncRunner, T, call, same
 from flotilla_client.errors import FlotillaError, RpcFailure
 from flotilla_client.methods import Api

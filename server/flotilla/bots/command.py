@@ -36,8 +36,8 @@ def add_arguments(bot: argparse.ArgumentParser) -> None:
 
 
 async def _ticket_seat(client: FlotillaClient, args: argparse.Namespace, options: dict[str, str]) -> Seat:
+    from flotilla.api.matchmaking.v1 import matchmaking_service_pb2 as mm  # noqa: PLC0415
     from flotilla_client import Seat  # noqa: PLC0415
-    from flotilla_client.api.matchmaking.v1 import matchmaking_service_pb2 as mm  # noqa: PLC0415
 
     ticket = await client.create_ticket(args.queue, [args.seats], options)
     async for update in client.watch_ticket(ticket.name):
@@ -161,7 +161,7 @@ class _Session:
 
 async def _report(args: argparse.Namespace, first: FlotillaClient, results: list[list[Played]]) -> int:
     """One line per game played and a summary; 0 when every game ended."""
-    from flotilla_client.api.game.v1 import game_pb2  # noqa: PLC0415
+    from flotilla.api.game.v1 import game_pb2  # noqa: PLC0415
 
     ended = 0
     for played in results:

@@ -15,13 +15,13 @@ import random
 from functools import partial
 from typing import Any
 
+from flotilla.api.game.v1 import game_pb2
 from flotilla.app.host import host_for
 from flotilla.bots.policy import Decision, Policy, Rules, make
 from flotilla.convert import GameConverter
 from flotilla.rules import Rng, Seat
 from flotilla_client import FlotillaClient
 from flotilla_client import Seat as SeatToken
-from flotilla_client.api.game.v1 import game_pb2
 
 
 def _no_sampler(kind: str, rng: Rng) -> Any:

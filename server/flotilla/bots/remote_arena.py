@@ -18,6 +18,7 @@ import random
 import time
 from collections.abc import Callable, Mapping, Sequence
 
+from flotilla.api.game.v1 import game_pb2
 from flotilla.app.host import host_for
 from flotilla.bots.arena import Entrant, Played, Report, Tally, build, rotation
 from flotilla.bots.policy import require
@@ -26,7 +27,6 @@ from flotilla.rules import Result, Seat
 from flotilla_client import FlotillaClient, FlotillaError, Tls, run_bots
 from flotilla_client import Played as Seated
 from flotilla_client import Seat as SeatToken
-from flotilla_client.api.game.v1 import game_pb2
 
 
 def result_of(game: game_pb2.Game) -> Result | None:

@@ -149,7 +149,7 @@ def installed_version() -> str:
     try:
         return version("flotilla")
     except PackageNotFoundError:
-        from flotilla import __version__  # noqa: PLC0415
+        from flotilla.version import __version__  # noqa: PLC0415
 
         return __version__
 

@@ -16,12 +16,12 @@ from typing import Any
 import grpc
 from google.protobuf.message import Message
 
+from flotilla.api.catalog.v1 import catalog_service_pb2 as pb
+from flotilla.api.catalog.v1 import catalog_service_pb2_grpc as pb_grpc
 from flotilla.app import catalogue
 from flotilla.convert import snake
 from flotilla.games import REGISTRY
 from flotilla.gateway.errors import maps_errors
-from flotilla_client.api.catalog.v1 import catalog_service_pb2 as pb
-from flotilla_client.api.catalog.v1 import catalog_service_pb2_grpc as pb_grpc
 
 Context = grpc.aio.ServicerContext[Any, Any]
 

@@ -15,6 +15,7 @@ import grpc
 import structlog
 
 from flotilla import metrics
+from flotilla.api.game.v1 import game_pb2, game_service_pb2, game_service_pb2_grpc
 from flotilla.app import inputs, listing
 from flotilla.app.authorize import Access, Address, StreamGuard, acting_seat
 from flotilla.app.errors import InvalidRequest
@@ -33,7 +34,6 @@ from flotilla.identity.sessions import Sessions
 from flotilla.rules import Seat
 from flotilla.store.auth_store import AuthStore
 from flotilla.store.redis_store import RedisStore
-from flotilla_client.api.game.v1 import game_pb2, game_service_pb2, game_service_pb2_grpc
 
 log = structlog.get_logger("flotilla.gateway")
 

@@ -9,6 +9,8 @@ from typing import Any
 import grpc
 import structlog
 
+from flotilla.api.lobby.v1 import lobby_service_pb2 as pb
+from flotilla.api.lobby.v1 import lobby_service_pb2_grpc as pb_grpc
 from flotilla.app import inputs, listing
 from flotilla.app.errors import GuestsDisabled, InvalidRequest
 from flotilla.app.games import check_request_id
@@ -31,8 +33,6 @@ from flotilla.lobby.room_document import (
 )
 from flotilla.lobby.rooms import RATED_ROOM_NO_GUESTS, Rooms
 from flotilla.records import RoomRow
-from flotilla_client.api.lobby.v1 import lobby_service_pb2 as pb
-from flotilla_client.api.lobby.v1 import lobby_service_pb2_grpc as pb_grpc
 
 log = structlog.get_logger("flotilla.gateway")
 

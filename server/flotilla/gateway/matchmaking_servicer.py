@@ -9,6 +9,8 @@ from typing import Any
 import grpc
 import structlog
 
+from flotilla.api.matchmaking.v1 import matchmaking_service_pb2 as pb
+from flotilla.api.matchmaking.v1 import matchmaking_service_pb2_grpc as pb_grpc
 from flotilla.app import inputs, listing
 from flotilla.app.errors import InvalidRequest
 from flotilla.app.games import check_request_id
@@ -31,8 +33,6 @@ from flotilla.lobby.tickets import (
 )
 from flotilla.store.lobby_store import StoredTicket
 from flotilla.store.party_store import StoredParty
-from flotilla_client.api.matchmaking.v1 import matchmaking_service_pb2 as pb
-from flotilla_client.api.matchmaking.v1 import matchmaking_service_pb2_grpc as pb_grpc
 
 log = structlog.get_logger("flotilla.gateway")
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from google.protobuf.timestamp_pb2 import Timestamp
 
+from flotilla.api.game.v1 import game_pb2, game_service_pb2
 from flotilla.app import clocks
 from flotilla.app.errors import InvalidRequest
 from flotilla.app.host import AnyRules, GameHost
@@ -27,7 +28,6 @@ from flotilla.records import EventRow
 from flotilla.rules import InvalidAction, Seat
 from flotilla.rules.describe import Text, describe_action, describe_event, number, text
 from flotilla.store.meta import GameMeta
-from flotilla_client.api.game.v1 import game_pb2, game_service_pb2
 
 _CACHE_SIZE = 20_000
 _TEXT_CACHE_SIZE = 8192

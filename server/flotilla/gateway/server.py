@@ -19,6 +19,10 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection, reflection_pb2
 
 from flotilla import metrics
+from flotilla.api.catalog.v1 import catalog_service_pb2
+from flotilla.api.game.v1 import game_service_pb2
+from flotilla.api.lobby.v1 import lobby_service_pb2
+from flotilla.api.matchmaking.v1 import matchmaking_service_pb2
 from flotilla.app.games import Games
 from flotilla.app.inbox import Inbox
 from flotilla.app.limits import Limiter, parse_limits
@@ -52,10 +56,6 @@ from flotilla.store.feeds import Feeds
 from flotilla.store.lobby_store import LobbyStore
 from flotilla.store.party_store import PartyStore
 from flotilla.store.redis_store import RedisStore
-from flotilla_client.api.catalog.v1 import catalog_service_pb2
-from flotilla_client.api.game.v1 import game_service_pb2
-from flotilla_client.api.lobby.v1 import lobby_service_pb2
-from flotilla_client.api.matchmaking.v1 import matchmaking_service_pb2
 
 log = structlog.get_logger("flotilla.gateway")
 

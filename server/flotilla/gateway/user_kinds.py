@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from flotilla.api.game.v1 import game_pb2
 from flotilla.identity.principal import ACCOUNT, BOT_ACCOUNT, GUEST
 from flotilla.lobby.room_document import is_bot
-from flotilla_client.api.game.v1 import game_pb2
 
 _KINDS = {
     ACCOUNT: game_pb2.USER_KIND_ACCOUNT,
