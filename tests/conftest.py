@@ -76,7 +76,7 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
 SIDE_LANE = ("tests/hosts/", "tests/chaos/test_slow_links.py", *LAST)
 """Modules that spend their time waiting (image builds, faults held for seconds, several hosts' worth
 of idle processes) rather than computing: scripts/test runs them in a second pytest process beside
-the main lane's three xdist workers (FLOTILLA_TEST_LANE=side; those run FLOTILLA_TEST_LANE=main, the rest),
+the main lane's xdist workers (FLOTILLA_TEST_LANE=side; those run FLOTILLA_TEST_LANE=main, the rest),
 so their waits overlap the CPU-bound modules instead of adding to the suite's time. Without
 FLOTILLA_TEST_LANE (a developer's pytest run) every collected test runs."""
 
