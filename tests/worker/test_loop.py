@@ -169,3 +169,16 @@ async def test_a_resent_request_is_answered_from_its_first_outcome_on_a_warm_cac
     assert meta is not None
     assert meta.version == 3
     await store.close()
+
+
+async def test_a_worker_stopped_before_it_runs_returns_at_once(redis_url: str) -> None:
+    """A SIGTERM (or a test's stop) that lands before the worker's task first runs is not lost."""
+    store = RedisStore.from_url(redis_url)
+    worker = Worker(store, shards=1, kinds=["counter"], consumer="early-stop-" + str(time.time_ns()), block_ms=100)
+    task = asyncio.create_task(worker.run())
+    worker.stop()  # before the task has run a step
+    try:
+        await asyncio.wait_for(task, 10)
+    finally:
+        task.cancel()
+        await store.close()

@@ -75,8 +75,8 @@ class Worker(Reclaiming, Timers, Prefetching):
         self._stopping.set()
 
     async def run(self) -> None:
-        """Serve the work streams and the timers until `stop()`."""
-        self._stopping.clear()
+        """Serve the work streams and the timers until `stop()`, also one called before it started
+        (then it returns at once). Once it returned, the worker may be run again."""
         self.beat_now()
         beat = asyncio.create_task(self._beat_loop(), name="beat")  # before the watchdog (asyncio.run ends it)
         liveness = Liveness.of(
@@ -106,6 +106,7 @@ class Worker(Reclaiming, Timers, Prefetching):
             with contextlib.suppress(StoreUnreachable):
                 await self.store.retire_consumer(self.streams, self.consumer)
             await asyncio.to_thread(liveness.stop)
+            self._stopping.clear()  # this stop is served: a later run serves until the next one
         log.info(
             "worker.stopped",
             consumer=self.consumer,
