@@ -130,7 +130,8 @@ def user(u: str) -> str:
 
 # --- lobbies, matchmaking and ratings (docs/lobbies.md) ---------------------------------
 # | flotilla:room:{r} | HASH | version, data (room JSON) |
-# | flotilla:room:{r}:changes | STREAM | one entry per room version, id 0-<version>: d (room JSON) |
+# | flotilla:room:{r}:changes | STREAM | one entry per room version, id 0-<version>: room (room JSON; also |
+# | | | as d, its name before issue 25, for one release: records.LEGACY) |
 # | flotilla:rooms:seq | STRING | counter giving each room its listing sequence number |
 # | flotilla:rooms:listed[:<kind>] | ZSET | open public room id -> open seats * 1e13 + seq |
 # | flotilla:roomcode:{<code>} | STRING | a private room's id, by its join code (LobbyService finds a room by code); |
@@ -142,7 +143,8 @@ def user(u: str) -> str:
 # | flotilla:mm:{q}:user:<u> | STRING | the user's latest ticket in the queue (one waiting ticket per user) |
 # | flotilla:mm:{q}:pending | ZSET | claimed match id -> claim ms (game not yet made) |
 # | flotilla:mm:{q}:match:<m> | STRING | a claimed match (JSON) until its game exists |
-# | flotilla:bots | STREAM | bot seats to play (group "bots"): g (game), s (seat), u, n, p (policy) |
+# | flotilla:bots | STREAM | bot seats to play (group "bots"): g (game), s (seat), u (user), n (name), policy, |
+# | | | [difficulty] (also as p and d, their names before issue 25, for one release: records.BotSeat) |
 # | flotilla:finished | STREAM | finished games (group "ratings"): g (game id) |
 # | flotilla:{rating:<kind>}:players | HASH | user -> rating JSON {mu, sigma, games} |
 # | flotilla:{rating:<kind>}:board | ZSET | user -> ordinal (mu - 3 sigma) |
