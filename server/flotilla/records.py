@@ -49,6 +49,9 @@ FIELDS: dict[str, dict[str, str]] = {
     "BotSeat": {"g": "game id", "s": "seat", "u": "user", "n": "name", "policy": "policy"}
     | {"difficulty": "difficulty"},
     "RoomChange": {"room": "room document"},
+    "TicketChange": {"state": "ticket state"},
+    "DeadLetter": {"stream": "work stream", "entry": "work entry id", "cause": "cause", "incident": "incident id"}
+    | {"deliveries": "deliveries", "at": "time set aside", "w.<field>": "work item field"},
     "finished": {"g": "game id"},
 }
 """Every record's field names and what each means: one name, one meaning across records
@@ -62,6 +65,7 @@ LEGACY: dict[tuple[str, str], str] = {
     ("BotSeat", "p"): "policy",
     ("BotSeat", "d"): "difficulty",
     ("RoomChange", "d"): "room",
+    ("DeadLetter", "why"): "cause",
 }
 """Names a record had before issue 25 (old name -> new name), written beside the new one for
 the previous release's readers and read when the new one is absent. The release after the next
@@ -88,6 +92,14 @@ def field_of(record: str, fields: Fields, name: str) -> bytes | None:
     found = fields.get(name.encode())
     old = _OLD_NAMES.get(record, {}).get(name)
     return fields.get(old.encode()) if found is None and old else found
+
+
+def required_field(record: str, fields: Fields, name: str) -> bytes:
+    """`field_of`, KeyError when the entry has neither name."""
+    found = field_of(record, fields, name)
+    if found is None:
+        raise KeyError(name)
+    return found
 
 
 def value_of(record: str, plain: Mapping[str, Any], name: str) -> Any:
@@ -391,10 +403,7 @@ class RoomRow(NamedTuple):
         """A room change stream entry (id 0-<version>): field room, the room's JSON document, written
         by store/scripts/room_update.lua (d before issue 25, the outcome's metadata elsewhere:
         still written too, and read when room is absent, `LEGACY`). KeyError/ValueError if malformed."""
-        found = field_of("RoomChange", fields, "room")
-        if found is None:
-            raise KeyError("room")
-        return cls(int(entry_id.split(b"-")[1]), orjson.loads(found))
+        return cls(int(entry_id.split(b"-")[1]), orjson.loads(required_field("RoomChange", fields, "room")))
 
 
 def finished_fields(game_id: str) -> dict[str, str]:

@@ -71,6 +71,8 @@ RECORD_STREAMS = {  # stream families whose entries are records.FIELDS' records
     "flotilla:room:{r}:changes": "RoomChange",
     "flotilla:bots": "BotSeat",
     "flotilla:finished": "finished",
+    "flotilla:mm:{q}:ticket:<t>:changes": "TicketChange",
+    "flotilla:deadletter": "DeadLetter",
 }
 
 

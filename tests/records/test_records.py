@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from importlib import resources
 from pathlib import Path
 
@@ -30,6 +31,7 @@ from flotilla.records import (
     load_rows,
     prompts_plain,
 )
+from flotilla.store.deadletter import DELIVERIES, ENGINE, DeadLetter
 
 
 def _wire(fields: dict[str, bytes | str | int]) -> dict[bytes, bytes]:
@@ -141,6 +143,24 @@ def test_event_rows_keep_their_stored_form() -> None:
             load_rows(orjson.loads(bad))
 
 
+def _dead_letter() -> DeadLetter:
+    return DeadLetter("flotilla:work:{x}", "1-0", {b"g": b"g1"}, DELIVERIES, "abc", 4, at_ms=5)
+
+
+def test_dead_letters_round_trip_and_decode_the_previous_release() -> None:
+    letter = _dead_letter()
+    assert DeadLetter.decode(b"2-0", _wire_any(letter.record())) == replace(letter, id="2-0")
+    old = {b"stream": b"s", b"entry": b"1-0", b"why": b"engine", b"incident": b"i", b"deliveries": b"1", b"at": b"5"}
+    assert DeadLetter.decode(b"3-0", old).why == ENGINE
+    assert _wire_any(letter.record())[b"why"] == b"deliveries"  # `flotilla deadletter` of the previous release
+    with pytest.raises(KeyError):
+        DeadLetter.decode(b"3-0", {name: value for name, value in old.items() if name != b"why"})
+
+
+def _wire_any(fields: dict[bytes | str, bytes | str | int]) -> dict[bytes, bytes]:
+    return _wire({name.decode() if isinstance(name, bytes) else name: value for name, value in fields.items()})
+
+
 def _names(record: str) -> set[str]:
     return set(FIELDS[record]) | {old for (name, old) in LEGACY if name == record}
 
@@ -153,6 +173,7 @@ def test_encoders_write_the_declared_names() -> None:
         "OutcomeRecord": orjson.loads(OutcomeRecord(True, 2, [], lineage="h").dumps()).keys()
         | orjson.loads(OutcomeRecord(False, reason="X", message="m").dumps()).keys(),
         "BotSeat": BotSeat("g1", 1, "u", "n", "p", 3).fields().keys(),
+        "DeadLetter": {name if isinstance(name, str) else "w.<field>" for name in _dead_letter().record()},
         "finished": finished_fields("g1").keys(),
     }
     for record, names in written.items():
@@ -171,6 +192,9 @@ def _xadd_fields(script: str, stream: str, first: str) -> set[str]:
     [
         ("commit_transition.lua", "k_events", "v", "Entry"),
         ("room_update.lua", "KEYS[2]", "room", "RoomChange"),
+        ("ticket_create.lua", "KEYS[3]", "state", "TicketChange"),
+        ("ticket_end.lua", "KEYS[3]", "state", "TicketChange"),
+        ("match_done.lua", "changes", "state", "TicketChange"),
     ],
 )
 def test_the_scripts_write_the_declared_fields(script: str, stream: str, first: str, record: str) -> None:

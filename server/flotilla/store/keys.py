@@ -28,8 +28,9 @@ functions here and against the keys a played game leaves in Redis: a new key nee
 | flotilla:worker:{<consumer>} | STRING | a live worker (PX FLOTILLA_WORKER_TTL_MS, renewed by the worker); once it is |
 | | | gone, other workers take over that consumer's pending work and remove the consumer |
 | flotilla:deadletter | STREAM | work entries set aside (the rules failed on one, or it was delivered over |
-| | | FLOTILLA_MAX_DELIVERIES times): why, incident, deliveries, at, its stream and id, w.<field> its |
-| | | fields; MAXLEN ~ FLOTILLA_DEAD_LETTER_MAXLEN; `flotilla deadletter list|retry` |
+| | | FLOTILLA_MAX_DELIVERIES times): cause (also as why, its name before issue 25, for one release), |
+| | | incident, deliveries, at (ms), stream and entry (its work stream and id), w.<field> its fields; |
+| | | MAXLEN ~ FLOTILLA_DEAD_LETTER_MAXLEN; `flotilla deadletter list|retry` (store/deadletter.py) |
 | flotilla:workers | ZSET | consumer -> when its liveness key lapses unless renewed (Redis time, ms): where the |
 | | | sweep looks for dead workers; a member leaves once it is swept; the key expires 10 min after |
 | | | the last renewal of any worker |
@@ -139,7 +140,7 @@ def user(u: str) -> str:
 # | flotilla:mm:queues | SET | queue ids (<kind>.<options hash>) that have had tickets |
 # | flotilla:mm:{q}:waiting | ZSET | waiting ticket id -> enqueue ms |
 # | flotilla:mm:{q}:ticket:<t> | HASH | data (JSON), state, match, game, seats (JSON user -> seat) |
-# | flotilla:mm:{q}:ticket:<t>:changes | STREAM | state changes of one ticket |
+# | flotilla:mm:{q}:ticket:<t>:changes | STREAM | one entry per change of the ticket: state (its new state) |
 # | flotilla:mm:{q}:user:<u> | STRING | the user's latest ticket in the queue (one waiting ticket per user) |
 # | flotilla:mm:{q}:pending | ZSET | claimed match id -> claim ms (game not yet made) |
 # | flotilla:mm:{q}:match:<m> | STRING | a claimed match (JSON) until its game exists |
