@@ -53,6 +53,7 @@ FIELDS: dict[str, dict[str, str]] = {
     "DeadLetter": {"stream": "work stream", "entry": "work entry id", "cause": "cause", "incident": "incident id"}
     | {"deliveries": "deliveries", "at": "time set aside", "w.<field>": "work item field"},
     "finished": {"g": "game id"},
+    "SigningKey": {"secret": "signing secret", "created_ms": "created", "superseded_ms": "superseded"},
 }
 """Every record's field names and what each means: one name, one meaning across records
 (tests/records/test_records.py holds the encoders and the Lua scripts to it)."""
@@ -66,6 +67,9 @@ LEGACY: dict[tuple[str, str], str] = {
     ("BotSeat", "d"): "difficulty",
     ("RoomChange", "d"): "room",
     ("DeadLetter", "why"): "cause",
+    ("SigningKey", "s"): "secret",
+    ("SigningKey", "c"): "created_ms",
+    ("SigningKey", "r"): "superseded_ms",
 }
 """Names a record had before issue 25 (old name -> new name), written beside the new one for
 the previous release's readers and read when the new one is absent. The release after the next

@@ -201,6 +201,13 @@ def test_the_scripts_write_the_declared_fields(script: str, stream: str, first: 
     assert _xadd_fields(script, stream, first) == _names(record)
 
 
+def test_the_key_rotation_writes_the_declared_signing_key_fields() -> None:
+    source = resources.files("flotilla.store").joinpath("scripts/rotate_keys.lua").read_text()
+    made = re.search(r"local made = \{(.*)\}", source)
+    assert made is not None
+    assert set(re.findall(r"(\w+) = ", made.group(1))) == _names("SigningKey")
+
+
 def test_a_games_first_entry_has_the_declared_fields_but_its_request() -> None:
     assert _xadd_fields("create_game.lua", "k_events", "v") == set(FIELDS["Entry"]) - {"s", "r"}
 

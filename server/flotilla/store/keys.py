@@ -41,7 +41,9 @@ functions here and against the keys a played game leaves in Redis: a new key nee
 | flotilla:janitor:cursors | HASH | listing index -> ZSCAN cursor where the next janitor pass resumes |
 | flotilla:timers | ZSET | game id -> when a worker must look at its clocks (ms) |
 | flotilla:keys | HASH | token-signing keys (when FLOTILLA_SECRET is unset): current -> kid, k:<kid> -> JSON |
-| | | {s, c, r}; no TTL: `flotilla keys rotate` deletes keys superseded over the longest token lifetime ago |
+| | | {secret, created_ms, superseded_ms} (records.FIELDS["SigningKey"]; also as s, c, r, their names |
+| | | before issue 25, for one release); no TTL: `flotilla keys rotate` deletes keys superseded over the |
+| | | longest token lifetime ago |
 | flotilla:apikey:<id> | HASH | an API key: name, user, created_ms, hash (SHA-256 of its secret); until revoked |
 | flotilla:apikeys | SET | ids of the API keys (operator-made, removed by `flotilla apikey revoke`) |
 | flotilla:game:{g}:revoked:<seat> | STRING | the seat left: its tokens are refused (TTL FLOTILLA_SEAT_TOKEN_TTL) |
