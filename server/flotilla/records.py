@@ -72,10 +72,16 @@ LEGACY: dict[tuple[str, str], str] = {
     ("SigningKey", "r"): "superseded_ms",
 }
 """Names a record had before issue 25 (old name -> new name), written beside the new one for
-the previous release's readers and read when the new one is absent. The release after the next
-stops writing them (and reading them: by then no entry of the previous release is queued). On
-the hot path this costs a work item its action twice for one release (`act` and `a`): the
-project's accepted price for a rolling upgrade (old gateways and new workers together)."""
+the previous release's readers and read when the new one is absent (`with_old_names`,
+`field_of`, `value_of`). The release after the next stops writing them, and reading them (by
+then no entry of the previous release is queued) -- but for `SigningKey`, whose records last
+until rotated out: its old names are read until a rotation after the upgrade plus the longest
+token lifetime, and a key is superseded when either `superseded_ms` or `r` says so (the
+previous release's rotation sets `r` alone: store/auth_store.py `superseded_ms`). On the hot
+path this costs a work item its action twice for one release (`act` and `a`), and `act` two
+bytes more than `a` for good: the project's accepted price for a rolling upgrade (old gateways
+and new workers together) and for a name that says what it is. Not renamed: `Entry`'s names
+(every stored game holds them) and so `Prompts`' `d`."""
 
 _OLD_NAMES: dict[str, dict[str, str]] = {
     record: {new: old for (named, old), new in LEGACY.items() if named == record} for record, _ in LEGACY
