@@ -24,6 +24,9 @@ decoding. Renaming one: see `LEGACY`.
 | BotSeat       | bot-seat stream                     | lobby, matchmaker   | matchmaker workers |
 | Prompts       | inside Entry (field p)              | worker (app/host)   | gateway, worker    |
 | RoomRow       | room hash, room change stream       | lobby               | gateway, matchmaker|
+| TicketChange  | ticket change stream (a wake-up)    | lobby, matchmaker   | gateway            |
+| DeadLetter    | dead-letter stream                  | worker              | `flotilla deadletter`|
+| SigningKey    | signing-key hash (`flotilla:keys`)  | first start, `flotilla keys rotate` | gateways |
 """
 
 from __future__ import annotations
