@@ -6,9 +6,12 @@ stream entry; its field names are declared here, in `FIELDS`). Read a record by 
 by position. Declared elsewhere: the commit script's own arguments and result
 (`store/commit_script.py`), the host events' payloads (`app/host_events.py`), seat clocks
 (`app/clocks.SeatClock`, `dumps`). Short field names keep the hot path's Redis traffic small;
-the tables below say what each one is. Adding a field: give it a default and make the decoder
-accept its absence, so entries written by the previous release (still queued during a rolling
-deploy) keep decoding. Renaming one: see `LEGACY`.
+`FIELDS` says what each one is, and a name means one thing in every record (an entry's `a` is
+its seats to act, so no other record has an `a`): issue 25 renamed the fields that broke this,
+keeping the event stream's names (stored in every game for good). Adding a field: give it a
+name no record uses for something else and a default, and make the decoder accept its absence,
+so entries written by the previous release (still queued during a rolling deploy) keep
+decoding. Renaming one: see `LEGACY`.
 
 | record        | where it lives                      | written by          | read by            |
 |---------------|-------------------------------------|---------------------|--------------------|
@@ -19,41 +22,105 @@ deploy) keep decoding. Renaming one: see `LEGACY`.
 | EventRow      | inside Entry, OutcomeRecord         | worker (app/host)   | gateway            |
 | action record | game action list (the replay log)   | worker              | gateway (records)  |
 | BotSeat       | bot-seat stream                     | lobby, matchmaker   | matchmaker workers |
+| Prompts       | inside Entry (field p)              | worker (app/host)   | gateway, worker    |
 | RoomRow       | room hash, room change stream       | lobby               | gateway, matchmaker|
+| TicketChange  | ticket change stream (a wake-up)    | lobby, matchmaker   | gateway            |
+| DeadLetter    | dead-letter stream                  | worker              | `flotilla deadletter`|
+| SigningKey    | signing-key hash (`flotilla:keys`)  | first start, `flotilla keys rotate` | gateways |
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 import orjson
 
 Fields = Mapping[bytes, bytes]  # a stream entry's fields as redis-py returns them
+DEFAULTS = "d"  # in an entry's p: {seat: index into its legal actions of the game's default action}
 
 FIELDS: dict[str, dict[str, str]] = {
-    "WorkItem": {"g": "game id", "s": "seat", "r": "request id", "a": "action", "t": "etag", "i": "inbox"}
+    "WorkItem": {"g": "game id", "s": "seat", "r": "request id", "act": "action", "t": "etag", "i": "inbox"}
     | {"k": "kind", "f": "follows the feed"},
     "InboxReply": {"g": "game id", "s": "seat", "r": "request id", "o": "outcome"},
     "OutcomeRecord": {"ok": "accepted", "v": "version", "e": "event rows", "h": "lineage", "why": "reason"}
-    | {"m": "message", "d": "error metadata"},
+    | {"m": "message", "meta": "error metadata"},
     "Entry": {"v": "version", "e": "event rows", "p": "prompts", "a": "seats to act", "h": "lineage"}
     | {"ph": "previous lineage", "s": "seat", "r": "request id"},
-    "BotSeat": {"g": "game id", "s": "seat", "u": "user", "n": "name", "p": "policy", "d": "difficulty"},
+    "Prompts": {"<seat>": "legal actions", DEFAULTS: "default action indexes"},
+    "BotSeat": {"g": "game id", "s": "seat", "u": "user", "n": "name", "policy": "policy"}
+    | {"difficulty": "difficulty"},
+    "RoomChange": {"room": "room document"},
+    "TicketChange": {"state": "ticket state"},
+    "DeadLetter": {"stream": "work stream", "entry": "work entry id", "cause": "cause", "incident": "incident id"}
+    | {"deliveries": "deliveries", "at": "time set aside", "w.<field>": "work item field"},
     "finished": {"g": "game id"},
+    "SigningKey": {"secret": "signing secret", "created_ms": "created", "superseded_ms": "superseded"},
 }
-"""Every record's field names and what each means (tests/records/test_records.py holds the
-encoders to it, and a name to one meaning across records, but for `STILL_REUSED`)."""
+"""Every record's field names and what each means: one name, one meaning across records
+(tests/records/test_records.py holds the encoders and the Lua scripts to it)."""
 
-LEGACY: dict[tuple[str, str], str] = {("WorkItem", "e"): "t", ("OutcomeRecord", "r"): "why"}
-"""Names a record had before issue 25, written beside the new one for the previous release's
-readers and read when the new one is absent. The release after the next stops writing them."""
+LEGACY: dict[tuple[str, str], str] = {
+    ("WorkItem", "e"): "t",
+    ("WorkItem", "a"): "act",
+    ("OutcomeRecord", "r"): "why",
+    ("OutcomeRecord", "d"): "meta",
+    ("BotSeat", "p"): "policy",
+    ("BotSeat", "d"): "difficulty",
+    ("RoomChange", "d"): "room",
+    ("DeadLetter", "why"): "cause",
+    ("SigningKey", "s"): "secret",
+    ("SigningKey", "c"): "created_ms",
+    ("SigningKey", "r"): "superseded_ms",
+}
+"""Names a record had before issue 25 (old name -> new name), written beside the new one for
+the previous release's readers and read when the new one is absent (`with_old_names`,
+`field_of`, `value_of`). The release after the next stops writing them, and reading them (by
+then no entry of the previous release is queued) -- but for `SigningKey`, whose records last
+until rotated out: its old names are read until a rotation after the upgrade plus the longest
+token lifetime, and a key is superseded when either `superseded_ms` or `r` says so (the
+previous release's rotation sets `r` alone: store/auth_store.py `superseded_ms`). On the hot
+path this costs a work item its action twice for one release (`act` and `a`), and `act` two
+bytes more than `a` for good: the project's accepted price for a rolling upgrade (old gateways
+and new workers together) and for a name that says what it is. Not renamed: `Entry`'s names
+(every stored game holds them) and so `Prompts`' `d`."""
 
-STILL_REUSED = {"a", "p", "d"}
-"""Names that still mean one thing in one record and another in another (a action / seats to act,
-p prompts / policy, d error metadata / difficulty): `Entry`'s are in every stored game, so a
-rename must keep reading the old name for good; not done yet (issue 25)."""
+_OLD_NAMES: dict[str, dict[str, str]] = {
+    record: {new: old for (named, old), new in LEGACY.items() if named == record} for record, _ in LEGACY
+}  # record -> {new name: old name}
+V = TypeVar("V")
+
+
+def with_old_names(record: str, out: dict[str, V]) -> dict[str, V]:
+    """`out` with, beside each renamed field it holds, the same value under the old name (`LEGACY`)."""
+    for new, old in _OLD_NAMES.get(record, {}).items():
+        if new in out:
+            out[old] = out[new]
+    return out
+
+
+def field_of(record: str, fields: Fields, name: str) -> bytes | None:
+    """Stream field `name` of `record`, or its old name's value when it is absent (`LEGACY`)."""
+    found = fields.get(name.encode())
+    old = _OLD_NAMES.get(record, {}).get(name)
+    return fields.get(old.encode()) if found is None and old else found
+
+
+def required_field(record: str, fields: Fields, name: str) -> bytes:
+    """`field_of`, KeyError when the entry has neither name."""
+    found = field_of(record, fields, name)
+    if found is None:
+        raise KeyError(name)
+    return found
+
+
+def value_of(record: str, plain: Mapping[str, Any], name: str) -> Any:
+    """Key `name` of a JSON record, or its old name's value when it is absent (KeyError if neither)."""
+    if name in plain:
+        return plain[name]
+    return plain[_OLD_NAMES.get(record, {}).get(name, name)]
+
 
 # --- user kinds: stored with a user's record, room seats and game seats ---------------------
 # The API's UserKind (identity/principal.py re-exports them; server bots are told by their user id,
@@ -72,12 +139,12 @@ CLOCK = "clock"
 class WorkItem:
     """One thing to do to a game: a submitted action, a seat leaving, or (worker-made) a clock.
 
-    Fields on the stream: g game id, s seat, r request id, a action (codec plain JSON), t etag
+    Fields on the stream: g game id, s seat, r request id, act action (codec plain JSON), t etag
     ("" for none), i the inbox to answer, k kind ("act" when absent), f "1" when the gateway
     follows the game's feed and takes an accepted outcome from the committed entry itself
-    (no inbox reply then). The etag was field e before issue 25 (e is the event rows elsewhere):
-    it is still written as e too, for workers of the previous release, and read from e when t
-    is absent (`LEGACY`).
+    (no inbox reply then). Before issue 25 the etag was e (e is the event rows elsewhere) and the
+    action a (a is the seats to act elsewhere): both are still written under the old name too,
+    for workers of the previous release, and read from it when the new one is absent (`LEGACY`).
     """
 
     game_id: str
@@ -93,15 +160,15 @@ class WorkItem:
         """The stream entry's fields."""
         out: dict[str, bytes | str | int] = {"g": self.game_id, "s": self.seat, "r": self.request_id}
         if self.kind == ACT:
-            out["a"] = self.action
-            out["t"] = out["e"] = self.etag
+            out["act"] = self.action
+            out["t"] = self.etag
         else:
             out["k"] = self.kind
         if self.inbox:
             out["i"] = self.inbox
         if self.follows:
             out["f"] = 1
-        return out
+        return with_old_names("WorkItem", out)
 
     @staticmethod
     def decode_fields(fields: Fields) -> dict[str, Any]:
@@ -110,8 +177,8 @@ class WorkItem:
             "game_id": fields[b"g"].decode(),
             "seat": int(fields[b"s"]),
             "request_id": fields[b"r"].decode(),
-            "action": fields.get(b"a", b""),
-            "etag": fields.get(b"t", fields.get(b"e", b"")).decode(),
+            "action": field_of("WorkItem", fields, "act") or b"",
+            "etag": (field_of("WorkItem", fields, "t") or b"").decode(),
             "inbox": fields[b"i"].decode(),
             "kind": fields.get(b"k", b"act").decode(),
             "follows": fields.get(b"f", b"") == b"1",
@@ -124,10 +191,11 @@ class OutcomeRecord:
     """Accepted (version, its lineage and event rows) or rejected (reason, message, metadata).
 
     Encoded as JSON: {"ok": true, "v": version, "e": event rows, "h": lineage} or
-    {"ok": false, "why": reason, "m": message, "d": metadata}. `game` and `seat` are not
-    encoded: they say whose request it answers, from the InboxReply that carried it. The reason
-    was "r" before issue 25 (r is a request id elsewhere): it is still written as "r" too, for
-    gateways of the previous release, and read from "r" when "why" is absent (`LEGACY`).
+    {"ok": false, "why": reason, "m": message, "meta": metadata}. `game` and `seat` are not
+    encoded: they say whose request it answers, from the InboxReply that carried it. Before
+    issue 25 the reason was "r" (a request id elsewhere) and the metadata "d" (a bot's difficulty
+    elsewhere): a refusal still carries them under the old names too, for gateways of the
+    previous release, and they are read from there when the new ones are absent (`LEGACY`).
     """
 
     ok: bool
@@ -144,8 +212,8 @@ class OutcomeRecord:
         if self.ok:
             rows = _plain_rows(self.events)
             return orjson.dumps({"ok": True, "v": self.version, "e": rows, "h": self.lineage})
-        why = self.reason
-        return orjson.dumps({"ok": False, "why": why, "r": why, "m": self.message, "d": self.metadata})
+        refused = {"ok": False, "why": self.reason, "m": self.message, "meta": self.metadata}
+        return orjson.dumps(with_old_names("OutcomeRecord", refused))
 
     @classmethod
     def plain_args(cls, data: bytes) -> dict[str, Any]:
@@ -153,8 +221,12 @@ class OutcomeRecord:
         raw = orjson.loads(data)
         if raw["ok"]:
             return {"ok": True, "version": raw["v"], "events": load_rows(raw["e"]), "lineage": raw.get("h", "")}
-        reason = raw["why"] if "why" in raw else raw["r"]
-        return {"ok": False, "reason": reason, "message": raw["m"], "metadata": raw["d"]}
+        return {
+            "ok": False,
+            "reason": value_of("OutcomeRecord", raw, "why"),
+            "message": raw["m"],
+            "metadata": value_of("OutcomeRecord", raw, "meta"),
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,7 +283,6 @@ def load_rows(plain: Any) -> list[EventRow]:
 # lineage, s and r the seat and request id whose action this commit applied ("" for the server's
 # own work; absent from a game's first entry). FIELDS["Entry"] names them;
 # tests/records/test_records.py holds the commit script's XADD to that.
-DEFAULTS = "d"  # in p: {seat: index into its legal actions of the game's default action}
 
 
 def prompts_plain(legal: dict[str, list[Any]], defaults: dict[str, int]) -> dict[str, Any]:
@@ -295,8 +366,10 @@ class ActionRecord:
 # --- bot seats: lobby/matchmaker -> matchmaker workers --------------------------------------
 @dataclass(frozen=True, slots=True)
 class BotSeat:
-    """A seat a bot is to take: fields g game, s seat, u user, n name, p policy, d difficulty
-    (absent: the bot runner's default)."""
+    """A seat a bot is to take: fields g game, s seat, u user, n name, policy, difficulty
+    (absent: the bot runner's default). Before issue 25 the policy was p (an entry's prompts) and
+    the difficulty d (an outcome's metadata): still written under those names too, and read
+    from them when the new ones are absent (`LEGACY`)."""
 
     game_id: str
     seat: int
@@ -311,21 +384,21 @@ class BotSeat:
             "s": self.seat,
             "u": self.user,
             "n": self.name,
-            "p": self.policy,
+            "policy": self.policy,
         }
         if self.difficulty is not None:
-            out["d"] = self.difficulty
-        return out
+            out["difficulty"] = self.difficulty
+        return with_old_names("BotSeat", out)
 
     @classmethod
     def decode(cls, fields: Fields) -> BotSeat:
-        difficulty = fields.get(b"d")
+        difficulty = field_of("BotSeat", fields, "difficulty")
         return cls(
             fields[b"g"].decode(),
             int(fields[b"s"]),
             fields[b"u"].decode(),
             fields[b"n"].decode(),
-            fields.get(b"p", b"").decode(),
+            (field_of("BotSeat", fields, "policy") or b"").decode(),
             int(difficulty) if difficulty is not None else None,
         )
 
@@ -337,6 +410,13 @@ class RoomRow(NamedTuple):
 
     version: int
     room: dict[str, Any]
+
+    @classmethod
+    def of_change(cls, entry_id: bytes, fields: Fields) -> RoomRow:
+        """A room change stream entry (id 0-<version>): field room, the room's JSON document, written
+        by store/scripts/room_update.lua (d before issue 25, the outcome's metadata elsewhere:
+        still written too, and read when room is absent, `LEGACY`). KeyError/ValueError if malformed."""
+        return cls(int(entry_id.split(b"-")[1]), orjson.loads(required_field("RoomChange", fields, "room")))
 
 
 def finished_fields(game_id: str) -> dict[str, str]:

@@ -210,7 +210,7 @@ async def test_work_entries_are_deleted_once_handled_even_huge_or_malformed_ones
     await store.keep_inbox(inbox, 60_000)
     await new_counter_game(store, game_id)
     stream = work_streams(4, ["counter"])[0]
-    huge = dict(work(game_id, 0, 1, "huge", inbox), a=b"x" * 3_000_000)
+    huge = dict(work(game_id, 0, 1, "huge", inbox), act=b"x" * 3_000_000)
     await store.enqueue(stream, huge)
     await store.enqueue(stream, {"junk": "no game, no seat"})  # not written by a gateway
     await store.enqueue(stream, work(game_id, 0, 1, "fine", inbox))

@@ -4,8 +4,14 @@ make is in the table (tests/e2e/test_counter_e2e.py checks the keys a played gam
 from __future__ import annotations
 
 import inspect
+import itertools
+import re
 from collections.abc import Callable
+from pathlib import Path
 
+import pytest
+
+from flotilla.records import FIELDS, LEGACY
 from flotilla.store import keys
 from key_families import families, matching
 
@@ -58,3 +64,30 @@ def test_keys_functions_take_only_sampled_types() -> None:
     for function in functions:
         for parameter in inspect.signature(function, eval_str=True).parameters.values():
             assert parameter.annotation in SAMPLE, (function.__name__, parameter)
+
+
+RECORD_FAMILIES = {  # families whose entries (or values) are records.FIELDS' records
+    "flotilla:game:{g}:events": "Entry",
+    "flotilla:room:{r}:changes": "RoomChange",
+    "flotilla:bots": "BotSeat",
+    "flotilla:finished": "finished",
+    "flotilla:mm:{q}:ticket:<t>:changes": "TicketChange",
+    "flotilla:deadletter": "DeadLetter",
+    "flotilla:keys": "SigningKey",
+}
+
+
+def _row_text(family: str) -> str:
+    """A family's row in store/keys.py with its continuation rows (`| | | ...`)."""
+    lines = Path(keys.__file__).read_text().splitlines()
+    start = next(i for i, line in enumerate(lines) if re.match(rf"^(?:# )?\| {re.escape(family)} \|", line))
+    rest = itertools.takewhile(lambda line: re.match(r"^(?:# )?\| \| \|", line), lines[start + 1 :])
+    return " ".join([lines[start], *rest])
+
+
+@pytest.mark.parametrize(("family", "record"), RECORD_FAMILIES.items())
+def test_a_record_familys_row_names_its_fields(family: str, record: str) -> None:
+    text = _row_text(family)
+    names = set(FIELDS[record]) | {old for (named, old) in LEGACY if named == record}
+    missing = [name for name in names if not re.search(rf"(?<![\w.<]){re.escape(name)}(?![\w>])", text)]
+    assert not missing, f"store/keys.py's row of {family} does not name {missing}"

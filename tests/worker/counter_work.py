@@ -8,7 +8,7 @@ import orjson
 
 from flotilla.app.host import Step, host_for
 from flotilla.games.counter import Add
-from flotilla.records import dump_rows
+from flotilla.records import WorkItem, dump_rows
 from flotilla.store.redis_store import RedisStore
 
 
@@ -48,4 +48,5 @@ async def new_counter_game(
 
 
 def work(game_id: str, seat: int, n: int, request_id: str, inbox: str) -> dict[str, bytes | str | int]:
-    return {"g": game_id, "s": seat, "a": host_for("counter").dumps(Add(n)), "r": request_id, "e": "", "i": inbox}
+    """A work item's stream fields, as a gateway writes them (records.WorkItem)."""
+    return WorkItem(game_id, seat, request_id, action=host_for("counter").dumps(Add(n)), inbox=inbox).fields()

@@ -18,6 +18,7 @@ from typing import Any
 
 import orjson
 
+from flotilla.records import value_of
 from flotilla.store import keys
 from flotilla.store.client import script_source
 from flotilla.store.redis_store import RedisStore
@@ -59,6 +60,13 @@ def api_key_user(key_id: str) -> str:
     return uuid.uuid5(uuid.NAMESPACE_URL, f"flotilla:api-key:{key_id}").hex
 
 
+def superseded_ms(key: dict[str, Any]) -> int:
+    """When a stored signing key was superseded (0: it signs). Its old name `r` is read too, not only
+    when `superseded_ms` is absent: a rotation by the previous release sets only `r` (as
+    rotate_keys.lua reads it)."""
+    return max(int(key.get("superseded_ms", 0)), int(key.get("r", 0)))
+
+
 def _digest(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
@@ -89,7 +97,7 @@ class AuthStore:
             await self.rotate(retire_after_s=0, first=True)
             raw = await self.redis.hgetall(keys.SIGNING_KEYS)
         found = {
-            field[2:].decode(): base64.b64decode(orjson.loads(value)["s"])
+            field[2:].decode(): base64.b64decode(value_of("SigningKey", orjson.loads(value), "secret"))
             for field, value in raw.items()
             if field.startswith(b"k:")
         }
@@ -114,7 +122,8 @@ class AuthStore:
             if field.startswith(b"k:"):
                 data = orjson.loads(value)
                 kid = field[2:].decode()
-                out.append(KeyInfo(kid, int(data["c"]), int(data["r"]), kid == current))
+                created = int(value_of("SigningKey", data, "created_ms"))
+                out.append(KeyInfo(kid, created, superseded_ms(data), kid == current))
         return sorted(out, key=lambda k: k.created_ms)
 
     # --- API keys ----------------------------------------------------------------------

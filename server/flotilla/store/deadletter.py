@@ -1,11 +1,12 @@
 """The dead-letter stream (`flotilla:deadletter`): work entries the workers set aside.
 
-An entry lands here when the rules failed on it (`why` = engine: answered INTERNAL at once) or
-when it was delivered more than FLOTILLA_MAX_DELIVERIES times (`why` = deliveries: it took
+An entry lands here when the rules failed on it (`cause` = engine: answered INTERNAL at once) or
+when it was delivered more than FLOTILLA_MAX_DELIVERIES times (`cause` = deliveries: it took
 workers down with it, one after the other). Its stream, id and fields are kept (`w.<field>`), so
 `flotilla deadletter retry` queues it again, as it was, once the bug is fixed: the request id's
 outcome record still makes it apply at most once. The stream is capped (MAXLEN ~), never
-unbounded.
+unbounded. The entry's fields are `records.FIELDS["DeadLetter"]`; `cause` was `why` before
+issue 25 (an outcome's reason elsewhere): still written too, and read when `cause` is absent.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from flotilla.records import required_field, with_old_names
 from flotilla.store import keys
 from flotilla.store.redis_store import RedisStore
 from flotilla.store.transient import own_errors
@@ -37,17 +39,18 @@ class DeadLetter:
     at_ms: int = 0
     id: str = ""
 
-    def record(self) -> dict[bytes, bytes | str | int]:
+    def record(self) -> dict[bytes | str, bytes | str | int]:
         """The dead-letter stream entry's fields."""
-        head: dict[bytes, bytes | str | int] = {
-            b"stream": self.stream,
-            b"entry": self.entry,
-            b"why": self.why,
-            b"incident": self.incident,
-            b"deliveries": self.deliveries,
-            b"at": self.at_ms or int(time.time() * 1000),
+        head: dict[str, bytes | str | int] = {
+            "stream": self.stream,
+            "entry": self.entry,
+            "cause": self.why,
+            "incident": self.incident,
+            "deliveries": self.deliveries,
+            "at": self.at_ms or int(time.time() * 1000),
         }
-        return head | {_FIELD + name: value for name, value in self.fields.items()}
+        out: dict[bytes | str, bytes | str | int] = dict(with_old_names("DeadLetter", head).items())
+        return out | {_FIELD + name: value for name, value in self.fields.items()}
 
     @classmethod
     def decode(cls, entry_id: bytes, record: Mapping[bytes, bytes]) -> DeadLetter:
@@ -55,7 +58,7 @@ class DeadLetter:
             stream=record[b"stream"].decode(),
             entry=record[b"entry"].decode(),
             fields={name[len(_FIELD) :]: value for name, value in record.items() if name.startswith(_FIELD)},
-            why=record[b"why"].decode(),
+            why=required_field("DeadLetter", record, "cause").decode(),
             incident=record[b"incident"].decode(),
             deliveries=int(record[b"deliveries"]),
             at_ms=int(record[b"at"]),

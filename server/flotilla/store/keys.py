@@ -28,8 +28,9 @@ functions here and against the keys a played game leaves in Redis: a new key nee
 | flotilla:worker:{<consumer>} | STRING | a live worker (PX FLOTILLA_WORKER_TTL_MS, renewed by the worker); once it is |
 | | | gone, other workers take over that consumer's pending work and remove the consumer |
 | flotilla:deadletter | STREAM | work entries set aside (the rules failed on one, or it was delivered over |
-| | | FLOTILLA_MAX_DELIVERIES times): why, incident, deliveries, at, its stream and id, w.<field> its |
-| | | fields; MAXLEN ~ FLOTILLA_DEAD_LETTER_MAXLEN; `flotilla deadletter list|retry` |
+| | | FLOTILLA_MAX_DELIVERIES times): cause (also as why, its name before issue 25, for one release), |
+| | | incident, deliveries, at (ms), stream and entry (its work stream and id), w.<field> its fields; |
+| | | MAXLEN ~ FLOTILLA_DEAD_LETTER_MAXLEN; `flotilla deadletter list|retry` (store/deadletter.py) |
 | flotilla:workers | ZSET | consumer -> when its liveness key lapses unless renewed (Redis time, ms): where the |
 | | | sweep looks for dead workers; a member leaves once it is swept; the key expires 10 min after |
 | | | the last renewal of any worker |
@@ -40,7 +41,9 @@ functions here and against the keys a played game leaves in Redis: a new key nee
 | flotilla:janitor:cursors | HASH | listing index -> ZSCAN cursor where the next janitor pass resumes |
 | flotilla:timers | ZSET | game id -> when a worker must look at its clocks (ms) |
 | flotilla:keys | HASH | token-signing keys (when FLOTILLA_SECRET is unset): current -> kid, k:<kid> -> JSON |
-| | | {s, c, r}; no TTL: `flotilla keys rotate` deletes keys superseded over the longest token lifetime ago |
+| | | {secret, created_ms, superseded_ms} (records.FIELDS["SigningKey"]; also as s, c, r, their names |
+| | | before issue 25, for one release); no TTL: `flotilla keys rotate` deletes keys superseded over the |
+| | | longest token lifetime ago |
 | flotilla:apikey:<id> | HASH | an API key: name, user, created_ms, hash (SHA-256 of its secret); until revoked |
 | flotilla:apikeys | SET | ids of the API keys (operator-made, removed by `flotilla apikey revoke`) |
 | flotilla:game:{g}:revoked:<seat> | STRING | the seat left: its tokens are refused (TTL FLOTILLA_SEAT_TOKEN_TTL) |
@@ -130,7 +133,8 @@ def user(u: str) -> str:
 
 # --- lobbies, matchmaking and ratings (docs/lobbies.md) ---------------------------------
 # | flotilla:room:{r} | HASH | version, data (room JSON) |
-# | flotilla:room:{r}:changes | STREAM | one entry per room version, id 0-<version>: d (room JSON) |
+# | flotilla:room:{r}:changes | STREAM | one entry per room version, id 0-<version>: room (room JSON; also |
+# | | | as d, its name before issue 25, for one release: records.LEGACY) |
 # | flotilla:rooms:seq | STRING | counter giving each room its listing sequence number |
 # | flotilla:rooms:listed[:<kind>] | ZSET | open public room id -> open seats * 1e13 + seq |
 # | flotilla:roomcode:{<code>} | STRING | a private room's id, by its join code (LobbyService finds a room by code); |
@@ -138,11 +142,12 @@ def user(u: str) -> str:
 # | flotilla:mm:queues | SET | queue ids (<kind>.<options hash>) that have had tickets |
 # | flotilla:mm:{q}:waiting | ZSET | waiting ticket id -> enqueue ms |
 # | flotilla:mm:{q}:ticket:<t> | HASH | data (JSON), state, match, game, seats (JSON user -> seat) |
-# | flotilla:mm:{q}:ticket:<t>:changes | STREAM | state changes of one ticket |
+# | flotilla:mm:{q}:ticket:<t>:changes | STREAM | one entry per change of the ticket: state (its new state) |
 # | flotilla:mm:{q}:user:<u> | STRING | the user's latest ticket in the queue (one waiting ticket per user) |
 # | flotilla:mm:{q}:pending | ZSET | claimed match id -> claim ms (game not yet made) |
 # | flotilla:mm:{q}:match:<m> | STRING | a claimed match (JSON) until its game exists |
-# | flotilla:bots | STREAM | bot seats to play (group "bots"): g (game), s (seat), u, n, p (policy) |
+# | flotilla:bots | STREAM | bot seats to play (group "bots"): g (game), s (seat), u (user), n (name), policy, |
+# | | | [difficulty] (also as p and d, their names before issue 25, for one release: records.BotSeat) |
 # | flotilla:finished | STREAM | finished games (group "ratings"): g (game id) |
 # | flotilla:{rating:<kind>}:players | HASH | user -> rating JSON {mu, sigma, games} |
 # | flotilla:{rating:<kind>}:board | ZSET | user -> ordinal (mu - 3 sigma) |

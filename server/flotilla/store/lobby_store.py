@@ -174,7 +174,7 @@ class LobbyStore:
 
     @staticmethod
     def parse_room_changes(batch: StreamEntries) -> list[RoomRow]:
-        return [RoomRow(int(msg_id.split(b"-")[1]), orjson.loads(fields[b"d"])) for msg_id, fields in batch]
+        return [RoomRow.of_change(msg_id, fields) for msg_id, fields in batch]
 
     async def mark_starting(self, room_id: str, now_ms: int) -> None:
         await self.redis.zadd(keys.ROOMS_STARTING, {room_id: now_ms}, nx=True)
