@@ -58,6 +58,11 @@ async def test_keys_of_the_previous_release_verify_list_and_retire(raw: Any) -> 
     assert not listed["old"].signing
     assert listed[new].signing
     assert listed[new].superseded_ms == 0
+    # Back-date the supersession a second (a rotation retires keys superseded *more* than
+    # retire_after ago: two rotations in one millisecond would retire nothing).
+    stored = orjson.loads(await raw.hget(keys.SIGNING_KEYS, "k:old"))
+    stored["superseded_ms"] = stored["r"] = listed["old"].superseded_ms - 1000
+    await raw.hset(keys.SIGNING_KEYS, "k:old", orjson.dumps(stored))
     _, retired = await auth.rotate(retire_after_s=0)
     assert "old" in retired
 
