@@ -6,7 +6,7 @@ so a module-scoped stack's start and stop are in its file's total.
 
     TREECPU_OUT=cpu.tsv PYTHONPATH=bench python -m pytest -p pytest_tree_cpu ...
     FLOTILLA_TEST_REPORTS=reports ./scripts/test      # the whole suite, per lane (scripts/test)
-    sort -rn cpu.tsv | head -40                        # lines: CPU-s<TAB>wall-s<TAB>file
+    sort -rn cpu.tsv | head -40                        # lines: CPU-s<TAB>wall-s<TAB>file<TAB>start<TAB>worker
 
 At each test's end it reads /proc: its own and its live descendants' utime + stime + cutime +
 cstime (cutime/cstime hold their exited, reaped children). The difference since the last test is
@@ -28,7 +28,8 @@ import pytest
 _TICK = os.sysconf("SC_CLK_TCK")
 _CPU: defaultdict[str, float] = defaultdict(float)
 _last: list[float] = []
-_began: dict[str, float] = {}  # file: when its first test began
+_began: dict[str, float] = {}  # file: when its first test began (monotonic)
+_began_at: dict[str, float] = {}  # file: when its first test began (epoch seconds)
 
 
 def _stat(pid: int) -> list[str] | None:
@@ -69,6 +70,7 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
     if not _last:
         _last.append(tree_cpu(os.getpid()))
     _began.setdefault(_file(item), time.monotonic())
+    _began_at.setdefault(_file(item), time.time())
     yield
     now = tree_cpu(os.getpid())
     _CPU[_file(item)] += now - _last[0]
@@ -78,8 +80,11 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
 
 
 def _write(path: str) -> None:
-    """Append `CPU-s<TAB>wall-s<TAB>file` to $TREECPU_OUT (each xdist worker its own files)."""
+    """Append `CPU-s<TAB>wall-s<TAB>file<TAB>start<TAB>worker` to $TREECPU_OUT (each xdist worker its
+    own files; start: epoch seconds of the file's first test, for a timeline of the workers)."""
     out = os.environ.get("TREECPU_OUT")
     if out and path in _CPU:
+        worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
         with Path(out).open("a") as f:
-            f.write(f"{_CPU.pop(path):.1f}\t{time.monotonic() - _began.pop(path):.1f}\t{path}\n")
+            wall = time.monotonic() - _began.pop(path)
+            f.write(f"{_CPU.pop(path):.1f}\t{wall:.1f}\t{path}\t{_began_at.pop(path):.1f}\t{worker}\n")
