@@ -9,6 +9,10 @@ them over loopback TCP exactly as they call a stack's processes, from their own 
 module-scoped fixture serves every test of a module whatever loop each test runs in, with no fork,
 no interpreter start and no process to wait for.
 
+The module-scoped fixture `inproc` (import it into a directory's conftest.py) serves a module two
+gateways and a worker on the session's Redis, with the module's `INPROC_SETTINGS` (a dict of
+`Settings` fields, when it has one) applied, as `stack` applies a module's `STACK_ENV`.
+
 Use it for what a servicer promises (status codes and ErrorInfo reasons of bad input, auth and
 tokens, field limits, request scoping, rendering, paging); use `support.start_stack` where the
 promise is about processes (admission under load, TLS, several processes on a port, crashes).
@@ -24,9 +28,11 @@ from collections.abc import AsyncIterator, Coroutine, Iterator
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+import pytest
 import structlog
 
 from flotilla.gateway.server import Gateway, start_gateway
+from flotilla.redis_server import RedisServer
 from flotilla.settings import Settings
 from flotilla.store.redis_store import RedisStore
 from flotilla.worker.loop import Worker
@@ -214,3 +220,12 @@ def in_process(redis_url: str, *, gateways: int = 2, workers: int = 1, **setting
         yield running
     finally:
         running.stop()
+
+
+@pytest.fixture(scope="module")
+def inproc(request: pytest.FixtureRequest, redis_server: RedisServer) -> Iterator[InProcess]:
+    """Two gateways and a worker in the test process on the session's Redis (module-scoped, like
+    `stack`; each starts in milliseconds, but a module's tests may share what they create), with the
+    module's `INPROC_SETTINGS` applied."""
+    with in_process(redis_server.url, **getattr(request.module, "INPROC_SETTINGS", {})) as running:
+        yield running
