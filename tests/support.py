@@ -14,6 +14,7 @@ import urllib.request
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
 import redis.asyncio as aioredis
 from prometheus_client.parser import text_string_to_metric_families
@@ -176,8 +177,15 @@ def choose(rng: random.Random, legal: Sequence[game_pb2.Action]) -> game_pb2.Act
     return rng.choice(list(legal))
 
 
+class Gateways(Protocol):
+    """Where a test's clients connect: a `Stack`'s processes or an `inproc.InProcess`'s gateways."""
+
+    @property
+    def gateways(self) -> list[str]: ...
+
+
 async def play_full_game(
-    stack: Stack, kind: str, seats: int, options: dict[str, str] | None = None, *, seed: int = 0
+    stack: Gateways, kind: str, seats: int, options: dict[str, str] | None = None, *, seed: int = 0
 ) -> PlayedGame:
     """Random bots (each on its own gateway, round robin; `choose`) play one game to the end; a
     spectator and every bot record the event ids they received."""
