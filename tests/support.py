@@ -127,6 +127,16 @@ class Stack:
                 proc.wait(5)  # reaped: an unreaped child is a ResourceWarning in whatever test runs next
 
 
+def stack_env(redis_url: str, extra_env: dict[str, str] | None = None) -> dict[str, str]:
+    """The environment of a stack's processes (heartbeat 2 s, submit timeout 10 s, LOOPBACK_LIMITS,
+    no trusted proxy, JSON logs), then `extra_env`."""
+    env = dict(os.environ, FLOTILLA_METRICS_PORT="0")
+    env.update(REDIS_URL=redis_url, FLOTILLA_LOG_FORMAT="json", FLOTILLA_HEARTBEAT="2", FLOTILLA_SUBMIT_TIMEOUT="10")
+    env.update(FLOTILLA_LIMITS=stack_limits(), FLOTILLA_TRUSTED_PROXIES="")
+    env.update(extra_env or {})
+    return env
+
+
 def start_stack(
     redis_url: str,
     log_dir: Path,
@@ -138,10 +148,7 @@ def start_stack(
 ) -> Stack:
     """Gateways and workers as subprocesses; with `metrics`, each serves /metrics on its own free port.
     `extra_env` is applied last (it may override the defaults)."""
-    env = dict(os.environ, FLOTILLA_METRICS_PORT="0")
-    env.update(REDIS_URL=redis_url, FLOTILLA_LOG_FORMAT="json", FLOTILLA_HEARTBEAT="2", FLOTILLA_SUBMIT_TIMEOUT="10")
-    env.update(FLOTILLA_LIMITS=stack_limits(), FLOTILLA_TRUSTED_PROXIES="")
-    env.update(extra_env or {})
+    env = stack_env(redis_url, extra_env)
     stack = Stack(redis_url, [], [], [], env, log_dir, serve_metrics=metrics)
     try:
         for _ in range(gateways):
