@@ -36,11 +36,12 @@ def cluster_stack(cluster: RedisCluster, tmp_path_factory: pytest.TempPathFactor
     running.stop()
 
 
-# A counter game of 60 moves, not the default 200: each move takes the same path through the
-# cluster (the commit, WAIT for a replica, the feed), so more of them show nothing more.
+# A counter game of 60 moves (not the default 200) and a Sail Away game of two rounds (its seats
+# choosing at once, as in every round): each move takes the same path through the cluster (the
+# commit, WAIT for a replica, the feed), so more of them show nothing more.
 @pytest.mark.parametrize(
     ("kind", "seats", "options"),
-    [("counter", 2, {"moves": "60"}), ("sail_away", 3, {})],
+    [("counter", 2, {"moves": "60"}), ("sail_away", 3, {"max_rounds": "2"})],
     ids=["counter-2", "sail_away-3"],
 )
 async def test_games_finish_on_a_cluster(cluster_stack: Stack, kind: str, seats: int, options: dict[str, str]) -> None:
