@@ -9,6 +9,10 @@ them over loopback TCP exactly as they call a stack's processes, from their own 
 module-scoped fixture serves every test of a module whatever loop each test runs in, with no fork,
 no interpreter start and no process to wait for.
 
+The module-scoped fixture `inproc` (import it into a directory's conftest.py) serves a module two
+gateways and a worker on the session's Redis, with the module's `INPROC_SETTINGS` (a dict of
+`Settings` fields, when it has one) applied, as `stack` applies a module's `STACK_ENV`.
+
 Use it for what a servicer promises (status codes and ErrorInfo reasons of bad input, auth and
 tokens, field limits, request scoping, rendering, paging); use `support.start_stack` where the
 promise is about processes (admission under load, TLS, several processes on a port, crashes).
@@ -24,13 +28,15 @@ from collections.abc import AsyncIterator, Coroutine, Iterator
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+import pytest
 import structlog
 
 from flotilla.gateway.server import Gateway, start_gateway
+from flotilla.redis_server import RedisServer
 from flotilla.settings import Settings
 from flotilla.store.redis_store import RedisStore
 from flotilla.worker.loop import Worker
-from support import stack_limits
+from support import stack_env, stack_limits
 
 T = TypeVar("T")
 
@@ -67,9 +73,11 @@ class _Running:
     task: asyncio.Task[None]
 
     @classmethod
-    async def start(cls, settings: Settings) -> _Running:
+    async def start(cls, settings: Settings, block_ms: int | None = None) -> _Running:
         store = RedisStore.from_settings(settings)
         worker = Worker.from_settings(store, settings, consumer=f"inproc-{uuid.uuid4().hex[:8]}")
+        if block_ms is not None:
+            worker.block_ms = block_ms
         task = asyncio.create_task(worker.run(), name=worker.consumer)
         await asyncio.sleep(0)  # `run` has begun: a `stop` from now on is not cleared by its start
         return cls(worker, store, task)
@@ -98,6 +106,12 @@ class InProcess:
     @property
     def redis_url(self) -> str:
         return self.settings.redis_url
+
+    @property
+    def env(self) -> dict[str, str]:
+        """`support.stack_env` with these parts' limits: for a process started beside them (a
+        matchmaker, tests/lobby/mm_support.py), as beside a stack's."""
+        return stack_env(self.redis_url, {"FLOTILLA_LIMITS": self.settings.limits})
 
     def call(self, work: Coroutine[Any, Any, T], timeout_s: float = STOP_TIMEOUT_S) -> T:
         """Run `work` on the parts' event loop and return its result (from a test's thread)."""
@@ -194,11 +208,18 @@ async def own_gateway(redis_url: str, **settings: Any) -> AsyncIterator[Gateway]
         await running.stop(0)
 
 
+OWN_WORKER_BLOCK_MS = 100
+"""How long `own_worker`'s reads of the work streams block (production: 1 s). A stop waits for the
+read in hand, so a test that starts and stops a worker of its own would wait up to a second for
+it; a read returns as soon as work arrives either way."""
+
+
 @contextlib.asynccontextmanager
 async def own_worker(redis_url: str, **settings: Any) -> AsyncIterator[Worker]:
     """A rules worker on the calling test's own event loop (`flotilla worker`'s construction), at the
-    production defaults with `settings` applied, stopped at the end of the block."""
-    running = await _Running.start(Settings(redis_url=redis_url, **settings))
+    production defaults (but OWN_WORKER_BLOCK_MS) with `settings` applied, stopped at the end of the
+    block."""
+    running = await _Running.start(Settings(redis_url=redis_url, **settings), OWN_WORKER_BLOCK_MS)
     try:
         yield running.worker
     finally:
@@ -214,3 +235,12 @@ def in_process(redis_url: str, *, gateways: int = 2, workers: int = 1, **setting
         yield running
     finally:
         running.stop()
+
+
+@pytest.fixture(scope="module")
+def inproc(request: pytest.FixtureRequest, redis_server: RedisServer) -> Iterator[InProcess]:
+    """Two gateways and a worker in the test process on the session's Redis (module-scoped, like
+    `stack`; each starts in milliseconds, but a module's tests may share what they create), with the
+    module's `INPROC_SETTINGS` applied."""
+    with in_process(redis_server.url, **getattr(request.module, "INPROC_SETTINGS", {})) as running:
+        yield running

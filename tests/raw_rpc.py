@@ -157,15 +157,29 @@ async def serving(channel: grpc.aio.Channel) -> bool:
     return bool(reply.status == health_pb2.HealthCheckResponse.SERVING)
 
 
-async def snapshot(redis_url: str, skip: Sequence[str] = ()) -> dict[bytes, bytes]:
-    """Every key of the Redis at `redis_url` with its DUMP, but keys starting with one of `skip`."""
-    client = aioredis.Redis.from_url(redis_url)
-    try:
-        names = [k async for k in client.scan_iter(count=1000) if not k.startswith(tuple(p.encode() for p in skip))]
-        async with client.pipeline(transaction=False) as pipe:
-            for name in names:
-                pipe.dump(name)
-            dumps = await pipe.execute()
-        return {name: dumped for name, dumped in zip(names, dumps, strict=True) if dumped is not None}
-    finally:
-        await client.aclose()
+_SNAPSHOT = """
+local out, cursor = {}, "0"
+repeat
+  local page = redis.call("SCAN", cursor, "COUNT", 1000)
+  cursor = page[1]
+  for _, key in ipairs(page[2]) do
+    local keep = true
+    for _, prefix in ipairs(ARGV) do
+      if string.sub(key, 1, #prefix) == prefix then keep = false break end
+    end
+    if keep then
+      local dumped = redis.call("DUMP", key)
+      if dumped then out[#out + 1] = key; out[#out + 1] = redis.sha1hex(dumped) end
+    end
+  end
+until cursor == "0"
+return out
+"""
+
+
+async def snapshot(client: aioredis.Redis, skip: Sequence[str] = ()) -> dict[bytes, bytes]:
+    """Every key of the Redis `client` talks to with the SHA-1 of its DUMP (a value's serialised
+    form: any change of the value changes it), but keys starting with one of `skip`. One script on
+    the server: one round trip and 40 bytes a key, on the caller's connection, however many keys."""
+    flat = await client.eval(_SNAPSHOT, 0, *skip)
+    return dict(zip(flat[::2], flat[1::2], strict=True))

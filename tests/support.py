@@ -14,6 +14,7 @@ import urllib.request
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
 import redis.asyncio as aioredis
 from prometheus_client.parser import text_string_to_metric_families
@@ -126,6 +127,16 @@ class Stack:
                 proc.wait(5)  # reaped: an unreaped child is a ResourceWarning in whatever test runs next
 
 
+def stack_env(redis_url: str, extra_env: dict[str, str] | None = None) -> dict[str, str]:
+    """The environment of a stack's processes (heartbeat 2 s, submit timeout 10 s, LOOPBACK_LIMITS,
+    no trusted proxy, JSON logs), then `extra_env`."""
+    env = dict(os.environ, FLOTILLA_METRICS_PORT="0")
+    env.update(REDIS_URL=redis_url, FLOTILLA_LOG_FORMAT="json", FLOTILLA_HEARTBEAT="2", FLOTILLA_SUBMIT_TIMEOUT="10")
+    env.update(FLOTILLA_LIMITS=stack_limits(), FLOTILLA_TRUSTED_PROXIES="")
+    env.update(extra_env or {})
+    return env
+
+
 def start_stack(
     redis_url: str,
     log_dir: Path,
@@ -137,10 +148,7 @@ def start_stack(
 ) -> Stack:
     """Gateways and workers as subprocesses; with `metrics`, each serves /metrics on its own free port.
     `extra_env` is applied last (it may override the defaults)."""
-    env = dict(os.environ, FLOTILLA_METRICS_PORT="0")
-    env.update(REDIS_URL=redis_url, FLOTILLA_LOG_FORMAT="json", FLOTILLA_HEARTBEAT="2", FLOTILLA_SUBMIT_TIMEOUT="10")
-    env.update(FLOTILLA_LIMITS=stack_limits(), FLOTILLA_TRUSTED_PROXIES="")
-    env.update(extra_env or {})
+    env = stack_env(redis_url, extra_env)
     stack = Stack(redis_url, [], [], [], env, log_dir, serve_metrics=metrics)
     try:
         for _ in range(gateways):
@@ -176,8 +184,15 @@ def choose(rng: random.Random, legal: Sequence[game_pb2.Action]) -> game_pb2.Act
     return rng.choice(list(legal))
 
 
+class Gateways(Protocol):
+    """Where a test's clients connect: a `Stack`'s processes or an `inproc.InProcess`'s gateways."""
+
+    @property
+    def gateways(self) -> list[str]: ...
+
+
 async def play_full_game(
-    stack: Stack, kind: str, seats: int, options: dict[str, str] | None = None, *, seed: int = 0
+    stack: Gateways, kind: str, seats: int, options: dict[str, str] | None = None, *, seed: int = 0
 ) -> PlayedGame:
     """Random bots (each on its own gateway, round robin; `choose`) play one game to the end; a
     spectator and every bot record the event ids they received."""

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import subprocess
-import sys
 
 import pytest
 
@@ -15,8 +13,10 @@ from flotilla.api.game.v1 import game_pb2
 from flotilla.app.host import host_for
 from flotilla.bots import make
 from flotilla.bots.arena import Entrant, rotation
+from flotilla.bots.command import run as run_bot_command
 from flotilla.bots.remote import PolicyBot
 from flotilla.bots.remote_arena import result_of, run_remote
+from flotilla.cli import build_parser, main
 from flotilla.convert import GameConverter
 from flotilla.gateway.render import Renderer
 from flotilla.rules import Rng, Seat
@@ -63,40 +63,29 @@ def test_the_wire_decision_is_the_engines_decision(kind: str, seats: int, option
 
 @pytest.mark.redis
 @pytest.mark.timeout(120)
-async def test_flotilla_bot_plays_games_of_its_own_on_a_real_stack(stack: Stack) -> None:
-    command = [sys.executable, "-m", "flotilla.cli", "bot", "--policy", "random", "--games", "2"]
+async def test_flotilla_bot_plays_games_of_its_own_on_a_real_stack(
+    stack: Stack, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`flotilla bot` (its code, in process: a fresh interpreter's imports would cost more than the
+    games) plays two games of its own against the stack's gateway."""
     flags = ["--kind", "counter", "--option", "moves=10", "--concurrency", "2", "--target", stack.gateways[0]]
-    bot = await asyncio.create_subprocess_exec(*command, *flags, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    out, _ = await asyncio.wait_for(bot.communicate(), 90)
-    text = out.decode()
-    assert bot.returncode == 0, text[-2000:]
+    args = build_parser().parse_args(["bot", "--policy", "random", "--games", "2", *flags])
+    code = await asyncio.wait_for(run_bot_command(args, None), 90)
+    text = capsys.readouterr().out
+    assert code == 0, text[-2000:]
     assert "random (difficulty 1): 2 of 2 games over" in text
     assert text.count(": game over (finished), scores [") == 2
     assert ", 10 decisions, 0 fallbacks" in text
 
 
-def test_flotilla_bot_names_the_known_policies_for_an_unknown_one() -> None:
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "flotilla.cli",
-            "bot",
-            "--policy",
-            "nope",
-            "--kind",
-            "counter",
-            "--target",
-            "127.0.0.1:1",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert done.returncode == 2
-    assert "no bot policy 'nope'; known: " in done.stdout
-    assert "random" in done.stdout
+def test_flotilla_bot_names_the_known_policies_for_an_unknown_one(capsys: pytest.CaptureFixture[str]) -> None:
+    """The command line's own entry point (`flotilla.cli.main`, in process): a usage error, before
+    any gateway is asked."""
+    code = main(["bot", "--policy", "nope", "--kind", "counter", "--target", "127.0.0.1:1"])
+    out = capsys.readouterr().out
+    assert code == 2
+    assert "no bot policy 'nope'; known: " in out
+    assert "random" in out
 
 
 @pytest.mark.redis

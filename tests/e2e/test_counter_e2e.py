@@ -1,4 +1,5 @@
-"""The benchmark counter game end to end: real Redis, two gateways and two workers as processes."""
+"""The benchmark counter game end to end: real Redis, two gateways and two workers as processes
+(and the keys a game leaves, from a gateway and a worker in the test process)."""
 
 from __future__ import annotations
 
@@ -8,8 +9,9 @@ import pytest
 import redis.asyncio as aioredis
 
 from flotilla.redis_server import RedisServer
+from inproc import in_process
 from key_families import families, matching
-from support import UNPACED, Stack, assert_gapless, assert_stored_state_replays, play_full_game, start_stack
+from support import UNPACED, Stack, assert_gapless, assert_stored_state_replays, play_full_game
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(300)]
 STACK_ENV = UNPACED  # the random seats submit as fast as the server answers (support.UNPACED)
@@ -23,22 +25,21 @@ async def test_bots_finish_counter_games_and_every_watcher_sees_every_event(stac
 
 
 async def test_stored_state_equals_the_replay_of_the_action_log(stack: Stack) -> None:
-    played = await play_full_game(stack, "counter", 2, seed=7)
+    # 40 moves (the game above plays the default 200): a replay repeats the same step per move.
+    played = await play_full_game(stack, "counter", 2, {"moves": "40"}, seed=7)
     await assert_stored_state_replays(stack.redis_url, played.game)
 
 
 async def test_every_key_a_played_game_leaves_is_a_documented_family(tmp_path: Path) -> None:
     # A Redis of its own: the session's holds other tests' keys (and some are made up by them).
+    # A gateway and a worker in this process (tests/inproc.py): the keys are their code's, not
+    # their processes'.
     (tmp_path / "redis").mkdir()
-    (tmp_path / "stack").mkdir()
     server = RedisServer(tmp_path / "redis", aof=False).start()
     try:
-        own = start_stack(server.url, tmp_path / "stack", gateways=1, workers=1)
-        try:
+        with in_process(server.url, gateways=1, workers=1) as own:
             await play_full_game(own, "counter", 2, {"moves": "6"}, seed=3)
             found = await _keys_and_types(server.url)
-        finally:
-            own.stop()
     finally:
         server.stop()
     assert any(key.endswith(":events") for key in found)

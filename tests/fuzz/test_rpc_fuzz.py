@@ -55,6 +55,7 @@ SKIP = (
     f"{keys.PREFIX}:inbox:",  # outcomes on their way to a gateway
     keys.TIMERS,  # the workers' wake-up index, claimed and settled on their own
     keys.WORKERS,  # the worker registry, renewed by every live worker
+    keys.worker("").split("{")[0],  # a worker's liveness key: on a starved machine it lapses, then is set again
     keys.JANITOR_LEASE,  # the janitor's pass (every 60 s, in a worker) takes its lease ...
     keys.JANITOR_CURSORS,  # ... and moves its cursors, whatever a request did
     keys.ROOMS_PRESENCE,  # refreshed by live WatchRoom streams, also while one winds down
@@ -70,6 +71,7 @@ class World:
 
     stack: Stack
     loop: asyncio.AbstractEventLoop
+    redis: aioredis.Redis  # one connection for the snapshots and the timers' checks, on `loop`
     channel: grpc.aio.Channel
     tokens: list[str]
     pools: Pools
@@ -83,7 +85,7 @@ class World:
 
 
 async def _build(
-    stack: Stack,
+    stack: Stack, redis: aioredis.Redis
 ) -> tuple[grpc.aio.Channel, list[str], Pools, FlotillaClient, FlotillaClient, list[str], int]:
     target = stack.gateways[0]
     ada, bob = FlotillaClient(target), FlotillaClient(target)
@@ -118,7 +120,7 @@ async def _build(
     ticket = await ticket_stub(
         mm.CreateTicketRequest(kind="counter", seat_counts=[2], request_id="t"), metadata=auth(ada.session_token)
     )
-    await _timers_settled(stack.redis_url)
+    await _timers_settled(redis)
     signer = await stored_tokens(stack.redis_url)
     tokens = [
         "",
@@ -154,17 +156,13 @@ async def _build(
     return grpc.aio.insecure_channel(target), tokens, pools, ada, bob, games, 2 + len(seat_tokens)
 
 
-async def _timers_settled(redis_url: str, timeout_s: float = 10) -> None:
+async def _timers_settled(client: aioredis.Redis, timeout_s: float = 10) -> None:
     """Wait until the workers have no game's clock left to look at (none of these games has a
     time limit, so a settled timer is removed)."""
-    client = aioredis.Redis.from_url(redis_url)
     deadline = time.monotonic() + timeout_s
-    try:
-        while await client.zcard(keys.TIMERS):
-            assert time.monotonic() < deadline, "the workers never settled the games' timers"
-            await asyncio.sleep(0.02)
-    finally:
-        await client.aclose()
+    while await client.zcard(keys.TIMERS):
+        assert time.monotonic() < deadline, "the workers never settled the games' timers"
+        await asyncio.sleep(0.02)
 
 
 @pytest.fixture(scope="module")
@@ -172,11 +170,13 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
     server = RedisServer(tmp_path_factory.mktemp("fuzz-redis"), aof=False).start()
     stack = start_stack(server.url, tmp_path_factory.mktemp("fuzz"), gateways=1, workers=1)
     loop = asyncio.new_event_loop()
+    redis = aioredis.Redis.from_url(server.url)
     try:
-        built = World(stack, loop, *loop.run_until_complete(_build(stack)))
+        built = World(stack, loop, redis, *loop.run_until_complete(_build(stack, redis)))
         yield built
         for closing in (built.channel, built.player, built.other):
             loop.run_until_complete(closing.close())
+        loop.run_until_complete(redis.aclose())
         loop.run_until_complete(_cancel_the_rest())
     finally:
         loop.close()
@@ -197,7 +197,7 @@ def changed(before: dict[bytes, bytes], after: dict[bytes, bytes]) -> list[bytes
 
 
 async def _one(world: World, method: MethodDescriptor, bodies: list[bytes], token: str) -> Answer:
-    before = await snapshot(world.stack.redis_url, SKIP)
+    before = await snapshot(world.redis, SKIP)
     if method.name == "Play":
         answer = await _play(world.channel, bodies, token)
     else:
@@ -205,9 +205,9 @@ async def _one(world: World, method: MethodDescriptor, bodies: list[bytes], toke
     assume(not answer.client_race)
     answer.check_typed()
     if answer.code != grpc.StatusCode.OK:
-        assert changed(before, await snapshot(world.stack.redis_url, SKIP)) == [], answer
+        assert changed(before, await snapshot(world.redis, SKIP)) == [], answer
     else:  # what an accepted call set going (a game's clocks starting) is done before the next one
-        await _timers_settled(world.stack.redis_url)
+        await _timers_settled(world.redis)
     return answer
 
 
@@ -273,7 +273,7 @@ async def _normal_move(world: World) -> None:
     await world.other.join(created.name)
     add = game_pb2.Action(counter=counter_pb2.Action(add=counter_pb2.Add(n=1)))
     assert (await world.player.submit(created.name, seat, add)).through_event_id == 2
-    await _timers_settled(world.stack.redis_url)
+    await _timers_settled(world.redis)
 
 
 def _seed(method: MethodDescriptor, test: str) -> int:

@@ -1,12 +1,15 @@
 """Several gateway processes on one port (FLOTILLA_GATEWAY_PROCESSES, SO_REUSEPORT), and a port
-held by anything else refused clearly, by the group and by a single gateway."""
+held by anything else refused clearly, by the group and by a single gateway.
+
+`flotilla gateway` itself is forked from the preloaded fork server (tests/forkserver.py: the
+command's own code, without an interpreter's imports); the group's children it starts are exec'd
+as in production (flotilla/processes.py)."""
 
 from __future__ import annotations
 
 import os
 import signal
 import socket
-import subprocess
 import sys
 import time
 from collections.abc import Iterator
@@ -20,6 +23,7 @@ from flotilla.gateway.server import BindError, start_gateway
 from flotilla.processes import check_port_free
 from flotilla.redis_server import free_port
 from flotilla.settings import Settings
+from forkserver import Proc, spawn
 from support import listening_on, until
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(90)]
@@ -81,12 +85,11 @@ def gateway_command(redis_url: str, port: int, processes: int) -> tuple[list[str
 
 
 @pytest.fixture
-def gateway_group(redis_url: str, tmp_path: Path) -> Iterator[tuple[subprocess.Popen[bytes], int, Path]]:
+def gateway_group(redis_url: str, tmp_path: Path) -> Iterator[tuple[Proc, int, Path]]:
     """`flotilla gateway` with FLOTILLA_GATEWAY_PROCESSES=2 on a fresh port; its log."""
     port = free_port()
     command, env = gateway_command(redis_url, port, 2)
-    with (tmp_path / "gateway.log").open("wb") as log:
-        parent = subprocess.Popen(command, env=env, stdout=log, stderr=log)
+    parent = spawn(command, env, tmp_path / "gateway.log")
     try:
         yield parent, port, tmp_path / "gateway.log"
     finally:
@@ -96,7 +99,7 @@ def gateway_group(redis_url: str, tmp_path: Path) -> Iterator[tuple[subprocess.P
 
 
 async def test_two_gateway_processes_share_one_port_and_both_take_calls(
-    gateway_group: tuple[subprocess.Popen[bytes], int, Path],
+    gateway_group: tuple[Proc, int, Path],
 ) -> None:
     parent, port, log = gateway_group
     channels: list[grpc.aio.Channel] = []
@@ -130,13 +133,15 @@ async def test_two_gateway_processes_share_one_port_and_both_take_calls(
     assert not listening_on(port)
 
 
-def test_gateway_processes_refuse_a_port_held_by_another_process(redis_url: str, held_port: int) -> None:
+def test_gateway_processes_refuse_a_port_held_by_another_process(
+    redis_url: str, held_port: int, tmp_path: Path
+) -> None:
     command, env = gateway_command(redis_url, held_port, 2)
     started = time.monotonic()
-    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=60, check=False)
-    assert done.returncode == 2
-    assert f"cannot bind FLOTILLA_BIND=127.0.0.1:{held_port}" in done.stderr
-    assert "in use" in done.stderr
+    assert spawn(command, env, tmp_path / "gateway.log").wait(60) == 2
+    said = (tmp_path / "gateway.log").read_text()
+    assert f"cannot bind FLOTILLA_BIND=127.0.0.1:{held_port}" in said
+    assert "in use" in said
     assert time.monotonic() - started < 30  # refused before any gateway starts
 
 

@@ -7,7 +7,6 @@ import asyncio
 import os
 import random
 import shutil
-import sys
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, replace
@@ -24,8 +23,9 @@ from flotilla.cli import _wait_for_gateway
 from flotilla.gateway.server import Gateway, start_gateway
 from flotilla.settings import Settings
 from flotilla_client import FlotillaClient, FlotillaError, Seat, Tls, play_random
+from forkserver import spawn
 from lobby.mm_support import Player, start_matchmaker_env, stop
-from support import Stack
+from support import FLOTILLA, Stack
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(120)]
 
@@ -250,23 +250,27 @@ def test_half_a_tls_configuration_is_refused(pki: Pki) -> None:
         Tls(ca_file=pki.ca, cert_file=pki.client_cert)
 
 
-async def test_flotilla_bot_plays_over_mtls(mtls_gateway: Gateway, pki: Pki) -> None:
+async def test_flotilla_bot_plays_over_mtls(mtls_gateway: Gateway, pki: Pki, tmp_path: Path) -> None:
+    """`flotilla bot` (a process forked from the preloaded fork server, tests/forkserver.py) with
+    the connection flags of mTLS."""
     tls = Tls(ca_file=pki.ca, cert_file=pki.client_cert, key_file=pki.client_key)
     async with FlotillaClient(target(mtls_gateway), tls=tls) as ada:
         await ada.sign_in("ada")
         game = await ada.create_game("counter", seats=2, options={"moves": "4"})
         seat = await ada.join(game.name, 0)
         flags = ["--ca", pki.ca, "--cert", pki.client_cert, "--key", pki.client_key, "--seat", "1"]
-        bot = await asyncio.create_subprocess_exec(
-            *(sys.executable, "-m", "flotilla.cli", "bot", "--game-id", game.name, "--target", target(mtls_gateway)),
-            *flags,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.STDOUT,
-        )
-        await asyncio.wait_for(play_random(ada, seat, random.Random(2)), 60)
-        out, _ = await asyncio.wait_for(bot.communicate(), 60)
-        assert bot.returncode == 0, out.decode()
-        assert "game over" in out.decode()
+        command = [*FLOTILLA, "bot", "--game-id", game.name, "--target", target(mtls_gateway), *flags]
+        bot = spawn(command, dict(os.environ), tmp_path / "bot.log")
+        try:
+            await asyncio.wait_for(play_random(ada, seat, random.Random(2)), 60)
+            code = await asyncio.to_thread(bot.wait, 60)
+        finally:
+            if bot.poll() is None:
+                bot.kill()
+                bot.wait()
+        out = (tmp_path / "bot.log").read_text()
+        assert code == 0, out
+        assert "game over" in out
         assert (await ada.get_game(game.name)).HasField("result")
 
 

@@ -135,18 +135,20 @@ async def _moved(client: FlotillaClient, game: str, at_least: int) -> bool:
 
 
 async def test_a_seat_absent_after_timeouts_cannot_act_but_is_played(inproc: InProcess) -> None:
-    clock = game_pb2.Clock(turn_seconds=1, max_timeouts=1)
+    """Seat 0 answers each of its turns at once (within the 2 s clock: a 1 s clock ran out for it
+    too at load 35, behind the test's own calls on the absent seat), seat 1 never."""
+    clock = game_pb2.Clock(turn_seconds=2, max_timeouts=1)
     host, other, game, seat, other_seat = await seated(inproc.gateways[0], clock)
     await host.submit(game, seat, add(1))  # seat 1 must act now, and will not
     await until(lambda: _moved(host, game, 4), 15, "seat 1 to time out and be played")
+    reply = await host.submit(game, seat, add(1), etag="")  # the present seat plays on
+    assert reply.through_event_id > 4
     error = await rpc_error(other.submit(game, other_seat, add(1)))
     assert (error.code, error.reason) == (grpc.StatusCode.FAILED_PRECONDITION, "ERROR_REASON_SEAT_ABSENT")
     error = await rpc_error(
         other.unary(rpcs.REFRESH_TOKEN, game_service_pb2.RefreshTokenRequest(token=other_seat.token))
     )
     assert error.reason == "ERROR_REASON_SEAT_ABSENT"
-    reply = await host.submit(game, seat, add(1), etag="")  # the present seat plays on
-    assert reply.through_event_id > 4
     await host.close()
     await other.close()
 

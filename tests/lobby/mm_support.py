@@ -19,11 +19,13 @@ from flotilla.store.auth_store import AuthStore
 from flotilla.store.redis_store import RedisStore
 from flotilla_client import FlotillaClient, Tls
 from forkserver import Proc, spawn
+from inproc import InProcess
 from support import FLOTILLA, Stack
 
 
-def start_matchmaker(stack: Stack, log_dir: Path, name: str, **env: str) -> Proc:
-    """A `flotilla matchmaker` process against the stack's Redis, bots playing through its gateways."""
+def start_matchmaker(stack: Stack | InProcess, log_dir: Path, name: str, **env: str) -> Proc:
+    """A `flotilla matchmaker` process against the stack's Redis, bots playing through its gateways
+    (a stack's processes, or gateways in the test process)."""
     return start_matchmaker_env(dict(stack.env, FLOTILLA_GATEWAY=",".join(stack.gateways), **env), log_dir, name)
 
 

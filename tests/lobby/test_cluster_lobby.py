@@ -1,4 +1,6 @@
-"""Rooms, bots, tickets and ratings on a real 6-node Redis Cluster: every script stays in one slot."""
+"""Rooms, bots, tickets and ratings on a real 6-node Redis Cluster: every script stays in one slot.
+
+The gateways and the worker run in the test process (tests/inproc.py), the matchmaker as a process."""
 
 from __future__ import annotations
 
@@ -13,24 +15,29 @@ from flotilla.api.lobby.v1 import lobby_service_pb2 as lpb
 from flotilla.api.matchmaking.v1 import matchmaking_service_pb2 as mpb
 from flotilla.redis_server import RedisCluster
 from flotilla_client import Seat, play_random
+from inproc import InProcess, in_process
 from lobby.mm_support import Player, form_party, refusal, start_matchmaker, stop
-from support import Stack, start_stack
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow, pytest.mark.timeout(240)]
 
 
 @pytest.fixture(scope="module")
-def cluster_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+def cluster_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[InProcess]:
     cluster = RedisCluster(tmp_path_factory.mktemp("cluster")).start()
-    running = start_stack(cluster.url, tmp_path_factory.mktemp("cluster-stack"), workers=1)
-    matchmaker = start_matchmaker(running, tmp_path_factory.mktemp("mm"), "cluster", FLOTILLA_MM_BOT_FILL_AFTER="off")
-    yield running
-    stop(matchmaker)
-    running.stop()
-    cluster.stop()
+    try:
+        with in_process(cluster.url, gateways=2, workers=1) as running:
+            matchmaker = start_matchmaker(
+                running, tmp_path_factory.mktemp("mm"), "cluster", FLOTILLA_MM_BOT_FILL_AFTER="off"
+            )
+            try:
+                yield running
+            finally:
+                stop(matchmaker)
+    finally:
+        cluster.stop()
 
 
-async def test_rooms_tickets_and_ratings_work_on_a_cluster(cluster_stack: Stack) -> None:
+async def test_rooms_tickets_and_ratings_work_on_a_cluster(cluster_stack: InProcess) -> None:
     gateways, url = cluster_stack.gateways, cluster_stack.redis_url
     ada, bob = [await Player.with_api_key(gateways[i], url, n) for i, n in enumerate(("ada", "bob"))]  # rated
     try:
@@ -97,7 +104,7 @@ async def test_rooms_tickets_and_ratings_work_on_a_cluster(cluster_stack: Stack)
         await bob.close()
 
 
-async def test_parties_work_on_a_cluster(cluster_stack: Stack) -> None:
+async def test_parties_work_on_a_cluster(cluster_stack: InProcess) -> None:
     """Every party script runs on the `{party}` slot; the party's ticket on its queue's slot."""
     ada, bob = [await Player.signed_in(cluster_stack.gateways[i], n) for i, n in enumerate(("ada", "bob"))]
     try:

@@ -21,8 +21,9 @@ from flotilla.store import keys
 from flotilla.store.lobby_store import LobbyStore
 from flotilla.store.redis_store import RedisStore
 from flotilla_client import RandomBot, Seat, play_random
+from inproc import InProcess
 from lobby.mm_support import Player, reason_of
-from support import Stack, stored_tokens
+from support import stored_tokens
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(120)]
 
@@ -40,8 +41,8 @@ class FirstPolicy:
         return decision.legal[0]
 
 
-async def test_a_room_bot_seat_plays_its_policy_at_its_difficulty(stack: Stack) -> None:
-    host = await Player.signed_in(stack.gateways[0], "host")
+async def test_a_room_bot_seat_plays_its_policy_at_its_difficulty(inproc: InProcess) -> None:
+    host = await Player.signed_in(inproc.gateways[0], "host")
     request = pb.CreateRoomRequest(kind="counter", seat_count=2, options={"moves": "8"}, request_id=uuid.uuid4().hex)
     room = (await host.call(host.lobby, "CreateRoom", request)).room
     for bad, field in (
@@ -59,10 +60,10 @@ async def test_a_room_bot_seat_plays_its_policy_at_its_difficulty(stack: Stack) 
     assert (added.seats[1].bot_policy, added.seats[1].bot_difficulty) == ("random", 3)
     started = await host.call(host.lobby, "StartRoom", pb.StartRoomRequest(room=room.name))
     game = started.room.game
-    store = RedisStore.from_url(stack.redis_url)
-    tokens = await stored_tokens(stack.redis_url)
+    store = RedisStore.from_url(inproc.redis_url)
+    tokens = await stored_tokens(inproc.redis_url)
     stop = asyncio.Event()
-    runner = BotRunner(LobbyStore(store.redis), tokens, stack.gateways, block_ms=100, policy="test-first")
+    runner = BotRunner(LobbyStore(store.redis), tokens, inproc.gateways, block_ms=100, policy="test-first")
     running = asyncio.create_task(runner.run(stop))
     try:
         queued = [BotSeat.decode(f) for _, f in await store.redis.xrevrange(keys.BOTS, count=50)]

@@ -10,8 +10,8 @@ import redis.asyncio as aioredis
 
 from flotilla.api.lobby.v1 import lobby_service_pb2 as pb
 from flotilla.store import keys
+from inproc import InProcess
 from lobby.mm_support import Player
-from support import Stack
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(120)]
 
@@ -23,8 +23,8 @@ async def next_room(watch: object) -> pb.Room:
             return message.room
 
 
-async def test_a_room_watcher_is_resynced_when_redis_comes_back_behind(stack: Stack) -> None:
-    host = await Player.signed_in(stack.gateways[0], "room-host")
+async def test_a_room_watcher_is_resynced_when_redis_comes_back_behind(inproc: InProcess) -> None:
+    host = await Player.signed_in(inproc.gateways[0], "room-host")
     request = pb.CreateRoomRequest(
         kind="counter", seat_count=2, visibility=pb.ROOM_VISIBILITY_PUBLIC, request_id=uuid.uuid4().hex
     )
@@ -32,7 +32,7 @@ async def test_a_room_watcher_is_resynced_when_redis_comes_back_behind(stack: St
     room_id = room.name.removeprefix("rooms/")
     watch = host.lobby.WatchRoom(pb.WatchRoomRequest(room=room.name), metadata=host.md)
     assert (await next_room(watch)).version == 1
-    redis = aioredis.Redis.from_url(stack.redis_url)
+    redis = aioredis.Redis.from_url(inproc.redis_url)
     saved = {key: await redis.dump(key) for key in (keys.room(room_id), keys.room_changes(room_id))}
     await host.call(host.lobby, "AddBot", pb.AddBotRequest(room=room.name))
     assert (await next_room(watch)).version == 2

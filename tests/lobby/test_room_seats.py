@@ -1,8 +1,8 @@
 """Rooms own their games, one user holds one seat (issue 23, point 4 and the re-join token of 11).
 
-Through real gateways and workers at default settings: outsiders race for a public room's game
-as it starts, a user asks for a second seat, a start fails and reopens the room, a player who
-left asks for a new seat token. Each refusal is checked to change nothing.
+Through real gateways and a worker (in the test process, tests/inproc.py) at default settings:
+outsiders race for a public room's game as it starts, a user asks for a second seat, a start fails
+and reopens the room, a player who left asks for a new seat token. Each refusal is checked to change nothing.
 """
 
 from __future__ import annotations
@@ -24,7 +24,8 @@ from flotilla.store import keys
 from flotilla.store.lobby_store import LobbyStore
 from flotilla.store.redis_store import RedisStore
 from flotilla_client import FlotillaClient, FlotillaError
-from support import Stack, until
+from inproc import InProcess
+from support import until
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(180)]
 
@@ -92,11 +93,11 @@ async def outsider(client: FlotillaClient, room: str, before: set[str], opened: 
     return tried
 
 
-async def test_outsiders_racing_for_a_public_rooms_seats_are_refused_and_the_start_succeeds(stack: Stack) -> None:
+async def test_outsiders_racing_for_a_public_rooms_seats_are_refused_and_the_start_succeeds(inproc: InProcess) -> None:
     names = ("host", "guest", *(f"outsider-{i}" for i in range(OUTSIDERS)))
     async with (
-        signed_in(stack.gateways[0], *names[:2]) as (host, guest),
-        signed_in(stack.gateways[1], *names[2:]) as outsiders,
+        signed_in(inproc.gateways[0], *names[:2]) as (host, guest),
+        signed_in(inproc.gateways[1], *names[2:]) as outsiders,
     ):
         for round_ in range(ROUNDS):
             # the two members take turns hosting: a started room counts in its host's
@@ -132,8 +133,8 @@ async def test_outsiders_racing_for_a_public_rooms_seats_are_refused_and_the_sta
             assert (await first.submit(started.room.game, seat, add(1))).through_event_id == 2
 
 
-async def test_one_user_never_holds_two_seats(stack: Stack) -> None:
-    async with signed_in(stack.gateways[0], "one", "two") as (one, two):
+async def test_one_user_never_holds_two_seats(inproc: InProcess) -> None:
+    async with signed_in(inproc.gateways[0], "one", "two") as (one, two):
         game = await one.create_game("counter", 2, {"moves": "50"})
         assert (await one.join(game.name, 0)).seat == 0
         error = await refused(one.join(game.name, 1))
@@ -155,18 +156,18 @@ async def test_one_user_never_holds_two_seats(stack: Stack) -> None:
         assert [s.user for s in (await one.get_game(started.room.game)).seats] == [one.user, two.user]
 
 
-async def test_a_start_that_fails_seats_no_one_and_reopens_the_room_with_its_reason(stack: Stack) -> None:
+async def test_a_start_that_fails_seats_no_one_and_reopens_the_room_with_its_reason(inproc: InProcess) -> None:
     """A start whose game cannot be made seats nobody, and the room is open again, showing why.
 
     The state the finding left rooms in: a start frozen (`starting`) whose game already exists with
     other holders (there, outsiders who took seats). Set up in Redis, as a start that began before
     this change would have left it; the host's retried StartRoom finishes it."""
-    async with signed_in(stack.gateways[0], "host", "guest", "outsider") as (host, guest, stranger):
+    async with signed_in(inproc.gateways[0], "host", "guest", "outsider") as (host, guest, stranger):
         taken = await stranger.create_game("counter", 2, {"moves": "50"})
         await stranger.join(taken.name, 0)
         room = await ready_room(host, guest)
         room_id = room.name.removeprefix("rooms/")
-        store = RedisStore.from_url(stack.redis_url)
+        store = RedisStore.from_url(inproc.redis_url)
         try:
             lobby = LobbyStore(store.redis)
             version, stored = await lobby.room(room_id)  # type: ignore[misc]
@@ -197,9 +198,9 @@ async def test_a_start_that_fails_seats_no_one_and_reopens_the_room_with_its_rea
         assert [s.user for s in (await host.get_game(started.room.game)).seats] == [host.user, guest.user]
 
 
-async def test_a_seat_that_left_gets_no_new_token(stack: Stack) -> None:
+async def test_a_seat_that_left_gets_no_new_token(inproc: InProcess) -> None:
     """Leave, then ask again (JoinGame, GetRoom): no token, so none outlives the revocation record."""
-    async with signed_in(stack.gateways[0], "host", "guest") as (host, guest):
+    async with signed_in(inproc.gateways[0], "host", "guest") as (host, guest):
         room = await ready_room(host, guest)
         started = await host.start_room(room.name)
         game = started.room.game

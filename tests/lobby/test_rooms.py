@@ -1,4 +1,5 @@
-"""Rooms over real gateways, workers and a matchmaker (bot runner): create to finished game."""
+"""Rooms over real gateways and a worker (in the test process, tests/inproc.py) and a matchmaker
+(bot runner, a process): create to finished game."""
 
 from __future__ import annotations
 
@@ -15,12 +16,12 @@ from flotilla.api.game.v1 import game_pb2, game_service_pb2
 from flotilla.api.lobby.v1 import lobby_service_pb2 as pb
 from flotilla.bots.command import run as run_bot_command
 from flotilla.cli import build_parser
-from flotilla.redis_server import RedisServer
 from flotilla.store.lobby_store import LobbyStore
 from flotilla.store.redis_store import RedisStore
 from flotilla_client import FlotillaClient, Seat, play_random
+from inproc import InProcess
 from lobby.mm_support import Player, reason_of, start_matchmaker, stop
-from support import Stack, stack_limits, start_stack, until
+from support import stack_limits, until
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(180)]
 
@@ -34,27 +35,21 @@ ROOM_LOAD = (
 )
 
 
-@pytest.fixture(scope="module")
-def stack(redis_server: RedisServer, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    running = start_stack(
-        redis_server.url, tmp_path_factory.mktemp("stack"), extra_env={"FLOTILLA_LIMITS": stack_limits(*ROOM_LOAD)}
-    )
-    yield running
-    running.stop()
+INPROC_SETTINGS = {"limits": stack_limits(*ROOM_LOAD)}  # the module's `inproc` (tests/inproc.py)
 
 
 @pytest.fixture(scope="module")
-def matchmaker(stack: Stack, tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    # Grace 6 s: three of the stack's 2 s heartbeats, so a loaded machine does not free a seat whose
+def matchmaker(inproc: InProcess, tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    # Grace 6 s: three of the gateways' 2 s heartbeats, so a loaded machine does not free a seat whose
     # player still watches (with 3 s, one heartbeat a second late would).
-    proc = start_matchmaker(stack, tmp_path_factory.mktemp("mm"), "rooms", FLOTILLA_ROOM_GRACE="6")
+    proc = start_matchmaker(inproc, tmp_path_factory.mktemp("mm"), "rooms", FLOTILLA_ROOM_GRACE="6")
     yield
     stop(proc)
 
 
 @pytest.fixture
-async def players(stack: Stack) -> AsyncIterator[list[Player]]:
-    made = [await Player.signed_in(stack.gateways[i % 2], f"p{i}") for i in range(3)]
+async def players(inproc: InProcess) -> AsyncIterator[list[Player]]:
+    made = [await Player.signed_in(inproc.gateways[i % 2], f"p{i}") for i in range(3)]
     yield made
     for player in made:
         await player.close()
@@ -112,13 +107,13 @@ class TestRoomToGame:
         assert final.last_event_id == 22  # started + 20 moves + finished
 
     async def test_flotilla_bot_takes_a_room_seat_and_plays_its_game_to_the_end(
-        self, players: list[Player], stack: Stack, capsys: pytest.CaptureFixture[str]
+        self, players: list[Player], inproc: InProcess, capsys: pytest.CaptureFixture[str]
     ) -> None:
         """`flotilla bot --policy heuristic --room ID` (its code, in process) joins, gets ready, and
         once the host starts the room plays its seat until the game is over."""
         host = players[0]
         room = (await host.call(host.lobby, "CreateRoom", _create(moves="12"))).room
-        where = ["--room", room.name.removeprefix("rooms/"), "--target", stack.gateways[1], "--name", "roombot"]
+        where = ["--room", room.name.removeprefix("rooms/"), "--target", inproc.gateways[1], "--name", "roombot"]
         args = build_parser().parse_args(["bot", "--policy", "heuristic", *where])
         bot = asyncio.create_task(run_bot_command(args, None))
 
@@ -194,13 +189,13 @@ class TestRoomToGame:
 
 class TestStuckStart:
     async def test_a_start_left_midway_is_finished_by_a_matchmaker(
-        self, matchmaker: None, players: list[Player], stack: Stack
+        self, matchmaker: None, players: list[Player], inproc: InProcess
     ) -> None:
         """The gateway that began a start died after freezing the room: a matchmaker makes the game."""
         host = players[0]
         room = (await host.call(host.lobby, "CreateRoom", _create(moves="10"))).room
         room = (await host.call(host.lobby, "AddBot", pb.AddBotRequest(room=room.name))).room
-        store = RedisStore.from_url(stack.redis_url)
+        store = RedisStore.from_url(inproc.redis_url)
         try:
             lobby = LobbyStore(store.redis)
             room_id = room.name.removeprefix("rooms/")
@@ -281,7 +276,7 @@ class TestRoomRules:
         room = (await host.call(host.lobby, "CreateRoom", _create(moves="9"))).room
         call = host.lobby.WatchRoom(pb.WatchRoomRequest(room=room.name), metadata=host.md)
         first = await asyncio.wait_for(call.read(), 10)
-        beat = await asyncio.wait_for(call.read(), 10)  # the stack's heartbeat is 2 s
+        beat = await asyncio.wait_for(call.read(), 10)  # the gateways' heartbeat is 2 s
         assert first.room.version == 1
         assert beat.is_checkpoint
         call.cancel()

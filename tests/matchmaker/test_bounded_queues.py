@@ -1,6 +1,7 @@
 """Issue 23 (7): the matchmaker cannot be slowed for good.
 
-Attacks through the public API against real gateways, Redis and a matchmaker process:
+Attacks through the public API against real gateways (in the test process, tests/inproc.py), Redis
+and a matchmaker process:
 
 * spellings of one setting (Unicode digits, signs, padding, `_`, leading zeros) are refused, and
   the spellings the games do take (`yes` for `true`, any case of an enum, a default value
@@ -31,12 +32,12 @@ import pytest
 
 from flotilla.api.matchmaking.v1 import matchmaking_service_pb2 as pb
 from flotilla.lobby.tickets import parse_ticket_name, queue_of
-from flotilla.redis_server import RedisServer
 from flotilla.store import keys
 from flotilla.store.redis_store import RedisStore
 from forkserver import Proc
+from inproc import InProcess
 from lobby.mm_support import Player, refusal, start_matchmaker, stop
-from support import Stack, stack_limits, start_stack, until
+from support import stack_limits, until
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(240)]
 
@@ -57,19 +58,16 @@ def spellings(number: int) -> list[str]:
     return odd
 
 
-@pytest.fixture(scope="module")
-def stack(redis_server: RedisServer, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    limits = stack_limits("ticket_per_user=off", "waiting_tickets_per_user=off")
-    running = start_stack(redis_server.url, tmp_path_factory.mktemp("stack"), extra_env={"FLOTILLA_LIMITS": limits})
-    yield running
-    running.stop()
+# The module's gateways and worker (`inproc`, tests/inproc.py; the matchmaker is a process): one
+# user makes thousands of tickets here.
+INPROC_SETTINGS = {"limits": stack_limits("ticket_per_user=off", "waiting_tickets_per_user=off")}
 
 
 @pytest.fixture(scope="module")
-def matchmaker(stack: Stack, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Proc]:
+def matchmaker(inproc: InProcess, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Proc]:
     """Matches (never with bots) and prunes; no bot runner, ratings consumer or room sweeper."""
     proc = start_matchmaker(
-        stack,
+        inproc,
         tmp_path_factory.mktemp("mm"),
         "bounded",
         FLOTILLA_MM_BOT_FILL_AFTER="off",
@@ -80,15 +78,15 @@ def matchmaker(stack: Stack, tmp_path_factory: pytest.TempPathFactory) -> Iterat
 
 
 @pytest.fixture
-async def store(stack: Stack) -> AsyncIterator[RedisStore]:
-    opened = RedisStore.from_url(stack.redis_url)
+async def store(inproc: InProcess) -> AsyncIterator[RedisStore]:
+    opened = RedisStore.from_url(inproc.redis_url)
     yield opened
     await opened.close()
 
 
 @pytest.fixture
-async def ada(stack: Stack) -> AsyncIterator[Player]:
-    player = await Player.signed_in(stack.gateways[0], "ada")
+async def ada(inproc: InProcess) -> AsyncIterator[Player]:
+    player = await Player.signed_in(inproc.gateways[0], "ada")
     yield player
     await player.close()
 

@@ -13,22 +13,18 @@ import pytest
 from flotilla.api.matchmaking.v1 import matchmaking_service_pb2 as pb
 from flotilla.lobby.tickets import parse_ticket_name
 from flotilla.matchmaker.matcher import Policy, Ticket, propose_matches
-from flotilla.redis_server import RedisServer
 from flotilla.store import keys
 from flotilla.store.redis_store import RedisStore
+from inproc import InProcess
 from lobby.mm_support import Player, form_party, reason_of, refusal, start_matchmaker, stop
-from support import Stack, stack_limits, start_stack
+from support import stack_limits
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(120)]
 
 
-@pytest.fixture(scope="module")
-def stack(redis_server: RedisServer, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    """The module's stack: one user sends 50 CreateTicket calls at once here (past ticket_per_user)."""
-    limits = stack_limits("ticket_per_user=off")
-    running = start_stack(redis_server.url, tmp_path_factory.mktemp("stack"), extra_env={"FLOTILLA_LIMITS": limits})
-    yield running
-    running.stop()
+# The module's gateways and worker (`inproc`, tests/inproc.py): one user sends 50 CreateTicket calls
+# at once here (past ticket_per_user).
+INPROC_SETTINGS = {"limits": stack_limits("ticket_per_user=off")}
 
 
 ALREADY_WAITING = "ERROR_REASON_TICKET_ALREADY_WAITING"
@@ -50,8 +46,8 @@ def fresh_queue() -> int:
 
 
 @pytest.fixture
-async def players(stack: Stack) -> AsyncIterator[list[Player]]:
-    made = [await Player.signed_in(stack.gateways[i % 2], f"p{i}") for i in range(5)]
+async def players(inproc: InProcess) -> AsyncIterator[list[Player]]:
+    made = [await Player.signed_in(inproc.gateways[i % 2], f"p{i}") for i in range(5)]
     yield made
     for player in made:
         await player.close()
@@ -82,7 +78,7 @@ async def test_a_user_waits_in_one_ticket_per_queue(players: list[Player]) -> No
         await owner.call(owner.mm, "CancelTicket", pb.CancelTicketRequest(ticket=ticket.name))
 
 
-async def test_many_tickets_at_once_from_one_user_queue_one(players: list[Player], stack: Stack) -> None:
+async def test_many_tickets_at_once_from_one_user_queue_one(players: list[Player], inproc: InProcess) -> None:
     eve = players[4]
     moves = fresh_queue()
     calls = [eve.call(eve.mm, "CreateTicket", ticket_request(moves)) for _ in range(50)]
@@ -100,7 +96,7 @@ async def test_many_tickets_at_once_from_one_user_queue_one(players: list[Player
         (grpc.StatusCode.RESOURCE_EXHAUSTED, "ERROR_REASON_QUOTA_EXCEEDED"),
     }, refusals
     queue, _ticket_id = parse_ticket_name(queued[0].name)
-    store = RedisStore.from_url(stack.redis_url)
+    store = RedisStore.from_url(inproc.redis_url)
     try:
         assert await store.redis.zcard(keys.mm_waiting(queue)) == 1
     finally:
@@ -109,9 +105,9 @@ async def test_many_tickets_at_once_from_one_user_queue_one(players: list[Player
 
 
 @pytest.fixture
-def expiring_matchmaker(stack: Stack, tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+def expiring_matchmaker(inproc: InProcess, tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     proc = start_matchmaker(
-        stack,
+        inproc,
         tmp_path_factory.mktemp("mm"),
         "expiring",
         FLOTILLA_MM_EXPIRE_AFTER="1",
@@ -123,7 +119,7 @@ def expiring_matchmaker(stack: Stack, tmp_path_factory: pytest.TempPathFactory) 
 
 
 async def test_a_stale_ticket_expires_and_leaves_the_queue(
-    expiring_matchmaker: None, players: list[Player], stack: Stack
+    expiring_matchmaker: None, players: list[Player], inproc: InProcess
 ) -> None:
     ada = players[0]
     moves = fresh_queue()
@@ -132,7 +128,7 @@ async def test_a_stale_ticket_expires_and_leaves_the_queue(
     states = [m.ticket.state async for m in watch if not m.is_checkpoint]
     assert states[-1] == pb.TICKET_STATE_EXPIRED
     queue, ticket_id = parse_ticket_name(ticket.name)
-    store = RedisStore.from_url(stack.redis_url)
+    store = RedisStore.from_url(inproc.redis_url)
     try:
         assert await store.redis.zscore(keys.mm_waiting(queue), ticket_id) is None
         assert await store.redis.ttl(keys.mm_ticket(queue, ticket_id)) > 0  # the record itself expires too

@@ -1,5 +1,6 @@
 """Parties over real gateways, workers and a matchmaker: formed by invitation and acceptance only,
 bounded, expiring; a ticket seats together only members who accepted, and the party plays at one table.
+(The gateways and a worker in the test process, tests/inproc.py; the matchmaker a process.)
 
 Every test signs in fresh users and queues under its own options (a queue of its own)."""
 
@@ -21,8 +22,8 @@ from flotilla.lobby.tickets import queue_of
 from flotilla.store import keys
 from flotilla.store.party_store import PartyStore
 from flotilla.store.redis_store import RedisStore
+from inproc import InProcess
 from lobby.mm_support import Player, form_party, refusal, start_matchmaker, stop
-from support import Stack
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(120)]
 
@@ -33,16 +34,16 @@ NOT_ACCEPTED = "ERROR_REASON_PARTY_MEMBER_NOT_ACCEPTED"
 
 
 @pytest.fixture(scope="module")
-def matchmaker(stack: Stack, tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+def matchmaker(inproc: InProcess, tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     """Matches tickets, never with bots: a table fills only with the tickets queued for it."""
-    proc = start_matchmaker(stack, tmp_path_factory.mktemp("mm"), "parties", FLOTILLA_MM_BOT_FILL_AFTER="off")
+    proc = start_matchmaker(inproc, tmp_path_factory.mktemp("mm"), "parties", FLOTILLA_MM_BOT_FILL_AFTER="off")
     yield
     stop(proc)
 
 
 @pytest.fixture
-async def players(stack: Stack) -> AsyncIterator[list[Player]]:
-    made = [await Player.signed_in(stack.gateways[i % 2], f"p{i}") for i in range(8)]
+async def players(inproc: InProcess) -> AsyncIterator[list[Player]]:
+    made = [await Player.signed_in(inproc.gateways[i % 2], f"p{i}") for i in range(8)]
     yield made
     for player in made:
         await player.close()
@@ -68,8 +69,8 @@ def accept(player: Player, party: str) -> object:
     return player.call(player.mm, "AcceptPartyInvite", pb.AcceptPartyInviteRequest(party=party))
 
 
-async def nothing_queued(stack: Stack, request: pb.CreateTicketRequest, users: list[str]) -> None:
-    store = RedisStore.from_url(stack.redis_url)
+async def nothing_queued(inproc: InProcess, request: pb.CreateTicketRequest, users: list[str]) -> None:
+    store = RedisStore.from_url(inproc.redis_url)
     try:
         queue = queue_of(request.kind, dict(request.options))
         assert await store.redis.zcard(keys.mm_waiting(queue)) == 0
@@ -80,7 +81,7 @@ async def nothing_queued(stack: Stack, request: pb.CreateTicketRequest, users: l
 
 
 async def test_a_ticket_naming_a_user_who_did_not_accept_is_refused_and_nothing_is_queued(
-    players: list[Player], stack: Stack
+    players: list[Player], inproc: InProcess
 ) -> None:
     ada, bob, cat = players[:3]
     request = sail_away(party=[bob.user])
@@ -92,11 +93,11 @@ async def test_a_ticket_naming_a_user_who_did_not_accept_is_refused_and_nothing_
     await accept(cat, party.name)  # cat accepted; bob still did not
     both = sail_away(party=[cat.user, bob.user])
     assert await refusal(ada.call(ada.mm, "CreateTicket", both)) == (PRECONDITION, NOT_ACCEPTED, {"user": bob.user})
-    await nothing_queued(stack, request, [ada.user, bob.user])
-    await nothing_queued(stack, both, [ada.user, bob.user, cat.user])
+    await nothing_queued(inproc, request, [ada.user, bob.user])
+    await nothing_queued(inproc, both, [ada.user, bob.user, cat.user])
 
 
-async def test_invite_accept_decline_and_leave(players: list[Player], stack: Stack) -> None:
+async def test_invite_accept_decline_and_leave(players: list[Player], inproc: InProcess) -> None:
     ada, bob, cat, dan = players[:4]
     request_id = uuid.uuid4().hex
     made = (await ada.call(ada.mm, "CreateParty", pb.CreatePartyRequest(request_id=request_id))).party
@@ -130,7 +131,7 @@ async def test_invite_accept_decline_and_leave(players: list[Player], stack: Sta
     assert (after.leader, [m.user for m in after.members]) == (bob.user, [bob.user])  # the next member leads
     assert await refusal(get_party(ada)) == (NOT_FOUND, "ERROR_REASON_PARTY_NOT_FOUND", {})
     await bob.call(bob.mm, "LeaveParty", pb.LeavePartyRequest(party=made.name))  # the last one out ends it
-    store = RedisStore.from_url(stack.redis_url)
+    store = RedisStore.from_url(inproc.redis_url)
     try:
         party_id = made.name.removeprefix("parties/")
         gone = [keys.party(party_id), keys.party_invites(party_id), keys.party_of_user(bob.user.removeprefix("users/"))]
@@ -266,8 +267,8 @@ async def test_invitations_lapse_and_every_party_key_expires_with_the_party(redi
         await store.close()
 
 
-async def test_a_user_holds_a_bounded_number_of_invitations(stack: Stack) -> None:
-    target = stack.gateways[0]
+async def test_a_user_holds_a_bounded_number_of_invitations(inproc: InProcess) -> None:
+    target = inproc.gateways[0]
     dan = await Player.signed_in(target, "dan")
     leaders = [await Player.signed_in(target, f"l{i}") for i in range(MAX_INVITES_PER_USER + 1)]
     try:

@@ -1,8 +1,8 @@
 """Issue 23 (11): only rated games move ratings, so a second account cannot farm one.
 
 Rated games are the matchmaker's (tests/matchmaker/test_tickets.py rates one) and rooms created
-rated, which seat signed-in accounts only. Through the public API, against real gateways, Redis
-and a matchmaker's ratings consumer:
+rated, which seat signed-in accounts only. Through the public API, against real gateways (in the
+test process, tests/inproc.py), Redis and a matchmaker's ratings consumer (a process):
 
 * the reported farming sequence (a guest and a second guest, three short private games, mu
   25.0 -> 31.2), a CreateGame table and a matchmaking game between them (in a setting only they
@@ -24,8 +24,8 @@ from flotilla.api.lobby.v1 import lobby_service_pb2 as lobby_pb
 from flotilla.api.matchmaking.v1 import matchmaking_service_pb2 as mm_pb
 from flotilla_client import FlotillaClient, FlotillaError, Seat, play_random
 from forkserver import Proc
+from inproc import InProcess
 from lobby.mm_support import Player, ratings_settled, start_matchmaker, stop
-from support import Stack
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(180)]
 
@@ -35,10 +35,10 @@ GUESTS_DISABLED = (grpc.StatusCode.PERMISSION_DENIED, "ERROR_REASON_GUESTS_DISAB
 
 
 @pytest.fixture(scope="module")
-def ratings(stack: Stack, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Proc]:
+def ratings(inproc: InProcess, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Proc]:
     """A matchmaker that matches (never with bots) and rates finished games."""
     proc = start_matchmaker(
-        stack,
+        inproc,
         tmp_path_factory.mktemp("mm"),
         "ratings",
         FLOTILLA_MM_ROLES="match,ratings",
@@ -49,17 +49,17 @@ def ratings(stack: Stack, tmp_path_factory: pytest.TempPathFactory) -> Iterator[
 
 
 @pytest.fixture
-async def guests(stack: Stack) -> AsyncIterator[tuple[Player, Player]]:
-    made = (await Player.signed_in(stack.gateways[0], "ada"), await Player.signed_in(stack.gateways[1], "bob"))
+async def guests(inproc: InProcess) -> AsyncIterator[tuple[Player, Player]]:
+    made = (await Player.signed_in(inproc.gateways[0], "ada"), await Player.signed_in(inproc.gateways[1], "bob"))
     yield made
     for player in made:
         await player.close()
 
 
 @pytest.fixture
-async def accounts(stack: Stack) -> AsyncIterator[tuple[Player, Player]]:
+async def accounts(inproc: InProcess) -> AsyncIterator[tuple[Player, Player]]:
     """Two API-key (signed-in, non-guest) accounts."""
-    made = [await Player.with_api_key(stack.gateways[i], stack.redis_url, f"rated-{i}") for i in range(2)]
+    made = [await Player.with_api_key(inproc.gateways[i], inproc.redis_url, f"rated-{i}") for i in range(2)]
     yield made[0], made[1]
     for player in made:
         await player.close()
@@ -94,7 +94,7 @@ async def play_room(host: FlotillaClient, guest: FlotillaClient, room: lobby_pb.
 
 
 async def test_two_guests_farming_in_private_games_move_no_rating(
-    ratings: Proc, stack: Stack, guests: tuple[Player, Player]
+    ratings: Proc, inproc: InProcess, guests: tuple[Player, Player]
 ) -> None:
     """The reported sequence, a CreateGame table and a matchmaking game between the same two."""
     host, guest = guests[0].client, guests[1].client
@@ -109,7 +109,7 @@ async def test_two_guests_farming_in_private_games_move_no_rating(
     mine, theirs = await asyncio.wait_for(asyncio.gather(*waits), 60)
     assert mine.game == theirs.game
     await play_together(host, guest, tuple(Seat(t.game, t.seat, t.seat_token) for t in (mine, theirs)))
-    await ratings_settled(stack.redis_url)
+    await ratings_settled(inproc.redis_url)
     for player in guests:
         rating = await player.client.get_rating("counter")
         assert (rating.games, rating.mu) == (0, 25.0)
@@ -117,7 +117,7 @@ async def test_two_guests_farming_in_private_games_move_no_rating(
 
 
 async def test_a_rated_room_seats_no_guest_and_moves_its_players_ratings(
-    ratings: Proc, stack: Stack, guests: tuple[Player, Player], accounts: tuple[Player, Player]
+    ratings: Proc, inproc: InProcess, guests: tuple[Player, Player], accounts: tuple[Player, Player]
 ) -> None:
     ann, ben = accounts[0].client, accounts[1].client
     guest = guests[0].client
@@ -127,7 +127,7 @@ async def test_a_rated_room_seats_no_guest_and_moves_its_players_ratings(
     assert (await refused(guest.join_room(room.name))) == GUESTS_DISABLED
     assert (await ann.get_room(room.name)).room == room  # the refusal changed nothing
     await play_room(ann, ben, room)
-    await ratings_settled(stack.redis_url)
+    await ratings_settled(inproc.redis_url)
     for player in (ann, ben):
         rating = await player.get_rating("counter")
         assert rating.games == 1

@@ -1,5 +1,8 @@
 """Tickets and ratings over real gateways, workers and a matchmaker: matched, bot-filled, cancelled, rated once.
 
+The gateways and a worker run in the test process (tests/inproc.py), the matchmakers as processes
+beside them (tests/lobby/mm_support.py).
+
 Nothing here depends on timing. The module's matchmaker never fills seats with bots, so two
 tickets meant for each other are matched together however long the second one takes to arrive
 (with bot fill-in after 2 s, a second ticket queued later than that under load left both
@@ -29,40 +32,40 @@ from flotilla.store import keys
 from flotilla.store.lobby_store import LobbyStore
 from flotilla.store.redis_store import RedisStore
 from flotilla_client import FlotillaError, Seat, play_random
+from inproc import InProcess
 from lobby.mm_support import Player, form_party, ratings_settled, reason_of, start_matchmaker, stop
-from support import Stack
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(180)]
 
 
 @pytest.fixture(scope="module")
-def matchmaker(stack: Stack, tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+def matchmaker(inproc: InProcess, tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     """Matches tickets (never with bots), plays bot seats, rates games."""
-    proc = start_matchmaker(stack, tmp_path_factory.mktemp("mm"), "tickets", FLOTILLA_MM_BOT_FILL_AFTER="off")
+    proc = start_matchmaker(inproc, tmp_path_factory.mktemp("mm"), "tickets", FLOTILLA_MM_BOT_FILL_AFTER="off")
     yield
     stop(proc)
 
 
 @pytest.fixture
-def bot_filler(matchmaker: None, stack: Stack, tmp_path: Path) -> Iterator[None]:
+def bot_filler(matchmaker: None, inproc: InProcess, tmp_path: Path) -> Iterator[None]:
     """A second matchmaker, for one test, that fills a ticket's open seats with bots after 1 s."""
-    proc = start_matchmaker(stack, tmp_path, "bot-filler", FLOTILLA_MM_ROLES="match", FLOTILLA_MM_BOT_FILL_AFTER="1")
+    proc = start_matchmaker(inproc, tmp_path, "bot-filler", FLOTILLA_MM_ROLES="match", FLOTILLA_MM_BOT_FILL_AFTER="1")
     yield
     stop(proc)
 
 
 @pytest.fixture
-async def players(stack: Stack) -> AsyncIterator[list[Player]]:
-    made = [await Player.signed_in(stack.gateways[i % 2], f"p{i}") for i in range(3)]
+async def players(inproc: InProcess) -> AsyncIterator[list[Player]]:
+    made = [await Player.signed_in(inproc.gateways[i % 2], f"p{i}") for i in range(3)]
     yield made
     for player in made:
         await player.close()
 
 
 @pytest.fixture
-async def accounts(stack: Stack) -> AsyncIterator[list[Player]]:
+async def accounts(inproc: InProcess) -> AsyncIterator[list[Player]]:
     """Two signed-in accounts that are not guests (guests have no ratings)."""
-    made = [await Player.with_api_key(stack.gateways[i], stack.redis_url, f"a{i}") for i in range(2)]
+    made = [await Player.with_api_key(inproc.gateways[i], inproc.redis_url, f"a{i}") for i in range(2)]
     yield made
     for player in made:
         await player.close()
@@ -91,7 +94,7 @@ async def _refused(coro: object) -> tuple[grpc.StatusCode, str]:
 
 class TestTickets:
     async def test_two_players_are_matched_play_and_are_rated_exactly_once(
-        self, matchmaker: None, accounts: list[Player], players: list[Player], stack: Stack
+        self, matchmaker: None, accounts: list[Player], players: list[Player], inproc: InProcess
     ) -> None:
         ada, bob = accounts
         moves = "20"
@@ -119,13 +122,13 @@ class TestTickets:
             ),
             60,
         )
-        await ratings_settled(stack.redis_url)
+        await ratings_settled(inproc.redis_url)
         got = (await ada.call(ada.ratings, "GetRating", pb.GetRatingRequest(kind="counter"))).rating
         assert got.games == 1
         assert got.sigma < 25 / 3
 
         # A re-delivered end (the same game on the stream again, and a direct call) rates nothing.
-        store = RedisStore.from_url(stack.redis_url)
+        store = RedisStore.from_url(inproc.redis_url)
         try:
             game_id = m1.game.removeprefix("games/")
             for _ in range(2):
@@ -133,7 +136,7 @@ class TestTickets:
             assert await Ratings(LobbyStore(store.redis), store).rate_game(game_id) == "already"
         finally:
             await store.close()
-        await ratings_settled(stack.redis_url)
+        await ratings_settled(inproc.redis_url)
         for player in (ada, bob):
             again = (await player.call(player.ratings, "GetRating", pb.GetRatingRequest(kind="counter"))).rating
             assert again.games == 1
@@ -149,11 +152,11 @@ class TestTickets:
         assert [r.ordinal for r in board.ratings] == sorted((r.ordinal for r in board.ratings), reverse=True)
 
     async def test_flotilla_bot_queues_is_matched_and_plays_to_the_end(
-        self, matchmaker: None, stack: Stack, capsys: pytest.CaptureFixture[str]
+        self, matchmaker: None, inproc: InProcess, capsys: pytest.CaptureFixture[str]
     ) -> None:
         """`flotilla bot --queue counter --games 2` (its code, in process): two tickets (one user
         each) matched together, both seats played by the command until the game is over."""
-        where = ["--queue", "counter", "--option", "moves=14", "--target", stack.gateways[0]]
+        where = ["--queue", "counter", "--option", "moves=14", "--target", inproc.gateways[0]]
         args = build_parser().parse_args(["bot", "--policy", "heuristic", "--games", "2", "--concurrency", "2", *where])
         code = await asyncio.wait_for(run_bot_command(args, None), 90)
         text = capsys.readouterr().out

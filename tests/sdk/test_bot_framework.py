@@ -1,7 +1,8 @@
-"""The SDK's bot framework (flotilla_client.bot) against real gateways and workers: sync and async
-bots play complete games of every kind; a slow, a failing and a cheating bot get the fallback
-(the prompt's default action) in time, so the seat never times out; run_bots bounds its
-concurrency; and the prompt's default is what the server plays when a seat's clock runs out."""
+"""The SDK's bot framework (flotilla_client.bot) against real gateways and workers (in the test
+process: tests/inproc.py): sync and async bots play complete games of every kind; a slow, a failing
+and a cheating bot get the fallback (the prompt's default action) in time, so the seat never times
+out; run_bots bounds its concurrency; and the prompt's default is what the server plays when a
+seat's clock runs out."""
 
 from __future__ import annotations
 
@@ -18,10 +19,11 @@ from flotilla.records import CLOCK
 from flotilla.store.redis_store import RedisStore
 from flotilla_client import FlotillaClient, Played, RandomBot, Seat, fallback, run_bot, run_bots
 from flotilla_client.bot import decide
-from support import UNPACED, Stack, choose, until
+from inproc import InProcess
+from support import UNPACED, choose, until
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(120)]
-STACK_ENV = UNPACED  # the random seats submit as fast as the server answers (support.UNPACED)
+INPROC_SETTINGS = {"limits": UNPACED["FLOTILLA_LIMITS"]}  # the random seats submit as fast as the server answers
 
 KINDS = [
     ("counter", 2, {"moves": "30"}),
@@ -42,6 +44,15 @@ class SyncBot:
 
     def choose(self, view: game_pb2.GameView, prompt: game_pb2.Prompt) -> game_pb2.Action:
         self.views.append((view.etag, prompt.etag))
+        return choose(self.rng, prompt.legal_actions)
+
+
+class KnightBot(RandomBot):
+    """The SDK's async `RandomBot` (no view per decision), but buying a Navegador knight whenever one
+    is for sale (`support.choose`): uniform play alone takes a Navegador game 1,000-3,000 decisions,
+    which shows nothing more about the framework than a shorter game does."""
+
+    async def choose(self, view: game_pb2.GameView, prompt: game_pb2.Prompt) -> game_pb2.Action:
         return choose(self.rng, prompt.legal_actions)
 
 
@@ -70,11 +81,11 @@ async def _close(players: list[tuple[FlotillaClient, Seat]]) -> None:
 
 @pytest.mark.parametrize(("kind", "seats", "options"), KINDS, ids=[k[0] for k in KINDS])
 async def test_sync_and_async_bots_play_every_kind_to_the_end(
-    stack: Stack, kind: str, seats: int, options: dict[str, str]
+    inproc: InProcess, kind: str, seats: int, options: dict[str, str]
 ) -> None:
-    players = await _seated(stack.gateways[0], kind, seats, options)
+    players = await _seated(inproc.gateways[0], kind, seats, options)
     sync_bot = SyncBot(1)
-    bots = [sync_bot, RandomBot(random.Random(2))][:seats]
+    bots = [sync_bot, (KnightBot if kind == "navegador" else RandomBot)(random.Random(2))][:seats]
     try:
         played = await asyncio.wait_for(
             asyncio.gather(*(run_bot(c, s, b) for (c, s), b in zip(players, bots, strict=True))), 90
@@ -110,9 +121,9 @@ class Stubborn:
         return prompt.legal_actions[-1]
 
 
-async def test_a_slow_failing_or_cheating_bot_gets_the_fallback_before_its_clock_runs_out(stack: Stack) -> None:
+async def test_a_slow_failing_or_cheating_bot_gets_the_fallback_before_its_clock_runs_out(inproc: InProcess) -> None:
     clock = game_pb2.Clock(turn_seconds=2, max_timeouts=1)  # one timeout and the seat is absent
-    players = await _seated(stack.gateways[0], "counter", 2, {"moves": "10"}, clock=clock)
+    players = await _seated(inproc.gateways[0], "counter", 2, {"moves": "10"}, clock=clock)
     stubborn = Stubborn()
     try:
         started = time.monotonic()
@@ -135,8 +146,8 @@ async def test_a_slow_failing_or_cheating_bot_gets_the_fallback_before_its_clock
     assert time.monotonic() - started < 30, "the slow decision was not cut short"
 
 
-async def test_an_untimed_game_caps_thinking_at_think_s(stack: Stack) -> None:
-    players = await _seated(stack.gateways[0], "counter", 2, {"moves": "8"})
+async def test_an_untimed_game_caps_thinking_at_think_s(inproc: InProcess) -> None:
+    players = await _seated(inproc.gateways[0], "counter", 2, {"moves": "8"})
     stubborn = Stubborn()
     try:
         played = await asyncio.wait_for(
@@ -151,8 +162,8 @@ async def test_an_untimed_game_caps_thinking_at_think_s(stack: Stack) -> None:
     assert 300 <= played[0].think_ms[0] < 5000
 
 
-async def test_run_bots_plays_many_games_at_a_bounded_concurrency(stack: Stack) -> None:
-    target, games = stack.gateways[1], 4
+async def test_run_bots_plays_many_games_at_a_bounded_concurrency(inproc: InProcess) -> None:
+    target, games = inproc.gateways[1], 4
     opponents: list[asyncio.Task[Played]] = []
     thinking, most = 0, 0
     opponent, me = FlotillaClient(target), FlotillaClient(target)
@@ -191,12 +202,12 @@ TIMED_KINDS = [(k, 2, o) for k, _, o in KINDS]  # two seats: the clocks start on
 
 @pytest.mark.parametrize(("kind", "seats", "options"), TIMED_KINDS, ids=[k[0] for k in TIMED_KINDS])
 async def test_the_prompts_default_is_what_the_server_plays_when_the_clock_runs_out(
-    stack: Stack, kind: str, seats: int, options: dict[str, str]
+    inproc: InProcess, kind: str, seats: int, options: dict[str, str]
 ) -> None:
     """Nobody answers a 1 s clock: each action the server plays for a seat is the one its prompt
     at that version named (the action log says what was played, and after which version)."""
     clock = game_pb2.Clock(turn_seconds=1, max_timeouts=100)
-    players = await _seated(stack.gateways[0], kind, seats, options, clock=clock)
+    players = await _seated(inproc.gateways[0], kind, seats, options, clock=clock)
     prompts: dict[tuple[int, int], game_pb2.Prompt] = {}
 
     async def listen(client: FlotillaClient, seat: Seat) -> None:
@@ -209,7 +220,7 @@ async def test_the_prompts_default_is_what_the_server_plays_when_the_clock_runs_
     host = host_for(kind)
     converter = GameConverter(host.rules)
     compared: list[tuple[object, object]] = []
-    store = RedisStore.from_url(stack.redis_url)
+    store = RedisStore.from_url(inproc.redis_url)
 
     async def timed_out_at_a_prompt() -> bool:
         compared.clear()

@@ -1,6 +1,7 @@
-"""The SDK's deal check (flotilla_client.deal_check) against real gateways and workers: for a game
-of every kind, the opening view a seat received, the record's revealed seed and the catalogue of
-the game's rules version agree; an opening view that differs from the seed's deal is caught."""
+"""The SDK's deal check (flotilla_client.deal_check) against real gateways and workers (in the test
+process: tests/inproc.py): for a game of every kind, the opening view a seat received, the record's
+revealed seed and the catalogue of the game's rules version agree; an opening view that differs
+from the seed's deal is caught."""
 
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ from flotilla.api.game.v1 import game_service_pb2 as g
 from flotilla.gateway.catalog_servicer import catalog as served_catalog
 from flotilla.store.redis_store import RedisStore
 from flotilla_client import FlotillaClient, VerificationFailed, check_deal, deal_check
-from support import Stack, until
+from inproc import InProcess
+from support import until
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(120)]
 
@@ -66,9 +68,9 @@ def _tampered(view: game_pb2.GameView) -> game_pb2.GameView:
 
 @pytest.mark.parametrize(("kind", "seats", "options"), GAMES, ids=[g[0] for g in GAMES])
 async def test_the_opening_deal_is_the_seeds_by_the_catalogue(
-    stack: Stack, kind: str, seats: int, options: dict[str, str]
+    inproc: InProcess, kind: str, seats: int, options: dict[str, str]
 ) -> None:
-    clients = [FlotillaClient(stack.gateways[i % len(stack.gateways)]) for i in range(seats)]
+    clients = [FlotillaClient(inproc.gateways[i % len(inproc.gateways)]) for i in range(seats)]
     try:
         for i, client in enumerate(clients):
             await client.sign_in(f"deal-{i}-{uuid.uuid4().hex[:8]}")
@@ -76,7 +78,7 @@ async def test_the_opening_deal_is_the_seeds_by_the_catalogue(
         joined = [await client.join(game.name) for client in clients]
         first = (await clients[1].view(game.name, joined[1])).view  # a seat's view: its hidden cards too
         if kind == "navegador":
-            record = g.GetGameRecordResponse(game=game, seed=await _stored_seed(stack.redis_url, game.name))
+            record = g.GetGameRecordResponse(game=game, seed=await _stored_seed(inproc.redis_url, game.name))
         else:
             for client, seat in zip(clients, joined, strict=True):
                 await client.leave(seat)  # the server plays absent seats: the game runs to its end
