@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -83,6 +84,25 @@ FLOTILLA_TEST_LANE (a developer's pytest run) every collected test runs."""
 
 def in_side_lane(nodeid: str) -> bool:
     return nodeid.startswith(SIDE_LANE)
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """With FLOTILLA_TEST_LANE, a lane does not even import the other lane's modules: collecting the
+    whole suite cost each side-lane worker ~8 CPU-s for its 25 tests (the main lane's ~2,000 tests'
+    modules, Playwright, Hypothesis...). What is collected is then filtered by test id below."""
+    lane = os.environ.get("FLOTILLA_TEST_LANE")
+    if lane not in ("main", "side"):
+        return None
+    try:
+        relative = collection_path.relative_to(config.rootpath).as_posix()
+    except ValueError:
+        return None
+    if collection_path.is_dir():
+        relative += "/"
+    if lane == "main":
+        return True if in_side_lane(relative) else None
+    inside = in_side_lane(relative) or any(entry.startswith(relative) for entry in SIDE_LANE)  # or on the way
+    return None if inside else True
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
