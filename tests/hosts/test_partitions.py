@@ -62,6 +62,7 @@ SDK_CALL_S, SDK_BACKOFF_S = _SDK["timeout_s"].default, _SDK["max_backoff_s"].def
 PROGRESS_S = SDK_CALL_S + SDK_BACKOFF_S + SLACK_S  # after a heal, every running game moves within this
 TAKEOVER_S = 15.0  # during a worker's fault, the other worker confirms moves within this
 START_S = 180.0  # the topology serves within this (fresh interpreters on a loaded machine)
+POLL_S = 0.05  # the waits below read the driver's status.json, which it rewrites every 0.25 s
 
 
 @dataclass
@@ -113,7 +114,7 @@ class Topology:
             return all(now["targets"][i] == self.targets[to] for i in clients if i in now["active"])
 
         try:
-            await until(moved, fault.cut + within_s - time.monotonic(), f"the clients on gateway {to + 1}")
+            await until(moved, fault.cut + within_s - time.monotonic(), f"the clients on gateway {to + 1}", POLL_S)
         except AssertionError as error:
             now = self.status()
             stuck = {
@@ -189,7 +190,9 @@ async def heal_and_wait_for_progress(top: Topology, fault: Fault) -> None:
     fault.healed = time.monotonic()
     fault.running = [name for name, game in top.status()["games"].items() if not game["done"]]
     try:
-        await until(lambda: _moved(top, fault.healed, fault.running), PROGRESS_S, f"progress after {fault.name}")
+        await until(
+            lambda: _moved(top, fault.healed, fault.running), PROGRESS_S, f"progress after {fault.name}", POLL_S
+        )
     except AssertionError as error:
         raise AssertionError(f"{error}: {top.stalled(fault.healed)}") from None
     top.assert_all_alive()
@@ -201,7 +204,7 @@ async def worker_fault(top: Topology, name: str, cut: Any) -> Fault:
     fault = Fault(name, time.monotonic())
     try:
         cut()
-        await until(lambda: _moved(top, fault.cut + 1.0, None), TAKEOVER_S, "the other worker's moves")
+        await until(lambda: _moved(top, fault.cut + 1.0, None), TAKEOVER_S, "the other worker's moves", POLL_S)
         fault.notes["taken_over_s"] = round(time.monotonic() - fault.cut, 2)
         await asyncio.sleep(max(0.0, fault.cut + CUT_S - time.monotonic()))  # the fault's length
     finally:
@@ -251,7 +254,7 @@ async def test_a_worker_paused_past_its_liveness_while_it_holds_work(topology: T
     before = await asyncio.to_thread(_refusals, host)
     url = redis_url(top.redis)
     fault = Fault("worker paused (SIGSTOP)", time.monotonic())
-    for _ in range(50):  # until it is caught holding work (it does most of the time)
+    for _ in range(200):  # until it is caught holding work (a few tries: bots move every PACE_S)
         pause(proc)
         if await asyncio.to_thread(top.redis.call, asyncio.run, _pending(url, proc.pid)):
             break
@@ -261,7 +264,7 @@ async def test_a_worker_paused_past_its_liveness_while_it_holds_work(topology: T
         pytest.fail("worker 2 never held work when paused")
     fault.cut = time.monotonic()
     try:
-        await until(lambda: _moved(top, fault.cut + 1.0, None), TAKEOVER_S, "the other worker's moves")
+        await until(lambda: _moved(top, fault.cut + 1.0, None), TAKEOVER_S, "the other worker's moves", POLL_S)
         fault.notes["taken_over_s"] = round(time.monotonic() - fault.cut, 2)
         await asyncio.sleep(max(0.0, fault.cut + PAUSE_S - time.monotonic()))
     finally:
