@@ -24,6 +24,7 @@ from flotilla_client import FlotillaClient
 from web.players import HeuristicPlayer, play_seat
 from web.webstack import WebStack
 from web.webui import (
+    THROUGH_AT_LEAST_JS,
     Stats,
     Table,
     base,
@@ -37,6 +38,7 @@ from web.webui import (
     scores_table,
     seat_a_table,
     shown_name,
+    when,
 )
 
 pytestmark = [
@@ -98,9 +100,7 @@ async def play_to_the_end(
 
 async def _screenshot_mid_game(page: Page, path: Path) -> None:
     """The page at mid-game: once its game has run a while (100 events), while it is still running."""
-    await page.wait_for_function(
-        "() => Number(document.querySelector('main')?.getAttribute('data-through-event-id')) >= 100", timeout=60_000
-    )
+    await when(page, THROUGH_AT_LEAST_JS, [100], 60_000)
     path.parent.mkdir(parents=True, exist_ok=True)
     await page.screenshot(path=str(path), full_page=True)
 

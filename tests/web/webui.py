@@ -20,7 +20,6 @@ from playwright.async_api import Browser, BrowserContext, Locator, Page
 
 from flotilla.api.game.v1 import game_pb2
 from flotilla_client import FlotillaClient
-from support import until
 
 CHROMIUM = "/usr/bin/chromium"  # Debian's package (scripts/bootstrap installs it)
 CHROMIUM_ARGS = [
@@ -73,6 +72,45 @@ READY_JS = """
   return moves.querySelector('button:not([disabled])') ? 'move' : false;
 }
 """
+
+# Until `PREDICATE` (a function of the argument, over the page's DOM) returns a truthy value: checked
+# now and after each change of the DOM (a MutationObserver; and every 250 ms for what it cannot see),
+# not on every animation frame as Playwright's wait_for_function polls (its "mutation" polling is
+# gone): a page that waits costs nothing while nothing changes. Its value; an error after timeoutMs.
+WHEN_JS = """
+async ([arg, timeoutMs]) => {
+  const predicate = (PREDICATE);
+  return await new Promise((resolve, reject) => {
+    let done = false;
+    const finish = (value, failure) => {
+      done = true; obs.disconnect(); clearInterval(every); clearTimeout(late);
+      failure ? reject(new Error(failure)) : resolve(value);
+    };
+    const check = () => { if (done) return; const value = predicate(arg); if (value) finish(value); };
+    const obs = new MutationObserver(check);
+    const every = setInterval(check, 250);
+    const late = setTimeout(() => finish(null, `timed out after ${timeoutMs} ms`), timeoutMs);
+    obs.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+    check();
+  });
+}
+"""
+
+
+async def when(page: Page, predicate: str, arg: Any, timeout_ms: float = TIMEOUT_MS) -> Any:
+    """Until the JS function `predicate` of `arg` holds on the page (WHEN_JS); its value."""
+    return await page.evaluate(WHEN_JS.replace("PREDICATE", predicate), [arg, timeout_ms])
+
+
+# After a click: the page is past event `before`, the game is over, or an alert is shown.
+MOVED_PAST_JS = """
+([before]) => { const m = document.querySelector('main');
+  return Number(m.getAttribute('data-through-event-id')) > before || m.getAttribute('data-game-status') === 'finished'
+    || document.querySelector('[role=alert]') !== null; }
+"""
+
+# The page shows event `at` or a later one.
+THROUGH_AT_LEAST_JS = "([at]) => Number(document.querySelector('main')?.getAttribute('data-through-event-id')) >= at"
 
 PASSIVE = re.compile(r"\b(pass|passes|end|stop|done|decline|skip|no|nothing|keep|don't|do not)\b", re.I)
 
@@ -294,16 +332,19 @@ async def start(host: Page, others: Sequence[Page]) -> str:
 
 
 async def caught_up(page: Page, grpc_client: FlotillaClient, game: str, join_code: str = "") -> int:
-    """Until the page shows the game's last event (as GetGame has it, with a private game's code); that event id."""
-    last = 0
-
-    async def same() -> bool:
-        nonlocal last
+    """Until the page shows the game's last event (as GetGame has it, with a private game's code); that
+    event id. The page is waited on by its DOM (`when`), GetGame read again
+    each time it reaches the event last read."""
+    deadline = time.monotonic() + TIMEOUT_MS / 1000
+    while True:
         last = (await grpc_client.get_game(game, join_code=join_code)).last_event_id
-        return await through_event_id(page) == last
-
-    await until(same, 30, f"the page at {game}'s last event")
-    return last
+        left_ms = (deadline - time.monotonic()) * 1000
+        if left_ms <= 0:
+            raise AssertionError(f"timed out waiting for the page at {game}'s last event ({last})")
+        await when(page, THROUGH_AT_LEAST_JS, [last], left_ms)
+        shown = await through_event_id(page)
+        if shown == (await grpc_client.get_game(game, join_code=join_code)).last_event_id:
+            return shown
 
 
 async def through_event_id(page: Page) -> int:
@@ -326,8 +367,7 @@ async def wait_state(page: Page) -> str:
     """'finished' or 'move' (an enabled button in "Your move"), whichever comes first."""
     while True:
         region = await moves_region(page).element_handle()
-        handle = await page.wait_for_function(READY_JS, arg=[region], polling="raf", timeout=60_000)
-        state = await handle.json_value()
+        state = await when(page, READY_JS, [region], 60_000)
         if state != "stale":
             return str(state)
 
@@ -342,14 +382,7 @@ async def click_move(page: Page, chooser: Chooser, rng: random.Random) -> str:
     nth = names[:pick].count(label)
     await moves_region(page).get_by_role("button", name=label, exact=True).nth(nth).click()
     # The click disabled the buttons; the page moves on with the update that carries the move.
-    await page.wait_for_function(
-        "([before]) => { const m = document.querySelector('main');"
-        " return Number(m.getAttribute('data-through-event-id')) > before"
-        " || m.getAttribute('data-game-status') === 'finished'"
-        " || document.querySelector('[role=alert]') !== null; }",
-        arg=[before],
-        polling="raf",
-    )
+    await when(page, MOVED_PAST_JS, [before])
     alert = page.get_by_role("alert")
     if await alert.count():  # a player's page never shows one while playing, not even after a lost race
         raise AssertionError(f"the move {label!r} was refused: {(await alert.first.inner_text()).strip()}")
