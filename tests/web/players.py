@@ -17,7 +17,8 @@ from flotilla.app.host import host_for
 from flotilla.bots.policy import make
 from flotilla.bots.remote import PolicyBot
 from flotilla_client import FlotillaClient, Seat
-from web.webui import TIMEOUT_MS, moves_region, when
+from web.pagewait import TIMEOUT_MS, when
+from web.webui import moves_region
 
 POLICY = "heuristic"
 DIFFICULTY = 1  # the server bots' default strength: games as long as bot games
