@@ -17,7 +17,8 @@ from flotilla.app.host import host_for
 from flotilla.bots.policy import make
 from flotilla.bots.remote import PolicyBot
 from flotilla_client import FlotillaClient, Seat
-from web.webui import TIMEOUT_MS, moves_region
+from web.pagewait import TIMEOUT_MS, when
+from web.webui import moves_region
 
 POLICY = "heuristic"
 DIFFICULTY = 1  # the server bots' default strength: games as long as bot games
@@ -167,7 +168,7 @@ async def play_seat(page: Page, player: HeuristicPlayer, *, by_playwright: int =
         button = moves_region(page).get_by_role("button", name=choice[0], exact=True).nth(choice[1])
         handle = await button.element_handle()
         await button.click()
-        await page.wait_for_function(MOVED_ON_JS, arg=[handle, now.through], polling="raf")
+        await when(page, MOVED_ON_JS, [handle, now.through])
 
 
 async def seat_of(page: Page, game: str) -> Seat:

@@ -20,7 +20,7 @@ from playwright.async_api import Browser, BrowserContext, Locator, Page
 
 from flotilla.api.game.v1 import game_pb2
 from flotilla_client import FlotillaClient
-from support import until
+from web.pagewait import MOVED_PAST_JS, THROUGH_AT_LEAST_JS, TIMEOUT_MS, when
 
 CHROMIUM = "/usr/bin/chromium"  # Debian's package (scripts/bootstrap installs it)
 CHROMIUM_ARGS = [
@@ -33,7 +33,6 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-TIMEOUT_MS = 30_000  # any single wait of the UI (a move takes milliseconds; a loaded 2-core box, seconds)
 
 # In every page: the epoch time (ms, performance.timeOrigin + now: comparable across contexts of
 # one machine) of each change of main's data-through-event-id, and of each click on a button; and
@@ -294,16 +293,19 @@ async def start(host: Page, others: Sequence[Page]) -> str:
 
 
 async def caught_up(page: Page, grpc_client: FlotillaClient, game: str, join_code: str = "") -> int:
-    """Until the page shows the game's last event (as GetGame has it, with a private game's code); that event id."""
-    last = 0
-
-    async def same() -> bool:
-        nonlocal last
+    """Until the page shows the game's last event (as GetGame has it, with a private game's code); that
+    event id. The page is waited on by its DOM (`when`), GetGame read again
+    each time it reaches the event last read."""
+    deadline = time.monotonic() + TIMEOUT_MS / 1000
+    while True:
         last = (await grpc_client.get_game(game, join_code=join_code)).last_event_id
-        return await through_event_id(page) == last
-
-    await until(same, 30, f"the page at {game}'s last event")
-    return last
+        left_ms = (deadline - time.monotonic()) * 1000
+        if left_ms <= 0:
+            raise AssertionError(f"timed out waiting for the page at {game}'s last event ({last})")
+        await when(page, THROUGH_AT_LEAST_JS, [last], left_ms)
+        shown = await through_event_id(page)
+        if shown == (await grpc_client.get_game(game, join_code=join_code)).last_event_id:
+            return shown
 
 
 async def through_event_id(page: Page) -> int:
@@ -326,8 +328,7 @@ async def wait_state(page: Page) -> str:
     """'finished' or 'move' (an enabled button in "Your move"), whichever comes first."""
     while True:
         region = await moves_region(page).element_handle()
-        handle = await page.wait_for_function(READY_JS, arg=[region], polling="raf", timeout=60_000)
-        state = await handle.json_value()
+        state = await when(page, READY_JS, [region], 60_000)
         if state != "stale":
             return str(state)
 
@@ -342,14 +343,7 @@ async def click_move(page: Page, chooser: Chooser, rng: random.Random) -> str:
     nth = names[:pick].count(label)
     await moves_region(page).get_by_role("button", name=label, exact=True).nth(nth).click()
     # The click disabled the buttons; the page moves on with the update that carries the move.
-    await page.wait_for_function(
-        "([before]) => { const m = document.querySelector('main');"
-        " return Number(m.getAttribute('data-through-event-id')) > before"
-        " || m.getAttribute('data-game-status') === 'finished'"
-        " || document.querySelector('[role=alert]') !== null; }",
-        arg=[before],
-        polling="raf",
-    )
+    await when(page, MOVED_PAST_JS, [before])
     alert = page.get_by_role("alert")
     if await alert.count():  # a player's page never shows one while playing, not even after a lost race
         raise AssertionError(f"the move {label!r} was refused: {(await alert.first.inner_text()).strip()}")

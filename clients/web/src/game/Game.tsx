@@ -210,8 +210,8 @@ export function Game({ id, watch }: { id: string; watch: boolean }) {
     return () => stop.abort();
   }, [logKey]);
 
-  const names = (info?.seats ?? []).map(seatName);
-  const toAct = view?.toAct ?? info?.toAct ?? [];
+  const names = useMemo(() => (info?.seats ?? []).map(seatName), [info]);
+  const toAct = useMemo(() => view?.toAct ?? info?.toAct ?? [], [view, info]);
   const finished = over || info?.state === GameState.FINISHED || info?.state === GameState.ABANDONED;
   const myTurn = !finished && prompt !== undefined;
   const turn = finished
@@ -260,7 +260,14 @@ export function Game({ id, watch }: { id: string; watch: boolean }) {
     }
   };
 
-  const json = gameJson(view);
+  // The view as JSON and the board drawn from it change only with the view (or the game, catalogue):
+  // a render for anything else (the log, the prompt, a pending move) neither converts the view again
+  // nor diffs the board (the same element is handed back, which Preact skips).
+  const json = useMemo(() => gameJson(view), [view]);
+  const board = useMemo(
+    () => <Board kind={info?.kind ?? ""} json={json} pieces={named} names={names} toAct={toAct} catalog={catalog} />,
+    [info?.kind, json, named, names, toAct, catalog],
+  );
   return (
     <main data-through-event-id={String(through)} data-game-status={finished ? "finished" : "running"} class="game">
       <h1>
@@ -291,7 +298,7 @@ export function Game({ id, watch }: { id: string; watch: boolean }) {
       <div class="columns">
         <section aria-label="Board" class="board-region" data-view-event-id={view ? String(view.throughEventId) : undefined}>
           <h2>Board</h2>
-          <Board kind={info?.kind ?? ""} json={json} pieces={named} names={names} toAct={toAct} catalog={catalog} />
+          {board}
         </section>
         <aside>
           <Scores game={info} json={json} names={names} toAct={toAct} />
