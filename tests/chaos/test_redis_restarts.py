@@ -50,7 +50,10 @@ DOWN_S = 1.0  # how long Redis stays dead
 def aof_redis(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServer]:
     """A Redis of the module's own with an AOF fsynced per write, on a port it can be restarted on.
     No automatic AOF rewrite: the truncation below cuts the file at a byte offset taken earlier
-    (in the same test: what an earlier test left in the file is before that offset)."""
+    (in the same test: what an earlier test left in the file is before that offset). `always` for
+    both tests, though an fsync per write costs Redis milliseconds: the truncated AOF's "moves
+    confirmed before the offset are kept" needs each move in the file before its reply, which
+    `everysec` does not promise (Redis answers while it postpones the write behind a slow fsync)."""
     server = RedisServer(
         tmp_path_factory.mktemp("aof-redis"),
         free_port(),
