@@ -242,7 +242,7 @@ def _run(args: list[str], env: dict[str, str], cwd: str, log: str) -> None:
         os.environ.update(env)
         code = _main(args)
     except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else 1
+        code = 0 if exc.code is None else exc.code if isinstance(exc.code, int) else 1  # as the interpreter exits
     except BaseException:
         import traceback
 
