@@ -10,10 +10,11 @@
   (Marked xfail where the proto has no resync yet: there every game stalls.)
 
 Bots play through SubmitAction on seat 0 and through a Play stream on seat 1 of every other game.
-One Port Royal game, not two, and counter games of 100 moves, not 150: the restart, not the
-rules, is the scenario, and every game is still mid-way when Redis goes (at 150 or 200 confirmed
-moves in all, each of the seven games ~20-30 moves in: a game that ended before would fail the
-resync checks); the second Port Royal game was a quarter of the module's moves.
+Pirates games for the two Port Royal games, and counter games of 100 moves, not 150: the restart,
+not the rules, is the scenario, and every game is still mid-way when Redis goes (at 150 or 200
+confirmed moves in all, each of the seven games ~20-30 moves in: a game that ended before would
+fail the resync checks). A Port Royal game (~620 events, as many as four counter games) was the
+long pole: at load 50, with an fsync per write, it did not finish within WITHIN_S (seen twice).
 """
 
 from __future__ import annotations
@@ -28,7 +29,6 @@ import pytest
 from chaos.chaos_support import (
     CHAOS_ENV,
     PIRATES,
-    PORT_ROYAL,
     Table,
     Trace,
     assert_no_move_waited_for_the_deadline,
@@ -42,7 +42,7 @@ from support import Stack, assert_stored_state_replays, start_stack
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(180)]
 
-GAMES = [("counter", 2, {"moves": "100"})] * 4 + [PORT_ROYAL] + [PIRATES] * 2
+GAMES = [("counter", 2, {"moves": "100"})] * 4 + [PIRATES] * 3
 WITHIN_S = 90  # about 30 s here; a stall fails sooner (STALL_S)
 DOWN_S = 1.0  # how long Redis stays dead
 
