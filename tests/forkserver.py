@@ -9,10 +9,15 @@ as `python -m flotilla.cli` would. The test process is made a child subreaper, a
 is forked twice (its first parent exits at once), so every child is the test process's own:
 `wait`, `poll` and `returncode` work as with `subprocess.Popen`.
 
+The tests' own helper processes, `python path/to/script.py args...` (tests/worker's faulty and
+holding workers: Flotilla with a part replaced), are forked the same way and run the script as
+`python` would (`runpy.run_path` as `__main__`, its folder first on `sys.path`).
+
 What a fork does not give a child: a different `PYTHON*` environment (that changes how the
 interpreter starts) and interpreter start-up itself. `spawn` starts those with a fresh
-interpreter, and so does everything when FLOTILLA_TEST_EXEC=1. Tests of the command line's
-own process handling (tests/worker/test_processes.py, tests/test_up.py) always exec.
+interpreter, and so does everything when FLOTILLA_TEST_EXEC=1. The processes the command line
+itself starts (a supervisor's children, tests/worker/test_processes.py; `flotilla up`'s,
+tests/test_up.py) are always exec'd by it, as in production.
 """
 
 from __future__ import annotations
@@ -132,7 +137,7 @@ class _Server:
             _send(cls._proc.stdin, (args, env, os.getcwd(), str(log)))
             reply = _receive(cls._proc.stdout)
         if not isinstance(reply, int):
-            msg = f"the fork server could not start {args[3:]}: {reply}"
+            msg = f"the fork server could not start {args[1:]}: {reply}"
             raise RuntimeError(msg)
         return Forked(reply, args)
 
@@ -145,10 +150,18 @@ class _Server:
         return all(env.get(k) == base.get(k) for k in {*env, *base} if k.startswith("PYTHON"))
 
 
+def _forkable(args: list[str]) -> bool:
+    """`python -m flotilla.cli ...` or `python some_script.py ...`."""
+    if args[:3] == [sys.executable, "-m", "flotilla.cli"]:
+        return True
+    return len(args) > 1 and args[0] == sys.executable and args[1].endswith(".py") and Path(args[1]).is_file()
+
+
 def spawn(args: list[str], env: dict[str, str], log: Path) -> Proc:
-    """`args` (`[sys.executable, "-m", "flotilla.cli", ...]`) with `env`, its output appended to
-    `log`: forked from the fork server when it can be, else a fresh `subprocess.Popen`."""
-    if args[:3] == [sys.executable, "-m", "flotilla.cli"] and _Server.forks(env):
+    """`args` (`[sys.executable, "-m", "flotilla.cli", ...]` or `[sys.executable, "script.py", ...]`)
+    with `env`, its output appended to `log`: forked from the fork server when it can be, else a
+    fresh `subprocess.Popen`."""
+    if _forkable(args) and _Server.forks(env):
         return _Server.fork(args, env, log)
     with log.open("ab") as out:
         return subprocess.Popen(args, env=env, stdout=out, stderr=subprocess.STDOUT)
@@ -214,7 +227,8 @@ def _fork(args: list[str], env: dict[str, str], cwd: str, log: str) -> int:
 
 
 def _run(args: list[str], env: dict[str, str], cwd: str, log: str) -> None:
-    """In the grandchild: the command's stdio, directory and environment, then the cli; never returns."""
+    """In the grandchild: the command's stdio, directory and environment, then the cli (or the
+    script); never returns."""
     code = 1
     try:
         out = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
@@ -226,12 +240,9 @@ def _run(args: list[str], env: dict[str, str], cwd: str, log: str) -> None:
         os.chdir(cwd)
         os.environ.clear()
         os.environ.update(env)
-        sys.argv = [args[2], *args[3:]]
-        from flotilla.cli import main
-
-        code = main(args[3:])
+        code = _main(args)
     except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else 1
+        code = 0 if exc.code is None else exc.code if isinstance(exc.code, int) else 1  # as the interpreter exits
     except BaseException:
         import traceback
 
@@ -241,3 +252,18 @@ def _run(args: list[str], env: dict[str, str], cwd: str, log: str) -> None:
             sys.stdout.flush()
             sys.stderr.flush()
         os._exit(code)
+
+
+def _main(args: list[str]) -> int:
+    """Run `python -m flotilla.cli ...` or `python script.py ...` in this process; its exit status."""
+    if args[1] == "-m":
+        sys.argv = [args[2], *args[3:]]
+        from flotilla.cli import main
+
+        return main(args[3:])
+    import runpy
+
+    sys.argv = args[1:]
+    sys.path.insert(0, str(Path(args[1]).resolve().parent))
+    runpy.run_path(args[1], run_name="__main__")
+    return 0

@@ -12,6 +12,9 @@ test can cut (`chaos.links.Link`: a proxy that stops forwarding both ways withou
 * The gateway's ping floor (5 s) sends away a client that pings every second (GOAWAY).
 
 Stack: one Redis, one worker, gateway A (reaching Redis through a cuttable link) and gateway B.
+Scenarios that wait out the same bound run at once, each on games and users of its own: the game
+and the lobby streams under one cut of A's link to Redis, the moving and the idle client under
+their keepalive (the module waited ~50 s one after the other, ~30 s so).
 """
 
 from __future__ import annotations
@@ -187,7 +190,48 @@ def checkpoints_after(raw: Raw, moment: float) -> list[int]:
     return [u.through_event_id for t, u in raw.got if t > moment and not u.HasField("view") and not u.events]
 
 
+class SharedCut:
+    """Gateway A's link to Redis, cut once for `parties` scenarios running at once: cut when every
+    one of them is ready (its streams flowing), healed when every one is done checking the cut."""
+
+    def __init__(self, link: Link, parties: int) -> None:
+        self.link = link
+        self._ready = asyncio.Barrier(parties)
+        self._done = asyncio.Barrier(parties)
+        self._cut = asyncio.Event()
+        self.at = 0.0
+
+    async def cut(self) -> float:
+        """Wait for the other scenarios, then the cut; when it came (monotonic seconds)."""
+        await self._ready.wait()
+        if not self._cut.is_set():
+            self.link.cut()
+            self.at = time.monotonic()
+            self._cut.set()
+        return self.at
+
+    async def heal(self) -> None:
+        """Wait for the other scenarios, then heal (a failed scenario's test heals in its `finally`)."""
+        await self._done.wait()
+        self.link.heal()
+
+
 async def test_a_gateway_cut_from_redis_ends_its_streams_and_its_watchers_resume_elsewhere_once(rig: Rig) -> None:
+    """Game streams (WatchGame) and the lobby's (WatchRoom, WatchTicket) on gateway A, under one cut
+    of its link to Redis: the two scenarios are independent (other games, other users) and each
+    runs as it would alone, so they share the cut's 10-15 s instead of waiting for one each."""
+    cut = SharedCut(rig.redis_link, 2)
+    try:
+        async with asyncio.TaskGroup() as scenarios:
+            scenarios.create_task(game_streams_under_a_cut(rig, cut))
+            scenarios.create_task(lobby_watches_under_a_cut(rig, cut))
+    finally:
+        rig.redis_link.heal()
+
+
+async def game_streams_under_a_cut(rig: Rig, shared: SharedCut) -> None:
+    """No checkpoint once Redis stopped answering, every watch on A ended UNAVAILABLE within
+    FLOTILLA_STORE_LOST_S, the SDK watcher resumed on B once and gapless; A serves after the heal."""
     async with moving_game(rig.b) as moving:
         game = moving.name
         spectator = FlotillaClient(rig.a)
@@ -197,8 +241,7 @@ async def test_a_gateway_cut_from_redis_ends_its_streams_and_its_watchers_resume
         sdk = await sdk_watcher(game, rig.a, rig.b)
         try:
             await until(lambda: asyncio.sleep(0, all(len(r.got) > 3 for r in raws)), 30, "events on gateway A")
-            rig.redis_link.cut()
-            cut = time.monotonic()
+            cut = await shared.cut()
             await until(lambda: asyncio.sleep(0, all(r.ended for r in raws)), STORE_LOST_S + 20, "streams ended")
             for raw in raws:
                 raw.assert_ended_by_the_cut(cut)
@@ -207,8 +250,8 @@ async def test_a_gateway_cut_from_redis_ends_its_streams_and_its_watchers_resume
             at_cut = sdk.last()
             await until(lambda: asyncio.sleep(0, sdk.last() > at_cut + 3), 30, "events on gateway B")
             assert len(sdk.client._retired) == 1, "resumed on the other gateway exactly once"
+            await shared.heal()
         finally:
-            rig.redis_link.heal()
             for task in streams:
                 task.cancel()
             await sdk.stop()
@@ -221,7 +264,7 @@ async def test_a_gateway_cut_from_redis_ends_its_streams_and_its_watchers_resume
         await spectator.close()
 
 
-async def test_a_gateway_cut_from_redis_ends_its_room_and_ticket_watches(rig: Rig) -> None:
+async def lobby_watches_under_a_cut(rig: Rig, shared: SharedCut) -> None:
     """WatchRoom and WatchTicket (the lobby's StreamHub) send heartbeats only while Redis answers
     the gateway's probe, and end UNAVAILABLE / STORE_UNAVAILABLE within FLOTILLA_STORE_LOST_S; an
     SDK watching the room reopens its watch on the other gateway, once."""
@@ -252,8 +295,7 @@ async def test_a_gateway_cut_from_redis_ends_its_room_and_ticket_watches(rig: Ri
     try:
         beating = lambda: all(any(u.is_checkpoint for _, u in r.got) for r in raws) and rig.a in seen  # noqa: E731
         await until(lambda: asyncio.sleep(0, beating()), 30, "heartbeats of the watches on gateway A")
-        rig.redis_link.cut()
-        cut = time.monotonic()
+        cut = await shared.cut()
         await until(lambda: asyncio.sleep(0, all(r.ended for r in raws)), STORE_LOST_S + 20, "watches ended")
         for raw in raws:
             raw.assert_ended_by_the_cut(cut)
@@ -261,8 +303,8 @@ async def test_a_gateway_cut_from_redis_ends_its_room_and_ticket_watches(rig: Ri
             assert late == [], "a heartbeat while Redis was cut"
         await until(lambda: asyncio.sleep(0, rig.b in seen), 30, "the SDK's room watch on gateway B")
         assert len(sdk._retired) == 1, "reopened on the other gateway exactly once"
+        await shared.heal()
     finally:
-        rig.redis_link.heal()
         for task in streams:
             task.cancel()
         await sdk.close()
@@ -277,12 +319,17 @@ async def test_a_gateway_cut_from_redis_ends_its_room_and_ticket_watches(rig: Ri
         await client.close()
 
 
-@pytest.mark.parametrize("moving", [True, False], ids=["moving", "idle"])
-async def test_a_client_cut_from_its_gateway_notices_by_keepalive_and_resumes_on_the_other(
-    rig: Rig, *, moving: bool
-) -> None:
-    """Moving: events flow when the link dies (grpc's flow-control ping goes unanswered). Idle: only
-    the gateway's checkpoints do, and a keepalive ping finds the link dead."""
+async def test_a_client_cut_from_its_gateway_notices_by_keepalive_and_resumes_on_the_other(rig: Rig) -> None:
+    """Two clients at once, each with its own cuttable link to gateway A and its own game on B (so
+    they share the keepalive's 15 s instead of waiting for one each). Moving: events flow when the
+    link dies (grpc's flow-control ping goes unanswered). Idle: only the gateway's checkpoints do,
+    and a keepalive ping finds the link dead."""
+    async with asyncio.TaskGroup() as scenarios:
+        scenarios.create_task(keepalive_failover(rig, moving=True))
+        scenarios.create_task(keepalive_failover(rig, moving=False))
+
+
+async def keepalive_failover(rig: Rig, *, moving: bool) -> None:
     client_link = Link(int(rig.a.rsplit(":", 1)[1]))
     try:
         async with moving_game(rig.b) as game:
@@ -297,8 +344,8 @@ async def test_a_client_cut_from_its_gateway_notices_by_keepalive_and_resumes_on
                 await until(lambda: asyncio.sleep(0, sdk.client.target == rig.b), KEEPALIVE_S + 30, "a failover")
                 noticed = time.monotonic() - cut
                 # keepalive's bound: a ping after 10 s without data, 5 s for its answer
-                assert noticed <= KEEPALIVE_S + SLACK_S, f"noticed {noticed:.1f} s after the cut"
-                print(f"a black-holed gateway connection was noticed {noticed:.1f} s after the cut")
+                assert noticed <= KEEPALIVE_S + SLACK_S, f"noticed {noticed:.1f} s after the cut ({moving=})"
+                print(f"a black-holed gateway connection ({moving=}) was noticed {noticed:.1f} s after the cut")
                 game.moving.set()
                 await until(lambda: asyncio.sleep(0, sdk.last() > at_cut + 3), 30, "events on gateway B")
                 assert len(sdk.client._retired) == 1, "resumed on the other gateway exactly once"

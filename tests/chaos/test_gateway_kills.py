@@ -2,7 +2,12 @@
 streams: 10 games, each with 2 random bots and 3 spectators spread over both gateways. The
 streams and bots of a killed gateway resume through the SDK on the other one. Nothing confirmed
 is lost or doubled, every stored state replays, every watcher sees each event exactly once, in
-order, and every game finishes."""
+order, and every game finishes.
+
+The games are counter, Sail Away and Pirates: what the scenario proves is about streams, not
+rules, and the 50 streams stay (the count is the claim). Two Port Royal games (~620 events each,
+against a Pirates game's ~220) were two fifths of the events every stream carried; the counter
+games (300 moves) still outlast the kills."""
 
 from __future__ import annotations
 
@@ -12,15 +17,14 @@ from pathlib import Path
 
 import pytest
 
-from chaos.chaos_support import CHAOS_ENV, PIRATES, PORT_ROYAL, Table, assert_sound, every, play_out
+from chaos.chaos_support import CHAOS_ENV, PIRATES, Table, assert_sound, every, play_out
 from flotilla.redis_server import RedisServer
 from ledger import Ledger
 from support import Stack, start_stack
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(240)]
 
-GAMES = [("counter", 2, {"moves": "300"})] * 4 + [("sail_away", 2, {"max_rounds": "8"})] * 2 + [PORT_ROYAL] * 2
-GAMES += [PIRATES] * 2
+GAMES = [("counter", 2, {"moves": "300"})] * 4 + [("sail_away", 2, {"max_rounds": "8"})] * 2 + [PIRATES] * 4
 SPECTATORS = 3  # 10 games x (2 bots + 3 spectators) = 50 watch streams
 KILLS = 8  # at most: every 1 s (plus the restart), gateway 0, 1, 0, 1, ... while the games last
 WITHIN_S = 150  # 7-40 s alone (7.5 s on a quiet machine, 2026-12), 60-100 s loaded; a stall fails sooner (STALL_S)

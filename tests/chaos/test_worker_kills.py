@@ -1,4 +1,4 @@
-"""Chaos: a serving worker is SIGKILLed every second (and a new one started) while 20 games of
+"""Chaos: a serving worker is SIGKILLed every second (and a new one started) while 15 games of
 every kind are played by random bots through two gateways. Nothing confirmed is lost, nothing is
 applied twice, every stored state is the replay of its log, every stream is gapless, and every
 game finishes in time (no stall).
@@ -7,7 +7,13 @@ The kills stop after 20 (if the games last that long): a Navegador game has no l
 lasts several hundred moves. No client waits for the submit deadline: a killed worker's moves are
 taken over at once by a worker still serving. One always is: the victim is a worker that has
 registered (a worker still starting serves nothing, and on a loaded machine starting takes
-seconds: killing those too once left no worker serving for 20 s, a stall of the test's making)."""
+seconds: killing those too once left no worker serving for 20 s, a stall of the test's making).
+
+Two Port Royal and two Pirates games, not five and four: the kills are what the scenario is about,
+and every one of them still lands among games of every kind in flight (the Navegador game alone
+lasts the whole kill schedule), each kind's moves taken over from killed workers. The three Port
+Royal (~620 events each) and two Pirates games left out were two fifths of the moves, and of the
+CPU the module spent."""
 
 from __future__ import annotations
 
@@ -39,7 +45,7 @@ from support import Stack, start_stack, until
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(180)]
 
-GAMES = [NAVEGADOR] + [COUNTER] * 5 + [SAIL_AWAY] * 5 + [PORT_ROYAL] * 5 + [PIRATES] * 4
+GAMES = [NAVEGADOR] + [COUNTER] * 5 + [SAIL_AWAY] * 5 + [PORT_ROYAL] * 2 + [PIRATES] * 2
 KILLS = 20  # at most
 WITHIN_S = 150  # 45 s alone here, longer on a loaded machine; a stall fails sooner (STALL_S)
 

@@ -1,13 +1,15 @@
 """`flotilla worker` with FLOTILLA_WORKER_PROCESSES=2: two workers under one supervisor, both alive
-in Redis, both stopped by one SIGTERM."""
+in Redis, both stopped by one SIGTERM.
+
+The supervisor is forked from the tests' fork server (`forkserver.spawn`: `flotilla.cli.main` in a
+process of its own, as `python -m flotilla.cli worker`); the two workers are the processes it
+starts itself, fresh interpreters (`python -m flotilla.cli worker`), as in production."""
 
 from __future__ import annotations
 
 import os
 import signal
 import socket
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,7 +17,8 @@ import pytest
 import redis.asyncio as aioredis
 
 from flotilla.store import keys
-from support import until
+from forkserver import Proc, spawn
+from support import FLOTILLA, until
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(90)]
 
@@ -30,10 +33,9 @@ def running(pid: int) -> bool:
 
 
 @pytest.fixture
-def worker_group(redis_url: str, tmp_path: Path) -> Iterator[subprocess.Popen[bytes]]:
+def worker_group(redis_url: str, tmp_path: Path) -> Iterator[Proc]:
     env = dict(os.environ, REDIS_URL=redis_url, FLOTILLA_WORKER_PROCESSES="2", FLOTILLA_METRICS_PORT="0")
-    with (tmp_path / "worker.log").open("wb") as log:
-        parent = subprocess.Popen([sys.executable, "-m", "flotilla.cli", "worker"], env=env, stdout=log, stderr=log)
+    parent = spawn([*FLOTILLA, "worker"], env, tmp_path / "worker.log")
     try:
         yield parent
     finally:
@@ -42,9 +44,7 @@ def worker_group(redis_url: str, tmp_path: Path) -> Iterator[subprocess.Popen[by
             parent.wait()
 
 
-async def test_two_worker_processes_run_and_stop_together(
-    redis_url: str, worker_group: subprocess.Popen[bytes]
-) -> None:
+async def test_two_worker_processes_run_and_stop_together(redis_url: str, worker_group: Proc) -> None:
     client = aioredis.Redis.from_url(redis_url)
     pids: list[int] = []
     host = socket.gethostname()

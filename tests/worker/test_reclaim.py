@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import signal
-import subprocess
 import sys
 import time
 import uuid
@@ -20,6 +19,7 @@ from flotilla.store.liveness import Liveness
 from flotilla.store.redis_store import RedisStore
 from flotilla.worker.loop import Worker, parse_work, work_streams
 from flotilla_client import FlotillaClient
+from forkserver import Proc, spawn
 from support import Stack, start_stack, until
 from worker.counter_work import new_counter_game, work
 
@@ -44,11 +44,9 @@ def fresh_stack(tmp_path: Path) -> Iterator[Stack]:
     redis.stop()
 
 
-def start_holding_worker(stack: Stack, consumer: str) -> subprocess.Popen[bytes]:
-    with (stack.log_dir / f"{consumer}.log").open("ab") as log:
-        return subprocess.Popen(
-            [sys.executable, str(HOLDING_WORKER), consumer], env=stack.env, stdout=log, stderr=subprocess.STDOUT
-        )
+def start_holding_worker(stack: Stack, consumer: str) -> Proc:
+    """A holding worker process (forked from the tests' fork server, which has Flotilla imported)."""
+    return spawn([sys.executable, str(HOLDING_WORKER), consumer], stack.env, stack.log_dir / f"{consumer}.log")
 
 
 async def test_a_move_held_by_a_killed_worker_is_committed_well_under_a_second_later(fresh_stack: Stack) -> None:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -53,11 +52,9 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     redis.stop()
 
 
-def start_faulty_worker(stack: Stack, name: str, **env: str) -> subprocess.Popen[bytes]:
-    with (stack.log_dir / f"{name}.log").open("ab") as log:
-        return subprocess.Popen(
-            [sys.executable, str(FAULTY_WORKER)], env=dict(stack.env, **env), stdout=log, stderr=subprocess.STDOUT
-        )
+def start_faulty_worker(stack: Stack, name: str, **env: str) -> Proc:
+    """A faulty worker process (forked from the tests' fork server, which has Flotilla imported)."""
+    return spawn([sys.executable, str(FAULTY_WORKER)], dict(stack.env, **env), stack.log_dir / f"{name}.log")
 
 
 def add(n: int) -> game_pb2.Action:
