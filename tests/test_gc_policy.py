@@ -6,10 +6,11 @@ import asyncio
 import gc
 import weakref
 
+import pytest
 from prometheus_client import REGISTRY
 
 from flotilla import metrics
-from flotilla.gc_policy import NO_AUTOMATIC_FULL, GcPolicy
+from flotilla.gc_policy import NO_AUTOMATIC_FULL, RECOUNT_STEPS, GcPolicy
 
 
 class Node:
@@ -97,5 +98,35 @@ async def test_the_heap_is_trimmed_once_half_the_frozen_objects_died() -> None:
         assert len(trims) == 1
         assert policy.step() is False
         assert len(trims) == 1  # not again until the next fall by half
+    finally:
+        await policy.stop()
+
+
+async def test_the_frozen_objects_are_counted_once_every_few_steps(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Counting them walks every one (10 ms per 100k): a step adds what it froze to the last count,
+    and counts again every `RECOUNT_STEPS` steps, or at once when many of them died."""
+    policy = GcPolicy(budget_s=0.0, interval_s=3600, max_age_s=0)
+    policy.start()
+    counts: list[int] = []
+    real = gc.get_freeze_count
+
+    def counted() -> int:
+        counts.append(real())
+        return counts[-1]
+
+    monkeypatch.setattr(gc, "get_freeze_count", counted)
+    try:
+        young = [[i] for i in range(1000)]
+        estimated = policy.frozen + 1000
+        assert policy.step() is False
+        assert counts == []
+        assert policy.frozen >= estimated
+        for _ in range(RECOUNT_STEPS - 2):
+            policy.step()
+        assert counts == []
+        policy.step()
+        assert len(counts) == 1
+        assert policy.frozen == counts[0]
+        del young
     finally:
         await policy.stop()

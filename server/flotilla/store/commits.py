@@ -18,7 +18,7 @@ import asyncio
 from collections.abc import Sequence
 from typing import Any
 
-from redis.exceptions import ResponseError
+from redis.exceptions import NoScriptError, ResponseError
 
 from flotilla.store import keys
 from flotilla.store.client import Script, StoreClient
@@ -195,17 +195,39 @@ class Commits(StoreClient):
         return out
 
     async def _commit_on(self, client: Any, script: Any, commits: Sequence[CommitRequest]) -> tuple[list[Any], bool]:
-        """Commit scripts in one pipeline on one connection, then WAIT for replicas if asked."""
+        """Commit scripts in one pipeline on one connection, then WAIT for replicas if asked.
+
+        Each run goes as a plain EVALSHA: a registered script in a pipeline makes redis-py send a
+        SCRIPT EXISTS first, a round trip per worker round. A Redis that lost its scripts (restarted)
+        answers NOSCRIPT and runs nothing: those runs are sent again once the script is loaded."""
+        replies, acked = await self._run_commits(client, script.sha, commits)
+        missing = [i for i, reply in enumerate(replies) if isinstance(reply, NoScriptError)]
+        if missing:
+            await client.script_load(script.script)
+            again, acked_again = await self._run_commits(client, script.sha, [commits[i] for i in missing])
+            for i, reply in zip(missing, again, strict=True):
+                replies[i] = reply
+            acked = min(acked, acked_again)
+        for reply in replies:
+            if isinstance(reply, Exception):
+                raise reply
+        return replies, acked >= self.wait_replicas
+
+    async def _run_commits(self, client: Any, sha: str, commits: Sequence[CommitRequest]) -> tuple[list[Any], int]:
+        """One pipeline of commit runs (and the WAIT): their replies, errors included, and the replicas acked."""
         async with client.pipeline(transaction=False) as pipe:
             for commit in commits:
-                await script(keys=commit.keys_list(), args=commit.argv(), client=pipe)
+                keys_list = commit.keys_list()
+                pipe.execute_command("EVALSHA", sha, len(keys_list), *keys_list, *commit.argv())
             if self.wait_replicas:
                 pipe.execute_command("WAIT", self.wait_replicas, self.wait_timeout_ms)
-            replies = await pipe.execute()
-        if self.wait_replicas:
-            acked = int(replies.pop())
-            return replies, acked >= self.wait_replicas
-        return replies, True
+            replies: list[Any] = await pipe.execute(raise_on_error=False)
+        if not self.wait_replicas:
+            return replies, 0
+        acked = replies.pop()
+        if isinstance(acked, Exception):
+            raise acked
+        return replies, int(acked)
 
     async def update_clock(self, game_id: str, version: int, seatclock: bytes) -> bool:
         return bool(await self._update_clock(keys=[keys.game(game_id)], args=[version, seatclock]))
