@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import sys
 import time
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from flotilla.cli.reach import reach_redis
+from flotilla.cli.reach import reach_redis, run_async
 from flotilla.settings import Settings
 from flotilla.worker.deadletters import add_parser as add_deadletter_parser
 
@@ -44,7 +43,7 @@ def _admin(work: Callable[[Any, Settings], Coroutine[Any, Any, int]], part: Call
         finally:
             await store.close()
 
-    return asyncio.run(run())
+    return run_async(run())
 
 
 def _ms(ms: int) -> str:
