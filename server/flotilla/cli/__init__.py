@@ -132,9 +132,9 @@ def cmd_worker(_args: argparse.Namespace) -> int:
 
 
 def cmd_matchmaker(_args: argparse.Namespace) -> int:
+    run_async(reach_redis(Settings.from_env()))  # before the matchmaker's imports: an unreachable Redis is said at once
     from flotilla.matchmaker.main import MatchmakerSettings, run_matchmaker  # noqa: PLC0415
 
-    run_async(reach_redis(Settings.from_env()))
     return serve_process("matchmaker", lambda s: run_matchmaker(s, MatchmakerSettings.from_env(s)))
 
 
