@@ -65,21 +65,21 @@ def up_client_tls(settings: Settings) -> Tls | None:
 def cmd_up(args: argparse.Namespace) -> int:
     """Embedded Redis (unless REDIS_URL) + G gateway processes on one port + W workers + a matchmaker,
     as separate processes; G and W sized from the cores unless given (flotilla/cores.py)."""
-    from flotilla.metrics import DEFAULT_PORTS  # noqa: PLC0415
-    from flotilla.processes import stop_all  # noqa: PLC0415
-
     settings = Settings.from_env()
-    tls = up_client_tls(settings)
     gateways, workers = resolve(args.gateways, "gateway_processes"), resolve(args.workers, "workers")
-    base = DEFAULT_PORTS["gateway"] if settings.metrics_port is None else settings.metrics_port
-    ports = [str(p) for p in metrics_ports(base, workers, gateways)]
     state_dir = Path(args.state_dir).resolve()
     # Its children's environment: ours, and what up provides where a variable is not given (the
     # value of one given was validated by `from_env` above).
     env = dict(os.environ)
     redis_server = None if env.get("REDIS_URL") else _embedded_redis(args, state_dir, env)
     if redis_server is None:
-        run_async(reach_redis(settings))
+        run_async(reach_redis(settings))  # before the imports below: an unreachable Redis is said at once
+    from flotilla.metrics import DEFAULT_PORTS  # noqa: PLC0415
+    from flotilla.processes import stop_all  # noqa: PLC0415
+
+    tls = up_client_tls(settings)
+    base = DEFAULT_PORTS["gateway"] if settings.metrics_port is None else settings.metrics_port
+    ports = [str(p) for p in metrics_ports(base, workers, gateways)]
     env["FLOTILLA_BIND"] = target = f"{args.host}:{args.port}"
     env["FLOTILLA_BROWSER_BIND"] = env.get("FLOTILLA_BROWSER_BIND") or settings.up_browser_bind
     if tls is not None:
