@@ -60,9 +60,29 @@ def flotilla(*args: str, **env: str) -> tuple[int, list[str], float]:
     return done.returncode, done.stderr.splitlines(), time.monotonic() - started
 
 
-def test_version() -> None:
-    code, _err, _s = flotilla("--version")
-    assert code == 0
+# What `flotilla --help` and `--version` must not import: each command imports what it runs (the store and
+# redis-py, grpc and the generated API, the SDK, the games and bots, logging), so a quick command starts quickly.
+NOT_FOR_HELP = (
+    "asyncio", "grpc", "redis", "google.protobuf", "structlog", "flotilla_client",
+    "flotilla.store", "flotilla.api", "flotilla.games", "flotilla.bots",
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("option", ["--version", "--help"])
+def test_version_and_help_import_no_server_code(option: str) -> None:
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "flotilla.cli", option],
+        env={**os.environ, "FLOTILLA_METRICS_PORT": "0"},
+        capture_output=True,
+        text=True,
+        timeout=BOUND_S,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.startswith("flotilla " if option == "--version" else "usage: flotilla"), done.stdout
+    imported = {line.rsplit("|", 1)[1].strip() for line in done.stderr.splitlines() if line.startswith("import time:")}
+    assert "flotilla.cli" in imported, done.stderr[-2000:]  # -X importtime reported the imports
+    assert sorted(m for m in imported if any(m == n or m.startswith(f"{n}.") for n in NOT_FOR_HELP)) == []
 
 
 @pytest.mark.parametrize("command", [["worker"], ["gateway"], ["matchmaker"], ["keys", "list"], ["up", "--port", "0"]])

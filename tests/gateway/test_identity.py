@@ -1,13 +1,17 @@
 """Bring your own identity: an external issuer's JWTs (JWKS file and URL), guests off, API keys.
 
 Against gateways of each test's own settings in the test process and the module's in-process worker
-(tests/inproc.py); the `flotilla` command line runs as its own process.
+(tests/inproc.py). The `flotilla` command line runs as its own process for a test's first command and
+for `flotilla bot`; its further commands, whose claim is what they do to Redis and print, run its code
+(`flotilla.cli.main`) in this process.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
+import io
 import json
 import os
 import subprocess
@@ -19,6 +23,7 @@ from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import grpc
 import jwt
@@ -28,6 +33,7 @@ from cryptography.hazmat.primitives.asymmetric import ec, rsa
 from jwt.algorithms import ECAlgorithm, RSAAlgorithm
 
 from flotilla.api.game.v1 import game_service_pb2
+from flotilla.cli import main as flotilla_main
 from flotilla.identity.external import external_user
 from flotilla_client import FlotillaClient, FlotillaError, play_random, rpcs
 from inproc import InProcess, own_gateway
@@ -234,21 +240,33 @@ async def test_an_issuers_keys_come_from_a_jwks_url_and_rotate(inproc: InProcess
             await client.close()
 
 
+def in_process(env: dict[str, str], *args: str) -> tuple[int, str, str]:
+    """`flotilla ARGS` with `env`, by the command's own code in this process (`flotilla.cli.main`, its
+    event loop its own: call it from a thread in an async test): its exit code, stdout and stderr."""
+    out, err = io.StringIO(), io.StringIO()
+    with mock.patch.dict(os.environ, env, clear=True), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = flotilla_main(list(args))
+    return code, out.getvalue(), err.getvalue()
+
+
 async def test_api_keys_minted_and_revoked_with_the_cli(inproc: InProcess) -> None:
     env = dict(os.environ, REDIS_URL=inproc.redis_url, FLOTILLA_SECRET="")
 
-    def cli(*args: str) -> str:
-        command = [sys.executable, "-m", "flotilla.cli", *args]
-        done = subprocess.run(command, check=False, env=env, capture_output=True, text=True, timeout=60)
-        assert done.returncode == 0, done.stderr
-        return done.stdout
+    async def cli(*args: str) -> str:
+        code, out, err = await asyncio.to_thread(in_process, env, *args)
+        assert code == 0, err
+        return out
 
     name = f"bot-{uuid.uuid4().hex[:6]}"
-    out = cli("apikey", "create", "--name", name)
-    key = out.strip().splitlines()[-1]
+    command = [sys.executable, "-m", "flotilla.cli", "apikey", "create", "--name", name]
+    run = functools.partial(subprocess.run, check=False, env=env, capture_output=True, text=True, timeout=60)
+    created = await asyncio.to_thread(run, command)
+    assert created.returncode == 0, created.stderr
+    key = created.stdout.strip().splitlines()[-1]
     key_id = key.split("_")[1]
-    assert key_id in cli("apikey", "list")
-    assert key not in cli("apikey", "list")  # shown once
+    listed = await cli("apikey", "list")
+    assert key_id in listed
+    assert key not in listed  # shown once
     async with own_gateway(inproc.redis_url, api_key_session_ttl_s=120) as running:
         target = f"127.0.0.1:{running.port}"
         bot = FlotillaClient(target)
@@ -280,8 +298,8 @@ async def test_api_keys_minted_and_revoked_with_the_cli(inproc: InProcess) -> No
         final = await host.get_game(game.name)
         assert final.seats[1].user == bot.user
         assert final.seats[1].display_name == f"{name} (bot)"  # bot accounts are marked (issue 23)
-        cli("apikey", "revoke", key_id)
-        assert key_id not in cli("apikey", "list")
+        await cli("apikey", "revoke", key_id)
+        assert key_id not in await cli("apikey", "list")
         for call in (
             bot.sign_in_with_api_key(key),
             bot.unary(rpcs.REFRESH_TOKEN, game_service_pb2.RefreshTokenRequest(token=bot.session_token)),
@@ -302,11 +320,11 @@ def test_keys_rotate_and_list_with_the_cli(inproc: InProcess) -> None:
     run = [sys.executable, "-m", "flotilla.cli", "keys"]
     rotated = subprocess.run([*run, "rotate"], env=env, capture_output=True, text=True, timeout=60, check=True)
     kid = rotated.stdout.split()[2]
-    listed = subprocess.run([*run, "list"], env=env, capture_output=True, text=True, timeout=60, check=True)
-    signing = [line for line in listed.stdout.splitlines() if line.endswith("signs")]
+    code, listed, _err = in_process(env, "keys", "list")
+    assert code == 0
+    signing = [line for line in listed.splitlines() if line.endswith("signs")]
     assert [line.split()[0] for line in signing] == [kid]
-    assert len(listed.stdout.splitlines()) >= 2  # the previous key still verifies
-    pinned_env = dict(env, FLOTILLA_SECRET="a:" + "b" * 32)
-    pinned = subprocess.run([*run, "rotate"], check=False, env=pinned_env, capture_output=True, text=True, timeout=60)
-    assert pinned.returncode == 2
-    assert "pinned" in pinned.stderr
+    assert len(listed.splitlines()) >= 2  # the previous key still verifies
+    code, _out, err = in_process(dict(env, FLOTILLA_SECRET="a:" + "b" * 32), "keys", "rotate")
+    assert code == 2
+    assert "pinned" in err

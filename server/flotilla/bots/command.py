@@ -1,4 +1,4 @@
-"""`flotilla bot`: a server-side policy (`flotilla.bots.make`) plays seats over RPC.
+"""`flotilla bot` (its flags: cli/bot.py): a server-side policy (`flotilla.bots.make`) plays seats over RPC.
 
 Where it sits: `--game-id` (one seat of an existing game), `--room` (joins the room, gets ready and
 plays the room's game once the host starts it), `--queue KIND` (a matchmaking ticket per game) or
@@ -16,23 +16,6 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # imported when run: `flotilla --help` stays quick
     from flotilla_client import FlotillaClient, Played, Seat, Tls
-
-
-def add_arguments(bot: argparse.ArgumentParser) -> None:
-    """The policy and where it plays (the connection flags are cli.py's)."""
-    bot.add_argument("--policy", default="random", help="bot policy (flotilla.bots.POLICIES)")
-    bot.add_argument("--difficulty", type=int, default=1, help="policy difficulty (0: the weakest)")
-    bot.add_argument("--games", type=int, default=1, help="games to play (--queue, --kind)")
-    bot.add_argument("--concurrency", type=int, default=1, help="games at once (1: one after the other)")
-    where = bot.add_mutually_exclusive_group(required=True)
-    where.add_argument("--game-id", default="", help="take a seat in this game")
-    where.add_argument("--room", default="", help="join this room (rooms/ID) and play its game")
-    where.add_argument("--queue", default="", metavar="KIND", help="queue a matchmaking ticket per game")
-    where.add_argument("--kind", default="", help="create each game and play every seat of it")
-    bot.add_argument("--seats", type=int, default=2, help="seats per game (--kind; --queue: the seat count wanted)")
-    bot.add_argument("--option", action="append", default=[], metavar="K=V", help="game option (--kind, --queue)")
-    bot.add_argument("--join-code", default="", help="a private room's join code")
-    bot.add_argument("--think", type=float, default=None, help="seconds a decision may take at most")
 
 
 async def _ticket_seat(client: FlotillaClient, args: argparse.Namespace, options: dict[str, str]) -> Seat:

@@ -1,6 +1,6 @@
 """The `flotilla` command: up | gateway | worker | matchmaker | bot | keys | apikey | deadletter | arena.
 
-Here: the parser, the server processes (gateway, worker, matchmaker) and `bot`; the others by subject
+Here: the parser and the server processes (gateway, worker, matchmaker); the others by subject
 beside it: `up` (up.py), the operator commands (admin.py), `arena` (arena.py), the connection flags of
 client commands (connection.py), reaching Redis and a gateway at start and the exit codes (reach.py).
 
@@ -22,14 +22,14 @@ Errors of codes 2, 69 and 78 are short lines on stderr, never a traceback.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import sys
 from collections.abc import Callable, Coroutine
 from typing import Any
 
 from flotilla.cli.admin import add_admin_parsers
 from flotilla.cli.arena import add_arena_parser
-from flotilla.cli.connection import add_connection_arguments, connection_of, tls_of
+from flotilla.cli.bot import add_bot_parser
+from flotilla.cli.connection import add_connection_arguments, tls_of
 from flotilla.cli.reach import (
     EXIT_CONFIG,
     EXIT_FAILED,
@@ -40,13 +40,15 @@ from flotilla.cli.reach import (
     reach_gateway,
     reach_redis,
     redis_unreachable,
+    run_async,
     wait_for_gateway,
 )
 from flotilla.cli.up import _demo, add_up_parser, metrics_ports, up_client_tls
 from flotilla.cores import resolve
-from flotilla.logs import configure
-from flotilla.metrics import serve as serve_metrics
 from flotilla.settings import Settings, SettingsError
+
+# Each command imports what it runs (the store, redis-py, grpc, the SDK, structlog, prometheus) when it
+# runs: `flotilla --help`, `--version` and a usage error import none of them (tests/test_cli.py).
 
 _wait_for_gateway = wait_for_gateway  # its older name (tests and benches use it)
 
@@ -76,13 +78,16 @@ def run_service(main: Coroutine[Any, Any, None]) -> None:
     try:
         import uvloop  # noqa: PLC0415
     except ImportError:
-        asyncio.run(main)
+        run_async(main)
     else:
         uvloop.run(main)
 
 
 def serve_process(process: str, main: Callable[[Settings], Coroutine[Any, Any, None]]) -> int:
     """Settings from the environment, logs, metrics, then the process's main loop."""
+    from flotilla.logs import configure  # noqa: PLC0415
+    from flotilla.metrics import serve as serve_metrics  # noqa: PLC0415
+
     settings = Settings.from_env()
     configure(process, settings.log_format)
     serve_metrics(process, settings.metrics_addr, settings.metrics_port)
@@ -93,9 +98,10 @@ def serve_process(process: str, main: Callable[[Settings], Coroutine[Any, Any, N
 def cmd_gateway(_args: argparse.Namespace) -> int:
     """One gateway, or FLOTILLA_GATEWAY_PROCESSES of them on one port (flotilla/processes.py)."""
     settings = Settings.from_env()
-    asyncio.run(reach_redis(settings))
+    run_async(reach_redis(settings))
     count = resolve(settings.gateway_processes, "gateway_processes")
     if count > 1:
+        from flotilla.logs import configure  # noqa: PLC0415
         from flotilla.processes import run_gateways  # noqa: PLC0415
 
         configure("gateway", settings.log_format)
@@ -112,9 +118,10 @@ def cmd_gateway(_args: argparse.Namespace) -> int:
 def cmd_worker(_args: argparse.Namespace) -> int:
     """One worker, or FLOTILLA_WORKER_PROCESSES of them (flotilla/processes.py)."""
     settings = Settings.from_env()
-    asyncio.run(reach_redis(settings))
+    run_async(reach_redis(settings))
     count = resolve(settings.worker_processes, "workers")
     if count > 1:
+        from flotilla.logs import configure  # noqa: PLC0415
         from flotilla.processes import run_workers  # noqa: PLC0415
 
         configure("worker", settings.log_format)
@@ -125,21 +132,10 @@ def cmd_worker(_args: argparse.Namespace) -> int:
 
 
 def cmd_matchmaker(_args: argparse.Namespace) -> int:
+    run_async(reach_redis(Settings.from_env()))  # before the matchmaker's imports: an unreachable Redis is said at once
     from flotilla.matchmaker.main import MatchmakerSettings, run_matchmaker  # noqa: PLC0415
 
-    asyncio.run(reach_redis(Settings.from_env()))
     return serve_process("matchmaker", lambda s: run_matchmaker(s, MatchmakerSettings.from_env(s)))
-
-
-def cmd_bot(args: argparse.Namespace) -> int:
-    """Seat a bot policy in a game, a room or the matchmaking queue (flotilla/bots/command.py)."""
-    from flotilla.bots.command import known_policy, run  # noqa: PLC0415
-
-    if not known_policy(args.policy):  # a usage error first, before the gateway is asked
-        return EXIT_USAGE
-    tls = connection_of(args)
-    reach_gateway(args.target, tls)
-    return asyncio.run(run(args, tls))
 
 
 def installed_version() -> str:
@@ -154,10 +150,22 @@ def installed_version() -> str:
         return __version__
 
 
+class _Version(argparse.Action):
+    """argparse's `version` action, the version looked up only when asked (importlib.metadata costs a
+    command's start ~50 ms)."""
+
+    def __init__(self, option_strings: list[str], dest: str, help: str | None = None) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, *_args: object, **_kwargs: object) -> None:
+        print(f"{parser.prog} {installed_version()}")
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Every command and flag, each with its help."""
     parser = argparse.ArgumentParser(prog="flotilla", description="Flotilla game server")
-    parser.add_argument("--version", action="version", version=f"%(prog)s {installed_version()}")
+    parser.add_argument("--version", action=_Version, help="show the installed version and exit")
     sub = parser.add_subparsers(dest="command", required=True)
     add_up_parser(sub)
     sub.add_parser("gateway", help="run a gRPC gateway (env: REDIS_URL, FLOTILLA_BIND, ...)").set_defaults(
@@ -167,16 +175,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser(
         "matchmaker", help="form games from tickets, play bot seats, rate games (env: FLOTILLA_GATEWAY, ...)"
     ).set_defaults(func=cmd_matchmaker)
-    bot = sub.add_parser("bot", help="seat a bot policy in a game, a room or the matchmaking queue")
-    from flotilla.bots.command import add_arguments  # noqa: PLC0415
-
-    add_arguments(bot)
-    bot.add_argument("--target", default="127.0.0.1:50051", help="the gateway, HOST:PORT (default: 127.0.0.1:50051)")
-    bot.add_argument("--name", default="bot", help="the guest's display name (default: bot)")
-    bot.add_argument("--seat", type=int, default=None, help="--game-id: this seat (default: any open one)")
-    bot.add_argument("--seed", type=int, default=None, help="seed of the bots' random choices (default: random)")
-    add_connection_arguments(bot)
-    bot.set_defaults(func=cmd_bot)
+    add_bot_parser(sub)
     add_admin_parsers(sub)
     add_arena_parser(sub)
     return parser

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import sys
 import time
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from flotilla.cli.reach import reach_redis
+from flotilla.cli.reach import reach_redis, run_async
 from flotilla.settings import Settings
 from flotilla.worker.deadletters import add_parser as add_deadletter_parser
 
@@ -44,7 +43,7 @@ def _admin(work: Callable[[Any, Settings], Coroutine[Any, Any, int]], part: Call
         finally:
             await store.close()
 
-    return asyncio.run(run())
+    return run_async(run())
 
 
 def _ms(ms: int) -> str:
@@ -53,13 +52,14 @@ def _ms(ms: int) -> str:
 
 def cmd_keys(args: argparse.Namespace) -> int:
     """Rotate or list the token-signing keys kept in Redis."""
-    from flotilla.identity.configure import lifetimes  # noqa: PLC0415
 
     async def work(auth: Any, settings: Settings) -> int:
         if settings.secret:
             print("keys are pinned by FLOTILLA_SECRET (kid:secret,...): rotate them there", file=sys.stderr)
             return 2
         if args.action == "rotate":
+            from flotilla.identity.configure import lifetimes  # noqa: PLC0415  (the identity, games: ~0.4 CPU-s)
+
             await auth.key_set()  # the first key, if there is none yet
             kid, retired = await auth.rotate(lifetimes(settings).longest_s)
             print(f"signing with {kid} now (gateways pick it up within FLOTILLA_KEYS_REFRESH)")

@@ -4,13 +4,12 @@ running server (`--target`, bots/remote_arena.py), and their report."""
 from __future__ import annotations
 
 import argparse
-import asyncio
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from flotilla.cli.connection import add_connection_arguments, connection_of
-from flotilla.cli.reach import EXIT_FAILED, EXIT_USAGE, reach_gateway
+from flotilla.cli.reach import EXIT_FAILED, EXIT_USAGE, reach_gateway, run_async
 
 if TYPE_CHECKING:
     from flotilla.bots.arena import Entrant, Report
@@ -93,7 +92,7 @@ def _remote(args: argparse.Namespace, entrants: list[Entrant], options: dict[str
 
     tls = connection_of(args)
     reach_gateway(args.target, tls)
-    return asyncio.run(
+    return run_async(
         run_remote(
             args.target,
             args.kind,

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from flotilla.settings import Settings
-from flotilla_client.tls import Tls
+
+if TYPE_CHECKING:  # the SDK (grpc, the generated API) is imported when a command connects
+    from flotilla_client.tls import Tls
 
 
 def add_connection_arguments(parser: argparse.ArgumentParser) -> None:
@@ -33,6 +36,8 @@ def tls_of(args: argparse.Namespace) -> Tls | None:
     ca, cert = flag(args.ca, gw.gateway_ca), flag(args.cert, gw.gateway_cert)
     key, name = flag(args.key, gw.gateway_key), flag(args.server_name, gw.gateway_server_name)
     if args.tls or gw.gateway_tls or ca or cert or key:
+        from flotilla_client.tls import Tls  # noqa: PLC0415
+
         return Tls(ca, cert, key, name)
     return None
 

@@ -2,19 +2,32 @@
 
 from __future__ import annotations
 
-import asyncio
 import time
+from collections.abc import Coroutine
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from flotilla.errors import StoreUnreachable
 from flotilla.redis_acl import masked
-from flotilla.settings import Settings
-from flotilla_client.tls import Tls
+
+if TYPE_CHECKING:  # imported when used: a command that reaches neither starts without them
+    from flotilla.settings import Settings
+    from flotilla_client.tls import Tls
 
 EXIT_FAILED, EXIT_USAGE, EXIT_UNREACHABLE, EXIT_CONFIG = 1, 2, 69, 78
 """Exit codes (the `flotilla.cli` docstring's table; 75 is store/liveness.py's `STALLED_EXIT`)."""
 
 REACH_S = 5.0
 """How long a command waits for Redis or a gateway to answer at start before it gives up (exit 69)."""
+
+
+_T = TypeVar("_T")
+
+
+def run_async(main: Coroutine[Any, Any, _T]) -> _T:
+    """`asyncio.run(main)`; asyncio is imported when a command runs one (`flotilla --help` does not)."""
+    import asyncio  # noqa: PLC0415
+
+    return asyncio.run(main)
 
 
 class Unreachable(Exception):
@@ -30,6 +43,8 @@ def redis_unreachable(error: BaseException) -> bool:
 
 async def reach_redis(settings: Settings) -> None:
     """One PING to REDIS_URL within `REACH_S`; raises `Unreachable` when it is not answered."""
+    import asyncio  # noqa: PLC0415
+
     from flotilla.store.redis_store import RedisStore  # noqa: PLC0415
 
     store = RedisStore.from_settings(settings)

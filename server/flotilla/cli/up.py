@@ -4,7 +4,6 @@ machine, as separate processes; `--demo` has bots play one game through them."""
 from __future__ import annotations
 
 import argparse
-import asyncio
 import os
 import random
 import subprocess
@@ -13,17 +12,15 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from flotilla.cli.reach import Unreachable, reach_redis, wait_for_gateway
+from flotilla.cli.reach import Unreachable, reach_redis, run_async, wait_for_gateway
 from flotilla.cores import resolve
-from flotilla.metrics import DEFAULT_PORTS
-from flotilla.processes import signalled, stop_all
 from flotilla.redis_acl import URL_FILE, masked, write_private
 from flotilla.redis_server import APPENDFSYNC_CHOICES
 from flotilla.settings import Settings
-from flotilla_client.tls import Tls
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the SDK, metrics and process handling are imported by `up` when it runs
     from flotilla.redis_server import RedisServer
+    from flotilla_client.tls import Tls
 
 
 def add_up_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -60,6 +57,7 @@ def up_client_tls(settings: Settings) -> Tls | None:
     """How `flotilla up` (and its matchmaker, demo) reach its gateway: FLOTILLA_GATEWAY_*, or TLS
     with the system's roots when the gateway serves TLS and nothing else is said."""
     from flotilla.client_tls import client_tls  # noqa: PLC0415
+    from flotilla_client.tls import Tls  # noqa: PLC0415
 
     return client_tls(settings) or (Tls() if settings.tls_cert else None)
 
@@ -68,17 +66,20 @@ def cmd_up(args: argparse.Namespace) -> int:
     """Embedded Redis (unless REDIS_URL) + G gateway processes on one port + W workers + a matchmaker,
     as separate processes; G and W sized from the cores unless given (flotilla/cores.py)."""
     settings = Settings.from_env()
-    tls = up_client_tls(settings)
     gateways, workers = resolve(args.gateways, "gateway_processes"), resolve(args.workers, "workers")
-    base = DEFAULT_PORTS["gateway"] if settings.metrics_port is None else settings.metrics_port
-    ports = [str(p) for p in metrics_ports(base, workers, gateways)]
     state_dir = Path(args.state_dir).resolve()
     # Its children's environment: ours, and what up provides where a variable is not given (the
     # value of one given was validated by `from_env` above).
     env = dict(os.environ)
     redis_server = None if env.get("REDIS_URL") else _embedded_redis(args, state_dir, env)
     if redis_server is None:
-        asyncio.run(reach_redis(settings))
+        run_async(reach_redis(settings))  # before the imports below: an unreachable Redis is said at once
+    from flotilla.metrics import DEFAULT_PORTS  # noqa: PLC0415
+    from flotilla.processes import stop_all  # noqa: PLC0415
+
+    tls = up_client_tls(settings)
+    base = DEFAULT_PORTS["gateway"] if settings.metrics_port is None else settings.metrics_port
+    ports = [str(p) for p in metrics_ports(base, workers, gateways)]
     env["FLOTILLA_BIND"] = target = f"{args.host}:{args.port}"
     env["FLOTILLA_BROWSER_BIND"] = env.get("FLOTILLA_BROWSER_BIND") or settings.up_browser_bind
     if tls is not None:
@@ -92,7 +93,7 @@ def cmd_up(args: argparse.Namespace) -> int:
             raise Unreachable(str(error)) from None
         _print_up(env, settings, tls, (gateways, workers), ports, state_dir if redis_server is not None else None)
         if args.demo:
-            return asyncio.run(_demo(target, args.game, args.seats, tls))
+            return run_async(_demo(target, args.game, args.seats, tls))
         _until_signal(children)
         return 0
     finally:
@@ -152,6 +153,8 @@ def _print_up(
 
 def _until_signal(children: list[subprocess.Popen[bytes]]) -> None:
     """Until SIGTERM or SIGINT, or one of `children` exits."""
+    from flotilla.processes import signalled  # noqa: PLC0415
+
     stopped = signalled()
     while not stopped() and all(c.poll() is None for c in children):
         time.sleep(0.2)
@@ -159,6 +162,8 @@ def _until_signal(children: list[subprocess.Popen[bytes]]) -> None:
 
 async def _demo(target: str, kind: str, seats: int, tls: Tls | None = None) -> int:
     """Bots play one game through the gateway; print its events and the final scores."""
+    import asyncio  # noqa: PLC0415
+
     from flotilla.games import REGISTRY  # noqa: PLC0415
     from flotilla.verify import verify_game  # noqa: PLC0415
     from flotilla_client import FlotillaClient, play_random  # noqa: PLC0415

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import argparse
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from flotilla.store.deadletter import DeadLetter, DeadLetters
+if TYPE_CHECKING:  # `flotilla --help` builds this parser without the store (redis-py)
+    from flotilla.store.deadletter import DeadLetter, DeadLetters
 
 PAGE = 500  # dead letters read per XRANGE by `retry --all`
 
