@@ -4,16 +4,36 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 
 import pytest
 
 from flotilla.app.outcome import Outcome
+from flotilla.redis_server import RedisServer
 from flotilla.store import keys
 from flotilla.store.redis_store import RedisStore
 from flotilla.worker.loop import Worker, work_streams
 from worker.counter_work import new_counter_game, work
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(60)]
+
+
+@pytest.fixture(scope="module")
+def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A Redis of this module's own: its workers count what they apply, and a worker also fires
+    the due turn timers of every game in its Redis (what other modules' games left would count)."""
+    server = RedisServer(Path(tmp_path_factory.mktemp("loop")), aof=False).start()
+    yield server.url
+    server.stop()
+
+
+@pytest.fixture
+async def store(redis_url: str) -> AsyncIterator[RedisStore]:
+    """A store on the module's Redis, closed after the test (no socket left for the collector)."""
+    opened = RedisStore.from_url(redis_url)
+    yield opened
+    await opened.close()
 
 
 async def run_until(worker: Worker, store: RedisStore, inbox: str, outcomes: int) -> None:
@@ -33,8 +53,7 @@ async def run_until(worker: Worker, store: RedisStore, inbox: str, outcomes: int
         await asyncio.wait_for(task, 10)
 
 
-async def test_a_message_left_pending_by_a_dead_worker_is_reclaimed_and_applied_once(redis_url: str) -> None:
-    store = RedisStore.from_url(redis_url)
+async def test_a_message_left_pending_by_a_dead_worker_is_reclaimed_and_applied_once(store: RedisStore) -> None:
     game_id = "reclaim-" + str(time.time_ns())
     inbox = keys.inbox("test-" + game_id)
     await store.keep_inbox(inbox, 60_000)  # workers reply only to an inbox that exists
@@ -60,12 +79,11 @@ async def test_a_message_left_pending_by_a_dead_worker_is_reclaimed_and_applied_
     await store.close()
 
 
-async def test_what_a_worker_was_given_in_a_lost_reply_is_read_again_not_left_for_the_claim(redis_url: str) -> None:
+async def test_what_a_worker_was_given_in_a_lost_reply_is_read_again_not_left_for_the_claim(store: RedisStore) -> None:
     """A read whose reply was lost with its connection leaves the entries pending for the
     reader. The worker reads its own pending entries first (at start, and after every broken
     read or batch), so they are applied now, not when XAUTOCLAIM finds them idle (here a
     minute: the test's own timeout would end first)."""
-    store = RedisStore.from_url(redis_url)
     game_id = "own-" + str(time.time_ns())
     inbox = keys.inbox("test-" + game_id)
     await store.keep_inbox(inbox, 60_000)
@@ -85,8 +103,7 @@ async def test_what_a_worker_was_given_in_a_lost_reply_is_read_again_not_left_fo
     await store.close()
 
 
-async def test_a_rejected_request_id_answers_the_same_when_resent(redis_url: str) -> None:
-    store = RedisStore.from_url(redis_url)
+async def test_a_rejected_request_id_answers_the_same_when_resent(store: RedisStore) -> None:
     game_id = "reject-" + str(time.time_ns())
     inbox = keys.inbox("test-" + game_id)
     await store.keep_inbox(inbox, 60_000)  # workers reply only to an inbox that exists
@@ -113,8 +130,7 @@ async def test_a_rejected_request_id_answers_the_same_when_resent(redis_url: str
     await store.close()
 
 
-async def test_a_game_is_kept_for_the_retention_period_once_it_ends(redis_url: str) -> None:
-    store = RedisStore.from_url(redis_url)
+async def test_a_game_is_kept_for_the_retention_period_once_it_ends(store: RedisStore) -> None:
     game_id = "retained-" + str(time.time_ns())
     inbox = keys.inbox("test-" + game_id)
     await store.keep_inbox(inbox, 60_000)  # workers reply only to an inbox that exists
@@ -135,11 +151,10 @@ async def test_a_game_is_kept_for_the_retention_period_once_it_ends(redis_url: s
     await store.close()
 
 
-async def test_a_resent_request_is_answered_from_its_first_outcome_on_a_warm_cache(redis_url: str) -> None:
+async def test_a_resent_request_is_answered_from_its_first_outcome_on_a_warm_cache(store: RedisStore) -> None:
     """The worker plans on its cached state without reading the game (one worker: the cache is
     fresh); a re-sent request that the cache says is out of turn now was applied already, and
     is answered with that first outcome, not refused."""
-    store = RedisStore.from_url(redis_url)
     game_id = "warm-" + str(time.time_ns())
     inbox = keys.inbox("test-" + game_id)
     await store.keep_inbox(inbox, 60_000)
@@ -171,9 +186,8 @@ async def test_a_resent_request_is_answered_from_its_first_outcome_on_a_warm_cac
     await store.close()
 
 
-async def test_a_worker_stopped_before_it_runs_returns_at_once(redis_url: str) -> None:
+async def test_a_worker_stopped_before_it_runs_returns_at_once(store: RedisStore) -> None:
     """A SIGTERM (or a test's stop) that lands before the worker's task first runs is not lost."""
-    store = RedisStore.from_url(redis_url)
     worker = Worker(store, shards=1, kinds=["counter"], consumer="early-stop-" + str(time.time_ns()), block_ms=100)
     task = asyncio.create_task(worker.run())
     worker.stop()  # before the task has run a step
