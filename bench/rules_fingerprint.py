@@ -19,6 +19,7 @@ import random
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from flotilla.games import navegador, pirates_of_nassau, port_royal, sail_away
 from flotilla.rules import GameRules
 from flotilla.rules.rng import Rng
 from flotilla.rules.testing import codec_for, game_seed
@@ -27,16 +28,17 @@ Setup = tuple[GameRules[Any, Any, Any, Any, Any], Callable[[int], Any]]
 
 
 def _setups() -> Iterator[tuple[str, Setup]]:
-    from flotilla.games import navegador, pirates_of_nassau, port_royal, sail_away
-
     nav_cfg = navegador.config.Config
     for name, rules in (("navegador-v1", navegador.RULES_V1), ("navegador-v2", navegador.RULES)):
         yield name, (rules, lambda i: nav_cfg(seats=2 + i % 4, random_colours=i % 5 == 0))
     for mode in port_royal.Mode:
         low = 1 if mode is port_royal.Mode.CONTRACT_COOP else 2
-        yield f"port_royal-{mode.value}", (
-            port_royal.RULES,
-            lambda i, mode=mode, low=low: port_royal.Config(seats=low + i % (6 - low), mode=mode),
+        yield (
+            f"port_royal-{mode.value}",
+            (
+                port_royal.RULES,
+                lambda i, mode=mode, low=low: port_royal.Config(seats=low + i % (6 - low), mode=mode),
+            ),
         )
     yield "sail_away", (sail_away.RULES, lambda i: sail_away.Config(seats=2 + i % 3))
     yield "pirates_of_nassau", (pirates_of_nassau.RULES, lambda i: pirates_of_nassau.Config(seats=2 + i % 4))
