@@ -15,11 +15,11 @@ Each engine calls `compile_inits(RULES)` once, at import.
 from __future__ import annotations
 
 import dataclasses
-import inspect
+import sys
 import types
 from typing import Any
 
-from flotilla.rules.codec import reachable_types
+from flotilla.rules.rng import Rng
 from flotilla.rules.types import GameRules
 
 _DONE: set[type] = set()
@@ -32,37 +32,32 @@ def _fast_init(cls: type) -> Any | None:
     params = getattr(cls, "__dataclass_params__", None)
     if params is None or not params.frozen or "__slots__" not in cls.__dict__ or hasattr(cls, "__post_init__"):
         return None
-    fields = dataclasses.fields(cls)
-    if any(not f.init or f.default_factory is not dataclasses.MISSING for f in fields):
-        return None
     original = cls.__dict__.get("__init__")
     if original is None or original.__code__.co_filename != "<string>":  # not generated: written by hand
         return None
-    names = [f.name for f in fields]
-    parameters = list(inspect.signature(original).parameters.values())[1:]
-    if [p.name for p in parameters] != names:  # an InitVar, or an __init__ written by hand
+    fields = dataclasses.fields(cls)
+    if any(not f.init or f.default_factory is not dataclasses.MISSING for f in fields):
         return None
+    if original.__code__.co_argcount + original.__code__.co_kwonlyargcount != len(fields) + 1:
+        return None  # an InitVar
     scope: dict[str, Any] = {}
-    args: list[str] = []
-    for p in parameters:
-        if p.kind is p.KEYWORD_ONLY and "*" not in args:
-            args.append("*")
-        elif p.kind is not p.POSITIONAL_OR_KEYWORD and p.kind is not p.KEYWORD_ONLY:
-            return None
-        if p.default is p.empty:
-            args.append(p.name)
-        else:
-            scope[f"_default_{p.name}"] = p.default
-            args.append(f"{p.name}=_default_{p.name}")
+    positional: list[str] = []
+    keyword: list[str] = []
     lines = []
-    for i, name in enumerate(names):
-        slot = cls.__dict__.get(name)
+    for i, f in enumerate(fields):
+        slot = cls.__dict__.get(f.name)
         if not isinstance(slot, types.MemberDescriptorType):
             return None
+        if f.default is dataclasses.MISSING:
+            arg = f.name
+        else:
+            scope[f"_default_{f.name}"] = f.default
+            arg = f"{f.name}=_default_{f.name}"
+        (keyword if f.kw_only else positional).append(arg)
         scope[f"_set{i}"] = slot.__set__
-        lines.append(f"    _set{i}(self, {name})\n")
-    source = f"def __init__(self, {', '.join(args)}):\n" + ("".join(lines) or "    pass\n")
-    exec(source, scope)
+        lines.append(f"    _set{i}(self, {f.name})\n")
+    args = ", ".join(["self", *positional, *(["*", *keyword] if keyword else [])])
+    exec(f"def __init__({args}):\n" + ("".join(lines) or "    pass\n"), scope)
     init = scope["__init__"]
     init.__qualname__ = original.__qualname__
     init.__module__ = original.__module__
@@ -71,10 +66,21 @@ def _fast_init(cls: type) -> Any | None:
     return init
 
 
+def _classes(rules: GameRules[Any, Any, Any, Any, Any]) -> list[type]:
+    """The classes defined in the modules of the rules' package (which hold every type reachable
+    from its state, actions, events and views), and `Rng`; found without walking type hints."""
+    package = rules.state_type.__module__.rpartition(".")[0]
+    found: list[type] = [Rng]
+    for name, module in list(sys.modules.items()):
+        if module is None or not (name == package or name.startswith(package + ".")):
+            continue
+        found.extend(v for v in vars(module).values() if isinstance(v, type) and v.__module__ == name)
+    return found
+
+
 def compile_inits(rules: GameRules[Any, Any, Any, Any, Any]) -> None:
-    """Give every frozen slotted dataclass reachable from `rules`' types the faster `__init__`."""
-    roots = (rules.state_type, *rules.action_types, *rules.event_types, rules.view_type, rules.config_type)
-    for cls in reachable_types(*roots):
+    """Give every frozen slotted dataclass of the rules' package (and `Rng`) the faster `__init__`."""
+    for cls in _classes(rules):
         if cls in _DONE:
             continue
         _DONE.add(cls)
