@@ -72,9 +72,9 @@ def _classes(rules: GameRules[Any, Any, Any, Any, Any]) -> list[type]:
     package = rules.state_type.__module__.rpartition(".")[0]
     found: list[type] = [Rng]
     for name, module in list(sys.modules.items()):
-        if module is None or not (name == package or name.startswith(package + ".")):
-            continue
-        found.extend(v for v in vars(module).values() if isinstance(v, type) and v.__module__ == name)
+        if name == package or name.startswith(package + "."):
+            namespace: dict[str, Any] = getattr(module, "__dict__", {})  # a module entry may be None
+            found.extend(v for v in namespace.values() if isinstance(v, type) and v.__module__ == name)
     return found
 
 
