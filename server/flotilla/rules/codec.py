@@ -138,6 +138,33 @@ class Codec:
             if dataclasses.is_dataclass(cls):
                 self._fields[cls] = tuple(f.name for f in dataclasses.fields(cls))
         self._encoders = _Encoders(self._tags, self._fields)
+        self._decoders = {tag: self._decoder(tag, cls) for tag, cls in self._by_tag.items()}
+
+    def _decoder(self, tag: str, cls: type) -> Callable[[Any], Any]:
+        """The decoder of one tag's body: an enum's value, or a dataclass's fields in order, each
+        decoded and stored as `from_plain` always did (through `object.__setattr__`, or its slot's
+        descriptor, which is what that call does for a slotted field); generated like the encoders."""
+        fields = self._fields.get(cls)
+        if fields is None:
+            return cls
+        scope: dict[str, Any] = {"_new": object.__new__, "_set": object.__setattr__, "cls": cls, "dec": self.from_plain}
+        lines = []
+        for i, name in enumerate(fields):
+            slot = cls.__dict__.get(name)
+            if isinstance(slot, types.MemberDescriptorType):
+                scope[f"_set{i}"] = slot.__set__
+                lines.append(f"    _set{i}(obj, dec(body[{i}]))\n")
+            else:
+                lines.append(f"    _set(obj, {name!r}, dec(body[{i}]))\n")
+        message = f"{tag} has {len(fields)} fields, got "
+        scope["_wrong_length"] = lambda body: ValueError(message + str(len(body)))
+        source = (
+            f"def decode(body):\n    if len(body) != {len(fields)}:\n        raise _wrong_length(body)\n"
+            "    obj = _new(cls)\n" + "".join(lines) + "    return obj\n"
+        )
+        exec(source, scope)
+        decoder: Callable[[Any], Any] = scope["decode"]
+        return decoder
 
     @property
     def types(self) -> tuple[type, ...]:
@@ -151,25 +178,16 @@ class Codec:
     def from_plain(self, data: Any) -> Any:
         """The value `to_plain` was given."""
         if isinstance(data, list):
-            return tuple(self.from_plain(v) for v in data)
+            return tuple([self.from_plain(v) for v in data])
         if isinstance(data, dict):
             ((tag, body),) = data.items()
+            decoder = self._decoders.get(tag)
+            if decoder is not None:
+                return decoder(body)
             if tag == _FROZENSET:
-                return frozenset(self.from_plain(v) for v in body)
+                return frozenset([self.from_plain(v) for v in body])
             if tag == _BIGINT:
                 return int(body)
-            cls = self._by_tag.get(tag)
-            if cls is None:
-                msg = f"unknown type tag {tag!r}"
-                raise ValueError(msg)
-            fields = self._fields.get(cls)
-            if fields is None:
-                return cls(body)
-            if len(body) != len(fields):
-                msg = f"{tag} has {len(fields)} fields, got {len(body)}"
-                raise ValueError(msg)
-            obj: Any = object.__new__(cls)
-            for name, raw in zip(fields, body, strict=True):
-                object.__setattr__(obj, name, self.from_plain(raw))
-            return obj
+            msg = f"unknown type tag {tag!r}"
+            raise ValueError(msg)
         return data

@@ -15,6 +15,7 @@ import dataclasses
 
 from flotilla.rules import GameRules, Rng, Seat
 from flotilla.rules.evolve import evolve
+from flotilla.rules.inits import compile_inits
 
 from . import stepwise
 from .actions import ACTION_TYPES, STEP_ACTION_TYPES, Action
@@ -67,5 +68,8 @@ RULES: GameRules[Config, State, Action, Event, View] = dataclasses.replace(
     apply=stepwise.apply,
 )
 LEGACY_RULES = (RULES_V1,)
+
+compile_inits(RULES_V1)
+compile_inits(RULES)
 
 __all__ = ["LEGACY_RULES", "RULES", "RULES_V1"]

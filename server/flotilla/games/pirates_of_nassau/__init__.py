@@ -6,6 +6,7 @@ Rules: rules/pirates-of-nassau.md (2-5 seats; 2 is the designed variant).
 from __future__ import annotations
 
 from flotilla.rules import GameRules
+from flotilla.rules.inits import compile_inits
 
 from .actions import ACTION_TYPES
 from .config import Config
@@ -41,5 +42,7 @@ RULES = GameRules(
     describer=DESCRIBER,
     from_view=from_view,
 )
+
+compile_inits(RULES)
 
 __all__ = ["RULES", "Config"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flotilla.rules import GameRules
+from flotilla.rules.inits import compile_inits
 
 from .actions import ACTION_TYPES, Action
 from .config import Config, Mode
@@ -38,5 +39,7 @@ RULES: GameRules[Config, State, Action, Event, View] = GameRules(
     describer=DESCRIBER,
     from_view=from_view,
 )
+
+compile_inits(RULES)
 
 __all__ = ["RULES", "Config", "Mode"]

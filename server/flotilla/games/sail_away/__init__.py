@@ -6,6 +6,7 @@ Rulings of this implementation are listed in `rules` (SA-R1..); the round cap is
 from __future__ import annotations
 
 from flotilla.rules import GameRules, Result
+from flotilla.rules.inits import compile_inits
 
 from .actions import ACTION_TYPES, Action
 from .config import Config
@@ -47,5 +48,7 @@ RULES: GameRules[Config, State, Action, Event, View] = GameRules(
     describer=DESCRIBER,
     from_view=from_view,
 )
+
+compile_inits(RULES)
 
 __all__ = ["RULES", "Config"]
