@@ -13,6 +13,8 @@ import time
 import pytest
 
 from flotilla.api.game.v1 import game_pb2
+from flotilla.api.game.v1 import game_service_pb2 as g
+from flotilla.api.lobby.v1 import lobby_service_pb2 as lb
 from flotilla.app.host import host_for
 from flotilla.convert import GameConverter
 from flotilla.records import CLOCK
@@ -261,3 +263,35 @@ async def test_the_fallback_is_the_prompts_default_action() -> None:
     finally:
         await client.close()
     assert (action, why.split(":")[0]) == (legal[2], "raised RuntimeError")
+
+
+async def test_a_slow_decision_in_a_private_rooms_game_reads_the_clock_with_the_seats_token(inproc: InProcess) -> None:
+    """A decision slower than `QUICK_S` asks the game for its clock: a client with no session (a
+    bot given only the seat's token) reads a private room's game with that token, as the seat may."""
+    host = FlotillaClient(inproc.gateways[0])
+    bot_client = FlotillaClient(inproc.gateways[0])  # never signed in: the seat token is all it holds
+    try:
+        await host.sign_in("host")
+        room = await host.create_room("counter", 2, {"moves": "6"}, visibility=lb.ROOM_VISIBILITY_PRIVATE)
+        await host.add_bot(room.name)
+        await host.set_ready(room.name)
+        started = await host.start_room(room.name)
+        seat = Seat(started.room.game, 0, started.seat_token)
+        views: list[g.GetViewResponse] = []
+
+        async def prompted() -> bool:
+            views.append(await bot_client.view(seat.game, seat))
+            return bool(views[-1].prompt.legal_actions)
+
+        await until(prompted, 20, "seat 0's first prompt")
+        shown = views[-1]
+
+        async def slow(view: game_pb2.GameView, prompt: game_pb2.Prompt) -> game_pb2.Action:
+            await asyncio.sleep(0.2)  # past QUICK_S: decide asks for the clock
+            return prompt.legal_actions[0]
+
+        action, why = await decide(bot_client, seat, slow, shown.view, shown.prompt)
+    finally:
+        await host.close()
+        await bot_client.close()
+    assert (action, why) == (shown.prompt.legal_actions[0], "")

@@ -109,7 +109,7 @@ async def _budget_s(client: FlotillaClient, seat: Seat, margin_s: float, receive
     """Seconds left before `seat` must have answered the prompt `received` (wall clock), less the
     margin; None when the game is not timed. A clock the worker has not started yet counts from
     the prompt's arrival (it can only start later)."""
-    game = await client.get_game(seat.game)
+    game = await client.get_game(seat.game, seat=seat)  # the seat's token: it reads a private game too
     info = game.seats[seat.seat]
     if info.HasField("deadline"):
         due = info.deadline.ToMilliseconds() / 1000

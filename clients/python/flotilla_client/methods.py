@@ -127,11 +127,12 @@ class Api(Session):
         return call(LEAVE_GAME, request, seat.token, same)
 
     @operation
-    def get_game(self, game: str, *, join_code: str = "") -> Call[game_pb2.Game]:
+    def get_game(self, game: str, *, join_code: str = "", seat: Seat | None = None) -> Call[game_pb2.Game]:
         """The game resource (seats, state, result, seed commitment); a private room's game needs
-        a seat in it or the room's `join_code`."""
+        a seat in it (the session's, or `seat`'s token) or the room's `join_code`."""
         request = g.GetGameRequest(game=game, join_code=join_code)
-        return call(GET_GAME, request, self.session_token, lambda reply: reply.game)
+        token = seat.token if seat else self.session_token
+        return call(GET_GAME, request, token, lambda reply: reply.game)
 
     @operation
     def list_games(
