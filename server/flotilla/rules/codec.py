@@ -19,6 +19,8 @@ import typing
 from collections.abc import Callable, Iterable
 from typing import Any, Union
 
+from flotilla.rules.evolve import field_stores
+
 _FROZENSET = "~fs"
 _BIGINT = "~big"
 _SCALARS = (str, float, bool, type(None))
@@ -148,14 +150,7 @@ class Codec:
         if fields is None:
             return cls
         scope: dict[str, Any] = {"_new": object.__new__, "_set": object.__setattr__, "cls": cls, "dec": self.from_plain}
-        lines = []
-        for i, name in enumerate(fields):
-            slot = cls.__dict__.get(name)
-            if isinstance(slot, types.MemberDescriptorType):
-                scope[f"_set{i}"] = slot.__set__
-                lines.append(f"    _set{i}(obj, dec(body[{i}]))\n")
-            else:
-                lines.append(f"    _set(obj, {name!r}, dec(body[{i}]))\n")
+        lines = field_stores(cls, fields, "obj", "dec(body[{i}])", scope)
         message = f"{tag} has {len(fields)} fields, got "
         scope["_wrong_length"] = lambda body: ValueError(message + str(len(body)))
         source = (

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import types
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 T = TypeVar("T")
@@ -44,14 +44,7 @@ def _copier(cls: type) -> Callable[[Any, dict[str, Any]], Any]:
             "cls": cls,
             "names": frozenset(names),
         }
-        lines = []
-        for i, n in enumerate(names):
-            slot = cls.__dict__.get(n)
-            if isinstance(slot, types.MemberDescriptorType):
-                scope[f"_set{i}"] = slot.__set__
-                lines.append(f"    _set{i}(new, obj.{n})\n")
-            else:
-                lines.append(f"    _set(new, {n!r}, obj.{n})\n")
+        lines = field_stores(cls, names, "new", "obj.{name}", scope)
         source = (
             "def copy(obj, changes):\n    new = _new(cls)\n" + "".join(lines) + "    if changes:\n"
             "        if not changes.keys() <= names:\n            _refuse(cls, changes, names)\n"
@@ -61,6 +54,23 @@ def _copier(cls: type) -> Callable[[Any, dict[str, Any]], Any]:
         copier = scope["copy"]
     _COPIERS[cls] = copier
     return copier
+
+
+def field_stores(cls: type, names: Iterable[str], target: str, value: str, scope: dict[str, Any]) -> list[str]:
+    """Generated code's lines storing each field of `names` on `target`: `value` (a template of
+    `{i}`, the field's index, and `{name}`) through the field's slot descriptor where it has one (put
+    in `scope` as `_set<i>`), else through `_set` (`object.__setattr__`, which the caller puts in
+    `scope`): what a frozen dataclass's own `__init__` does, without looking the setter up each time."""
+    lines = []
+    for i, name in enumerate(names):
+        slot = cls.__dict__.get(name)
+        stored = value.format(i=i, name=name)
+        if isinstance(slot, types.MemberDescriptorType):
+            scope[f"_set{i}"] = slot.__set__
+            lines.append(f"    _set{i}({target}, {stored})\n")
+        else:
+            lines.append(f"    _set({target}, {name!r}, {stored})\n")
+    return lines
 
 
 def _evolve(obj: T, /, **changes: Any) -> T:

@@ -19,6 +19,7 @@ import sys
 import types
 from typing import Any
 
+from flotilla.rules.evolve import field_stores
 from flotilla.rules.rng import Rng
 from flotilla.rules.types import GameRules
 
@@ -43,10 +44,8 @@ def _fast_init(cls: type) -> Any | None:
     scope: dict[str, Any] = {}
     positional: list[str] = []
     keyword: list[str] = []
-    lines = []
-    for i, f in enumerate(fields):
-        slot = cls.__dict__.get(f.name)
-        if not isinstance(slot, types.MemberDescriptorType):
+    for f in fields:
+        if not isinstance(cls.__dict__.get(f.name), types.MemberDescriptorType):
             return None
         if f.default is dataclasses.MISSING:
             arg = f.name
@@ -54,8 +53,7 @@ def _fast_init(cls: type) -> Any | None:
             scope[f"_default_{f.name}"] = f.default
             arg = f"{f.name}=_default_{f.name}"
         (keyword if f.kw_only else positional).append(arg)
-        scope[f"_set{i}"] = slot.__set__
-        lines.append(f"    _set{i}(self, {f.name})\n")
+    lines = field_stores(cls, [f.name for f in fields], "self", "{name}", scope)  # every one a slot
     args = ", ".join(["self", *positional, *(["*", *keyword] if keyword else [])])
     exec(f"def __init__({args}):\n" + ("".join(lines) or "    pass\n"), scope)
     init = scope["__init__"]
