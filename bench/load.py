@@ -18,7 +18,8 @@ Server CPU per committed move (`--cpu-pids gateway=<pid>,..;worker=..;redis=..`)
 CPU time from /proc (every thread and descendant process, bench/proc_cpu.py), sampled at the
 window's first committed move and again `--cpu-moves` committed moves later (or at the window's
 end if fewer came), so the figure covers a fixed number of moves and no idle start or end.
-`--channels K` opens K connections per target (seat s of game i on connection i*seats+s mod K),
+Redis's calls per committed move, by command (INFO commandstats, from REDIS_URL), over the same
+moves. `--channels K` opens K connections per target (seat s of game i on connection i*seats+s mod K),
 so several gateway processes sharing a port (SO_REUSEPORT) all get connections.
 """
 
@@ -35,12 +36,27 @@ import time
 import uuid
 
 import grpc
+import redis
 from proc_cpu import parse_groups, sample
 
 from flotilla.api.counter.v1 import counter_pb2
 from flotilla.api.game.v1 import game_pb2, game_service_pb2, game_service_pb2_grpc
 
 ADD = game_pb2.Action(counter=counter_pb2.Action(add=counter_pb2.Add(n=1)))
+
+
+def redis_calls() -> dict[str, int]:
+    """Redis's calls by command since it started (INFO commandstats; a Cluster's first node only),
+    from REDIS_URL; {} without one. Sampled beside the CPU, for the Redis commands per move."""
+    url = os.environ.get("REDIS_URL", "")
+    if not url.startswith("redis://"):
+        return {}
+    client = redis.Redis.from_url(url.split(",")[0])
+    try:
+        stats = client.info("commandstats")
+    finally:
+        client.close()
+    return {name.removeprefix("cmdstat_"): int(value["calls"]) for name, value in stats.items()}
 
 
 def percentile(values: list[float], q: float) -> float | None:
@@ -70,6 +86,8 @@ class Meter:
         self.cpu_moves = cpu_moves
         self.cpu_start: tuple[float, int, dict[str, float]] | None = None  # (time, moves, CPU s by group)
         self.cpu_end: tuple[float, int, dict[str, float]] | None = None
+        self.calls_start: dict[str, int] = {}  # Redis's commandstats at the same two moments
+        self.calls_end: dict[str, int] = {}
 
     def seated(self) -> None:
         """A slot seated its first game; the last one opens the window."""
@@ -87,8 +105,10 @@ class Meter:
         self.committed += 1
         if self.cpu_groups and self.committed == 1:
             self.cpu_start = (time.perf_counter(), self.committed, sample(self.cpu_groups))
+            self.calls_start = redis_calls()
         elif self.cpu_groups and self.committed == 1 + self.cpu_moves:
             self.cpu_end = (time.perf_counter(), self.committed, sample(self.cpu_groups))
+            self.calls_end = redis_calls()
 
     async def close_cpu_window(self) -> None:
         """At the window's end, end the CPU measure if fewer than cpu_moves moves came."""
@@ -96,6 +116,7 @@ class Meter:
         await asyncio.sleep(max(0.0, self.t1 - time.perf_counter()))
         if self.cpu_groups and self.cpu_start is not None and self.cpu_end is None:
             self.cpu_end = (time.perf_counter(), self.committed, sample(self.cpu_groups))
+            self.calls_end = redis_calls()
 
     def cpu_report(self) -> dict[str, object]:
         if self.cpu_start is None or self.cpu_end is None or self.cpu_end[1] <= self.cpu_start[1]:
@@ -103,7 +124,13 @@ class Meter:
         moves, seconds = self.cpu_end[1] - self.cpu_start[1], self.cpu_end[0] - self.cpu_start[0]
         used = {name: self.cpu_end[2][name] - self.cpu_start[2][name] for name in self.cpu_groups}
         total = sum(used.values())
+        calls = {
+            name: (self.calls_end.get(name, 0) - self.calls_start.get(name, 0)) / moves
+            for name in sorted(self.calls_end)
+            if self.calls_end.get(name, 0) > self.calls_start.get(name, 0)
+        }
         return {
+            "redis_calls_per_move": {**calls, "total": sum(calls.values())} if calls else {},
             "cpu_moves": moves,
             "cpu_window_s": seconds,
             "server_us_per_move": {**{n: 1e6 * v / moves for n, v in used.items()}, "total": 1e6 * total / moves},

@@ -14,6 +14,9 @@ its durable deployment on a throwaway PostgreSQL, `fsync=on`): rows are labelled
 the table has a "× peer" column per storage, and a PostgreSQL row's server CPU is Node plus every
 PostgreSQL process, as Flotilla's counts gateway + worker + Redis.
 
+Redis calls per committed move (INFO commandstats over the same moves, the calls a script makes
+included) are in each row, by command, and their total in the table.
+
 Server CPU per committed move: gateway, worker and Redis CPU from /proc (every thread and child
 process of each, bench/proc_cpu.py) over `--cpu-moves` committed moves from the window's first
 (load.py samples it at those moves), in µs per move, by process kind.
@@ -371,6 +374,12 @@ def host_text(r: dict[str, object]) -> str:
     return f"{host['busy_pct']:.0f} ({host['loadavg_1m']:.1f})" if isinstance(host, dict) else "–"
 
 
+def calls_text(r: dict[str, object]) -> str:
+    """Redis's calls per committed move, scripts' own calls included (load.py's INFO commandstats)."""
+    calls = r.get("redis_calls_per_move")
+    return f"{float(calls['total']):.1f}" if isinstance(calls, dict) and "total" in calls else "–"
+
+
 def table(rows: list[dict[str, object]]) -> str:
     """One row per run; "× peer" and "p99 ÷ peer" per peer storage run beside (memory first)."""
     storages = sorted({str(r["peer_storage"]) for r in rows if "peer_storage" in r}, key=lambda s: s != "memory")
@@ -381,8 +390,8 @@ def table(rows: list[dict[str, object]]) -> str:
     lines = [
         f"| system | M | moves/s |{ratio_heads} mover p50 / p99 ms | opponent p50 / p99 ms |{p99_heads} server CPU % "
         "| server CPU µs/move gw / wk / Redis = total | same, net of idle | idle CPU % | moves measured "
-        "| machine busy % (load avg) | former measure: CPU % / µs per move |",
-        "|---|---:|---:|" + "---:|" * columns + "---|---|" + "---:|" * columns + "---:|---|---|---:|---:|---|---|",
+        "| Redis calls/move | machine busy % (load avg) | former measure: CPU % / µs per move |",
+        "|---|---:|---:|" + "---:|" * columns + "---|---|" + "---:|" * columns + "---:|---|---|---:|---:|---:|---|---|",
     ]
     for r in rows:
         peers = [peer.get((s, r["games"])) if r.get("kind", "counter") == "counter" else None for s in storages]
@@ -401,7 +410,7 @@ def table(rows: list[dict[str, object]]) -> str:
             f"{float(r['mover_p50_ms'] or 0):.2f} / {float(r['mover_p99_ms'] or 0):.2f} | "  # type: ignore[arg-type]
             f"{float(r['opponent_p50_ms'] or 0):.2f} / {float(r['opponent_p99_ms'] or 0):.2f} | {p99_ratio} | "  # type: ignore[arg-type]
             f"{pct_text} | {us_per_move(r)} | {us_per_move(r, 'server_us_per_move_net')} | "
-            f"{float(r.get('server_idle_cpu_pct', 0)):.0f} | {r.get('cpu_moves', '–')} | "  # type: ignore[arg-type]
+            f"{float(r.get('server_idle_cpu_pct', 0)):.0f} | {r.get('cpu_moves', '–')} | {calls_text(r)} | "  # type: ignore[arg-type]
             f"{host_text(r)} | {old_text(r)} |"
         )
     return "\n".join(lines)
