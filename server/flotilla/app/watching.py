@@ -45,6 +45,16 @@ RESUME_POINT_UNKNOWN = "resume"
 
 
 @dataclass(frozen=True, slots=True)
+class PlainPrompt:
+    """A seat's legal actions as its commit stores them (the codec's plain form), converted to
+    rules actions only when rendered (gateway/render.py, which caches them: `source`, the commit's
+    stored prompts, names them with the rules and the seat)."""
+
+    actions: list[Any]
+    source: bytes
+
+
+@dataclass(frozen=True, slots=True)
 class Batch:
     """What one watcher receives at once: maybe a full view, events, maybe a prompt."""
 
@@ -52,7 +62,7 @@ class Batch:
     version: int
     view: Any | None = None
     events: tuple[EventRow, ...] = ()
-    prompt: tuple[Any, ...] | None = None
+    prompt: Sequence[Any] | PlainPrompt | None = None  # rules actions (a view's) or a commit's plain ones
     default: int | None = None  # the index in `prompt` of the game's default action (a timeout's)
     to_act: tuple[int, ...] = ()
     finished: bool = False
@@ -264,7 +274,7 @@ class Watcher:
             answers=tuple(answers),
         )
 
-    def _prompt(self) -> tuple[tuple[Any, ...], int | None] | None:
+    def _prompt(self) -> tuple[PlainPrompt, int | None] | None:
         """The viewer's legal actions at `version` (from the commit that ends there) and the index
         of its default action among them, if it must act."""
         if self.viewer is None or self.at is None or self.at.version != self.version:
@@ -274,7 +284,7 @@ class Watcher:
             return None
         self.prompted = self.version
         plain, default = found
-        return tuple(self.host.codec.from_plain(a) for a in plain), default
+        return PlainPrompt(plain, self.at.raw_prompts), default
 
     def unprompted(self) -> Batch | None:
         """The viewer's prompt at its version, if it must act and was not given it yet."""

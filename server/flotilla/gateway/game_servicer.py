@@ -30,6 +30,7 @@ from flotilla.gateway.auth import Principal, Tokens, principal_of, session_of
 from flotilla.gateway.errors import Rejected, maps_errors, maps_stream_errors, to_status
 from flotilla.gateway.limiting import CallLimits
 from flotilla.gateway.render import STATE_NAMES, Renderer, clock_from_pb
+from flotilla.gateway.update_bytes import UpdateWire, play_update
 from flotilla.identity.sessions import Sessions
 from flotilla.rules import Seat
 from flotilla.store.auth_store import AuthStore
@@ -96,6 +97,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         self.limits = limits
         self.auth = auth
         self.render = renderer
+        self.updates = UpdateWire(renderer)
         self.access = Access(games, auth, limits.limiter)
         self.catch_up = games.catch_up
 
@@ -256,7 +258,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
     @maps_stream_errors
     async def WatchGame(
         self, request: game_service_pb2.WatchGameRequest, context: Context
-    ) -> AsyncIterator[game_service_pb2.WatchGameResponse]:
+    ) -> AsyncIterator[bytes]:  # serialized WatchGameResponses (gateway/update_bytes.py)
         game_id = game_id_of(request.game)
         principal = await self.principal(context, required=False)
         bot = principal is not None and principal.is_bot_account
@@ -273,7 +275,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
     @maps_stream_errors
     async def Play(
         self, request_iterator: AsyncIterator[game_service_pb2.PlayRequest], context: Context
-    ) -> AsyncIterator[game_service_pb2.PlayResponse]:
+    ) -> AsyncIterator[game_service_pb2.PlayResponse | bytes]:  # updates serialized (gateway/update_bytes.py)
         first = await anext(aiter(request_iterator), None)
         if first is None or first.WhichOneof("kind") != "open":
             raise InvalidRequest("the first Play message must be `open` (game and resume point)", field="open")
@@ -300,21 +302,21 @@ class GameStream:
     """The messages of one game stream for one viewer (WatchGame's, and Play's: a PlayWire of
     app/play_session.py)."""
 
-    __slots__ = ("catch_up", "decode", "game_id", "render", "seat")
+    __slots__ = ("catch_up", "decode", "game_id", "seat", "updates")
 
     def __init__(self, servicer: GameServicer, game_id: str, seat: Seat | None) -> None:
         self.game_id = game_id
         self.seat = seat
-        self.render = servicer.render
+        self.updates = servicer.updates
         self.catch_up = servicer.catch_up
         self.decode = servicer.decode_action
 
-    async def update(self, batch: Batch) -> game_service_pb2.WatchGameResponse:
-        """One stream message; catch-up messages are rendered within the catch-up budget."""
+    async def update(self, batch: Batch) -> bytes:
+        """One stream message, serialized; catch-up messages are rendered within the catch-up budget."""
         if not batch.catch_up:
-            return self.render.watch_response(self.game_id, batch, self.seat)
+            return self.updates.update(self.game_id, batch, self.seat)
         async with self.catch_up.slot():
-            return self.render.watch_response(self.game_id, batch, self.seat)
+            return self.updates.update(self.game_id, batch, self.seat)
 
     @staticmethod
     def move(message: game_service_pb2.PlayRequest) -> game_service_pb2.SubmitActionRequest:
@@ -323,11 +325,8 @@ class GameStream:
         return message.submit
 
     @staticmethod
-    def answered(
-        update: game_service_pb2.WatchGameResponse, answers: Sequence[Answer]
-    ) -> game_service_pb2.PlayResponse:
-        update.answered_request_ids.extend(a.request_id for a in answers)
-        return game_service_pb2.PlayResponse(update=update)
+    def answered(update: bytes, answers: Sequence[Answer]) -> game_service_pb2.PlayResponse | bytes:
+        return play_update(update, answers)
 
     @staticmethod
     def outcome(request_id: str, result: Outcome | Exception) -> game_service_pb2.PlayResponse:

@@ -21,7 +21,7 @@ from flotilla.app.errors import InvalidRequest
 from flotilla.app.host import AnyRules, GameHost
 from flotilla.app.host_events import ABSENT, FINISHED, RULES_EVENT, STARTED, TIMED_OUT
 from flotilla.app.lineage import etag
-from flotilla.app.watching import RESUME_POINT_UNKNOWN, REWOUND, Batch
+from flotilla.app.watching import RESUME_POINT_UNKNOWN, REWOUND, Batch, PlainPrompt
 from flotilla.convert import GameConverter
 from flotilla.gateway.user_kinds import user_kind
 from flotilla.records import EventRow
@@ -164,9 +164,12 @@ class Renderer:
 
     def batch_prompt(self, batch: Batch, viewer: Seat | None) -> game_pb2.Prompt | None:
         """The viewer's prompt in `batch`, if it has one."""
-        if batch.prompt is None or viewer is None:
+        prompt = batch.prompt
+        if prompt is None or viewer is None:
             return None
-        return self.prompt(batch.host, viewer, batch.prompt, batch.version, batch.lineage, batch.default)
+        if isinstance(prompt, PlainPrompt):
+            prompt = [batch.host.codec.from_plain(a) for a in prompt.actions]
+        return self.prompt(batch.host, viewer, prompt, batch.version, batch.lineage, batch.default)
 
     # --- events ------------------------------------------------------------------------
     def event(

@@ -171,13 +171,23 @@ def _stream_stream(behaviour: Callable[[Any, Context], Any]) -> Callable[[Any, C
     return handle
 
 
+def _encoder(serialize: Callable[[Message], bytes]) -> Callable[[Message | bytes], bytes]:
+    """A method's response serializer: a message is serialized, bytes (a response the handler
+    serialized itself, e.g. a stream's cached update: gateway/update_bytes.py) pass as they are."""
+
+    def encode(response: Message | bytes) -> bytes:
+        return response if type(response) is bytes else serialize(response)  # type: ignore[arg-type]
+
+    return encode
+
+
 def handlers(service: ServiceDescriptor, servicer: object) -> dict[str, grpc.RpcMethodHandler[Any, Any]]:
     """The method handlers of `service`, implemented by `servicer`'s methods of the same names."""
     out: dict[str, grpc.RpcMethodHandler[Any, Any]] = {}
     for method in service.methods:
         behaviour = getattr(servicer, method.name)
         decode = _decoder(method)
-        encode = message_factory.GetMessageClass(method.output_type).SerializeToString
+        encode = _encoder(message_factory.GetMessageClass(method.output_type).SerializeToString)
         if method.client_streaming and method.server_streaming:
             out[method.name] = grpc.stream_stream_rpc_method_handler(
                 _stream_stream(behaviour), request_deserializer=decode, response_serializer=encode
