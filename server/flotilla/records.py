@@ -304,6 +304,7 @@ class Entry:
     previous: str = ""  # the lineage of the commit before it
     seat: int = -1  # whose request this commit applied (-1: the server's own, or unrecorded)
     request_id: str = ""
+    decoded_prompts: dict[str, Any] | None = field(default=None, compare=False, repr=False)  # of raw_prompts
 
     def prompt(self, seat: int) -> list[Any] | None:
         """The legal actions (plain) of `seat` after this commit, if it must act."""
@@ -315,7 +316,10 @@ class Entry:
         action among them (None when the entry has none), if it must act."""
         if seat not in self.to_act:
             return None
-        raw = orjson.loads(self.raw_prompts)
+        raw = self.decoded_prompts
+        if raw is None:  # decoded once: every watcher of the game on a gateway shares the entry
+            raw = orjson.loads(self.raw_prompts)
+            object.__setattr__(self, "decoded_prompts", raw)
         found: list[Any] | None = raw.get(str(seat))
         if found is None:
             return None

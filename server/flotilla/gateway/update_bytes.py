@@ -21,9 +21,12 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Sequence
 
+from flotilla.api.game.v1 import game_pb2
+from flotilla.app.host import GameHost
 from flotilla.app.lineage import etag
 from flotilla.app.watching import Answer, Batch, PlainPrompt
 from flotilla.gateway.render import Renderer
+from flotilla.records import EventRow
 from flotilla.rules import Seat
 
 _CACHE_SIZE = 20_000
@@ -71,6 +74,7 @@ class UpdateWire:
     def __init__(self, renderer: Renderer) -> None:
         self.render = renderer
         self._events: OrderedDict[tuple[str, str, int, int], bytes] = OrderedDict()
+        self._shared: OrderedDict[tuple[str, str, int], list[tuple[game_pb2.GameEvent, bytes]]] = OrderedDict()
         self._prompts: OrderedDict[tuple[str, str, Seat, bytes], tuple[bytes, bytes]] = OrderedDict()
 
     def update(self, game_id: str, batch: Batch, viewer: Seat | None) -> bytes:
@@ -97,12 +101,28 @@ class UpdateWire:
             key = (game_id, lineage, row.event_id, who)
             field = cache.get(key)
             if field is None:
-                msg = self.render.event(game_id, batch.host, row, viewer, lineage)
-                field = cache[key] = _nested(b"\x12", msg.SerializeToString())
+                field = cache[key] = self._event_field(game_id, batch.host, row, viewer, lineage)
                 if len(cache) > _CACHE_SIZE:
                     cache.popitem(last=False)
             out.append(field)
         return b"".join(out)
+
+    def _event_field(self, game_id: str, host: GameHost, row: EventRow, viewer: Seat | None, lineage: str) -> bytes:
+        """The events field of one event as `viewer` may see it, serialized once per message: the
+        viewers the renderer gives the same message (the same redaction) share its bytes."""
+        msg = self.render.event(game_id, host, row, viewer, lineage)
+        row_key = (game_id, lineage, row.event_id)
+        shared = self._shared.get(row_key)
+        if shared is None:
+            shared = self._shared[row_key] = []
+            if len(self._shared) > _CACHE_SIZE:
+                self._shared.popitem(last=False)
+        for seen, field in shared:
+            if seen is msg:  # the very message (held here, so its identity is not reused)
+                return field
+        field = _nested(b"\x12", msg.SerializeToString())
+        shared.append((msg, field))
+        return field
 
     def _prompt(self, batch: Batch, prompt: PlainPrompt, viewer: Seat, tag: bytes) -> bytes:
         """The Prompt message's bytes: seat 1, legal_actions 2, etag 3, texts 4, default 5."""
