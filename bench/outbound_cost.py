@@ -14,11 +14,10 @@ CPU per move (all seats), and their ratio.
 from __future__ import annotations
 
 import argparse
-import random
+import sys
 import time
+from pathlib import Path
 from typing import Any
-
-import orjson
 
 from flotilla.api.game.v1 import game_service_pb2
 from flotilla.app.host import GameHost, host_for
@@ -26,26 +25,11 @@ from flotilla.app.pacing import Budget
 from flotilla.app.watching import Batch, Watcher
 from flotilla.gateway.render import Renderer
 from flotilla.gateway.update_bytes import UpdateWire, play_update
-from flotilla.records import Entry, dump_rows
+from flotilla.records import Entry
 from flotilla.rules import Seat
 
-
-def stream_fields(host: GameHost, seats: int, moves: int) -> list[dict[bytes, bytes]]:
-    """A game of random legal moves as its stream's entries are stored (records.Entry's fields)."""
-    pick = random.Random(3)
-    step = host.start(host.config(seats, {}), 3, {}, 1000)
-    out, previous = [], b""
-    for n in range(moves + 1):
-        lineage = f"l{n}".encode()
-        fields = {b"v": str(step.version).encode(), b"e": dump_rows(step.events), b"p": orjson.dumps(step.prompts)}
-        fields |= {b"a": orjson.dumps(step.to_act), b"h": lineage, b"ph": previous, b"s": b"0", b"r": b"req%d" % n}
-        out.append(fields)
-        if not step.to_act:
-            break
-        seat = Seat(pick.choice(step.to_act))
-        action = pick.choice(host.rules.legal_actions(step.state, seat))
-        step, previous = host.step(step.state, seat, action, step.version, 1000 + n), lineage
-    return out
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from stored_games import stored_fields
 
 
 async def _no_view() -> Batch:
@@ -91,7 +75,7 @@ def main() -> None:
     for kind in args.kinds.split(","):
         host = host_for(kind)
         seats = 2 if kind == "counter" else 3
-        fields = stream_fields(host, seats, 150)
+        fields = stored_fields(host, seats, 150, seed=3)
         best = {"message": float("inf"), "bytes": float("inf")}
         for _ in range(args.rounds):
             for path in ("message", "bytes"):

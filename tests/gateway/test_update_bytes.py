@@ -5,8 +5,6 @@ in; Play's wrapper and answered ids; the streams' serializer passes bytes throug
 
 from __future__ import annotations
 
-import random
-
 import orjson
 import pytest
 
@@ -17,8 +15,9 @@ from flotilla.app.watching import Answer, Batch, Watcher
 from flotilla.gateway.render import Renderer
 from flotilla.gateway.services import handlers
 from flotilla.gateway.update_bytes import UpdateWire, play_update
-from flotilla.records import Entry, dump_rows, load_rows
+from flotilla.records import Entry
 from flotilla.rules import Seat
+from stored_games import stored_fields
 
 
 def seats(host: GameHost) -> int:
@@ -27,20 +26,7 @@ def seats(host: GameHost) -> int:
 
 def entries(host: GameHost, moves: int, seed: int) -> list[Entry]:
     """A game played by random legal moves, as its stream's entries (stored and read back)."""
-    pick = random.Random(seed)
-    config = host.config(seats(host), {})
-    step = host.start(config, seed, {}, 1000)
-    out, previous = [], ""
-    for n in range(moves + 1):
-        lineage = f"l{n}"
-        rows = load_rows(orjson.loads(dump_rows(step.events)))
-        out.append(Entry(step.version, rows, orjson.dumps(step.prompts), step.to_act, lineage, previous))
-        if not step.to_act:
-            break
-        seat = Seat(pick.choice(step.to_act))
-        action = pick.choice(host.rules.legal_actions(step.state, seat))
-        step, previous = host.step(step.state, seat, action, step.version, 1000 + n), lineage
-    return out
+    return [Entry.decode(fields) for fields in stored_fields(host, seats(host), moves, seed)]
 
 
 async def no_view() -> Batch:
