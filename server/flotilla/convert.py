@@ -83,62 +83,85 @@ def _field_names(cls: Any) -> tuple[str, ...]:
 
 
 class _Encoder:
-    """Python value -> message, with plans cached per (class, descriptor)."""
+    """Python value -> message. Per (class, descriptor) one generated function returns the message's
+    constructor keywords (nested dicts and lists, None for an unset field), so a whole message is
+    built by one constructor call; generated like the codec's encoders, from field names that are
+    identifiers, never from data."""
 
     def __init__(self) -> None:
-        self._plans: dict[tuple[type, Any], list[tuple[str, Any]]] = {}
+        self._fns: dict[tuple[type, Any], Callable[[Any], dict[str, Any]]] = {}
 
-    def plan(self, cls: type, descriptor: Any) -> list[tuple[str, Any]]:
-        key = (cls, descriptor)
-        plan = self._plans.get(key)
-        if plan is None:
-            plan = []
-            for name in _field_names(cls):
-                fd = descriptor.fields_by_name.get(name)
-                if fd is None:
-                    msg = f"{descriptor.full_name} has no field {name!r} for {cls.__qualname__}"
-                    raise TypeError(msg)
-                plan.append((name, fd))
-            self._plans[key] = plan
-        return plan
+    def message(self, new: Any, value: Any) -> Message:
+        """`value` (a dataclass) as the message `new` builds (a direct mirror or a union wrapper)."""
+        msg: Message = new(**self.kwargs(value, new.DESCRIPTOR))
+        return msg
 
-    def fill(self, msg: Message, value: Any) -> None:
-        """Write dataclass `value` into `msg` (a direct mirror or a union wrapper)."""
-        descriptor = msg.DESCRIPTOR
+    def kwargs(self, value: Any, descriptor: Any) -> dict[str, Any]:
+        """The constructor keywords of `descriptor`'s message for `value`."""
+        fn = self._fns.get((type(value), descriptor)) or self._compile(type(value), descriptor)
+        return fn(value)
+
+    def _compile(self, cls: type, descriptor: Any) -> Callable[[Any], dict[str, Any]]:
         cases = _union_cases(descriptor)
+        fn: Callable[[Any], dict[str, Any]]
         if cases is not None:
-            case = snake(type(value).__name__)
+            case = snake(cls.__name__)
             if case not in cases:
                 msg_text = f"{descriptor.full_name} has no case {case!r}"
                 raise TypeError(msg_text)
-            inner = getattr(msg, case)
-            inner.SetInParent()
-            self.fill(inner, value)
-            return
-        for name, fd in self.plan(type(value), descriptor):
-            item = getattr(value, name)
-            if item is None:
-                continue
-            if _is_repeated(fd):
-                items = sorted(item) if isinstance(item, frozenset) else item
-                target = getattr(msg, name)
-                if fd.message_type is not None:
-                    for element in items:
-                        self.fill(target.add(), element)
-                else:
-                    target.extend([self.scalar(fd, x) for x in items])
-            elif fd.message_type is not None:
-                sub = getattr(msg, name)
-                sub.SetInParent()
-                self.fill(sub, item)
-            else:
-                setattr(msg, name, self.scalar(fd, item))
+            inner, kwargs = descriptor.fields_by_name[case].message_type, self.kwargs
+
+            def fn(value: Any) -> dict[str, Any]:
+                return {case: kwargs(value, inner)}
+
+        else:
+            scope: dict[str, Any] = {"_sub": self.kwargs, "_fs": frozenset, "_sorted": sorted}
+            items = [
+                f"{name!r}: {self._field(i, name, descriptor, cls, scope)}" for i, name in enumerate(_field_names(cls))
+            ]
+            reads = "".join(f"    x{i} = value.{name}\n" for i, name in enumerate(_field_names(cls)))
+            exec(f"def encode(value):\n{reads}    return {{{', '.join(items)}}}\n", scope)
+            fn = scope["encode"]
+        self._fns[(cls, descriptor)] = fn
+        return fn
 
     @staticmethod
-    def scalar(fd: Any, value: Any) -> Any:
-        if isinstance(value, enum.Enum):
-            return fd.enum_type.values_by_name[enum_prefix(type(value)) + value.name].number
-        return value
+    def _field(i: int, name: str, descriptor: Any, cls: type, scope: dict[str, Any]) -> str:
+        """The expression of field `name` (read into `x<i>`): None stays None (the field unset)."""
+        fd = descriptor.fields_by_name.get(name)
+        if fd is None:
+            msg = f"{descriptor.full_name} has no field {name!r} for {cls.__qualname__}"
+            raise TypeError(msg)
+        if fd.message_type is not None:
+            scope[f"d{i}"] = fd.message_type
+            one = f"_sub({{}}, d{i})"
+        elif fd.enum_type is not None:
+            scope[f"e{i}"] = _enum_numbers(fd)
+            one = f"e{i}({{}})"
+        else:
+            one = "{}"
+        if _is_repeated(fd):
+            items = f"(_sorted(x{i}) if isinstance(x{i}, _fs) else x{i})"
+            whole = items if one == "{}" else f"[{one.format('e')} for e in {items}]"
+        else:
+            whole = one.format(f"x{i}")
+        return f"x{i}" if whole == f"x{i}" else f"(None if x{i} is None else {whole})"
+
+
+def _enum_numbers(fd: Any) -> Callable[[Any], Any]:
+    """An enum field's value: a member's number in the proto enum (by the prefixed name), else as is."""
+    numbers: dict[type, dict[Any, int]] = {}
+
+    def number(value: Any) -> Any:
+        if not isinstance(value, enum.Enum):
+            return value
+        by = numbers.setdefault(type(value), {})
+        found = by.get(value)
+        if found is None:
+            found = by[value] = fd.enum_type.values_by_name[enum_prefix(type(value)) + value.name].number
+        return found
+
+    return number
 
 
 class _Decoder:
@@ -217,9 +240,12 @@ class GameConverter:
 
     def action_to_pb(self, action: Any) -> Message:
         """A game action as the game's `Action` message."""
-        msg = self.Action()
-        _ENCODER.fill(msg, action)
-        return msg
+        return _ENCODER.message(self.Action, action)
+
+    def action_fields(self, action: Any) -> dict[str, Any]:
+        """A game action as the constructor keywords of the game's `Action` message (what a message
+        holding one, e.g. the envelope's game case, is built from without building this one first)."""
+        return _ENCODER.kwargs(action, self.Action.DESCRIPTOR)  # type: ignore[attr-defined]
 
     def action_from_pb(self, msg: Message) -> Any:
         """The game's `Action` message as a rules action; InvalidAction when malformed."""
@@ -233,15 +259,11 @@ class GameConverter:
 
     def event_to_pb(self, event: Any) -> Message:
         """A rules event as the game's `Event` message."""
-        msg = self.Event()
-        _ENCODER.fill(msg, event)
-        return msg
+        return _ENCODER.message(self.Event, event)
 
     def view_to_pb(self, view: Any) -> Message:
         """A rules view as the game's `View` message."""
-        msg = self.View()
-        _ENCODER.fill(msg, view)
-        return msg
+        return _ENCODER.message(self.View, view)
 
     def view_from_pb(self, msg: Message) -> Any:
         """The game's `View` message as the rules view (what a bot over RPC rebuilds worlds from,

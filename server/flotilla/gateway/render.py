@@ -153,11 +153,11 @@ class Renderer:
         self, host: GameHost, seat: Seat, actions: Sequence[Any], version: int, lineage: str, default: int | None = None
     ) -> game_pb2.Prompt:
         """`seat`'s prompt; `default`: the index in `actions` of the game's default action."""
-        rules = host.rules
+        rules, conv = host.rules, self.converter(host)
         return game_pb2.Prompt(
             seat=seat,
             etag=etag(version, lineage),
-            legal_actions=[self.action_to_pb(host, a) for a in actions],
+            legal_actions=[{rules.name: conv.action_fields(a)} for a in actions],  # built in one call
             legal_action_texts=[self.text(rules, a, action=True)[1] for a in actions],
             default_action_index=default,
         )
