@@ -4,6 +4,7 @@ FLOTILLA_LOOP_STALL_MS is logged with the task that held it (flotilla/loop_lag.p
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 
 from prometheus_client import REGISTRY
@@ -46,3 +47,24 @@ async def test_a_healthy_loop_logs_no_stall() -> None:
             before = lag_count()
             await until(lambda: asyncio.sleep(0, lag_count() >= before + 3), 5, "three lag samples")
     assert not [entry for entry in logs if entry["event"] == "event_loop.stalled"]
+
+
+class CountingEvent(threading.Event):
+    """An Event that counts the watch thread's waits (its wake-ups)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.waits = 0
+
+    def wait(self, timeout: float | None = None) -> bool:
+        self.waits += 1
+        return super().wait(timeout)
+
+
+async def test_the_watch_thread_of_a_healthy_loop_wakes_once_a_beat_or_less() -> None:
+    """It sleeps until the loop could be held past the threshold (not every half threshold: 20 times
+    a second at 100 ms, in every idle gateway and worker)."""
+    async with watch_loop(stall_ms=100) as watch:
+        watch.stopped = counting = CountingEvent()  # before its thread starts (at the first await)
+        await asyncio.sleep(2.0)
+    assert counting.waits <= 26, f"{counting.waits} wake-ups in 2 s (20 beats; every half threshold: 40)"

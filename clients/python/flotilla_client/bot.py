@@ -178,6 +178,8 @@ async def run_bot(
         if played.absent:  # cancelled: drain what was on its way until the stream ends
             continue
         if response.HasField("outcome"):
+            if response.outcome.status.code == 0:  # applied (answered from an earlier attempt of its request id)
+                continue
             if not keep_playing(FlotillaError.from_status(response.outcome.status)):
                 played.absent = True
                 stream.cancel()
