@@ -15,16 +15,33 @@ one: the move's whole write is one script. Without `answer_commit` it answers on
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
+import hiredis
 from redis.exceptions import NoScriptError, ResponseError
 
 from flotilla.store import keys
 from flotilla.store.client import Script, StoreClient
 from flotilla.store.commit_script import CommitArgs, CommitKeys, CommitRequest, Committed
+from flotilla.store.connections import run_packed
 from flotilla.store.meta import META_FIELDS, SEATCLOCK, GameMeta, meta_of
+from flotilla.store.script_slots import values_of
 from flotilla.store.transient import TRANSIENT, own_errors
+
+_KEYS = values_of(CommitKeys)
+_ARGS = values_of(CommitArgs)
+_KEY_COUNT = len(dataclasses.fields(CommitKeys))
+
+
+def evalsha_command(sha: str, commit: CommitRequest) -> bytes:
+    """One run of the commit script as a packed EVALSHA (hiredis packs it in one call: no
+    per-argument encoding in Python)."""
+    command: Any = ("EVALSHA", sha, _KEY_COUNT, *_KEYS(commit.keys), *_ARGS(commit.args))
+    packed: bytes = hiredis.pack_command(command)  # (its stub types a 1-tuple)
+    return packed
+
 
 RELEARN: tuple[type[Exception], ...] = (*TRANSIENT, ResponseError)
 """A cluster pipeline failed this way: the slots may have moved, relearn them (the caller retries)."""
@@ -195,11 +212,12 @@ class Commits(StoreClient):
         return out
 
     async def _commit_on(self, client: Any, script: Any, commits: Sequence[CommitRequest]) -> tuple[list[Any], bool]:
-        """Commit scripts in one pipeline on one connection, then WAIT for replicas if asked.
+        """Commit scripts in one write on one connection, then WAIT for replicas if asked.
 
-        Each run goes as a plain EVALSHA: a registered script in a pipeline makes redis-py send a
-        SCRIPT EXISTS first, a round trip per worker round. A Redis that lost its scripts (restarted)
-        answers NOSCRIPT and runs nothing: those runs are sent again once the script is loaded."""
+        Each run goes as a plain EVALSHA, packed here (`evalsha_command`; a registered script in a
+        redis-py pipeline would send a SCRIPT EXISTS first, a round trip per worker round). A Redis
+        that lost its scripts (restarted) answers NOSCRIPT and runs nothing: those runs are sent
+        again once the script is loaded."""
         replies, acked = await self._run_commits(client, script.sha, commits)
         missing = [i for i, reply in enumerate(replies) if isinstance(reply, NoScriptError)]
         if missing:
@@ -214,14 +232,13 @@ class Commits(StoreClient):
         return replies, acked >= self.wait_replicas
 
     async def _run_commits(self, client: Any, sha: str, commits: Sequence[CommitRequest]) -> tuple[list[Any], int]:
-        """One pipeline of commit runs (and the WAIT): their replies, errors included, and the replicas acked."""
-        async with client.pipeline(transaction=False) as pipe:
-            for commit in commits:
-                keys_list = commit.keys_list()
-                pipe.execute_command("EVALSHA", sha, len(keys_list), *keys_list, *commit.argv())
-            if self.wait_replicas:
-                pipe.execute_command("WAIT", self.wait_replicas, self.wait_timeout_ms)
-            replies: list[Any] = await pipe.execute(raise_on_error=False)
+        """One write of commit runs (and the WAIT), packed here: their replies, errors included, and
+        the replicas acked."""
+        packed = [evalsha_command(sha, commit) for commit in commits]
+        if self.wait_replicas:
+            wait: Any = ("WAIT", self.wait_replicas, self.wait_timeout_ms)
+            packed.append(hiredis.pack_command(wait))
+        replies = await run_packed(client, packed)
         if not self.wait_replicas:
             return replies, 0
         acked = replies.pop()

@@ -8,6 +8,9 @@ or leaves the writer on a closed transport, where uvloop raises `RuntimeError`. 
 path in Flotilla handles `ConnectionError` (UNAVAILABLE to clients, a worker's pause and
 retry); these classes turn that race into the `ConnectionError` it is.
 
+`run_packed` sends commands packed by the caller (hot paths: bytes built once, no per-argument
+encoding) as one write on a pooled connection, and reads their replies as a pipeline would.
+
 They do the same for a blocked read (XREAD BLOCK) on a primary that turns into a replica (a
 failover, or the old primary coming back): Redis ends the read with `UNBLOCKED force unblock
 from blocking operation, instance state changed (master -> replica?)`, which redis-py raises as
@@ -17,7 +20,7 @@ relearns the slots, and every reader waits and reads again instead of dying on i
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Any
 
 from redis.asyncio.cluster import ClusterNode, RedisCluster
@@ -95,3 +98,26 @@ def use_safe_connections(cluster: RedisCluster) -> None:
     node: ClusterNode
     for node in cluster.nodes_manager.startup_nodes.values():
         node.connection_class = safe
+
+
+async def run_packed(client: Any, packed: Sequence[bytes]) -> list[Any]:
+    """Commands already packed as RESP (`hiredis.pack_command`), sent in one write on one connection
+    of `client`'s pool; their replies in order, an error reply in its place as the exception (a
+    pipeline's `raise_on_error=False`). No response callbacks: replies as Redis gave them. A lost
+    connection raises (no retry, like the pools'); one left with replies unread is closed."""
+    pool = client.connection_pool
+    connection = await pool.get_connection()
+    try:
+        await connection.send_packed_command(b"".join(packed))
+        replies: list[Any] = []
+        for _command in packed:
+            try:
+                replies.append(await connection.read_response())
+            except ResponseError as exc:
+                replies.append(exc)
+    except BaseException:
+        await connection.disconnect()
+        raise
+    finally:
+        await pool.release(connection)
+    return replies
