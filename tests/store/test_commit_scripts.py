@@ -1,13 +1,16 @@
 """The commit script goes as a plain EVALSHA (no SCRIPT EXISTS round trip before each round): a Redis
-that lost its scripts (a restart, SCRIPT FLUSH) still commits every move of a round, once."""
+that lost its scripts (a restart, SCRIPT FLUSH) still commits every move of a round, once. On one
+Redis a round's commits share script calls (up to BATCH_MAX each), each judged as if alone."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
 
-from flotilla.store.commit_script import CommitCode
+from flotilla.store import commits, connections
+from flotilla.store.commit_script import BATCH_MAX, CommitCode
 from flotilla.store.redis_store import RedisStore
 from store.contract import FIRST, fill, new_game, outcome, step
 
@@ -43,6 +46,37 @@ async def test_a_round_sends_no_script_command(store: RedisStore, probe: Any, ui
     before = await script_calls(probe)
     await store.commit_many([step(store, uid, at=FIRST + 1, request_id="r2")])
     assert await script_calls(probe) == before
+
+
+async def test_a_round_shares_script_calls_on_one_redis_and_each_commit_is_judged_alone(
+    store: RedisStore, uid: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    games = [f"{uid}-{i}" for i in range(BATCH_MAX + 2)]
+    for game in games:
+        await new_game(store, game)
+        await fill(store, game)
+    await store.commit_many([step(store, games[0], at=FIRST, request_id="r1")])
+    sent: list[bytes] = []
+
+    async def run_packed(client: Any, packed: Sequence[bytes]) -> list[Any]:
+        sent.extend(packed)
+        return await connections.run_packed(client, packed)
+
+    monkeypatch.setattr(commits, "run_packed", run_packed)  # what goes to Redis (others share it)
+    round_ = [step(store, games[0], at=FIRST, request_id="r1")]  # applied before: its first outcome
+    round_ += [step(store, games[1], at=FIRST + 5, request_id="r1")]  # the game is not there: moved
+    round_ += [step(store, game, at=FIRST, request_id="r1") for game in games[2:]]
+    done = await store.commit_many(round_)
+    assert [d.code for d in done] == [CommitCode.ALREADY_APPLIED, CommitCode.MOVED] + [CommitCode.COMMITTED] * BATCH_MAX
+    assert (done[0].outcome, done[1].current_version) == (outcome(FIRST + 1), FIRST)
+    calls = [command.split(b"\r\n")[2] for command in sent]
+    assert calls == [b"EVALSHA"] * (len(round_) if store.cluster else 2)  # a cluster: a call per game (its slot)
+    for game in games[2:]:
+        assert await store.outcomes(game, 0, ["r1"]) == [outcome(FIRST + 1)]
+        assert len(await store.actions_log(game)) == 1
+    meta = await store.game_meta(games[1])
+    assert meta is not None
+    assert meta.version == FIRST
 
 
 async def script_calls(probe: Any) -> int:
