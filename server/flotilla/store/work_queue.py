@@ -245,7 +245,10 @@ class WorkQueue(StoreClient):
         delete the work entries; one round trip.
 
         An inbox is never created here (NOMKSTREAM): one whose gateway died has expired, and stays gone.
+        Nothing to do (every move of a round settled by its commit script): no pipeline at all.
         """
+        if not (rejections or replies or acks or wake or finished):
+            return
         async with self.redis.pipeline(transaction=False) as pipe:
             for game_id, seat, request_id, outcome in rejections:
                 pipe.set(keys.game_reply(game_id, seat, request_id), outcome, nx=True, ex=self.lifetimes.outcome_s)
