@@ -25,7 +25,7 @@ from redis.exceptions import NoScriptError, ResponseError
 from flotilla.store import keys
 from flotilla.store.client import Script, StoreClient, script_source
 from flotilla.store.commit_script import BATCH_MAX, CommitArgs, CommitKeys, CommitRequest, Committed, batch_source
-from flotilla.store.connections import run_packed
+from flotilla.store.connections import run_packed, run_packed_then
 from flotilla.store.meta import META_FIELDS, SEATCLOCK, GameMeta, meta_of
 from flotilla.store.script_slots import values_of
 from flotilla.store.transient import TRANSIENT, own_errors
@@ -222,6 +222,19 @@ class Commits(StoreClient):
             out.append(Committed.decode(reply, durable))
         return out
 
+    async def commit_then_read(
+        self, commits: Sequence[CommitRequest], read: bytes
+    ) -> tuple[list[Committed], asyncio.Future[Any]]:
+        """`commit_many` on a store that `settles_work`, with `read` (a packed XREADGROUP,
+        `WorkQueue.read_command`) in the same write after the commits: a worker's next read
+        costs no write of its own. Returns the commits' results and the read's reply to come
+        (`WorkQueue.read_reply`). Calls that met NOSCRIPT are sent again on another connection."""
+        assert self.settles_work, "one Redis, no replica waits"
+        calls = _calls(commits, True)
+        replies, reading = await run_packed_then(self.redis, [evalsha_command(call) for call in calls], read)
+        flat, _acked = await self._settled(self.redis, calls, replies)
+        return [Committed.decode(one, True) for one in flat], reading
+
     async def _commit_on(
         self, client: Any, commits: Sequence[CommitRequest], *, together: bool
     ) -> tuple[list[Any], bool]:
@@ -234,17 +247,26 @@ class Commits(StoreClient):
         again once the script is loaded."""
         calls = _calls(commits, together)
         replies, acked = await self._run_calls(client, calls)
+        flat, acked_again = await self._settled(client, calls, replies)
+        return flat, min(acked, acked_again) >= self.wait_replicas
+
+    async def _settled(
+        self, client: Any, calls: Sequence[Sequence[CommitRequest]], replies: list[Any]
+    ) -> tuple[list[Any], int]:
+        """The calls' replies (one per call) as one reply per commit, once the calls that met
+        NOSCRIPT were sent again after loading the script (and the replicas those acked); any
+        other error raised."""
         missing = [i for i, reply in enumerate(replies) if isinstance(reply, NoScriptError)]
+        acked = self.wait_replicas
         if missing:
             await client.script_load(BATCH_SOURCE)
-            again, acked_again = await self._run_calls(client, [calls[i] for i in missing])
+            again, acked = await self._run_calls(client, [calls[i] for i in missing])
             for i, reply in zip(missing, again, strict=True):
                 replies[i] = reply
-            acked = min(acked, acked_again)
         for reply in replies:
             if isinstance(reply, Exception):
                 raise reply
-        return [one for call in replies for one in call], acked >= self.wait_replicas
+        return [one for call in replies for one in call], acked
 
     async def _run_calls(self, client: Any, calls: Sequence[Sequence[CommitRequest]]) -> tuple[list[Any], int]:
         """One write of script calls (and the WAIT): a reply per call (the list of its commits'

@@ -10,13 +10,15 @@ import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import hiredis
 import structlog
 from redis.exceptions import NoScriptError, ResponseError
 
 from flotilla.errors import WorkGroupLost
 from flotilla.records import InboxReply, finished_fields
 from flotilla.store import keys
-from flotilla.store.client import StoreClient, as_text
+from flotilla.store.client import StoreClient, as_text, flat_fields
+from flotilla.store.connections import Reading
 from flotilla.store.limits_store import Bucket, LimitStore, gate_call, refusals_of
 from flotilla.store.supervise import supervised
 from flotilla.store.transient import RETRY_PAUSE_S, TRANSIENT, group_required, own_errors
@@ -147,6 +149,24 @@ class WorkQueue(StoreClient):
                 keys.WORKER_GROUP, consumer, dict.fromkeys(streams, ">"), count=count, block=block_ms
             )
         return [(stream.decode(), msg_id, fields) for stream, messages in reply or [] for msg_id, fields in messages]
+
+    def read_command(self, streams: Sequence[str], consumer: str, count: int, block_ms: int) -> bytes:
+        """`read_work`'s XREADGROUP (one Redis), packed: to go in the write of a round's commits
+        (`Commits.commit_then_read`); its reply is `read_reply`'s."""
+        command: Any = ("XREADGROUP", "GROUP", keys.WORKER_GROUP, consumer, "COUNT", count, "BLOCK", block_ms)
+        packed: bytes = hiredis.pack_command((*command, "STREAMS", *streams, *[">"] * len(streams)))
+        return packed
+
+    async def read_reply(self, reading: Reading) -> list[tuple[str, bytes, dict[bytes, bytes]]]:
+        """The messages a read sent ahead (`read_command`) delivered, as `read_work` gives them."""
+        with group_required():
+            reply = await reading
+        by_stream = reply.items() if isinstance(reply, dict) else reply or []  # RESP3: a map; RESP2: pairs
+        return [
+            (as_text(stream), msg_id, flat_fields(fields))
+            for stream, messages in by_stream
+            for msg_id, fields in messages
+        ]
 
     async def read_own_pending(
         self, streams: Sequence[str], consumer: str, count: int
