@@ -110,9 +110,7 @@ class WorkerBase:
         # (XREADGROUP from 0) instead of leaving them to XAUTOCLAIM. Also at start: a consumer
         # name given again after a restart may hold entries already.
         self.orphans = True
-        # The work loop's next read, sent in the write of a batch's last commits (`Worker.round`):
-        # its reply to come, which holds a connection until it is taken (`Worker.take_ahead`).
-        self.ahead: asyncio.Future[Any] | None = None
+        self.ahead: asyncio.Future[Any] | None = None  # the next read, sent with commits (Worker.commit)
 
     @classmethod
     def from_settings(cls, store: RedisStore, settings: Settings, consumer: str | None = None) -> Self:
