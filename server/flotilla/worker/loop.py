@@ -63,6 +63,10 @@ from flotilla.worker.timers import Timers
 __all__ = ["ISOLATE_FROM", "Message", "Worker", "parse_work", "work_streams"]  # their old home
 
 STATS_INTERVAL_S = 5.0
+READ_AHEAD_UP_TO = 1
+"""A batch of at most this many new messages sends the work loop's next read with its commits (one
+write fewer per move when moves come one at a time); a larger batch means work queues up, and the
+read sent after the batch gathers more (a read sent ahead returns with the first entry to come)."""
 BEAT_S = 0.1  # how often the event loop tells the watchdog it runs (FLOTILLA_WORKER_STALL_S)
 
 
@@ -148,7 +152,8 @@ class Worker(Reclaiming, Timers, Prefetching):
                     if stuck:
                         self._count_reclaimed("idle", stuck)
                     reclaimed += stuck
-                await self.handle_messages(messages, reclaimed, read_ahead=True)
+                read_ahead = len(messages) <= READ_AHEAD_UP_TO and not reclaimed
+                await self.handle_messages(messages, reclaimed, read_ahead=read_ahead)
                 self._failures = 0
             except StoreUnreachable as exc:  # unreachable, failing over (a cluster's CLUSTERDOWN, TRYAGAIN, ...)
                 log.warning("worker.redis_unavailable", error=str(exc))
