@@ -232,7 +232,11 @@ class Commits(StoreClient):
         assert self.settles_work, "one Redis, no replica waits"
         calls = _calls(commits, True)
         replies, reading = await run_packed_then(self.redis, [evalsha_command(call) for call in calls], read)
-        flat, _acked = await self._settled(self.redis, calls, replies)
+        try:
+            flat, _acked = await self._settled(self.redis, calls, replies)
+        except BaseException:
+            reading.cancel()  # its connection closed: what it delivered waits as this consumer's own pending
+            raise
         return [Committed.decode(one, True) for one in flat], reading
 
     async def _commit_on(
