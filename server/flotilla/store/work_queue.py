@@ -18,7 +18,7 @@ from flotilla.errors import WorkGroupLost
 from flotilla.records import InboxReply, finished_fields
 from flotilla.store import keys
 from flotilla.store.client import StoreClient, as_text, flat_fields
-from flotilla.store.connections import Reading
+from flotilla.store.connections import Reading, run_packed
 from flotilla.store.limits_store import Bucket, LimitStore, gate_call, refusals_of
 from flotilla.store.supervise import supervised
 from flotilla.store.transient import RETRY_PAUSE_S, TRANSIENT, group_required, own_errors
@@ -27,6 +27,15 @@ log = structlog.get_logger("flotilla.store")
 
 # A work entry waiting for the next pipeline: stream, fields, rate-limit buckets, its future.
 _Outgoing = tuple[str, dict[str, Any], tuple[Bucket, ...], "asyncio.Future[tuple[int, int] | None]"]
+
+
+def _messages(reply: Any) -> list[tuple[str, bytes, dict[bytes, bytes]]]:
+    """An XREADGROUP's raw reply as (stream, entry id, fields) per message."""
+    by_stream = reply.items() if isinstance(reply, dict) else reply or []  # RESP3: a map; RESP2: pairs
+    return [
+        (as_text(stream), msg_id, flat_fields(fields)) for stream, messages in by_stream for msg_id, fields in messages
+    ]
+
 
 CLOSE_ATTEMPTS = 50
 """How many times `close` cancels a work reader that has not ended (0.1 s apart)."""
@@ -141,14 +150,15 @@ class WorkQueue(StoreClient):
     async def read_work(
         self, streams: Sequence[str], consumer: str, count: int, block_ms: int
     ) -> list[tuple[str, bytes, dict[bytes, bytes]]]:
-        """New messages for `consumer` from any of `streams`, waiting up to `block_ms`."""
+        """New messages for `consumer` from any of `streams`, waiting up to `block_ms` (one Redis:
+        the XREADGROUP packed here, its reply parsed here, not by redis-py's generic layers)."""
         if self.cluster:
             return await self._read_work_per_stream(streams, consumer, count, block_ms)
+        (reply,) = await run_packed(self.redis, [self.read_command(streams, consumer, count, block_ms)])
         with group_required():
-            reply = await self.redis.xreadgroup(
-                keys.WORKER_GROUP, consumer, dict.fromkeys(streams, ">"), count=count, block=block_ms
-            )
-        return [(stream.decode(), msg_id, fields) for stream, messages in reply or [] for msg_id, fields in messages]
+            if isinstance(reply, Exception):
+                raise reply
+        return _messages(reply)
 
     def read_command(self, streams: Sequence[str], consumer: str, count: int, block_ms: int) -> bytes:
         """`read_work`'s XREADGROUP (one Redis), packed: to go in the write of a round's commits
@@ -161,12 +171,7 @@ class WorkQueue(StoreClient):
         """The messages a read sent ahead (`read_command`) delivered, as `read_work` gives them."""
         with group_required():
             reply = await reading
-        by_stream = reply.items() if isinstance(reply, dict) else reply or []  # RESP3: a map; RESP2: pairs
-        return [
-            (as_text(stream), msg_id, flat_fields(fields))
-            for stream, messages in by_stream
-            for msg_id, fields in messages
-        ]
+        return _messages(reply)
 
     async def read_own_pending(
         self, streams: Sequence[str], consumer: str, count: int
