@@ -22,7 +22,7 @@ from flotilla.worker.plan import Work
 class HoldingWorker(Worker):
     """Reads moves and holds them forever."""
 
-    async def handle(self, batch: list[Work]) -> None:
+    async def handle(self, batch: list[Work], *, read_ahead: bool = False) -> None:
         print("holding", *(w.request_id for w in batch), flush=True)
         await asyncio.Event().wait()
 

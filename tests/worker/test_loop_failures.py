@@ -51,9 +51,9 @@ class BuggyWorker(Worker):
             msg = f"a planted bug in the {loop} loop"
             raise RuntimeError(msg)
 
-    async def handle(self, batch: list[Work]) -> None:
+    async def handle(self, batch: list[Work], *, read_ahead: bool = False) -> None:
         self._bug("work")
-        await super().handle(batch)
+        await super().handle(batch, read_ahead=read_ahead)
 
     async def timer_pass(self) -> bool:
         self._bug("timers")
@@ -116,7 +116,7 @@ class Recorder(Worker):
         super().__init__(*args, **kwargs)
         self.batches: list[list[str]] = []
 
-    async def handle(self, batch: list[Work]) -> None:
+    async def handle(self, batch: list[Work], *, read_ahead: bool = False) -> None:
         self.batches.append([w.request_id for w in batch])
 
 

@@ -1,5 +1,9 @@
 """The commit script's interface, declared once: its KEYS, its ARGV in order, and its result codes.
 
+A worker runs the script as `batch_source()` makes it: the file's text as a function of one
+commit's KEYS and ARGV, called for each commit of one script call in order (a round's commits in
+one call: one script run in Redis per round, not per move).
+
 `store/scripts/commit_transition.lua` opens with a header and a prelude generated from these
 declarations (`lua_prelude()`): the prelude names each KEYS and ARGV slot, and the script's body
 uses only those names. `tests/records/test_script_slots.py` fails when the script's opening and
@@ -10,6 +14,7 @@ machinery (`slot`, `prelude`) is store/script_slots.py's.
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 from dataclasses import dataclass
 from typing import Any
@@ -111,6 +116,28 @@ class Committed:
         if code is CommitCode.ALREADY_APPLIED:
             return cls(code, outcome=reply[1])
         return cls(code, current_version=int(reply[1] or 0))
+
+
+BATCH_MAX = 64
+"""At most this many commits in one script call (Redis runs a call alone: others wait for it)."""
+
+
+def batch_source(body: str) -> str:
+    """The script a worker calls: `body` (commit_transition.lua) as a function whose parameters
+    KEYS and ARGV are one commit's slots, run for each commit of the call (their KEYS, then their
+    ARGV, each in the declared order); it returns the list of their replies, in order."""
+    nkeys, nargs = len(dataclasses.fields(CommitKeys)), len(dataclasses.fields(CommitArgs))
+    return (
+        "local function commit(KEYS, ARGV)\n"
+        f"{body}"
+        "end\n"
+        "local replies = {}\n"
+        f"for i = 0, #ARGV / {nargs} - 1 do\n"
+        f"  local keys = {{unpack(KEYS, i * {nkeys} + 1, (i + 1) * {nkeys})}}\n"
+        f"  replies[i + 1] = commit(keys, {{unpack(ARGV, i * {nargs} + 1, (i + 1) * {nargs})}})\n"
+        "end\n"
+        "return replies\n"
+    )
 
 
 def lua_prelude() -> str:

@@ -15,16 +15,46 @@ one: the move's whole write is one script. Without `answer_commit` it answers on
 from __future__ import annotations
 
 import asyncio
+import hashlib
 from collections.abc import Sequence
 from typing import Any
 
+import hiredis
 from redis.exceptions import NoScriptError, ResponseError
 
 from flotilla.store import keys
-from flotilla.store.client import Script, StoreClient
-from flotilla.store.commit_script import CommitArgs, CommitKeys, CommitRequest, Committed
+from flotilla.store.client import Script, StoreClient, script_source
+from flotilla.store.commit_script import BATCH_MAX, CommitArgs, CommitKeys, CommitRequest, Committed, batch_source
+from flotilla.store.connections import run_packed, run_packed_then
 from flotilla.store.meta import META_FIELDS, SEATCLOCK, GameMeta, meta_of
+from flotilla.store.script_slots import values_of
 from flotilla.store.transient import TRANSIENT, own_errors
+
+_KEYS = values_of(CommitKeys)
+_ARGS = values_of(CommitArgs)
+BATCH_SOURCE = batch_source(script_source("commit_transition.lua"))
+BATCH_SHA = hashlib.sha1(BATCH_SOURCE.encode()).hexdigest()
+
+
+def evalsha_command(commits: Sequence[CommitRequest]) -> bytes:
+    """One call of the batch script (commit_script.batch_source) for `commits`, packed by hiredis
+    in one call: no per-argument encoding in Python."""
+    keys_list: list[Any] = []
+    argv: list[Any] = []
+    for commit in commits:
+        keys_list += _KEYS(commit.keys)
+        argv += _ARGS(commit.args)
+    command: Any = ("EVALSHA", BATCH_SHA, len(keys_list), *keys_list, *argv)
+    packed: bytes = hiredis.pack_command(command)  # (its stub types a 1-tuple)
+    return packed
+
+
+def _calls(commits: Sequence[CommitRequest], together: bool) -> list[Sequence[CommitRequest]]:
+    """The script calls for `commits`: up to BATCH_MAX in each where their keys may share a call
+    (one Redis), else one call each (a cluster: each game's keys are in its own slot)."""
+    size = BATCH_MAX if together else 1
+    return [commits[i : i + size] for i in range(0, len(commits), size)]
+
 
 RELEARN: tuple[type[Exception], ...] = (*TRANSIENT, ResponseError)
 """A cluster pipeline failed this way: the slots may have moved, relearn them (the caller retries)."""
@@ -110,7 +140,6 @@ def commit_request(
 class Commits(StoreClient):
     """Prefetch, commit scripts, recorded outcomes and seat-clock updates."""
 
-    _commit = Script("commit_transition.lua")
     _update_clock = Script("update_clock.lua")
 
     @property
@@ -156,11 +185,12 @@ class Commits(StoreClient):
         )
 
     async def commit_many(self, commits: Sequence[CommitRequest]) -> list[Committed]:
-        """Run several commit scripts in one round trip per primary (each is atomic on its own)."""
+        """Run several commits in one round trip per primary (each is atomic on its own; on one
+        Redis, up to BATCH_MAX share a script call)."""
         if not commits:
             return []
         if not self.cluster:
-            replies, durable = await self._commit_on(self.redis, self._commit, commits)
+            replies, durable = await self._commit_on(self.redis, commits, together=True)
             durability = [durable] * len(commits)
         else:  # a cluster pipeline cannot run scripts: one plain pipeline per primary, concurrently
             await self.redis.initialize()  # the slot map (a fresh client has none; at once after)
@@ -171,9 +201,7 @@ class Commits(StoreClient):
             try:
                 results = await asyncio.gather(
                     *(
-                        self._commit_on(
-                            self._nodes[address].client, self._nodes[address].script, [commits[i] for i in idx]
-                        )
+                        self._commit_on(self._nodes[address].client, [commits[i] for i in idx], together=False)
                         for address, idx in by_node.items()
                     )
                 )
@@ -194,34 +222,64 @@ class Commits(StoreClient):
             out.append(Committed.decode(reply, durable))
         return out
 
-    async def _commit_on(self, client: Any, script: Any, commits: Sequence[CommitRequest]) -> tuple[list[Any], bool]:
-        """Commit scripts in one pipeline on one connection, then WAIT for replicas if asked.
+    async def commit_then_read(
+        self, commits: Sequence[CommitRequest], read: bytes
+    ) -> tuple[list[Committed], asyncio.Future[Any]]:
+        """`commit_many` on a store that `settles_work`, with `read` (a packed XREADGROUP,
+        `WorkQueue.read_command`) in the same write after the commits: a worker's next read
+        costs no write of its own. Returns the commits' results and the read's reply to come
+        (`WorkQueue.read_reply`). Calls that met NOSCRIPT are sent again on another connection."""
+        assert self.settles_work, "one Redis, no replica waits"
+        calls = _calls(commits, True)
+        replies, reading = await run_packed_then(self.redis, [evalsha_command(call) for call in calls], read)
+        try:
+            flat, _acked = await self._settled(self.redis, calls, replies)
+        except BaseException:
+            reading.cancel()  # its connection closed: what it delivered waits as this consumer's own pending
+            raise
+        return [Committed.decode(one, True) for one in flat], reading
 
-        Each run goes as a plain EVALSHA: a registered script in a pipeline makes redis-py send a
-        SCRIPT EXISTS first, a round trip per worker round. A Redis that lost its scripts (restarted)
-        answers NOSCRIPT and runs nothing: those runs are sent again once the script is loaded."""
-        replies, acked = await self._run_commits(client, script.sha, commits)
+    async def _commit_on(
+        self, client: Any, commits: Sequence[CommitRequest], *, together: bool
+    ) -> tuple[list[Any], bool]:
+        """Commits in one write on one connection (script calls: `_calls`), then WAIT for replicas
+        if asked: a reply per commit, and whether the replicas confirmed them.
+
+        Each call goes as a plain EVALSHA, packed here (`evalsha_command`; a registered script in a
+        redis-py pipeline would send a SCRIPT EXISTS first, a round trip per worker round). A Redis
+        that lost its scripts (restarted) answers NOSCRIPT and runs nothing: those calls are sent
+        again once the script is loaded."""
+        calls = _calls(commits, together)
+        replies, acked = await self._run_calls(client, calls)
+        flat, acked_again = await self._settled(client, calls, replies)
+        return flat, min(acked, acked_again) >= self.wait_replicas
+
+    async def _settled(
+        self, client: Any, calls: Sequence[Sequence[CommitRequest]], replies: list[Any]
+    ) -> tuple[list[Any], int]:
+        """The calls' replies (one per call) as one reply per commit, once the calls that met
+        NOSCRIPT were sent again after loading the script (and the replicas those acked); any
+        other error raised."""
         missing = [i for i, reply in enumerate(replies) if isinstance(reply, NoScriptError)]
+        acked = self.wait_replicas
         if missing:
-            await client.script_load(script.script)
-            again, acked_again = await self._run_commits(client, script.sha, [commits[i] for i in missing])
+            await client.script_load(BATCH_SOURCE)
+            again, acked = await self._run_calls(client, [calls[i] for i in missing])
             for i, reply in zip(missing, again, strict=True):
                 replies[i] = reply
-            acked = min(acked, acked_again)
         for reply in replies:
             if isinstance(reply, Exception):
                 raise reply
-        return replies, acked >= self.wait_replicas
+        return [one for call in replies for one in call], acked
 
-    async def _run_commits(self, client: Any, sha: str, commits: Sequence[CommitRequest]) -> tuple[list[Any], int]:
-        """One pipeline of commit runs (and the WAIT): their replies, errors included, and the replicas acked."""
-        async with client.pipeline(transaction=False) as pipe:
-            for commit in commits:
-                keys_list = commit.keys_list()
-                pipe.execute_command("EVALSHA", sha, len(keys_list), *keys_list, *commit.argv())
-            if self.wait_replicas:
-                pipe.execute_command("WAIT", self.wait_replicas, self.wait_timeout_ms)
-            replies: list[Any] = await pipe.execute(raise_on_error=False)
+    async def _run_calls(self, client: Any, calls: Sequence[Sequence[CommitRequest]]) -> tuple[list[Any], int]:
+        """One write of script calls (and the WAIT): a reply per call (the list of its commits'
+        replies, or the error), and the replicas acked."""
+        packed = [evalsha_command(call) for call in calls]
+        if self.wait_replicas:
+            wait: Any = ("WAIT", self.wait_replicas, self.wait_timeout_ms)
+            packed.append(hiredis.pack_command(wait))
+        replies = await run_packed(client, packed)
         if not self.wait_replicas:
             return replies, 0
         acked = replies.pop()

@@ -8,6 +8,11 @@ or leaves the writer on a closed transport, where uvloop raises `RuntimeError`. 
 path in Flotilla handles `ConnectionError` (UNAVAILABLE to clients, a worker's pause and
 retry); these classes turn that race into the `ConnectionError` it is.
 
+`run_packed` sends commands packed by the caller (hot paths: bytes built once, no per-argument
+encoding) as one write on a pooled connection, and reads their replies as a pipeline would;
+`run_packed_then` adds a blocking read to the same write, answered later (a worker's next read
+after its round's commits).
+
 They do the same for a blocked read (XREAD BLOCK) on a primary that turns into a replica (a
 failover, or the old primary coming back): Redis ends the read with `UNBLOCKED force unblock
 from blocking operation, instance state changed (master -> replica?)`, which redis-py raises as
@@ -17,7 +22,8 @@ relearns the slots, and every reader waits and reads again instead of dying on i
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Iterable
+import asyncio
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Any
 
 from redis.asyncio.cluster import ClusterNode, RedisCluster
@@ -95,3 +101,58 @@ def use_safe_connections(cluster: RedisCluster) -> None:
     node: ClusterNode
     for node in cluster.nodes_manager.startup_nodes.values():
         node.connection_class = safe
+
+
+Reading = asyncio.Future[Any]
+"""The reply to come of a command sent ahead (`run_packed_then`)."""
+
+
+async def run_packed(client: Any, packed: Sequence[bytes]) -> list[Any]:
+    """Commands already packed as RESP (`hiredis.pack_command`), sent in one write on one connection
+    of `client`'s pool; their replies in order, an error reply in its place as the exception (a
+    pipeline's `raise_on_error=False`). No response callbacks: replies as Redis gave them. A lost
+    connection raises (no retry, like the pools'); one left with replies unread is closed."""
+    replies, _none = await _run(client, packed, None)
+    return replies
+
+
+async def run_packed_then(client: Any, packed: Sequence[bytes], last: bytes) -> tuple[list[Any], Reading]:
+    """`run_packed`, with one more command (`last`, a blocking read) in the same write: the replies
+    to `packed`, and the future of the last one's (its error raised there), which holds the
+    connection until it is answered."""
+    replies, future = await _run(client, packed, last)
+    assert future is not None
+    return replies, future
+
+
+async def _run(
+    client: Any, packed: Sequence[bytes], last: bytes | None
+) -> tuple[list[Any], asyncio.Future[Any] | None]:
+    pool = client.connection_pool
+    connection = await pool.get_connection()
+    try:
+        await connection.send_packed_command(b"".join(packed if last is None else [*packed, last]))
+        replies: list[Any] = []
+        for _command in packed:
+            try:
+                replies.append(await connection.read_response())
+            except ResponseError as exc:
+                replies.append(exc)
+    except BaseException:
+        await connection.disconnect()
+        await pool.release(connection)
+        raise
+    if last is None:
+        await pool.release(connection)
+        return replies, None
+    return replies, asyncio.ensure_future(_last_reply(pool, connection))
+
+
+async def _last_reply(pool: Any, connection: Any) -> Any:
+    try:
+        return await connection.read_response()
+    except BaseException:
+        await connection.disconnect()
+        raise
+    finally:
+        await pool.release(connection)

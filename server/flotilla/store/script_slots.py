@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-from collections.abc import Mapping
+import operator
+from collections.abc import Callable, Mapping
 from dataclasses import field
 from typing import Any, TypeVar
 
@@ -25,7 +26,21 @@ def slot(text: str) -> Any:
 
 def in_order(slots: Any) -> list[Any]:
     """A KEYS or ARGV dataclass's values, in the declared order."""
-    return [getattr(slots, f.name) for f in dataclasses.fields(slots)]
+    return list(values_of(type(slots))(slots))
+
+
+def values_of(cls: type) -> Callable[[Any], tuple[Any, ...]]:
+    """A getter of a KEYS or ARGV dataclass's values as a tuple, in the declared order (built
+    once per class: the commit path packs them for every move)."""
+    found = _GETTERS.get(cls)
+    if found is None:
+        names = [f.name for f in dataclasses.fields(cls)]
+        getter = operator.attrgetter(*names)
+        found = _GETTERS[cls] = getter if len(names) > 1 else lambda slots: (getter(slots),)
+    return found
+
+
+_GETTERS: dict[type, Callable[[Any], tuple[Any, ...]]] = {}
 
 
 def prelude(title: str, source: str, keys: type, args: type, codes: Mapping[Code, str], returns: str) -> str:

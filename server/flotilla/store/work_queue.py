@@ -10,13 +10,15 @@ import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import hiredis
 import structlog
 from redis.exceptions import NoScriptError, ResponseError
 
 from flotilla.errors import WorkGroupLost
 from flotilla.records import InboxReply, finished_fields
 from flotilla.store import keys
-from flotilla.store.client import StoreClient, as_text
+from flotilla.store.client import StoreClient, as_text, flat_fields
+from flotilla.store.connections import Reading, run_packed
 from flotilla.store.limits_store import Bucket, LimitStore, gate_call, refusals_of
 from flotilla.store.supervise import supervised
 from flotilla.store.transient import RETRY_PAUSE_S, TRANSIENT, group_required, own_errors
@@ -25,6 +27,15 @@ log = structlog.get_logger("flotilla.store")
 
 # A work entry waiting for the next pipeline: stream, fields, rate-limit buckets, its future.
 _Outgoing = tuple[str, dict[str, Any], tuple[Bucket, ...], "asyncio.Future[tuple[int, int] | None]"]
+
+
+def _messages(reply: Any) -> list[tuple[str, bytes, dict[bytes, bytes]]]:
+    """An XREADGROUP's raw reply as (stream, entry id, fields) per message."""
+    by_stream = reply.items() if isinstance(reply, dict) else reply or []  # RESP3: a map; RESP2: pairs
+    return [
+        (as_text(stream), msg_id, flat_fields(fields)) for stream, messages in by_stream for msg_id, fields in messages
+    ]
+
 
 CLOSE_ATTEMPTS = 50
 """How many times `close` cancels a work reader that has not ended (0.1 s apart)."""
@@ -139,14 +150,28 @@ class WorkQueue(StoreClient):
     async def read_work(
         self, streams: Sequence[str], consumer: str, count: int, block_ms: int
     ) -> list[tuple[str, bytes, dict[bytes, bytes]]]:
-        """New messages for `consumer` from any of `streams`, waiting up to `block_ms`."""
+        """New messages for `consumer` from any of `streams`, waiting up to `block_ms` (one Redis:
+        the XREADGROUP packed here, its reply parsed here, not by redis-py's generic layers)."""
         if self.cluster:
             return await self._read_work_per_stream(streams, consumer, count, block_ms)
+        (reply,) = await run_packed(self.redis, [self.read_command(streams, consumer, count, block_ms)])
         with group_required():
-            reply = await self.redis.xreadgroup(
-                keys.WORKER_GROUP, consumer, dict.fromkeys(streams, ">"), count=count, block=block_ms
-            )
-        return [(stream.decode(), msg_id, fields) for stream, messages in reply or [] for msg_id, fields in messages]
+            if isinstance(reply, Exception):
+                raise reply
+        return _messages(reply)
+
+    def read_command(self, streams: Sequence[str], consumer: str, count: int, block_ms: int) -> bytes:
+        """`read_work`'s XREADGROUP (one Redis), packed: to go in the write of a round's commits
+        (`Commits.commit_then_read`); its reply is `read_reply`'s."""
+        command: Any = ("XREADGROUP", "GROUP", keys.WORKER_GROUP, consumer, "COUNT", count, "BLOCK", block_ms)
+        packed: bytes = hiredis.pack_command((*command, "STREAMS", *streams, *[">"] * len(streams)))
+        return packed
+
+    async def read_reply(self, reading: Reading) -> list[tuple[str, bytes, dict[bytes, bytes]]]:
+        """The messages a read sent ahead (`read_command`) delivered, as `read_work` gives them."""
+        with group_required():
+            reply = await reading
+        return _messages(reply)
 
     async def read_own_pending(
         self, streams: Sequence[str], consumer: str, count: int
@@ -245,7 +270,10 @@ class WorkQueue(StoreClient):
         delete the work entries; one round trip.
 
         An inbox is never created here (NOMKSTREAM): one whose gateway died has expired, and stays gone.
+        Nothing to do (every move of a round settled by its commit script): no pipeline at all.
         """
+        if not (rejections or replies or acks or wake or finished):
+            return
         async with self.redis.pipeline(transaction=False) as pipe:
             for game_id, seat, request_id, outcome in rejections:
                 pipe.set(keys.game_reply(game_id, seat, request_id), outcome, nx=True, ex=self.lifetimes.outcome_s)

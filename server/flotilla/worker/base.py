@@ -13,7 +13,7 @@ import time
 import uuid
 from collections import OrderedDict
 from collections.abc import Sequence
-from typing import Self
+from typing import Any, Self
 
 import structlog
 
@@ -110,6 +110,7 @@ class WorkerBase:
         # (XREADGROUP from 0) instead of leaving them to XAUTOCLAIM. Also at start: a consumer
         # name given again after a restart may hold entries already.
         self.orphans = True
+        self.ahead: asyncio.Future[Any] | None = None  # the next read, sent with commits (Worker.commit)
 
     @classmethod
     def from_settings(cls, store: RedisStore, settings: Settings, consumer: str | None = None) -> Self:
@@ -136,6 +137,6 @@ class WorkerBase:
         states a prefetch decodes: the watchdog bounds one piece of rules work, not a batch)."""
         self.beat = time.monotonic()
 
-    async def handle(self, batch: list[Work]) -> None:
+    async def handle(self, batch: list[Work], *, read_ahead: bool = False) -> None:
         """Apply a batch of work (worker/loop.py, `Worker.handle`)."""
         raise NotImplementedError

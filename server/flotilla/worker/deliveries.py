@@ -30,12 +30,15 @@ def parse_work(stream: str, msg_id: bytes, fields: dict[bytes, bytes]) -> Work:
 class Deliveries(WorkerBase):
     """Applying what was read, and the dead letters (a part of `Worker`, worker/base.py)."""
 
-    async def handle_messages(self, fresh: list[Message], reclaimed: list[Message]) -> None:
+    async def handle_messages(
+        self, fresh: list[Message], reclaimed: list[Message], *, read_ahead: bool = False
+    ) -> None:
         """Apply new messages and reclaimed ones (delivered before, to this or another consumer).
 
         A reclaimed message delivered more than `max_deliveries` times is set aside in the dead
         letters (it took a worker down each time); one delivered `ISOLATE_FROM` times or more is
-        applied alone, after the others."""
+        applied alone, after the others. `read_ahead`: the work loop's next read may go with the
+        last commits (`Worker.round`)."""
         alone: list[Message] = []
         if reclaimed:
             counts = await self.dead_letters.deliveries([(stream, msg_id) for stream, msg_id, _f in reclaimed])
@@ -51,7 +54,7 @@ class Deliveries(WorkerBase):
             await self.bury(doomed)
             fresh = fresh + together
         if fresh:
-            await self.handle(await self.parsed(fresh))
+            await self.handle(await self.parsed(fresh), read_ahead=read_ahead and not alone)
         for message in alone:
             await self.handle(await self.parsed([message]))
 

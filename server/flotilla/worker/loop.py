@@ -32,12 +32,14 @@ import contextlib
 import time
 from collections import OrderedDict
 from collections.abc import Set as AbstractSet
+from typing import Any
 
 from flotilla import metrics
 from flotilla.app.outcome import Outcome
 from flotilla.errors import StoreError, StoreUnreachable, WorkGroupLost
 from flotilla.records import ACT, CLOCK, InboxReply
 from flotilla.store import keys
+from flotilla.store.commit_script import CommitRequest, Committed
 from flotilla.store.liveness import Liveness
 from flotilla.store.transient import RETRY_PAUSE_S
 from flotilla.worker.base import incident_of, log, wall_clock_ms, work_streams
@@ -61,6 +63,10 @@ from flotilla.worker.timers import Timers
 __all__ = ["ISOLATE_FROM", "Message", "Worker", "parse_work", "work_streams"]  # their old home
 
 STATS_INTERVAL_S = 5.0
+READ_AHEAD_UP_TO = 1
+"""A batch of at most this many new messages sends the work loop's next read with its commits (one
+write fewer per move when moves come one at a time); a larger batch means work queues up, and the
+read sent after the batch gathers more (a read sent ahead returns with the first entry to come)."""
 BEAT_S = 0.1  # how often the event loop tells the watchdog it runs (FLOTILLA_WORKER_STALL_S)
 
 
@@ -129,12 +135,16 @@ class Worker(Reclaiming, Timers, Prefetching):
                     metrics.DEAD_LETTERS_KEPT.set(await self.dead_letters.length())
                 messages: list[Message] = []
                 reclaimed: list[Message] = []
+                ahead = self.take_ahead()
+                if ahead is not None:  # sent with the last batch's commits
+                    messages = await self.store.read_reply(ahead)
                 if self.orphans:
                     self.orphans = False
+                    messages = []  # delivered to this consumer: read again just below
                     reclaimed = await self.store.read_own_pending(self.streams, self.consumer, self.batch)
                     if reclaimed:
                         self._count_reclaimed("own", reclaimed)
-                else:
+                elif ahead is None:
                     messages = await self.store.read_work(self.streams, self.consumer, self.batch, self.block_ms)
                 if time.monotonic() - last_claim > self.claim_idle_ms / 2000:
                     last_claim = time.monotonic()
@@ -142,7 +152,8 @@ class Worker(Reclaiming, Timers, Prefetching):
                     if stuck:
                         self._count_reclaimed("idle", stuck)
                     reclaimed += stuck
-                await self.handle_messages(messages, reclaimed)
+                read_ahead = len(messages) <= READ_AHEAD_UP_TO and not reclaimed
+                await self.handle_messages(messages, reclaimed, read_ahead=read_ahead)
                 self._failures = 0
             except StoreUnreachable as exc:  # unreachable, failing over (a cluster's CLUSTERDOWN, TRYAGAIN, ...)
                 log.warning("worker.redis_unavailable", error=str(exc))
@@ -156,6 +167,21 @@ class Worker(Reclaiming, Timers, Prefetching):
                     await self.store.ensure_group(stream)
             except Exception as exc:  # a bug
                 await self._survive(exc)
+        await self._drain_ahead()
+
+    def take_ahead(self) -> asyncio.Future[Any] | None:
+        """The reply to come of the read sent ahead, if one was (then it is no longer kept)."""
+        ahead, self.ahead = self.ahead, None
+        return ahead
+
+    async def _drain_ahead(self) -> None:
+        """Stopping: apply what a read sent ahead delivered (else it waits for another worker's claim)."""
+        ahead = self.take_ahead()
+        if ahead is not None:
+            try:
+                await self.handle_messages(await self.store.read_reply(ahead), [])
+            except StoreError as exc:
+                log.warning("worker.redis_unavailable", error=str(exc))
 
     async def _survive(self, exc: Exception) -> None:
         """After an unexpected error in the work loop: log it, and read what this consumer holds
@@ -191,15 +217,17 @@ class Worker(Reclaiming, Timers, Prefetching):
                 incident_of("janitor", exc)
 
     # --- one batch ---------------------------------------------------------------------
-    async def handle(self, batch: list[Work]) -> None:
-        """Apply a batch: one action per game per round, until every message is answered."""
+    async def handle(self, batch: list[Work], *, read_ahead: bool = False) -> None:
+        """Apply a batch: one action per game per round, until every message is answered.
+        `read_ahead`: the work loop's next read goes with the commits of the last round."""
         pending: OrderedDict[str, list[Work]] = OrderedDict()
         for work in batch:
             pending.setdefault(work.game_id, []).append(work)
         attempts: dict[MessageKey, int] = {}
         while pending:
             round_ = [queue[0] for queue in pending.values()]
-            retry = await self.round(round_, attempts)
+            last = read_ahead and all(len(queue) == 1 for queue in pending.values())
+            retry = await self.round(round_, attempts, read_ahead=last)
             for work in round_:
                 if work.key in retry:
                     continue
@@ -208,12 +236,15 @@ class Worker(Reclaiming, Timers, Prefetching):
                 if not queue:
                     del pending[work.game_id]
 
-    async def round(self, works: list[Work], attempts: dict[MessageKey, int]) -> set[MessageKey]:
+    async def round(
+        self, works: list[Work], attempts: dict[MessageKey, int], *, read_ahead: bool = False
+    ) -> set[MessageKey]:
         """Process one piece of work of each game; returns the messages to retry (version moved).
 
         Three round trips: the prefetch, the commit scripts (and WAIT, with the durability knob
-        on), and the answers with the acknowledgements. The decisions between them are pure
-        (worker/plan.py)."""
+        on), and the answers with the acknowledgements; on one Redis usually only the commits,
+        with the work loop's next read in their write (`read_ahead`, `commit`). The decisions
+        between them are pure (worker/plan.py)."""
         broken: dict[str, Exception] = {}
         earlier, clock_rows, unread = await self.prefetch(works, broken)
         now_ms = wall_clock_ms()
@@ -234,7 +265,7 @@ class Worker(Reclaiming, Timers, Prefetching):
         if plan.failed:
             await self.set_aside(plan.failed)
         started = time.perf_counter()
-        done = await self.store.commit_many([pending.call for pending in plan.commits])
+        done = await self.commit([pending.call for pending in plan.commits], read_ahead)
         if plan.commits:
             metrics.COMMIT_SECONDS.observe(time.perf_counter() - started)
         result = settle_round(plan, done, attempts, now_ms)
@@ -247,6 +278,17 @@ class Worker(Reclaiming, Timers, Prefetching):
             leased = next(w.leased_until for w in works if w.game_id == game_id)
             await self.store.settle_timer(game_id, leased, next_ms)
         return result.retry | recheck
+
+    async def commit(self, calls: list[CommitRequest], read_ahead: bool) -> list[Committed]:
+        """Run a round's commits; where asked, allowed (one Redis, no replica waits) and no read is
+        ahead already, the work loop's next XREADGROUP goes in the same write (`self.ahead`)."""
+        if not (read_ahead and calls and self.ahead is None and self.store.settles_work) or self.orphans:
+            return await self.store.commit_many(calls)
+        if self._stopping.is_set():
+            return await self.store.commit_many(calls)
+        read = self.store.read_command(self.streams, self.consumer, self.batch, self.block_ms)
+        done, self.ahead = await self.store.commit_then_read(calls, read)
+        return done
 
     def recheck(self, plan: RoundPlan, unread: set[MessageKey]) -> set[MessageKey]:
         """Take out of the plan the answers given without a commit to work planned on a cached

@@ -91,16 +91,20 @@ end
 if compare_clocks == '1' and ((current[3] or '') ~= expected_status or (current[4] or '') ~= expected_seatclock) then
   return {-1, current_version}
 end
-redis.call('HSET', k_game, 'version', version, 'state', state, 'to_act', to_act, 'head', lineage)
+local fields = {'version', version, 'state', state, 'to_act', to_act, 'head', lineage}
 if status ~= '' then
-  redis.call('HSET', k_game, 'status', status)
+  fields[#fields + 1] = 'status'
+  fields[#fields + 1] = status
 end
 if result ~= '' then
-  redis.call('HSET', k_game, 'result', result)
+  fields[#fields + 1] = 'result'
+  fields[#fields + 1] = result
 end
 if seatclock ~= '' then
-  redis.call('HSET', k_game, 'seatclock', seatclock)
+  fields[#fields + 1] = 'seatclock'
+  fields[#fields + 1] = seatclock
 end
+redis.call('HSET', k_game, unpack(fields))  -- one call (issue 26: calls per move)
 redis.call('XADD', k_events, '0-' .. version, 'v', version, 'e', events, 'p', prompts, 'a', to_act,
   'h', lineage, 'ph', expected_lineage, 's', seat, 'r', request_id)
 if record ~= '' then
@@ -114,4 +118,7 @@ if status ~= '' and retain and retain > 0 then
   end
 end
 settle(outcome, false)
-return {1, redis.call('HGET', k_game, 'status')}
+if status == '' then
+  status = current[3] or ''  -- unchanged: as read above (no HGET)
+end
+return {1, status}
