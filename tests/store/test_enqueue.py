@@ -1,0 +1,93 @@
+"""The gateways' enqueue (`WorkQueue.enqueue`): plain and gated entries of one batch, a Redis
+that lost its scripts, a connection Redis closed, and (on a single Redis, where one held
+connection sends them) entries that come while a round trip is in flight going together in the next."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+import redis.asyncio as aioredis
+
+from flotilla.redis_server import RedisServer
+from flotilla.store import keys
+from flotilla.store.limits_store import Bucket
+from flotilla.store.redis_store import RedisStore
+
+pytestmark = pytest.mark.redis
+
+SLOW_MS = 60_000.0  # one call a minute: nothing refills during a test
+
+
+def gate(uid: str, burst: int) -> list[Bucket]:
+    return [Bucket(keys.limit_bucket("submit", f"a{uid}"), SLOW_MS, burst), Bucket(keys.limit_bucket("ip", uid), 1, 99)]
+
+
+async def test_plain_and_gated_entries_of_one_batch_are_queued_and_refused_each_as_theirs(
+    store: RedisStore, probe: Any, uid: str
+) -> None:
+    stream = keys.work(f"kind{uid}", "1", 0)
+    spent = gate(f"{uid}-spent", 1)
+    assert await store.limits.take(spent) is None  # its first bucket's one call
+    results = await asyncio.gather(
+        store.enqueue(stream, {"n": 1, "b": b"\x00\xff"}),
+        store.enqueue(stream, {"n": 2}, gate(uid, 5)),
+        store.enqueue(stream, {"n": 3.5}, gate(uid, 5)),
+        store.enqueue(stream, {"n": "four"}, spent),
+    )
+    assert results[:3] == [None, None, None]
+    assert results[3] is not None
+    assert results[3][0] == 0  # the first bucket refused
+    assert results[3][1] > 0
+    entries = sorted((fields for _id, fields in await probe.xrange(stream)), key=lambda fields: fields[b"n"])
+    assert entries == [{b"n": b"1", b"b": b"\x00\xff"}, {b"n": b"2"}, {b"n": b"3.5"}]  # on a cluster in any order
+
+
+async def test_a_gated_entry_is_queued_once_by_a_redis_that_lost_its_scripts(
+    store: RedisStore, probe: Any, uid: str
+) -> None:
+    stream = keys.work(f"kind{uid}", "1", 0)
+    assert await store.enqueue(stream, {"n": 1}, gate(uid, 5)) is None  # the script is loaded
+    await probe.script_flush()  # as a restarted Redis (on a cluster: every node)
+    assert await store.enqueue(stream, {"n": 2}, gate(uid, 5)) is None
+    assert [fields for _id, fields in await probe.xrange(stream)] == [{b"n": b"1"}, {b"n": b"2"}]
+
+
+async def test_an_enqueue_after_redis_closed_the_connection_connects_again(redis_server: RedisServer) -> None:
+    store = RedisStore.from_url(redis_server.url)
+    probe: Any = aioredis.from_url(redis_server.url)
+    stream = keys.work("kind-reconnect", "1", 0)
+    try:
+        assert await store.enqueue(stream, {"n": 1}) is None
+        await probe.client_kill_filter(_type="normal", skipme=True)  # every client but the probe
+        assert await store.enqueue(stream, {"n": 2}, gate("reconnect", 5)) is None
+        assert await probe.xlen(stream) == 2
+    finally:
+        await probe.delete(stream, *(bucket.key for bucket in gate("reconnect", 5)))
+        await probe.aclose()
+        await store.close()
+
+
+async def test_entries_that_come_during_a_round_trip_go_together_in_the_next(redis_server: RedisServer) -> None:
+    store = RedisStore.from_url(redis_server.url)
+    probe: Any = aioredis.from_url(redis_server.url)
+    stream = keys.work("kind-pump", "1", 0)
+    try:
+        await store.enqueue(stream, {"n": 0}, gate("pump", 50))  # connected, the script loaded
+        calls_before = (await probe.info("commandstats"))["cmdstat_evalsha"]["calls"]
+        await probe.execute_command("CLIENT", "PAUSE", 300, "ALL")  # the first round trip waits
+        first = asyncio.ensure_future(store.enqueue(stream, {"n": 1}, gate("pump", 50)))
+        await asyncio.sleep(0.05)  # sent, unanswered
+        later = []
+        for n in range(2, 6):  # four event-loop turns, each its own batch before
+            later.append(asyncio.ensure_future(store.enqueue(stream, {"n": n}, gate("pump", 50))))
+            await asyncio.sleep(0.01)
+        assert await asyncio.gather(first, *later) == [None] * 5
+        calls = (await probe.info("commandstats"))["cmdstat_evalsha"]["calls"] - calls_before
+        assert calls == 2
+        assert [fields[b"n"] for _id, fields in await probe.xrange(stream)] == [b"0", b"1", b"2", b"3", b"4", b"5"]
+    finally:
+        await probe.delete(stream, *(bucket.key for bucket in gate("pump", 50)))
+        await probe.aclose()
+        await store.close()
