@@ -124,6 +124,11 @@ class Games:
         self._kinds: OrderedDict[str, tuple[str, str]] = OrderedDict()  # game id -> (kind, rules version)
         self.replays = Replays()
 
+    def known_host(self, game_id: str) -> GameHost | None:
+        """`host` when the game's kind is cached already (no await), else None."""
+        known = self._kinds.get(game_id)
+        return None if known is None else host_for(*known)
+
     async def host(self, game_id: str) -> GameHost:
         """The rules host of a game; its kind and rules version never change, so they are cached
         (RulesVersionUnavailable when this process runs other rules)."""
@@ -340,8 +345,8 @@ class Games:
                 while True:
                     recovery = self.inbox.recovery()
                     try:  # the deadline bounds the queueing too: a Redis cut off never answers it
-                        queued = self.store.enqueue(stream, fields, buckets)
-                        refusal = await asyncio.wait_for(queued, max(deadline - loop.time(), 0.001))
+                        async with asyncio.timeout(max(deadline - loop.time(), 0.001)):  # not wait_for: no task
+                            refusal = await self.store.enqueue(stream, fields, buckets)
                     except TimeoutError:
                         break  # answered as a deadline below (retried with the same request id: once)
                     if refusal is not None and gate is not None:

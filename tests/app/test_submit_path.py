@@ -1,0 +1,97 @@
+"""A submission's way through the app (`submit_move`, `Games.submit`, `Games._queue`) over a store
+that answers at once, in process: no task of its own per move (a game's kind known already), and
+still the deadline when the store never answers."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from flotilla.app.games import Games
+from flotilla.app.host import GameHost, host_for
+from flotilla.app.inbox import Inbox
+from flotilla.app.limits import Gate
+from flotilla.app.moves import submit_move
+from flotilla.app.outcome import Outcome
+from flotilla.games.counter import Add
+from flotilla.rules import Seat
+from flotilla.store.limits_store import Bucket
+
+pytestmark = pytest.mark.timeout(30)
+
+GAME = "g" * 32
+
+
+@dataclass(frozen=True)
+class Move:
+    action: Any
+    request_id: str
+    game: str = ""
+    etag: str = ""
+
+
+class AnsweringStore:
+    """Queues nothing: every enqueued move is accepted at once (as its feed entry would answer it)."""
+
+    wait_replicas = 0
+
+    def __init__(self, answer: bool = True) -> None:
+        self.answer = answer
+        self.inbox: Inbox | None = None
+
+    async def enqueue(
+        self, stream: str, fields: Mapping[str, Any], gate: Sequence[Bucket] = ()
+    ) -> tuple[int, int] | None:
+        if not self.answer:
+            await asyncio.Event().wait()  # a Redis cut off
+        assert self.inbox is not None
+        request = (str(fields["g"]), int(fields["s"]), str(fields["r"]))
+        outcome = Outcome(True, 2, lineage="l", game=request[0], seat=request[1], announced=True)
+        asyncio.get_running_loop().call_soon(self.inbox.resolve, request, outcome)
+        return None
+
+
+def games_over(store: AnsweringStore) -> Games:
+    inbox = Inbox(store)  # type: ignore[arg-type]
+    store.inbox = inbox
+    games = Games(store, inbox, None, shards=1, submit_timeout_s=5, heartbeat_s=1)  # type: ignore[arg-type]
+    games._kinds[GAME] = ("counter", host_for("counter").rules.version)
+    return games
+
+
+def plain(_host: GameHost, action: Any) -> Any:
+    return action
+
+
+async def test_a_move_of_a_known_game_makes_no_task_of_its_own() -> None:
+    games = games_over(AnsweringStore())
+    loop = asyncio.get_running_loop()
+    made: list[Any] = []
+
+    def factory(loop: asyncio.AbstractEventLoop, coro: Any, **kwargs: Any) -> asyncio.Task[Any]:
+        made.append(coro)
+        return asyncio.Task(coro, loop=loop, **kwargs)
+
+    loop.set_task_factory(factory)  # type: ignore[arg-type]
+    try:
+        for n in range(3):
+            _host, outcome = await submit_move(games, GAME, Seat(0), Move(Add(1), f"r{n}"), plain, Gate())
+            assert outcome.ok
+            assert outcome.version == 2
+    finally:
+        loop.set_task_factory(None)
+    assert made == []
+
+
+async def test_a_store_that_never_answers_ends_the_move_at_its_deadline() -> None:
+    games = games_over(AnsweringStore(answer=False))
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    with pytest.raises(TimeoutError):
+        await submit_move(games, GAME, Seat(0), Move(Add(1), "late"), plain, Gate(), deadline_s=0.2)
+    assert 0.15 <= loop.time() - started < 2
+    assert games.inbox._waiters == {}  # forgotten
