@@ -91,3 +91,37 @@ async def test_entries_that_come_during_a_round_trip_go_together_in_the_next(red
         await probe.delete(stream, *(bucket.key for bucket in gate("pump", 50)))
         await probe.aclose()
         await store.close()
+
+
+async def test_a_gated_batch_reads_all_its_buckets_in_one_call(redis_server: RedisServer) -> None:
+    store = RedisStore.from_url(redis_server.url)
+    probe: Any = aioredis.from_url(redis_server.url)
+    stream = keys.work("kind-mget", "1", 0)
+    users = [gate(f"mget{n}", 5) for n in range(3)]  # three users' buckets and one address's
+    try:
+        await store.enqueue(stream, {"n": 0}, users[0])  # the script loaded
+        before = await probe.info("commandstats")
+        assert await asyncio.gather(*(store.enqueue(stream, {"n": n}, users[n]) for n in range(3))) == [None] * 3
+        after = await probe.info("commandstats")
+        calls = {
+            name: after.get(f"cmdstat_{name}", {}).get("calls", 0) - before.get(f"cmdstat_{name}", {}).get("calls", 0)
+            for name in ("evalsha", "mget", "get", "xadd")
+        }
+        assert calls == {"evalsha": 1, "mget": 1, "get": 0, "xadd": 3}
+    finally:
+        await probe.delete(stream, *(bucket.key for buckets in users for bucket in buckets))
+        await probe.aclose()
+        await store.close()
+
+
+async def test_a_call_of_more_buckets_than_one_read_takes_is_counted_in_every_bucket(
+    store: RedisStore, probe: Any, uid: str
+) -> None:
+    many = [Bucket(keys.limit_bucket("submit", f"{uid}-{n}"), SLOW_MS, 1) for n in range(2500)]
+    if store.cluster:
+        many = many[:20]  # a script a bucket there
+    assert await store.limits.take(many) is None
+    refused = await store.limits.take(many[-1:])
+    assert refused is not None
+    assert refused[0] == 0
+    assert await store.limits.take([Bucket(keys.limit_bucket("submit", f"{uid}-x"), SLOW_MS, 1)]) is None
