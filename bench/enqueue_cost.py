@@ -22,6 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "server"))
 
 from flotilla.app.limits import LIMITS, parse_limits  # noqa: E402
+from flotilla.cli import run_service  # noqa: E402
 from flotilla.records import WorkItem  # noqa: E402
 from flotilla.redis_server import RedisServer  # noqa: E402
 from flotilla.store.redis_store import RedisStore  # noqa: E402
@@ -71,9 +72,4 @@ async def main() -> None:
 
 
 if __name__ == "__main__":
-    try:
-        import uvloop
-    except ImportError:
-        asyncio.run(main())
-    else:
-        uvloop.run(main())
+    run_service(main())  # on uvloop, as the gateway runs

@@ -27,6 +27,7 @@ from flotilla.app.inbox import Inbox  # noqa: E402
 from flotilla.app.limits import Gate  # noqa: E402
 from flotilla.app.moves import submit_move  # noqa: E402
 from flotilla.app.outcome import Outcome  # noqa: E402
+from flotilla.cli import run_service  # noqa: E402
 from flotilla.gateway.render import Renderer  # noqa: E402
 from flotilla.rules import Seat  # noqa: E402
 
@@ -74,9 +75,4 @@ async def main() -> None:
 
 
 if __name__ == "__main__":
-    try:
-        import uvloop
-    except ImportError:
-        asyncio.run(main())
-    else:
-        uvloop.run(main())
+    run_service(main())  # on uvloop, as the gateway runs
