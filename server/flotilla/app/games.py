@@ -124,6 +124,11 @@ class Games:
         self._kinds: OrderedDict[str, tuple[str, str]] = OrderedDict()  # game id -> (kind, rules version)
         self.replays = Replays()
 
+    def known_host(self, game_id: str) -> GameHost | None:
+        """`host` when the game's kind is cached already (no await), else None."""
+        known = self._kinds.get(game_id)
+        return None if known is None else host_for(*known)
+
     async def host(self, game_id: str) -> GameHost:
         """The rules host of a game; its kind and rules version never change, so they are cached
         (RulesVersionUnavailable when this process runs other rules)."""
@@ -330,36 +335,30 @@ class Games:
         stream = keys.work(host.rules.name, host.rules.version, zlib.crc32(game_id.encode()) % self.shards)
         request = (game_id, seat, item.request_id)
         fields = item.fields()
-        waiter = self.inbox.expect(request)
         wait_s = self.submit_timeout_s if timeout_s is None else min(timeout_s, self.submit_timeout_s)
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + max(wait_s, 0.001)
         buckets = gate.buckets if gate is not None else ()
+        waiter = self.inbox.expect(request)
+        outcome: Outcome | None = None
         try:
             with metrics.SUBMIT_SECONDS.time():
-                while True:
-                    recovery = self.inbox.recovery()
-                    try:  # the deadline bounds the queueing too: a Redis cut off never answers it
-                        queued = self.store.enqueue(stream, fields, buckets)
-                        refusal = await asyncio.wait_for(queued, max(deadline - loop.time(), 0.001))
-                    except TimeoutError:
-                        break  # answered as a deadline below (retried with the same request id: once)
-                    if refusal is not None and gate is not None:
-                        raise gate.refused(refusal)
-                    buckets = ()  # queued again after a Redis loss: the same call, not a new one
-                    left = max(deadline - loop.time(), 0)
-                    either: set[asyncio.Future[Any]] = {waiter, recovery}
-                    await asyncio.wait(either, timeout=left, return_when=asyncio.FIRST_COMPLETED)
-                    if waiter.done() or not recovery.done():
-                        break
-                    # Redis was lost meanwhile and may have come back without the queued entry
-                    # (an older file): queue it again; the same request id is applied once.
-                    metrics.SUBMITS_REQUEUED.inc()
-            if not waiter.done():
+                # One deadline for the queueing and the wait (a Redis cut off never answers the queueing).
+                async with asyncio.timeout(max(wait_s, 0.001)):
+                    while outcome is None:
+                        refusal = await self.store.enqueue(stream, fields, buckets)
+                        if refusal is not None and gate is not None:
+                            raise gate.refused(refusal)
+                        buckets = ()  # queued again after a Redis loss: the same call, not a new one
+                        outcome = await waiter
+                        if outcome is None:  # Redis was lost meanwhile and may have come back without the
+                            # queued entry (an older file): queue it again; the same request id is applied once.
+                            metrics.SUBMITS_REQUEUED.inc()
+                            waiter = self.inbox.expect(request)
+        except TimeoutError:
+            outcome = waiter.result() if waiter.done() and not waiter.cancelled() else None
+            if outcome is None:  # answered as a deadline (retried with the same request id: once)
                 metrics.SUBMIT_DEADLINES.inc()
                 log.warning("game.submit_deadline", game=game_id, seat=seat, request_id=item.request_id, stream=stream)
-                raise TimeoutError
-            outcome = waiter.result()
+                raise
         finally:
             self.inbox.forget(request, waiter)
         # Nothing of another game or seat may ever reach this caller (nor the render cache).

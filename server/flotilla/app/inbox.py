@@ -39,10 +39,9 @@ class Inbox:
         self.key = keys.inbox(gateway_id or uuid.uuid4().hex)
         self.ttl_ms = int(ttl_s * 1000)
         self.block_ms = min(block_ms, self.ttl_ms // 4)  # the reader renews the TTL between reads
-        self._waiters: dict[Request, asyncio.Future[Outcome]] = {}
+        self._waiters: dict[Request, list[asyncio.Future[Outcome | None]]] = {}
         self._task: asyncio.Task[None] | None = None
         self._kept = 0.0  # when the TTL was last renewed (monotonic); 0: renew first thing
-        self._recovered: asyncio.Future[None] | None = None  # resolved when Redis answers after an outage
         self._down = False
 
     async def start(self) -> None:
@@ -62,30 +61,35 @@ class Inbox:
         with contextlib.suppress(StoreUnreachable):
             await self.store.drop_inbox(self.key)
 
-    def expect(self, request: Request) -> asyncio.Future[Outcome]:
-        """The future that the outcome of `request` resolves (shared by concurrent duplicates)."""
-        waiter = self._waiters.get(request)
-        if waiter is None or waiter.done():
-            waiter = asyncio.get_running_loop().create_future()
-            self._waiters[request] = waiter
+    def expect(self, request: Request) -> asyncio.Future[Outcome | None]:
+        """A future of this caller's own that the outcome of `request` resolves (concurrent
+        duplicates each have one, so a caller's deadline cancels only its own); None when the
+        reader got Redis back after losing it: a work entry queued before may have been lost
+        with it (a Redis that came back behind), so the caller queues it again."""
+        waiter: asyncio.Future[Outcome | None] = asyncio.get_running_loop().create_future()
+        self._waiters.setdefault(request, []).append(waiter)
         return waiter
 
-    def recovery(self) -> asyncio.Future[None]:
-        """A future resolved the next time the reader gets Redis back after losing it: a work
-        entry queued before may have been lost with it (a Redis that came back behind)."""
-        if self._recovered is None or self._recovered.done():
-            self._recovered = asyncio.get_running_loop().create_future()
-        return self._recovered
-
     def resolve(self, request: Request, outcome: Outcome) -> None:
-        """Resolve the waiter of `request` (if one waits) from elsewhere than the inbox."""
-        waiter = self._waiters.get(request)
-        if waiter is not None and not waiter.done():
-            waiter.set_result(outcome)
+        """Resolve the waiters of `request` (if any wait) from elsewhere than the inbox."""
+        for waiter in self._waiters.pop(request, ()):
+            if not waiter.done():
+                waiter.set_result(outcome)
 
-    def forget(self, request: Request, waiter: asyncio.Future[Outcome]) -> None:
-        if self._waiters.get(request) is waiter:
-            del self._waiters[request]
+    def forget(self, request: Request, waiter: asyncio.Future[Outcome | None]) -> None:
+        waiting = self._waiters.get(request)
+        if waiting is not None and waiter in waiting:
+            waiting.remove(waiter)
+            if not waiting:
+                del self._waiters[request]
+
+    def came_back(self) -> None:
+        """Redis answers again after an outage: every waiter is told to queue its entry again."""
+        waiting, self._waiters = self._waiters, {}
+        for waiters in waiting.values():
+            for waiter in waiters:
+                if not waiter.done():
+                    waiter.set_result(None)
 
     async def _run(self, _restarted: bool = False) -> None:
         """Read the inbox for ever (supervised: a bug restarts it rather than leaving submits unanswered)."""
@@ -105,8 +109,7 @@ class Inbox:
                 continue
             if self._down:
                 self._down = False
-                if self._recovered is not None and not self._recovered.done():
-                    self._recovered.set_result(None)
+                self.came_back()
             for msg_id, fields in rows:
                 cursor = msg_id.decode()
                 try:
@@ -114,6 +117,6 @@ class Inbox:
                 except (KeyError, ValueError, UnicodeDecodeError):  # unaddressed: no waiter may take it
                     log.warning("inbox.unaddressed_outcome", entry=cursor)
                     continue
-                waiter = self._waiters.get((reply.game_id, reply.seat, reply.request_id))
-                if waiter is not None and not waiter.done():
-                    waiter.set_result(Outcome.loads(reply.outcome, game=reply.game_id, seat=reply.seat))
+                request = (reply.game_id, reply.seat, reply.request_id)
+                if request in self._waiters:
+                    self.resolve(request, Outcome.loads(reply.outcome, game=reply.game_id, seat=reply.seat))

@@ -57,7 +57,10 @@ async def submit_move(
     the same request id). `request_id`: the move's, checked already (else checked here)."""
     bound = games.submit_timeout_s if deadline_s is None else min(deadline_s, games.submit_timeout_s)
     started = time.monotonic()
-    host = await asyncio.wait_for(games.host(game_id), bound)
+    host = games.known_host(game_id)
+    if host is None:
+        async with asyncio.timeout(bound):
+            host = await games.host(game_id)
     action = decode(host, move.action)
     request_id = request_id or check_request_id(move.request_id)
     structlog.contextvars.bind_contextvars(seat=int(seat), request_id=request_id)  # game: the interceptor

@@ -19,13 +19,13 @@ import hashlib
 from collections.abc import Sequence
 from typing import Any
 
-import hiredis
 from redis.exceptions import NoScriptError, ResponseError
 
 from flotilla.store import keys
 from flotilla.store.client import Script, StoreClient, script_source
 from flotilla.store.commit_script import BATCH_MAX, CommitArgs, CommitKeys, CommitRequest, Committed, batch_source
 from flotilla.store.connections import run_packed, run_packed_then
+from flotilla.store.held import pack
 from flotilla.store.meta import META_FIELDS, SEATCLOCK, GameMeta, meta_of
 from flotilla.store.script_slots import values_of
 from flotilla.store.transient import TRANSIENT, own_errors
@@ -44,9 +44,7 @@ def evalsha_command(commits: Sequence[CommitRequest]) -> bytes:
     for commit in commits:
         keys_list += _KEYS(commit.keys)
         argv += _ARGS(commit.args)
-    command: Any = ("EVALSHA", BATCH_SHA, len(keys_list), *keys_list, *argv)
-    packed: bytes = hiredis.pack_command(command)  # (its stub types a 1-tuple)
-    return packed
+    return pack(("EVALSHA", BATCH_SHA, len(keys_list), *keys_list, *argv))
 
 
 def _calls(commits: Sequence[CommitRequest], together: bool) -> list[Sequence[CommitRequest]]:
@@ -278,7 +276,7 @@ class Commits(StoreClient):
         packed = [evalsha_command(call) for call in calls]
         if self.wait_replicas:
             wait: Any = ("WAIT", self.wait_replicas, self.wait_timeout_ms)
-            packed.append(hiredis.pack_command(wait))
+            packed.append(pack(wait))
         replies = await run_packed(client, packed)
         if not self.wait_replicas:
             return replies, 0

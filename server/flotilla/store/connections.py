@@ -31,6 +31,8 @@ from redis.asyncio.connection import AbstractConnection, Connection, ConnectionP
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
 
+from flotilla.store.held import read_replies
+
 CONCURRENT_DISCONNECT = "the connection was closed by a concurrent disconnect (a failover?)"
 ROLE_CHANGED = "UNBLOCKED force unblock from blocking operation, instance state changed"
 
@@ -132,12 +134,7 @@ async def _run(
     connection = await pool.get_connection()
     try:
         await connection.send_packed_command(b"".join(packed if last is None else [*packed, last]))
-        replies: list[Any] = []
-        for _command in packed:
-            try:
-                replies.append(await connection.read_response())
-            except ResponseError as exc:
-                replies.append(exc)
+        replies = await read_replies(connection, len(packed))
     except BaseException:
         await connection.disconnect()
         await pool.release(connection)

@@ -10,8 +10,8 @@ import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import hiredis
 import structlog
+from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import NoScriptError, ResponseError
 
 from flotilla.errors import WorkGroupLost
@@ -19,6 +19,7 @@ from flotilla.records import InboxReply, finished_fields
 from flotilla.store import keys
 from flotilla.store.client import StoreClient, as_text, flat_fields
 from flotilla.store.connections import Reading, run_packed
+from flotilla.store.held import HeldConnection, pack
 from flotilla.store.limits_store import Bucket, LimitStore, gate_call, refusals_of
 from flotilla.store.supervise import supervised
 from flotilla.store.transient import RETRY_PAUSE_S, TRANSIENT, group_required, own_errors
@@ -37,6 +38,10 @@ def _messages(reply: Any) -> list[tuple[str, bytes, dict[bytes, bytes]]]:
     ]
 
 
+def _flat(fields: Mapping[str, Any]) -> list[Any]:
+    return [x for pair in fields.items() for x in pair]
+
+
 CLOSE_ATTEMPTS = 50
 """How many times `close` cancels a work reader that has not ended (0.1 s apart)."""
 
@@ -51,6 +56,9 @@ class WorkQueue(StoreClient):
         self._readers: list[asyncio.Task[None]] = []
         self._outgoing: list[_Outgoing] = []
         self._flushing: set[asyncio.Task[None]] = set()
+        # A single Redis: the enqueues' own connection, one round trip at a time (the pump).
+        self._held = None if self.cluster else HeldConnection(client.connection_pool)
+        self._pump: asyncio.Task[None] | None = None
         self._incoming: asyncio.Queue[list[tuple[str, bytes, dict[bytes, bytes]]]] = asyncio.Queue(64)
 
     async def close(self) -> None:
@@ -65,6 +73,11 @@ class WorkQueue(StoreClient):
                 reader.cancel()
             await asyncio.wait(running, timeout=0.1)
         self._readers.clear()
+        if self._pump is not None:
+            self._pump.cancel()
+            await asyncio.wait([self._pump], timeout=1)
+        if self._held is not None:
+            await self._held.close()
         await super().close()
 
     # --- gateways: appending ------------------------------------------------------------
@@ -95,22 +108,31 @@ class WorkQueue(StoreClient):
         return await done
 
     def _flush_soon(self) -> None:
+        if self._held is not None:  # a single Redis: the pump sends what waits, round trip after round trip
+            if self._pump is None or self._pump.done():
+                self._pump = asyncio.get_running_loop().create_task(self._pumping())
+            return
         batch, self._outgoing = self._outgoing, []
         task = asyncio.get_running_loop().create_task(self._flush(batch))
         self._flushing.add(task)
         task.add_done_callback(self._flushing.discard)
 
+    async def _pumping(self) -> None:
+        """Send the waiting entries, then those that came meanwhile (one batch a round trip), until none waits."""
+        while self._outgoing:
+            batch, self._outgoing = self._outgoing, []
+            try:
+                await self._flush(batch)
+            finally:  # cancelled (the store closes) or a bug: no caller waits for ever
+                for *_entry, waiting in batch:
+                    if not waiting.done():
+                        waiting.set_exception(RedisConnectionError("the work queue stopped sending"))
+
     async def _flush(self, batch: list[_Outgoing], *, reloaded: bool = False) -> None:
         plain = [entry for entry in batch if not entry[2]]
         gated = [entry for entry in batch if entry[2]]
         try:
-            async with self.redis.pipeline(transaction=False) as pipe:
-                for stream, fields, _gate, _done in plain:
-                    pipe.xadd(stream, fields)
-                if gated:  # EVALSHA as a plain command: a registered script would cost a SCRIPT EXISTS
-                    key_list, args = gate_call([(stream, gate, fields) for stream, fields, gate, _done in gated])
-                    pipe.execute_command("EVALSHA", self.limits.gate_sha, len(key_list), *key_list, *args)
-                replies = await pipe.execute(raise_on_error=False)
+            replies = await (self._send(plain, gated) if self._held is not None else self._pipelined(plain, gated))
         except Exception as exc:
             for *_entry, waiting in batch:
                 if not waiting.done():
@@ -125,6 +147,26 @@ class WorkQueue(StoreClient):
                 waiting.set_result(None)
         if gated:
             await self._settle_gated(gated, replies[-1], reloaded=reloaded)
+
+    async def _send(self, plain: list[_Outgoing], gated: list[_Outgoing]) -> list[Any]:
+        """A single Redis: the batch as packed commands on the held connection, one write."""
+        assert self._held is not None
+        commands = [pack([b"XADD", stream, b"*", *_flat(fields)]) for stream, fields, _gate, _done in plain]
+        if gated:
+            key_list, args = gate_call([(stream, gate, fields) for stream, fields, gate, _done in gated])
+            commands.append(pack([b"EVALSHA", self.limits.gate_sha, len(key_list), *key_list, *args]))
+        return await self._held.round_trip(commands)
+
+    async def _pipelined(self, plain: list[_Outgoing], gated: list[_Outgoing]) -> list[Any]:
+        """A Redis Cluster: the batch through redis-py's pipeline (it routes each key to its node)."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for stream, fields, _gate, _done in plain:
+                pipe.xadd(stream, fields)
+            if gated:  # EVALSHA as a plain command: a registered script would cost a SCRIPT EXISTS
+                key_list, args = gate_call([(stream, gate, fields) for stream, fields, gate, _done in gated])
+                pipe.execute_command("EVALSHA", self.limits.gate_sha, len(key_list), *key_list, *args)
+            replies: list[Any] = await pipe.execute(raise_on_error=False)
+        return replies
 
     async def _settle_gated(self, gated: list[_Outgoing], reply: Any, *, reloaded: bool) -> None:
         """Answer each gated entry from the batch's rate_gate.lua reply (sent again after a NOSCRIPT:
@@ -163,9 +205,8 @@ class WorkQueue(StoreClient):
     def read_command(self, streams: Sequence[str], consumer: str, count: int, block_ms: int) -> bytes:
         """`read_work`'s XREADGROUP (one Redis), packed: to go in the write of a round's commits
         (`Commits.commit_then_read`); its reply is `read_reply`'s."""
-        command: Any = ("XREADGROUP", "GROUP", keys.WORKER_GROUP, consumer, "COUNT", count, "BLOCK", block_ms)
-        packed: bytes = hiredis.pack_command((*command, "STREAMS", *streams, *[">"] * len(streams)))
-        return packed
+        command = ("XREADGROUP", "GROUP", keys.WORKER_GROUP, consumer, "COUNT", count, "BLOCK", block_ms)
+        return pack((*command, "STREAMS", *streams, *[">"] * len(streams)))
 
     async def read_reply(self, reading: Reading) -> list[tuple[str, bytes, dict[bytes, bytes]]]:
         """The messages a read sent ahead (`read_command`) delivered, as `read_work` gives them."""

@@ -21,15 +21,16 @@ for b = 1, nb do
   interval[b] = tonumber(ARGV[1 + 2 * b])
   burst[b] = tonumber(ARGV[2 + 2 * b])
 end
-local function tat_of(b)
-  if tat[b] == nil then
-    local stored = redis.call('GET', KEYS[b])
+-- Every bucket's TAT in one MGET a chunk (one call, not one GET a bucket; unpack's stack is bounded).
+for first = 1, nb, 1000 do
+  local last = math.min(first + 999, nb)
+  local stored = redis.call('MGET', unpack(KEYS, first, last))
+  for b = first, last do
     local v = now
-    if stored then v = tonumber(stored) end
+    if stored[b - first + 1] then v = tonumber(stored[b - first + 1]) end
     if v < now then v = now end
     tat[b] = v
   end
-  return tat[b]
 end
 local out = {}
 local i = 3 + 2 * nb
@@ -45,9 +46,9 @@ while i <= #ARGV do
   for j = 1, k do
     local b = mine[j]
     if take < 0 then
-      new[j] = tat_of(b) - interval[b]
+      new[j] = tat[b] - interval[b]
     else
-      new[j] = tat_of(b) + interval[b]
+      new[j] = tat[b] + interval[b]
       local allow_at = new[j] - burst[b] * interval[b]
       if allow_at > now then
         refused = {j, math.ceil(allow_at - now)}
