@@ -130,3 +130,19 @@ async def test_the_frozen_objects_are_counted_once_every_few_steps(monkeypatch: 
         del young
     finally:
         await policy.stop()
+
+
+async def test_young_cyclic_garbage_is_collected_not_frozen() -> None:
+    """A cycle that died before the step (a refused call's exception and frames) is freed by the
+    step's young collection; frozen, only a full collection (hours away under load) would free it."""
+    policy = GcPolicy(budget_s=0.0, interval_s=3600, max_age_s=0)
+    policy.start()
+    try:
+        gc.disable()  # no automatic young collection between here and the step
+        cycle = weakref.ref(Node())
+        assert cycle() is not None
+        assert policy.step() is False
+        assert cycle() is None
+    finally:
+        gc.enable()
+        await policy.stop()

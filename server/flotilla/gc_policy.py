@@ -5,11 +5,14 @@ streams (about 110 tracked objects each, living for hours) they paused a gateway
 second while freeing almost nothing. So automatic full collections are off (young ones still
 run), and every `interval_s` the policy moves the survivors of the young generations into the
 permanent generation (`gc.freeze()`: never traversed; objects there are still freed by reference
-counting when they die, closed streams leave no cycles behind). It then runs a full collection
-(`gc.unfreeze()` + `gc.collect()`) only when its pause, estimated from the frozen object count and
-the last measured cost per object, fits `budget_s` (when the gateway holds few objects, e.g.
-after its streams closed), and only if `min_gap_s` passed since the last one or the frozen count
-grew by half since (a small gateway would otherwise pause for its budget every `interval_s`).
+counting when they die, closed streams leave no cycles behind), after a young collection, so that
+cyclic garbage of the last interval (a refused call's exception, its frames and its call's objects:
+a few KB each, thousands in a burst of refused opens) is freed instead of frozen for hours. It
+then runs a full collection (`gc.unfreeze()` + `gc.collect()`) only when its pause, estimated
+from the frozen object count and the last measured cost per object, fits `budget_s` (when the
+gateway holds few objects, e.g. after its streams closed), and only if `min_gap_s` passed since
+the last one or the frozen count grew by half since (a small gateway would otherwise pause for
+its budget every `interval_s`).
 Cyclic garbage that aged into the permanent generation waits for that,
 or at the latest `max_age_s` (the backstop that bounds it: one pause over budget). After each
 full collection, and whenever the frozen object count fell to half its peak (streams closed and
@@ -89,7 +92,8 @@ class GcPolicy:
     def step(self) -> bool:
         """Freeze the young survivors; a full collection if it fits the budget or is overdue.
         Returns whether it ran one."""
-        young = sum(len(gc.get_objects(generation)) for generation in range(3))
+        gc.collect(1)  # young cyclic garbage (a refused call's exception and frames) dies, not frozen
+        young = len(gc.get_objects(2))  # the young survivors: the collection moved them all there
         gc.freeze()
         frozen = self._frozen_count(young)
         self.peak = max(self.peak, frozen)
