@@ -336,13 +336,25 @@ class Admission(grpc.aio.ServerInterceptor):
         )
         await abort(context, error)
 
-    async def _refuse(self, context: Context, name: str, limit: str) -> None:
+    def _refusal(self, name: str, limit: str) -> grpc.Status:
         metrics.CALLS_REFUSED.labels(name, limit).inc()
         delay_ds = round(self.retry_after_s * 10)  # refusals built once per limit and 100 ms of delay
         status = self._refusals.get((limit, delay_ds))
         if status is None:
             status = self._refusals[limit, delay_ds] = refusal(limit, delay_ds / 10)
-        await context.abort_with_status(status)
+        return status
+
+    async def _refuse(self, context: Context, name: str, limit: str) -> None:
+        await context.abort_with_status(self._refusal(name, limit))
+
+    def _refuse_stream(self, context: Context, name: str, limit: str) -> None:
+        """A server stream refused with no exception: it ends with this status and no message. An
+        abort's exception, traceback and frames would be a cycle of a few KB per refusal, and a burst
+        of opens makes thousands of them."""
+        status = self._refusal(name, limit)
+        context.set_trailing_metadata(status.trailing_metadata)
+        context.set_code(status.code)
+        context.set_details(status.details)
 
     def _wrap(self, handler: Handler, method: str) -> Handler:
         if method.startswith(EXEMPT):
@@ -359,14 +371,20 @@ class Admission(grpc.aio.ServerInterceptor):
 
     @contextlib.asynccontextmanager
     async def _admitted(
-        self, context: Context, name: str, request: Any, opening: Callable[[], _Opening | None], *, streaming: bool
-    ) -> AsyncIterator[tuple[_Place, Any]]:
-        """The call's place and its request (a client stream's watched for its first message) while
-        it runs, or the call refused; a client stream that sent nothing in time is refused here."""
-        place = await self._enter(context, name, streaming)
+        self,
+        context: Context,
+        name: str,
+        place: _Place,
+        request: Any,
+        opening: Callable[[], _Opening | None],
+        *,
+        streaming: bool,
+    ) -> AsyncIterator[Any]:
+        """The call's request (a client stream's watched for its first message) while it holds its
+        `place`; a client stream that sent nothing in time is refused here."""
         first = opening()
         try:
-            yield place, (request if first is None else first.watch(request))
+            yield request if first is None else first.watch(request)
         except asyncio.CancelledError:
             if first is None or not first.expired:
                 raise
@@ -387,7 +405,8 @@ class Admission(grpc.aio.ServerInterceptor):
         streaming: bool,
     ) -> Callable[..., Awaitable[Any]]:
         async def admitted(request: Any, context: Context) -> Any:
-            async with self._admitted(context, name, request, opening, streaming=streaming) as (_place, requests):
+            place = await self._enter(context, name, streaming)
+            async with self._admitted(context, name, place, request, opening, streaming=streaming) as requests:
                 return await behavior(requests, context)
 
         return admitted
@@ -396,7 +415,12 @@ class Admission(grpc.aio.ServerInterceptor):
         self, behavior: Callable[..., AsyncIterator[Any]], name: str, opening: Callable[[], _Opening | None]
     ) -> Callable[..., AsyncIterator[Any]]:
         async def admitted(request: Any, context: Context) -> AsyncIterator[Any]:
-            async with self._admitted(context, name, request, opening, streaming=True) as (place, requests):
+            place = self._admit(context, True)
+            if isinstance(place, str):
+                self._refuse_stream(context, name, place)
+                return
+            PLACE.set(place)
+            async with self._admitted(context, name, place, request, opening, streaming=True) as requests:
                 async for item in behavior(requests, context):
                     place.release()  # started: the stream's costly start is over
                     yield item
