@@ -1,10 +1,14 @@
 """A refused stream's status, from an in-process gateway: RESOURCE_EXHAUSTED, ErrorInfo OVERLOADED
-with its limit, a RetryInfo delay the SDK honours, and no message before it."""
+with its limit, a RetryInfo delay the SDK honours, and no message before it; a client stream's
+watch for its first message."""
 
 from __future__ import annotations
 
+import asyncio
 import gc
+import inspect
 import uuid
+from collections.abc import AsyncIterator
 
 import grpc
 import pytest
@@ -12,6 +16,7 @@ from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
 from flotilla.api.game.v1 import game_service_pb2, game_service_pb2_grpc
+from flotilla.gateway.admission import _Opening
 from flotilla_client.errors import retry_after
 from inproc import own_gateway
 
@@ -48,3 +53,41 @@ async def test_a_stream_over_the_open_streams_limit_is_refused_typed_with_no_gar
         # the client's own (its caught errors) and the server's: about 5 a refusal; 42 with an abort's
         # exception, traceback and frames
         assert unreachable < 10 * REFUSALS, unreachable
+
+
+async def test_a_client_stream_is_watched_for_its_first_message_only() -> None:
+    """The open timer stops at the first message; later messages are the stream's own awaitables,
+    with no coroutine or generator frame of admission's per message."""
+
+    async def requests() -> AsyncIterator[int]:
+        for i in range(3):
+            yield i
+
+    opening = _Opening(60.0)
+    stream = opening.watch(requests())
+    first = stream.__anext__()
+    assert inspect.iscoroutine(first)
+    assert await first == 0
+    assert opening.timer.cancelled()
+    assert not opening.expired
+    later = stream.__anext__()
+    assert not inspect.iscoroutine(later)  # the generator's own asend awaitable
+    assert await later == 1
+    assert [r async for r in stream] == [2]
+
+
+async def test_a_client_stream_that_sends_nothing_in_time_is_cancelled_and_marked_expired() -> None:
+    async def silent() -> None:
+        opening = _Opening(0.01)
+        never: asyncio.Queue[int] = asyncio.Queue()
+
+        async def requests() -> AsyncIterator[int]:
+            yield await never.get()
+
+        try:
+            await anext(opening.watch(requests()))
+        finally:
+            assert opening.expired
+
+    with pytest.raises(asyncio.CancelledError):
+        await asyncio.create_task(silent())

@@ -162,25 +162,44 @@ class _Place:
 
 class _Opening:
     """Waits for a client stream's first message: after `timeout_s` without one, the call's task
-    is cancelled and `expired` tells the call why (it is then refused)."""
+    is cancelled and `expired` tells the call why (it is then refused).
 
-    __slots__ = ("expired", "task", "timer")
+    It is the call's request iterator: the first message is awaited in a coroutine of its own
+    (which stops the timer); every later one is the stream's own awaitable, handed on with no
+    frame of ours around it (a wrapping generator cost a resume and a yield per message)."""
+
+    __slots__ = ("expired", "requests", "started", "task", "timer")
 
     def __init__(self, timeout_s: float) -> None:
         task = asyncio.current_task()
         assert task is not None
         self.task = task
         self.expired = False
+        self.started = False
+        self.requests: AsyncIterator[Any] | None = None
         self.timer = asyncio.get_running_loop().call_later(timeout_s, self._expire)
 
     def _expire(self) -> None:
         self.expired = True
         self.task.cancel()
 
-    async def watch(self, requests: AsyncIterator[Any]) -> AsyncIterator[Any]:
-        async for request in requests:
-            self.timer.cancel()
-            yield request
+    def watch(self, requests: AsyncIterator[Any]) -> AsyncIterator[Any]:
+        self.requests = aiter(requests)
+        return self
+
+    def __aiter__(self) -> _Opening:
+        return self
+
+    def __anext__(self) -> Awaitable[Any]:
+        assert self.requests is not None
+        return self.requests.__anext__() if self.started else self._first()
+
+    async def _first(self) -> Any:
+        assert self.requests is not None
+        request = await anext(self.requests)
+        self.started = True
+        self.timer.cancel()
+        return request
 
 
 class Admission(grpc.aio.ServerInterceptor):
