@@ -11,8 +11,9 @@ never move, then for each N of `--streams`:
    the previous message + FLOTILLA_HEARTBEAT (a stream with no message for that long counts too);
 4. all streams closed: RSS once the gateway reports none open (and settled).
 
-GC pauses come from the gateway's `flotilla_gc_pause_seconds` / `flotilla_gc_pause_max_seconds`
-(metrics endpoint): the max over the whole run and the full (generation 2) collections.
+Opens refused by admission control (and retried) are counted by limit (`refused`). GC pauses
+come from the gateway's `flotilla_gc_pause_seconds` / `flotilla_gc_pause_max_seconds` (metrics
+endpoint): the max over the whole run and the full (generation 2) collections.
 Redis's time per XREAD during the hold (`feed_read_us`) is what a feed read costs there.
 `--server PATH` runs the gateway and worker from another tree (a `git archive` of an older
 commit) to measure before/after in the same run. Prints one JSON object per N.
@@ -157,6 +158,15 @@ def gc_figures(metrics: dict[str, float]) -> dict[str, float]:
     return out
 
 
+def refusals(metrics: dict[str, float]) -> dict[str, int]:
+    """Calls admission control refused (then retried by the idle clients), by limit."""
+    found: dict[str, int] = {}
+    for name, value in metrics.items():
+        if name.startswith("flotilla_gateway_calls_refused_total{") and (m := re.search(r'limit="([^"]+)"', name)):
+            found[m.group(1)] = found.get(m.group(1), 0) + int(value)
+    return found
+
+
 def xread_stats(url: str) -> tuple[int, int]:
     """Redis XREAD calls and microseconds spent in them so far (the gateway's feed reads)."""
     stats = redis_client.Redis.from_url(url).info("commandstats").get("cmdstat_xread", {})
@@ -238,6 +248,7 @@ def run_one(args: argparse.Namespace, streams: int) -> dict[str, Any]:
             _, ok, bad = q.get(timeout=OPEN_TIMEOUT_S)
             opened, failed = opened + ok, failed + bad
         result.update(opened=opened, failed=failed, open_s=round(time.monotonic() - t0, 1))
+        result["refused"] = refusals(scrape(metrics_port))
         time.sleep(1)
         result["rss_open_mb"] = round(rss_mb(gateway.pid), 1)
         result["kb_per_stream"] = round((result["rss_open_mb"] - result["rss_before_mb"]) * 1024 / max(opened, 1), 1)
