@@ -388,33 +388,15 @@ class Admission(grpc.aio.ServerInterceptor):
             admitted = self._unary(behavior, name, opening, streaming=handler.response_streaming)
         return rewrap(handler, admitted)
 
-    @contextlib.asynccontextmanager
-    async def _admitted(
-        self,
-        context: Context,
-        name: str,
-        place: _Place,
-        request: Any,
-        opening: Callable[[], _Opening | None],
-        *,
-        streaming: bool,
-    ) -> AsyncIterator[Any]:
-        """The call's request (a client stream's watched for its first message) while it holds its
-        `place`; a client stream that sent nothing in time is refused here."""
-        first = opening()
-        try:
-            yield request if first is None else first.watch(request)
-        except asyncio.CancelledError:
-            if first is None or not first.expired:
-                raise
-            await self._closed_idle(context, name, first)
-        finally:
-            if first is not None:
-                first.timer.cancel()
-            place.release()
-            if streaming:
-                self._ended()
+    def _leave(self, place: _Place, first: _Opening | None, streaming: bool) -> None:
+        if first is not None:
+            first.timer.cancel()
+        place.release()
+        if streaming:
+            self._ended()
 
+    # The wrappers hold the place in try/finally of their own frame: an asynccontextmanager was an
+    # object and a generator frame more per call (kept by every idle stream) and a resume per call.
     def _unary(
         self,
         behavior: Callable[..., Awaitable[Any]],
@@ -425,8 +407,15 @@ class Admission(grpc.aio.ServerInterceptor):
     ) -> Callable[..., Awaitable[Any]]:
         async def admitted(request: Any, context: Context) -> Any:
             place = await self._enter(context, name, streaming)
-            async with self._admitted(context, name, place, request, opening, streaming=streaming) as requests:
-                return await behavior(requests, context)
+            first = opening()
+            try:
+                return await behavior(request if first is None else first.watch(request), context)
+            except asyncio.CancelledError:
+                if first is None or not first.expired:
+                    raise
+                await self._closed_idle(context, name, first)  # a client stream's silence
+            finally:
+                self._leave(place, first, streaming)
 
         return admitted
 
@@ -439,9 +428,16 @@ class Admission(grpc.aio.ServerInterceptor):
                 self._refuse_stream(context, name, place)
                 return
             PLACE.set(place)
-            async with self._admitted(context, name, place, request, opening, streaming=True) as requests:
-                async for item in behavior(requests, context):
+            first = opening()
+            try:
+                async for item in behavior(request if first is None else first.watch(request), context):
                     place.release()  # started: the stream's costly start is over
                     yield item
+            except asyncio.CancelledError:
+                if first is None or not first.expired:
+                    raise
+                await self._closed_idle(context, name, first)  # a client stream's silence
+            finally:
+                self._leave(place, first, streaming=True)
 
         return admitted
