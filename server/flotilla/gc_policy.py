@@ -62,9 +62,9 @@ class GcPolicy:
         self.peak = 0  # the most objects frozen since the heap was last trimmed
         self.last_full = time.monotonic()
         self.full_collections = 0
-        self.frozen = 0  # objects frozen, as last counted plus what was frozen since (`_frozen_count`)
-        self.uncounted = 0  # steps since that count
-        self.blocks_peak = 0  # the most memory blocks allocated since then (sys.getallocatedblocks)
+        self.frozen = 0  # objects frozen: counted, or estimated from the memory blocks (`_frozen_count`)
+        self.uncounted = 0  # steps since the last count
+        self.counted = (0, 1)  # the last count and the memory blocks allocated then (sys.getallocatedblocks)
         self.trim = _malloc_trim()
         self._task: asyncio.Task[None] | None = None
         self._thresholds = gc.get_threshold()
@@ -93,9 +93,8 @@ class GcPolicy:
         """Freeze the young survivors; a full collection if it fits the budget or is overdue.
         Returns whether it ran one."""
         gc.collect(1)  # young cyclic garbage (a refused call's exception and frames) dies, not frozen
-        young = len(gc.get_objects(2))  # the young survivors: the collection moved them all there
         gc.freeze()
-        frozen = self._frozen_count(young)
+        frozen = self._frozen_count()
         self.peak = max(self.peak, frozen)
         if frozen < self.peak // 2:  # half of what was there died: give the memory back
             self.trim()
@@ -108,23 +107,22 @@ class GcPolicy:
         self.full()
         return True
 
-    def _frozen_count(self, young: int) -> int:
-        """The objects frozen now: counted (`gc.get_freeze_count` walks every one of them: about 10 ms
-        per 100k, once a second was a few % of a busy gateway's CPU) every `RECOUNT_STEPS` steps, or
-        at once when the allocated memory blocks fell by a quarter of the frozen count (many frozen
-        objects died: the trim waits for no count); in between, the last count plus the `young`
-        objects frozen since (objects that died meanwhile are counted at the next count)."""
+    def _frozen_count(self) -> int:
+        """The objects frozen now: the last count scaled by the memory blocks allocated since (the
+        blocks follow the objects: streams opened or closed); counted again (`gc.get_freeze_count`
+        walks every frozen object, 10-30 ms per 100k: at 20k streams a stall of 0.3-0.6 s) every
+        `RECOUNT_STEPS` steps, and only while a full collection could fit the budget, where the
+        count decides it. A gateway holding many streams is never walked but to collect it."""
         blocks = sys.getallocatedblocks()
+        count, counted_blocks = self.counted
+        self.frozen = count * blocks // max(counted_blocks, 1)
         self.uncounted += 1
-        if self.uncounted >= RECOUNT_STEPS or self.blocks_peak - blocks > self.frozen // 4:
+        if self.uncounted >= RECOUNT_STEPS and self.frozen * self.cost_s <= 2 * self.budget_s:
             self._counted(gc.get_freeze_count(), blocks)
-        else:
-            self.frozen += young
-            self.blocks_peak = max(self.blocks_peak, blocks)
         return self.frozen
 
     def _counted(self, frozen: int, blocks: int) -> None:
-        self.frozen, self.uncounted, self.blocks_peak = frozen, 0, blocks
+        self.frozen, self.uncounted, self.counted = frozen, 0, (frozen, blocks)
 
     def full(self) -> None:
         """One full collection of everything (measured), then freeze the survivors, trim the heap."""
