@@ -168,3 +168,17 @@ async def test_young_cyclic_garbage_is_collected_not_frozen() -> None:
     finally:
         gc.enable()
         await policy.stop()
+
+
+async def test_a_full_collection_an_estimate_allows_waits_for_the_count() -> None:
+    """The estimate (from memory blocks) may be low: the count decides before the pause."""
+    policy = GcPolicy(budget_s=0.0, interval_s=3600, max_age_s=0, min_gap_s=0)
+    policy.start()
+    try:
+        policy.budget_s = policy.cost_s * 10  # ten objects' worth: far fewer than are frozen
+        policy.counted = (1, 10**12)  # an estimate of about none
+        assert policy.step() is False
+        assert policy.frozen * policy.cost_s > policy.budget_s  # counted
+        assert policy.full_collections == 1
+    finally:
+        await policy.stop()

@@ -104,6 +104,10 @@ class GcPolicy:
         due = since >= self.min_gap_s or frozen >= 1.5 * self.after_full
         if not overdue and (not due or frozen * self.cost_s > self.budget_s):
             return False
+        if not overdue and self.uncounted:  # an estimate says it fits: the count decides (a small heap)
+            self._counted(gc.get_freeze_count(), sys.getallocatedblocks())
+            if self.frozen * self.cost_s > self.budget_s:
+                return False
         self.full()
         return True
 
