@@ -2,7 +2,8 @@
 server-streaming call (one first message, then nothing until the client leaves).
 
 Starts the bare server (`--shape generator`: an async generator that yields once and then waits on
-a future; `--shape write`: a coroutine handler that writes once with `context.write` and waits),
+a future; `--shape write`: a coroutine handler that writes once with `context.write` and waits;
+`--shape layers`: the generator under LAYERS more nested async generators, what each layer costs),
 opens N streams on it with bench/idle_streams.py's idle clients, and prints its RSS before and
 with every stream open, per stream, beside Flotilla's figure from bench/idle_streams.py.
 
@@ -32,6 +33,7 @@ from idle_streams import OPEN_TIMEOUT_S, _idle_process, rss_mb
 
 from flotilla.redis_server import free_port
 
+LAYERS = 8  # `--shape layers`: async generators nested as deep as WatchGame's (interceptor to Watcher.run)
 FIRST = b""  # an empty WatchGameResponse: the client only counts messages
 
 
@@ -48,7 +50,18 @@ async def serve(port: int, shape: str) -> None:
         await context.write(FIRST)
         await asyncio.get_running_loop().create_future()
 
-    behaviour = generator if shape == "generator" else write
+    async def layer(depth: int) -> AsyncIterator[bytes]:
+        if depth == 0:
+            yield FIRST
+            await asyncio.get_running_loop().create_future()
+        async for item in layer(depth - 1):
+            yield item
+
+    async def layers(_request: bytes, _context: Any) -> AsyncIterator[bytes]:
+        async for item in layer(LAYERS):
+            yield item
+
+    behaviour = {"generator": generator, "write": write, "layers": layers}[shape]
     handler = grpc.unary_stream_rpc_method_handler(
         behaviour, request_deserializer=_identity, response_serializer=_identity
     )
@@ -123,7 +136,7 @@ def run_one(args: argparse.Namespace, streams: int) -> dict[str, Any]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--streams", type=int, nargs="+", default=[10_000])
-    parser.add_argument("--shape", choices=("generator", "write"), default="generator")
+    parser.add_argument("--shape", choices=("generator", "write", "layers"), default="generator")
     parser.add_argument("--processes", type=int, default=4)
     parser.add_argument("--channels", type=int, default=8)
     parser.add_argument("--in-flight", type=int, default=200)
