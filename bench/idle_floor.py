@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import multiprocessing
 import os
 import signal
 import subprocess
@@ -29,7 +28,7 @@ from typing import Any
 import grpc
 
 sys.path.insert(0, str(Path(__file__).parent))
-from idle_streams import OPEN_TIMEOUT_S, _idle_process, rss_mb
+from idle_streams import OPEN_TIMEOUT_S, rss_mb, start_idle_clients, wait_opened
 
 from flotilla.redis_server import free_port
 
@@ -92,20 +91,9 @@ def run_one(args: argparse.Namespace, streams: int) -> dict[str, Any]:
     try:
         time.sleep(2)
         before = rss_mb(server.pid)
-        context = multiprocessing.get_context("spawn")
-        q, release = context.Queue(), context.Event()
-        share = streams // args.processes
         t0 = time.monotonic()
-        for _ in range(args.processes):
-            proc = context.Process(
-                target=_idle_process, args=(target, "x", ["g"], share, args.channels, args.in_flight, q, release)
-            )
-            proc.start()
-            clients.append(proc)
-        opened = failed = 0
-        for _ in clients:
-            _, ok, bad = q.get(timeout=OPEN_TIMEOUT_S)
-            opened, failed = opened + ok, failed + bad
+        q, release = start_idle_clients(args, target, "x", ["g"], streams, clients)
+        opened, failed = wait_opened(clients, q)
         open_s = time.monotonic() - t0
         time.sleep(2)
         after = rss_mb(server.pid)

@@ -123,6 +123,32 @@ def _idle_process(*args: Any) -> None:
     asyncio.run(_idle(*args))
 
 
+def start_idle_clients(
+    args: argparse.Namespace, target: str, token: str, names: list[str], streams: int, clients: list[Any]
+) -> tuple[Any, Any]:
+    """`args.processes` idle client processes (appended to `clients`) opening `streams` in all;
+    their queue of reports and the event that releases them."""
+    context = multiprocessing.get_context("spawn")
+    q, release = context.Queue(), context.Event()
+    for _ in range(args.processes):
+        proc = context.Process(
+            target=_idle_process,
+            args=(target, token, names, streams // args.processes, args.channels, args.in_flight, q, release),
+        )
+        proc.start()
+        clients.append(proc)
+    return q, release
+
+
+def wait_opened(clients: list[Any], q: Any) -> tuple[int, int]:
+    """Streams opened and failed, once every client process reported."""
+    opened = failed = 0
+    for _ in clients:
+        _, ok, bad = q.get(timeout=OPEN_TIMEOUT_S)
+        opened, failed = opened + ok, failed + bad
+    return opened, failed
+
+
 # --- the gateway, seen from outside ---------------------------------------------------------
 def rss_mb(pid: int) -> float:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
@@ -233,20 +259,9 @@ def run_one(args: argparse.Namespace, streams: int) -> dict[str, Any]:
         result["active_alone"] = _active(load(target, args.active, args.hold))
         time.sleep(1)
         result["rss_before_mb"] = round(rss_mb(gateway.pid), 1)
-        context = multiprocessing.get_context("spawn")
-        q, release = context.Queue(), context.Event()
-        share = streams // args.processes
         t0 = time.monotonic()
-        for _ in range(args.processes):
-            proc = context.Process(
-                target=_idle_process, args=(target, token, names, share, args.channels, args.in_flight, q, release)
-            )
-            proc.start()
-            clients.append(proc)
-        opened = failed = 0
-        for _ in clients:
-            _, ok, bad = q.get(timeout=OPEN_TIMEOUT_S)
-            opened, failed = opened + ok, failed + bad
+        q, release = start_idle_clients(args, target, token, names, streams, clients)
+        opened, failed = wait_opened(clients, q)
         result.update(opened=opened, failed=failed, open_s=round(time.monotonic() - t0, 1))
         result["refused"] = refusals(scrape(metrics_port))
         time.sleep(1)
