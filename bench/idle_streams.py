@@ -11,8 +11,9 @@ never move, then for each N of `--streams`:
    the previous message + FLOTILLA_HEARTBEAT (a stream with no message for that long counts too);
 4. all streams closed: RSS once the gateway reports none open (and settled).
 
-GC pauses come from the gateway's `flotilla_gc_pause_seconds` / `flotilla_gc_pause_max_seconds`
-(metrics endpoint): the max over the whole run and the full (generation 2) collections.
+Opens refused by admission control (and retried) are counted by limit (`refused`). GC pauses
+come from the gateway's `flotilla_gc_pause_seconds` / `flotilla_gc_pause_max_seconds` (metrics
+endpoint): the max over the whole run and the full (generation 2) collections.
 Redis's time per XREAD during the hold (`feed_read_us`) is what a feed read costs there.
 `--server PATH` runs the gateway and worker from another tree (a `git archive` of an older
 commit) to measure before/after in the same run. Prints one JSON object per N.
@@ -122,6 +123,32 @@ def _idle_process(*args: Any) -> None:
     asyncio.run(_idle(*args))
 
 
+def start_idle_clients(
+    args: argparse.Namespace, target: str, token: str, names: list[str], streams: int, clients: list[Any]
+) -> tuple[Any, Any]:
+    """`args.processes` idle client processes (appended to `clients`) opening `streams` in all;
+    their queue of reports and the event that releases them."""
+    context = multiprocessing.get_context("spawn")
+    q, release = context.Queue(), context.Event()
+    for _ in range(args.processes):
+        proc = context.Process(
+            target=_idle_process,
+            args=(target, token, names, streams // args.processes, args.channels, args.in_flight, q, release),
+        )
+        proc.start()
+        clients.append(proc)
+    return q, release
+
+
+def wait_opened(clients: list[Any], q: Any) -> tuple[int, int]:
+    """Streams opened and failed, once every client process reported."""
+    opened = failed = 0
+    for _ in clients:
+        _, ok, bad = q.get(timeout=OPEN_TIMEOUT_S)
+        opened, failed = opened + ok, failed + bad
+    return opened, failed
+
+
 # --- the gateway, seen from outside ---------------------------------------------------------
 def rss_mb(pid: int) -> float:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
@@ -155,6 +182,15 @@ def gc_figures(metrics: dict[str, float]) -> dict[str, float]:
         within = metrics.get(f'flotilla_gc_pause_seconds_bucket{{generation="{gen}",le="0.1"}}', 0.0)
         out[f"gc{gen}_over_100ms"] = out[f"gc{gen}_collections"] - within
     return out
+
+
+def refusals(metrics: dict[str, float]) -> dict[str, int]:
+    """Calls admission control refused (then retried by the idle clients), by limit."""
+    found: dict[str, int] = {}
+    for name, value in metrics.items():
+        if name.startswith("flotilla_gateway_calls_refused_total{") and (m := re.search(r'limit="([^"]+)"', name)):
+            found[m.group(1)] = found.get(m.group(1), 0) + int(value)
+    return found
 
 
 def xread_stats(url: str) -> tuple[int, int]:
@@ -223,21 +259,11 @@ def run_one(args: argparse.Namespace, streams: int) -> dict[str, Any]:
         result["active_alone"] = _active(load(target, args.active, args.hold))
         time.sleep(1)
         result["rss_before_mb"] = round(rss_mb(gateway.pid), 1)
-        context = multiprocessing.get_context("spawn")
-        q, release = context.Queue(), context.Event()
-        share = streams // args.processes
         t0 = time.monotonic()
-        for _ in range(args.processes):
-            proc = context.Process(
-                target=_idle_process, args=(target, token, names, share, args.channels, args.in_flight, q, release)
-            )
-            proc.start()
-            clients.append(proc)
-        opened = failed = 0
-        for _ in clients:
-            _, ok, bad = q.get(timeout=OPEN_TIMEOUT_S)
-            opened, failed = opened + ok, failed + bad
+        q, release = start_idle_clients(args, target, token, names, streams, clients)
+        opened, failed = wait_opened(clients, q)
         result.update(opened=opened, failed=failed, open_s=round(time.monotonic() - t0, 1))
+        result["refused"] = refusals(scrape(metrics_port))
         time.sleep(1)
         result["rss_open_mb"] = round(rss_mb(gateway.pid), 1)
         result["kb_per_stream"] = round((result["rss_open_mb"] - result["rss_before_mb"]) * 1024 / max(opened, 1), 1)

@@ -5,11 +5,14 @@ streams (about 110 tracked objects each, living for hours) they paused a gateway
 second while freeing almost nothing. So automatic full collections are off (young ones still
 run), and every `interval_s` the policy moves the survivors of the young generations into the
 permanent generation (`gc.freeze()`: never traversed; objects there are still freed by reference
-counting when they die, closed streams leave no cycles behind). It then runs a full collection
-(`gc.unfreeze()` + `gc.collect()`) only when its pause, estimated from the frozen object count and
-the last measured cost per object, fits `budget_s` (when the gateway holds few objects, e.g.
-after its streams closed), and only if `min_gap_s` passed since the last one or the frozen count
-grew by half since (a small gateway would otherwise pause for its budget every `interval_s`).
+counting when they die, closed streams leave no cycles behind), after a young collection, so that
+cyclic garbage of the last interval (a refused call's exception, its frames and its call's objects:
+a few KB each, thousands in a burst of refused opens) is freed instead of frozen for hours. It
+then runs a full collection (`gc.unfreeze()` + `gc.collect()`) only when its pause, estimated
+from the frozen object count and the last measured cost per object, fits `budget_s` (when the
+gateway holds few objects, e.g. after its streams closed), and only if `min_gap_s` passed since
+the last one or the frozen count grew by half since (a small gateway would otherwise pause for
+its budget every `interval_s`).
 Cyclic garbage that aged into the permanent generation waits for that,
 or at the latest `max_age_s` (the backstop that bounds it: one pause over budget). After each
 full collection, and whenever the frozen object count fell to half its peak (streams closed and
@@ -59,9 +62,9 @@ class GcPolicy:
         self.peak = 0  # the most objects frozen since the heap was last trimmed
         self.last_full = time.monotonic()
         self.full_collections = 0
-        self.frozen = 0  # objects frozen, as last counted plus what was frozen since (`_frozen_count`)
-        self.uncounted = 0  # steps since that count
-        self.blocks_peak = 0  # the most memory blocks allocated since then (sys.getallocatedblocks)
+        self.frozen = 0  # objects frozen: counted, or estimated from the memory blocks (`_frozen_count`)
+        self.uncounted = 0  # steps since the last count
+        self.counted = (0, 1)  # the last count and the memory blocks allocated then (sys.getallocatedblocks)
         self.trim = _malloc_trim()
         self._task: asyncio.Task[None] | None = None
         self._thresholds = gc.get_threshold()
@@ -89,9 +92,9 @@ class GcPolicy:
     def step(self) -> bool:
         """Freeze the young survivors; a full collection if it fits the budget or is overdue.
         Returns whether it ran one."""
-        young = sum(len(gc.get_objects(generation)) for generation in range(3))
+        gc.collect(1)  # young cyclic garbage (a refused call's exception and frames) dies, not frozen
         gc.freeze()
-        frozen = self._frozen_count(young)
+        frozen = self._frozen_count()
         self.peak = max(self.peak, frozen)
         if frozen < self.peak // 2:  # half of what was there died: give the memory back
             self.trim()
@@ -101,26 +104,29 @@ class GcPolicy:
         due = since >= self.min_gap_s or frozen >= 1.5 * self.after_full
         if not overdue and (not due or frozen * self.cost_s > self.budget_s):
             return False
+        if not overdue and self.uncounted:  # an estimate says it fits: the count decides (a small heap)
+            self._counted(gc.get_freeze_count(), sys.getallocatedblocks())
+            if self.frozen * self.cost_s > self.budget_s:
+                return False
         self.full()
         return True
 
-    def _frozen_count(self, young: int) -> int:
-        """The objects frozen now: counted (`gc.get_freeze_count` walks every one of them: about 10 ms
-        per 100k, once a second was a few % of a busy gateway's CPU) every `RECOUNT_STEPS` steps, or
-        at once when the allocated memory blocks fell by a quarter of the frozen count (many frozen
-        objects died: the trim waits for no count); in between, the last count plus the `young`
-        objects frozen since (objects that died meanwhile are counted at the next count)."""
+    def _frozen_count(self) -> int:
+        """The objects frozen now: the last count scaled by the memory blocks allocated since (the
+        blocks follow the objects: streams opened or closed); counted again (`gc.get_freeze_count`
+        walks every frozen object, 10-30 ms per 100k: at 20k streams a stall of 0.3-0.6 s) every
+        `RECOUNT_STEPS` steps, and only while a full collection could fit the budget, where the
+        count decides it. A gateway holding many streams is never walked but to collect it."""
         blocks = sys.getallocatedblocks()
+        count, counted_blocks = self.counted
+        self.frozen = count * blocks // max(counted_blocks, 1)
         self.uncounted += 1
-        if self.uncounted >= RECOUNT_STEPS or self.blocks_peak - blocks > self.frozen // 4:
+        if self.uncounted >= RECOUNT_STEPS and self.frozen * self.cost_s <= 2 * self.budget_s:
             self._counted(gc.get_freeze_count(), blocks)
-        else:
-            self.frozen += young
-            self.blocks_peak = max(self.blocks_peak, blocks)
         return self.frozen
 
     def _counted(self, frozen: int, blocks: int) -> None:
-        self.frozen, self.uncounted, self.blocks_peak = frozen, 0, blocks
+        self.frozen, self.uncounted, self.counted = frozen, 0, (frozen, blocks)
 
     def full(self) -> None:
         """One full collection of everything (measured), then freeze the survivors, trim the heap."""

@@ -162,25 +162,44 @@ class _Place:
 
 class _Opening:
     """Waits for a client stream's first message: after `timeout_s` without one, the call's task
-    is cancelled and `expired` tells the call why (it is then refused)."""
+    is cancelled and `expired` tells the call why (it is then refused).
 
-    __slots__ = ("expired", "task", "timer")
+    It is the call's request iterator: the first message is awaited in a coroutine of its own
+    (which stops the timer); every later one is the stream's own awaitable, handed on with no
+    frame of ours around it (a wrapping generator cost a resume and a yield per message)."""
+
+    __slots__ = ("expired", "requests", "started", "task", "timer")
 
     def __init__(self, timeout_s: float) -> None:
         task = asyncio.current_task()
         assert task is not None
         self.task = task
         self.expired = False
+        self.started = False
+        self.requests: AsyncIterator[Any] | None = None
         self.timer = asyncio.get_running_loop().call_later(timeout_s, self._expire)
 
     def _expire(self) -> None:
         self.expired = True
         self.task.cancel()
 
-    async def watch(self, requests: AsyncIterator[Any]) -> AsyncIterator[Any]:
-        async for request in requests:
-            self.timer.cancel()
-            yield request
+    def watch(self, requests: AsyncIterator[Any]) -> AsyncIterator[Any]:
+        self.requests = aiter(requests)
+        return self
+
+    def __aiter__(self) -> _Opening:
+        return self
+
+    def __anext__(self) -> Awaitable[Any]:
+        assert self.requests is not None
+        return self.requests.__anext__() if self.started else self._first()
+
+    async def _first(self) -> Any:
+        assert self.requests is not None
+        request = await anext(self.requests)
+        self.started = True
+        self.timer.cancel()
+        return request
 
 
 class Admission(grpc.aio.ServerInterceptor):
@@ -336,13 +355,25 @@ class Admission(grpc.aio.ServerInterceptor):
         )
         await abort(context, error)
 
-    async def _refuse(self, context: Context, name: str, limit: str) -> None:
+    def _refusal(self, name: str, limit: str) -> grpc.Status:
         metrics.CALLS_REFUSED.labels(name, limit).inc()
         delay_ds = round(self.retry_after_s * 10)  # refusals built once per limit and 100 ms of delay
         status = self._refusals.get((limit, delay_ds))
         if status is None:
             status = self._refusals[limit, delay_ds] = refusal(limit, delay_ds / 10)
-        await context.abort_with_status(status)
+        return status
+
+    async def _refuse(self, context: Context, name: str, limit: str) -> None:
+        await context.abort_with_status(self._refusal(name, limit))
+
+    def _refuse_stream(self, context: Context, name: str, limit: str) -> None:
+        """A server stream refused with no exception: it ends with this status and no message. An
+        abort's exception, traceback and frames would be a cycle of a few KB per refusal, and a burst
+        of opens makes thousands of them."""
+        status = self._refusal(name, limit)
+        context.set_trailing_metadata(status.trailing_metadata)
+        context.set_code(status.code)
+        context.set_details(status.details)
 
     def _wrap(self, handler: Handler, method: str) -> Handler:
         if method.startswith(EXEMPT):
@@ -357,27 +388,15 @@ class Admission(grpc.aio.ServerInterceptor):
             admitted = self._unary(behavior, name, opening, streaming=handler.response_streaming)
         return rewrap(handler, admitted)
 
-    @contextlib.asynccontextmanager
-    async def _admitted(
-        self, context: Context, name: str, request: Any, opening: Callable[[], _Opening | None], *, streaming: bool
-    ) -> AsyncIterator[tuple[_Place, Any]]:
-        """The call's place and its request (a client stream's watched for its first message) while
-        it runs, or the call refused; a client stream that sent nothing in time is refused here."""
-        place = await self._enter(context, name, streaming)
-        first = opening()
-        try:
-            yield place, (request if first is None else first.watch(request))
-        except asyncio.CancelledError:
-            if first is None or not first.expired:
-                raise
-            await self._closed_idle(context, name, first)
-        finally:
-            if first is not None:
-                first.timer.cancel()
-            place.release()
-            if streaming:
-                self._ended()
+    def _leave(self, place: _Place, first: _Opening | None, streaming: bool) -> None:
+        if first is not None:
+            first.timer.cancel()
+        place.release()
+        if streaming:
+            self._ended()
 
+    # The wrappers hold the place in try/finally of their own frame: an asynccontextmanager was an
+    # object and a generator frame more per call (kept by every idle stream) and a resume per call.
     def _unary(
         self,
         behavior: Callable[..., Awaitable[Any]],
@@ -387,8 +406,16 @@ class Admission(grpc.aio.ServerInterceptor):
         streaming: bool,
     ) -> Callable[..., Awaitable[Any]]:
         async def admitted(request: Any, context: Context) -> Any:
-            async with self._admitted(context, name, request, opening, streaming=streaming) as (_place, requests):
-                return await behavior(requests, context)
+            place = await self._enter(context, name, streaming)
+            first = opening()
+            try:
+                return await behavior(request if first is None else first.watch(request), context)
+            except asyncio.CancelledError:
+                if first is None or not first.expired:
+                    raise
+                await self._closed_idle(context, name, first)  # a client stream's silence
+            finally:
+                self._leave(place, first, streaming)
 
         return admitted
 
@@ -396,9 +423,21 @@ class Admission(grpc.aio.ServerInterceptor):
         self, behavior: Callable[..., AsyncIterator[Any]], name: str, opening: Callable[[], _Opening | None]
     ) -> Callable[..., AsyncIterator[Any]]:
         async def admitted(request: Any, context: Context) -> AsyncIterator[Any]:
-            async with self._admitted(context, name, request, opening, streaming=True) as (place, requests):
-                async for item in behavior(requests, context):
+            place = self._admit(context, True)
+            if isinstance(place, str):
+                self._refuse_stream(context, name, place)
+                return
+            PLACE.set(place)
+            first = opening()
+            try:
+                async for item in behavior(request if first is None else first.watch(request), context):
                     place.release()  # started: the stream's costly start is over
                     yield item
+            except asyncio.CancelledError:
+                if first is None or not first.expired:
+                    raise
+                await self._closed_idle(context, name, first)  # a client stream's silence
+            finally:
+                self._leave(place, first, streaming=True)
 
         return admitted
