@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import inspect
+import time
 import uuid
 from collections.abc import AsyncIterator
 
@@ -16,7 +17,8 @@ from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
 from flotilla.api.game.v1 import game_service_pb2, game_service_pb2_grpc
-from flotilla.gateway.admission import _Opening
+from flotilla.gateway import admission as admission_module
+from flotilla.gateway.admission import Admission, Limits, _Opening
 from flotilla_client.errors import retry_after
 from inproc import own_gateway
 
@@ -91,3 +93,27 @@ async def test_a_client_stream_that_sends_nothing_in_time_is_cancelled_and_marke
 
     with pytest.raises(asyncio.CancelledError):
         await asyncio.create_task(silent())
+
+
+async def test_the_queue_measure_polls_less_often_when_one_measure_is_slow(monkeypatch: pytest.MonkeyPatch) -> None:
+    """channelz's read of a server holds the loop longer the more connections it has (~8 ms with
+    300): the admission spaces its measures so that they take at most POLL_SHARE of the loop."""
+    reads: list[float] = []
+    second = asyncio.Event()
+
+    def slow_read(server_id: int) -> int:
+        reads.append(time.monotonic())
+        if len(reads) == 2:
+            second.set()
+        time.sleep(0.02)  # holds the loop, as the C call does
+        return 0
+
+    monkeypatch.setattr(admission_module, "core_calls_started", slow_read)
+    admission = Admission(Limits(), lambda context: ("connection", "address"))
+    admission.watch_queue(1)
+    try:
+        await asyncio.wait_for(second.wait(), 30)
+    finally:
+        await admission.close()
+    # 0.02 s of measure at POLL_SHARE: the next one a second later, not POLL_S (0.1 s)
+    assert reads[1] - reads[0] >= 0.02 / admission_module.POLL_SHARE * 0.95
