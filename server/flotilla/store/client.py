@@ -45,6 +45,14 @@ def flat_fields(flat: Sequence[bytes]) -> dict[bytes, bytes]:
     return dict(zip(flat[::2], flat[1::2], strict=True))
 
 
+def stream_messages(reply: Any) -> list[tuple[str, bytes, dict[bytes, bytes]]]:
+    """An XREAD's or XREADGROUP's raw reply as (stream, entry id, fields) per message; none for nil."""
+    by_stream = reply.items() if isinstance(reply, dict) else reply or []  # RESP3: a map; RESP2: pairs
+    return [
+        (as_text(stream), msg_id, flat_fields(fields)) for stream, messages in by_stream for msg_id, fields in messages
+    ]
+
+
 def _split_url(url: str) -> tuple[str, bool]:
     """(the URL without Flotilla's `cluster` parameter, whether it names a Redis Cluster)."""
     parts = urlsplit(url)

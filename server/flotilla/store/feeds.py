@@ -41,6 +41,7 @@ import structlog
 
 from flotilla import metrics
 from flotilla.records import Entry
+from flotilla.store.held import HeldConnection, pack
 from flotilla.store.reach import STORE_LOST_S, StoreReach
 from flotilla.store.redis_store import RedisStore
 from flotilla.store.subscriptions import TICK_S, Signal, Subscription, Ticker, retrieve
@@ -202,6 +203,7 @@ class _Feed:
 
 
 GAMES_PER_READER = 512
+CLIENT_ID = pack(("CLIENT", "ID"))
 COOL_S = 30.0  # a game that did not move for this long is read by a cold reader
 
 
@@ -227,7 +229,8 @@ class _Reader:
         self.move = move
         self.cold = cold
         self.feeds: dict[str, _Feed] = {}
-        self.client: Any = store.dedicated_client()
+        self.client: Any = store.dedicated_client()  # its pool's one connection, held by `held`
+        self.held = HeldConnection(self.client.connection_pool)
         self.client_id: int | None = None
         self.task: asyncio.Task[None] | None = None
         self.reading: set[str] = set()  # the games the XREAD in flight covers
@@ -255,7 +258,8 @@ class _Reader:
         while self.feeds:
             try:
                 if self.client_id is None:
-                    self.client_id = int(await self.client.client_id())
+                    (client_id,) = await self.held.round_trip([CLIENT_ID])
+                    self.client_id = int(client_id)
                 if time.monotonic() - checked >= self.check_s:
                     await self.check(self.feeds.values())
                     checked = time.monotonic()
@@ -265,7 +269,7 @@ class _Reader:
                 if not cursors:  # the last feed closed while checking heads
                     continue
                 self.reading = set(cursors)
-                batches = await self.store.wait_entries_many(self.client, cursors, self.block_ms)
+                batches = await self.store.wait_entries_many(self.held, cursors, self.block_ms)
             except TRANSIENT as exc:
                 log.warning("feed.redis_unavailable", error=str(exc))
                 self.client_id = None
@@ -306,6 +310,7 @@ class _Reader:
             self.task.add_done_callback(retrieve)
             await asyncio.wait([self.task], timeout=1)
         with contextlib.suppress(*TRANSIENT):
+            await self.held.close()
             await self.client.aclose(close_connection_pool=True)
 
 

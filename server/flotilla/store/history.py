@@ -5,11 +5,11 @@ multiplexes these reads)."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Mapping, Sequence
-from typing import Any
 
 from flotilla.records import Entry
 from flotilla.store import keys
-from flotilla.store.client import StoreClient
+from flotilla.store.client import StoreClient, stream_messages
+from flotilla.store.held import HeldConnection, pack
 from flotilla.store.transient import own_errors
 
 
@@ -36,15 +36,22 @@ class History(StoreClient):
             rows = await pipe.execute()
         return [None if v is None else (int(v), (h or b"").decode()) for v, h in rows]
 
-    async def wait_entries_many(self, client: Any, cursors: Mapping[str, int], block_ms: int) -> dict[str, list[Entry]]:
-        """Block on many games' streams at once (single Redis); entries after each cursor, by game."""
-        reply = await client.xread(
-            {keys.game_events(g): f"0-{v}" for g, v in cursors.items()}, block=block_ms, count=256
+    async def wait_entries_many(
+        self, held: HeldConnection, cursors: Mapping[str, int], block_ms: int
+    ) -> dict[str, list[Entry]]:
+        """Block on many games' streams at once (single Redis) on `held`, a reader's own connection:
+        entries after each cursor, by game. The XREAD packed here and its raw reply parsed here
+        (`stream_messages`), not by redis-py's generic layers."""
+        streams = [keys.game_events(g) for g in cursors]
+        command = pack(
+            ("XREAD", "COUNT", 256, "BLOCK", block_ms, "STREAMS", *streams, *[f"0-{v}" for v in cursors.values()])
         )
+        (reply,) = await held.round_trip([command])
+        if isinstance(reply, Exception):
+            raise reply
         out: dict[str, list[Entry]] = {}
-        for key, rows in reply or []:
-            game_id = keys.game_of_events(key.decode())
-            out[game_id] = [Entry.decode(fields) for _id, fields in rows]
+        for stream, _id, fields in stream_messages(reply):
+            out.setdefault(keys.game_of_events(stream), []).append(Entry.decode(fields))
         return out
 
     async def wait_entries(self, game_id: str, after_version: int, block_ms: int) -> list[Entry]:

@@ -17,7 +17,7 @@ from redis.exceptions import NoScriptError, ResponseError
 from flotilla.errors import WorkGroupLost
 from flotilla.records import InboxReply, finished_fields
 from flotilla.store import keys
-from flotilla.store.client import StoreClient, as_text, flat_fields
+from flotilla.store.client import StoreClient, as_text, stream_messages
 from flotilla.store.connections import Reading, run_packed
 from flotilla.store.held import HeldConnection, pack
 from flotilla.store.limits_store import Bucket, LimitStore, gate_call, refusals_of
@@ -28,14 +28,6 @@ log = structlog.get_logger("flotilla.store")
 
 # A work entry waiting for the next pipeline: stream, fields, rate-limit buckets, its future.
 _Outgoing = tuple[str, dict[str, Any], tuple[Bucket, ...], "asyncio.Future[tuple[int, int] | None]"]
-
-
-def _messages(reply: Any) -> list[tuple[str, bytes, dict[bytes, bytes]]]:
-    """An XREADGROUP's raw reply as (stream, entry id, fields) per message."""
-    by_stream = reply.items() if isinstance(reply, dict) else reply or []  # RESP3: a map; RESP2: pairs
-    return [
-        (as_text(stream), msg_id, flat_fields(fields)) for stream, messages in by_stream for msg_id, fields in messages
-    ]
 
 
 def _flat(fields: Mapping[str, Any]) -> list[Any]:
@@ -200,7 +192,7 @@ class WorkQueue(StoreClient):
         with group_required():
             if isinstance(reply, Exception):
                 raise reply
-        return _messages(reply)
+        return stream_messages(reply)
 
     def read_command(self, streams: Sequence[str], consumer: str, count: int, block_ms: int) -> bytes:
         """`read_work`'s XREADGROUP (one Redis), packed: to go in the write of a round's commits
@@ -212,7 +204,7 @@ class WorkQueue(StoreClient):
         """The messages a read sent ahead (`read_command`) delivered, as `read_work` gives them."""
         with group_required():
             reply = await reading
-        return _messages(reply)
+        return stream_messages(reply)
 
     async def read_own_pending(
         self, streams: Sequence[str], consumer: str, count: int
