@@ -102,7 +102,6 @@ class WorkerBase:
         self.timeouts = 0
         self.reclaimed = 0
         self._full_swept = float("-inf")  # when the last full sweep ran (monotonic s)
-        self._sweep_wait_ms = sweep_ms  # the wait before the next sweep (worker/reclaim.py)
         self._stopping = asyncio.Event()
         self.fast_path = FastPath()
         self.verify: set[str] = set()  # games to read before acting again (an answer given on the cache alone)

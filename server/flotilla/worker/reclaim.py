@@ -19,6 +19,9 @@ stream's consumers whatever the worker registry says (the backstop for consumers
 class Reclaiming(Deliveries):
     """The sweep (a part of `Worker`, worker/base.py)."""
 
+    _sweep_wait_ms = 0
+    """The wait before the next sweep: `sweep_ms`, unless the last sweep found the next lapse later."""
+
     async def _sweep_loop(self) -> None:
         while not self._stopping.is_set():
             self._sweep_wait_ms = self.sweep_ms
