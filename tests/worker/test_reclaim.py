@@ -185,3 +185,53 @@ async def test_the_sweep_lists_consumers_only_for_a_lapsed_registered_worker_or_
     assert await store.lapsed_workers() == ["live"]  # a stopped worker is lapsed at once
     await store.close()
     redis.stop()
+
+
+async def test_an_idle_sweeper_reads_the_registry_at_its_next_lapse_not_every_sweep_ms(tmp_path: Path) -> None:
+    """Idle, a worker reads the registry when its next score lapses (here ~3 times a second with a
+    300 ms TTL, not 50 times with sweep_ms=20), and a worker that dies is still taken over as its
+    score lapses: no later than with a read every sweep_ms."""
+    redis = RedisServer(tmp_path / "redis", aof=False).start()  # its own registry
+    store = RedisStore.from_url(redis.url)
+    stream = "flotilla:work:{test-paced}"
+    await store.ensure_group(stream)
+    sweeper = Worker(store, shards=1, kinds=["counter"], consumer="sweeper", block_ms=50, sweep_ms=20)
+    sweeper.liveness_ttl_ms = 300
+    sweeper.streams = [stream]
+    reads = 0
+    read = store.lapsed_and_next
+
+    async def counted() -> tuple[list[str], int | None]:
+        nonlocal reads
+        reads += 1
+        return await read()
+
+    store.lapsed_and_next = counted  # type: ignore[method-assign]
+    live = Liveness(store.sync_client(2.0), "live", ttl_ms=300, refresh_ms=50)
+    live.start()
+    sweep = asyncio.create_task(sweeper._sweep_loop())
+    try:
+        await asyncio.sleep(1.0)
+        assert 2 <= reads <= 12  # every 250-300 ms (every 20 ms before: ~50)
+        await store.redis.xadd(stream, {"n": "dying"})
+        assert len(await store.read_work([stream], "dying", 1, 100)) == 1
+        dying = Liveness(store.sync_client(2.0), "dying", ttl_ms=300, refresh_ms=50)
+        dying.start()
+        await asyncio.sleep(0.2)
+        dying._stop.set()  # dies: its key and score lapse unrenewed (within 300 ms)
+        died = time.monotonic()
+        await until(lambda: consumers_of(store, stream, "sweeper"), 5.0, "the dead worker's entry claimed")
+        assert time.monotonic() - died < 0.3 + 0.7  # its lapse, then one sweep (slack for a loaded machine)
+        dying._thread.join(timeout=2)
+        dying.client.close()
+    finally:
+        sweeper._stopping.set()
+        sweep.cancel()
+        live.stop()
+    await store.close()
+    redis.stop()
+
+
+async def consumers_of(store: RedisStore, stream: str, consumer: str) -> bool:
+    """Whether `consumer` holds, or has applied, work on `stream` (the entry claimed)."""
+    return (await consumers(store, stream)).get(consumer, 0) > 0 or sum((await consumers(store, stream)).values()) == 0

@@ -49,16 +49,23 @@ class WorkerRegistry(StoreClient):
                 await self.redis.xgroup_delconsumer(stream, keys.WORKER_GROUP, consumer)
 
     async def lapsed_workers(self) -> list[str]:
+        """Registered workers whose liveness key is gone (`lapsed_and_next`'s first part)."""
+        return (await self.lapsed_and_next())[0]
+
+    async def lapsed_and_next(self) -> tuple[list[str], int | None]:
         """Registered workers whose liveness key is gone (the registry's lapsed scores, checked
-        against the keys themselves): usually one cheap read that finds nobody."""
-        lapsed = [as_text(name) for name in await self._workers_lapsed(keys=[keys.WORKERS])]
+        against the keys themselves), and in how many ms the next registered worker lapses unless
+        it renews (None: nobody else registered): usually one cheap read that finds nobody."""
+        names, next_in = await self._workers_lapsed(keys=[keys.WORKERS])
+        lapsed = [as_text(name) for name in names]
+        next_ms = None if int(next_in) < 0 else int(next_in)
         if not lapsed:
-            return []
+            return [], next_ms
         async with self.redis.pipeline(transaction=False) as pipe:
             for name in lapsed:
                 pipe.exists(keys.worker(name))
             alive = await pipe.execute()
-        return [name for name, live in zip(lapsed, alive, strict=True) if not live]
+        return [name for name, live in zip(lapsed, alive, strict=True) if not live], next_ms
 
     async def forget_workers(self, names: Sequence[str]) -> None:
         """Drop swept dead workers from the registry."""

@@ -101,7 +101,7 @@ class WorkerBase:
         self.rejected = 0
         self.timeouts = 0
         self.reclaimed = 0
-        self._sweeps = 0
+        self._full_swept = float("-inf")  # when the last full sweep ran (monotonic s)
         self._stopping = asyncio.Event()
         self.fast_path = FastPath()
         self.verify: set[str] = set()  # games to read before acting again (an answer given on the cache alone)

@@ -4,8 +4,9 @@ Stateless: the only thing kept between batches is a cache of committed states by
 checked on every commit by the version compare-and-set, so a stale entry costs one retry.
 
 A worker keeps a liveness key (`flotilla:worker:{consumer}`, see `store.liveness`) and its
-score in the worker registry. Every worker sweeps every `sweep_ms`: when the registry names a
-worker whose liveness key is gone (the process died), the work streams' consumers are listed,
+score in the worker registry. Every worker reads the registry when its next score lapses (every
+`sweep_ms` at most often, the liveness TTL at least): when it names a worker whose liveness key
+is gone (the process died), the work streams' consumers are listed,
 the dead consumer's pending messages are claimed at once and applied, and it is removed.
 A live worker stuck on its messages for `claim_idle_ms` loses
 them to XAUTOCLAIM (the backstop). Either way the version compare-and-set and the
