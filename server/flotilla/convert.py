@@ -261,6 +261,11 @@ class GameConverter:
         """A rules event as the game's `Event` message."""
         return _ENCODER.message(self.Event, event)
 
+    def event_fields(self, event: Any) -> dict[str, Any]:
+        """A rules event as the constructor keywords of the game's `Event` message (what the
+        `GameEvent` holding it is built from in one call, like `action_fields`)."""
+        return _ENCODER.kwargs(event, self.Event.DESCRIPTOR)  # type: ignore[attr-defined]
+
     def view_to_pb(self, view: Any) -> Message:
         """A rules view as the game's `View` message."""
         return _ENCODER.message(self.View, view)

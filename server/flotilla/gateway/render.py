@@ -206,13 +206,15 @@ class Renderer:
         for seen, earlier in rendered:
             if seen == shown:
                 return earlier
-        msg = game_pb2.GameEvent(event_id=row.event_id, event_time=_timestamp(row.time_ms))
+        ms = row.time_ms
+        when = {"seconds": ms // 1000, "nanos": ms % 1000 * 1_000_000}  # as Timestamp.FromMilliseconds
         if shown is None:  # hidden from this viewer: an empty placeholder keeps the ids gapless
-            msg.summary, wire = _HIDDEN
-        else:
-            msg.summary, wire = self.text(rules, shown, action=False)
-            getattr(msg, rules.name).CopyFrom(self.converter(host).event_to_pb(shown))
-        msg.text.CopyFrom(wire)
+            summary, wire = _HIDDEN
+            msg = game_pb2.GameEvent(event_id=row.event_id, event_time=when, summary=summary, text=wire)
+        else:  # built in one constructor call (the game's event as keywords, not a message copied in)
+            summary, wire = self.text(rules, shown, action=False)
+            fields = {rules.name: self.converter(host).event_fields(shown)}
+            msg = game_pb2.GameEvent(event_id=row.event_id, event_time=when, summary=summary, text=wire, **fields)
         rendered.append((shown, msg))
         return msg
 

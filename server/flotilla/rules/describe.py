@@ -126,6 +126,7 @@ class _Variant:
     one: tuple[str, ...]
     needs: tuple[str, ...]
     sends: tuple[str, ...]
+    order: tuple[str, ...]  # `sends` sorted: the order of the text's arguments
 
 
 class Describer:
@@ -180,7 +181,9 @@ class Describer:
             else:
                 resolvers[name] = ("extra", name, None)
         key = f"{base}.{variant.name}" if variant.name else base
-        return _Variant(key, variant.text, variant.when, variant.unless, variant.one, needs, sends)
+        return _Variant(
+            key, variant.text, variant.when, variant.unless, variant.one, needs, sends, tuple(sorted(sends))
+        )
 
     @property
     def templates(self) -> dict[str, str]:
@@ -224,12 +227,12 @@ class Describer:
             raise KeyError(msg)
         extra: dict[str, Mapping[str, str]] = {}
         known: dict[str, str | None] = {}
-        for variant in variants:
-            if not all(_present(getattr(value, f)) for f in variant.when):
+        for variant in variants:  # the conditions are mostly empty: tested before a generator is made
+            if variant.when and not all(_present(getattr(value, f)) for f in variant.when):
                 continue
-            if any(_present(getattr(value, f)) for f in variant.unless):
+            if variant.unless and any(_present(getattr(value, f)) for f in variant.unless):
                 continue
-            if any(getattr(value, f) != 1 for f in variant.one):
+            if variant.one and any(getattr(value, f) != 1 for f in variant.one):
                 continue
             for name in variant.sends:
                 if name not in known:
@@ -238,9 +241,13 @@ class Describer:
                 break
         else:
             variant = variants[-1]
-        args = {n: known.get(n) or "?" for n in variant.needs}
-        args |= {n: v for n in variant.sends if (v := known.get(n)) is not None}
-        return Text(variant.text.format(**args), variant.key, tuple(sorted(args.items())))
+        # the values sent, in sorted order; a missing one that the template needs is "?" (`needs` is in `sends`)
+        items = tuple(
+            (n, v if v is not None else "?")
+            for n in variant.order
+            if (v := known.get(n)) is not None or n in variant.needs
+        )
+        return Text(variant.text.format(**dict(items)), variant.key, items)
 
 
 def number(position: Any) -> str:
