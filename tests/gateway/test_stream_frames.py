@@ -13,9 +13,12 @@ import grpc
 import pytest
 
 from flotilla.api.game.v1 import game_service_pb2
+from flotilla.app.watching import Batch, Watcher
 from flotilla.errors import GameNotFound, InvalidRequest
 from flotilla.gateway.errors import maps_stream_errors
 from flotilla.gateway.services import handlers
+from flotilla_client import FlotillaClient
+from inproc import own_gateway
 
 SERVICE = game_service_pb2.DESCRIPTOR.services_by_name["GameService"]
 
@@ -113,3 +116,27 @@ def test_a_direct_call_still_maps_errors() -> None:
 
     asyncio.run(run())
     assert context.aborted.code == grpc.StatusCode.NOT_FOUND
+
+
+async def test_watch_game_iterates_the_watcher_itself(redis_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """WatchGame runs `Games.watching`'s parts in its own frame: no `Games.watch` generator between."""
+    callers: list[str] = []
+    run = Watcher.run
+
+    async def recorded(self: Watcher, *args: Any) -> AsyncIterator[Batch]:
+        callers.append(sys._getframe(1).f_code.co_name)  # the frame iterating the watcher
+        async for batch in run(self, *args):
+            yield batch
+
+    monkeypatch.setattr(Watcher, "run", recorded)
+    async with own_gateway(redis_url) as running:
+        client = FlotillaClient(f"127.0.0.1:{running.port}")
+        try:
+            await client.sign_in("host")
+            game = (await client.create_game("counter", 2)).name
+            async for update in client.watch(game):
+                assert update.HasField("view")
+                break
+        finally:
+            await client.close()
+    assert callers == ["WatchGame"]  # before: "watch"
