@@ -11,6 +11,7 @@ import uuid
 import zlib
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager
 from typing import Any, cast
 
 import orjson
@@ -32,7 +33,7 @@ from flotilla.records import LEAVE, ActionRecord, WorkItem, dump_rows
 from flotilla.rules import Seat
 from flotilla.rules.options import explicit_options
 from flotilla.store import keys
-from flotilla.store.feeds import Feeds
+from flotilla.store.feeds import Feeds, Subscription
 from flotilla.store.meta import GameMeta
 from flotilla.store.protocol import Store
 from flotilla.store.redis_store import RedisStore
@@ -408,7 +409,14 @@ class Games:
     async def watch(self, game_id: str, viewer: Seat | None, after: int, after_etag: str = "") -> AsyncIterator[Batch]:
         """The viewer's batches from a full view (`after` 0) or after a resume point (an event id,
         or better an etag, which is checked against the game's history), live until the game
-        ends. See app/watching.py."""
+        ends. See app/watching.py. (WatchGame runs `watching`'s parts in its own frame.)"""
+        watching = await self.watching(game_id, viewer, after, after_etag)
+        async with watching.subscribe() as live:
+            async for batch in watching.batches(live):
+                yield batch
+
+    async def watching(self, game_id: str, viewer: Seat | None, after: int, after_etag: str = "") -> Watching:
+        """What `watch` runs, checked and set up: its subscription and its batches."""
         after_lineage: str | None = None
         if after_etag:
             after, after_lineage = parse_etag(after_etag, "after_etag")
@@ -427,6 +435,26 @@ class Games:
             self.heartbeat_s,
             self.catch_up,
         )
-        async with self.feeds.subscribe(game_id, meta.version, meta.head) as live:
-            async for batch in watcher.run(live, after, after_lineage):
-                yield batch
+        return Watching(watcher, lambda: self.feeds.subscribe(game_id, meta.version, meta.head), after, after_lineage)
+
+
+class Watching:
+    """One viewer's watch of one game, set up: `async with w.subscribe() as live: w.batches(live)`
+    (a caller that runs them in its own frame saves a generator per open stream)."""
+
+    __slots__ = ("after", "lineage", "subscribe", "watcher")
+
+    def __init__(
+        self,
+        watcher: Watcher,
+        subscribe: Callable[[], AbstractAsyncContextManager[Subscription]],
+        after: int,
+        lineage: str | None,
+    ) -> None:
+        self.watcher = watcher
+        self.subscribe = subscribe
+        self.after = after
+        self.lineage = lineage
+
+    def batches(self, live: Subscription) -> AsyncIterator[Batch]:
+        return self.watcher.run(live, self.after, self.lineage)

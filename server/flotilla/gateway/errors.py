@@ -197,7 +197,12 @@ def maps_errors(method: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R]]:
 def maps_stream_errors(
     method: Callable[P, AsyncIterator[R]],
 ) -> Callable[P, AsyncIterator[R]]:
-    """Streaming handlers: the same, for async generators."""
+    """Streaming handlers: the same, for async generators.
+
+    A stream registered by gateway/services.py does not run in this wrapper: the registration's
+    own generator maps the errors of the method `unmapped_stream` returns (one frame less per
+    open stream and per message). Called directly (tests), the wrapper maps them.
+    """
 
     @functools.wraps(method)
     async def wrapper(*args: P.args, **kwargs: P.kwargs) -> AsyncIterator[R]:
@@ -209,4 +214,22 @@ def maps_stream_errors(
         except Exception as exc:
             await abort(args[-1], exc)  # type: ignore[arg-type]
 
+    wrapper.maps_stream_errors_of = method  # type: ignore[attr-defined]
     return wrapper
+
+
+def unmapped_stream(handler: Callable[..., Any]) -> Callable[..., Any] | None:
+    """The generator `handler` wraps when it is (a bound) `maps_stream_errors` wrapper, bound to the
+    same object; None otherwise. Its caller then maps the errors itself (`map_error`)."""
+    inner = getattr(handler, "maps_stream_errors_of", None)
+    if inner is None:
+        return None
+    owner = getattr(handler, "__self__", None)
+    return inner if owner is None else inner.__get__(owner)  # type: ignore[no-any-return]
+
+
+async def map_error(context: grpc.aio.ServicerContext[Any, Any], exc: Exception) -> NoReturn:
+    """What a `maps_stream_errors` wrapper does with an exception: an abort passes, the rest abort."""
+    if isinstance(exc, grpc.aio.AbortError):
+        raise exc
+    await abort(context, exc)

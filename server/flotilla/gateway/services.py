@@ -5,6 +5,8 @@ that is not the message (or has a string that is not UTF-8) before any of our co
 grpc answers UNKNOWN with the exception's text. Here every method gets a decoder that never
 raises: a body it cannot decode becomes `Malformed`, which the method's handler answers with
 INVALID_ARGUMENT / MALFORMED_MESSAGE. Streamed requests are checked one by one as they arrive.
+A streaming method decorated with `maps_stream_errors` has its errors mapped here, in the same
+generator (gateway/errors.py `unmapped_stream`): each layer is a frame per open stream.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from google.protobuf.descriptor import MethodDescriptor, ServiceDescriptor
 from google.protobuf.message import Message
 
 from flotilla.app.errors import InvalidRequest, MalformedMessage
-from flotilla.gateway.errors import abort
+from flotilla.gateway.errors import abort, map_error, unmapped_stream
 from flotilla.gateway.field_limits import checker, refusal
 from flotilla.gateway.wire_limits import over_limits
 from flotilla.loop_lag import name_task
@@ -114,11 +116,19 @@ def _unary_stream(behaviour: Callable[[Any, Context], Any]) -> Callable[[Any, Co
     if not inspect.isasyncgenfunction(behaviour):  # a coroutine that answers with context.write
         return _unary_unary(behaviour)
 
+    inner = unmapped_stream(behaviour)
+    method = behaviour if inner is None else inner
+
     async def handle(request: Any, context: Context) -> AsyncIterator[Any]:
         if isinstance(request, Malformed):
             await abort(context, request.error())
-        async for response in behaviour(request, context):
-            yield response
+        try:
+            async for response in method(request, context):
+                yield response
+        except Exception as exc:
+            if inner is None:
+                raise
+            await map_error(context, exc)
 
     return handle
 
@@ -142,11 +152,14 @@ def _stream_stream(behaviour: Callable[[Any, Context], Any]) -> Callable[[Any, C
     if not inspect.isasyncgenfunction(behaviour):  # a coroutine that answers with context.write
         return _stream_unary(behaviour)
 
+    inner = unmapped_stream(behaviour)
+    method = behaviour if inner is None else inner
+
     async def handle(requests: AsyncIterator[Any], context: Context) -> AsyncIterator[Any]:
         rpc = asyncio.current_task()
         assert rpc is not None
         stream = _Requests(requests, rpc)
-        responses = aiter(behaviour(stream.checked(), context))
+        responses = aiter(method(stream.checked(), context))
         try:
             while stream.bad is None:
                 stream.inside = True
@@ -154,10 +167,16 @@ def _stream_stream(behaviour: Callable[[Any, Context], Any]) -> Callable[[Any, C
                     response = await anext(responses)
                 except StopAsyncIteration:
                     break
-                except (asyncio.CancelledError, InvalidRequest):
+                except asyncio.CancelledError:
                     if stream.bad is None:
                         raise
                     break
+                except Exception as exc:
+                    if stream.bad is not None and isinstance(exc, InvalidRequest):
+                        break
+                    if inner is None:
+                        raise
+                    await map_error(context, exc)
                 finally:
                     stream.inside = False
                 yield response
